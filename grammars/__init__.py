@@ -1,0 +1,1 @@
+"""Lark grammars shipped with amdgpu-lint."""

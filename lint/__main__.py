@@ -1,0 +1,5 @@
+"""`python -m amdgpu_lint`."""
+
+from .cli import main
+
+raise SystemExit(main())

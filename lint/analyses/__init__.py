@@ -1,0 +1,1 @@
+"""Analyses computed once per kernel and cached by the pass manager."""

@@ -1,0 +1,293 @@
+"""Build the IR Module from one input file: target, kernels, descriptors, metadata, code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expr import EvalError, Value, evaluate
+from .ir import Finding, Instruction, Kernel, Module, Provenance
+from .metadata import (
+    AMDHSA_DIRECTIVES,
+    MetadataError,
+    fill_descriptor_defaults,
+    parse_kernel_code_t,
+    parse_metadata_yaml,
+)
+from .nodes import LocalRef, Sym
+from .preprocessor import Emitted, Preprocessor
+from .source import SourceFile
+from .syntax import ParseFailure, Statement, parse_expressions
+from .targets import Target, UnknownTarget, parse_target_id
+
+_TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
+_FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
+
+
+@dataclass
+class BuildOptions:
+    mcpu: str | None = None
+    include_dirs: list[str] = field(default_factory=list)
+    defsyms: dict[str, Value] = field(default_factory=dict)
+
+
+def _scan_target(source: SourceFile) -> tuple[str, int] | None:
+    """Find `.amdgcn_target` before preprocessing (generation symbols depend on it)."""
+    for line in source.lines:
+        if line.text.startswith(".amdgcn_target"):
+            match = _TARGET_DIRECTIVE.match(line.text)
+            if match:
+                return match.group(1), line.number
+    return None
+
+
+def resolve_target(source: SourceFile, mcpu: str | None, findings: list[Finding]) -> Target | None:
+    """The target from `.amdgcn_target`, else `--mcpu`/config. Unknown names become findings."""
+    declared = _scan_target(source)
+    candidates: list[tuple[str, Provenance]] = []
+    if declared:
+        candidates.append((declared[0], Provenance(source.path, declared[1])))
+    if mcpu:
+        candidates.append((mcpu, Provenance(source.path, 1)))
+    for text, where in candidates:
+        try:
+            return parse_target_id(text)
+        except UnknownTarget as error:
+            findings.append(Finding("unknown-target", f"unknown processor '{error}' in target '{text}'", where))
+    return None
+
+
+class _Builder:
+    def __init__(self, module: Module, preprocessor: Preprocessor):
+        self.module = module
+        self.pre = preprocessor
+        self.code: list[tuple[str, Any]] = []  # ("label", name) | ("instr", Instruction) | ("kcode", fields)
+        self.function_symbols: set[str] = set()
+        self.kernel_symbols: set[str] = set()
+        self.descriptors: dict[str, tuple[dict[str, Any], Provenance]] = {}
+        self.open_descriptor: tuple[str, dict[str, Any], Provenance] | None = None
+        self.local_label_count: dict[int, int] = {}
+        self.pending_forward: list[tuple[Instruction, int, int]] = []  # (instr, operand index, label)
+
+    # ---------------------------------------------------------------- stream
+
+    def consume(self, item: Emitted) -> None:
+        statement, where = item.statement, item.where
+        for label in statement.labels:
+            self._label(label, where)
+        if statement.kind == "instruction":
+            instruction = Instruction.from_statement(statement, where)
+            self._resolve_local_refs(instruction)
+            self.code.append(("instr", instruction))
+        elif statement.kind == "directive":
+            self._directive(statement, where)
+        elif statement.kind == "block":
+            self._block(statement.name, item.raw, where)
+
+    def _label(self, name: str, where: Provenance) -> None:
+        if name.isdigit():
+            number = int(name)
+            count = self.local_label_count.get(number, 0) + 1
+            self.local_label_count[number] = count
+            name = f"{number}@{count}"
+            still_pending = []
+            for instruction, index, label in self.pending_forward:
+                if label == number:
+                    operands = list(instruction.operands)
+                    operands[index] = Sym(name)
+                    instruction.operands = tuple(operands)
+                else:
+                    still_pending.append((instruction, index, label))
+            self.pending_forward = still_pending
+        elif name in self.module.defined_labels:
+            self.module.findings.append(Finding("parse-error", f"label '{name}' is defined more than once", where))
+        self.module.defined_labels.add(name)
+        self.code.append(("label", name))
+
+    def _resolve_local_refs(self, instruction: Instruction) -> None:
+        for index, operand in enumerate(instruction.operands):
+            if not isinstance(operand, LocalRef):
+                continue
+            if operand.forward:
+                self.pending_forward.append((instruction, index, operand.label))
+            elif operand.label in self.local_label_count:
+                operands = list(instruction.operands)
+                operands[index] = Sym(f"{operand.label}@{self.local_label_count[operand.label]}")
+                instruction.operands = tuple(operands)
+
+    def _directive(self, statement: Statement, where: Provenance) -> None:
+        name, args = statement.name, statement.args
+        self.module.directives.append((statement, where))
+        if self.open_descriptor is not None:
+            if name == ".end_amdhsa_kernel":
+                kernel_name, values, start = self.open_descriptor
+                self.descriptors[kernel_name] = (values, start)
+                self.open_descriptor = None
+            elif name.startswith(".amdhsa_"):
+                key = name[len(".amdhsa_") :]
+                values = self.open_descriptor[1]
+                if key in values:
+                    self.module.findings.append(Finding("parse-error", f"'{name}' repeated in .amdhsa_kernel block", where))
+                values[key] = (args, where)
+            return
+        if name == ".amdhsa_kernel":
+            kernel_name = args.strip()
+            if not kernel_name:
+                self.module.findings.append(Finding("parse-error", "'.amdhsa_kernel' needs a kernel name", where))
+                kernel_name = "<unnamed>"
+            self.open_descriptor = (kernel_name, {}, where)
+            self.kernel_symbols.add(kernel_name)
+        elif name == ".end_amdhsa_kernel":
+            self.module.findings.append(Finding("parse-error", "'.end_amdhsa_kernel' without .amdhsa_kernel", where))
+        elif name.startswith(".amdhsa_") and name not in (".amdhsa_code_object_version",):
+            self.module.findings.append(Finding("parse-error", f"'{name}' is only valid inside an .amdhsa_kernel block", where))
+        elif name == ".amdhsa_code_object_version":
+            self.module.code_object_version = self._evaluate_int(args, where)
+        elif name == ".type":
+            symbol, _, kind = args.partition(",")
+            if kind.strip() in _FUNCTION_TYPES:
+                self.function_symbols.add(symbol.strip())
+                if "HSA_KERNEL" in kind:
+                    self.kernel_symbols.add(symbol.strip())
+        elif name == ".amdgpu_hsa_kernel":
+            self.kernel_symbols.add(args.strip())
+            self.function_symbols.add(args.strip())
+
+    def _block(self, name: str, raw: str, where: Provenance) -> None:
+        if name == ".amdgpu_metadata":
+            try:
+                self.module.metadata = parse_metadata_yaml(raw)
+            except MetadataError as error:
+                line = Provenance(where.path, where.line + 1 + error.line_offset, 1, where.chain)
+                self.module.findings.append(Finding("parse-error", str(error), line))
+        elif name == ".amd_kernel_code_t":
+            fields, bad = parse_kernel_code_t(raw)
+            for offset, text in bad:
+                line = Provenance(where.path, where.line + 1 + offset, 1, where.chain)
+                self.module.findings.append(Finding("parse-error", f"expected 'key = value' in .amd_kernel_code_t, found '{text}'", line))
+            self.code.append(("kcode", fields))
+
+    def _evaluate_int(self, text: str, where: Provenance) -> int | None:
+        parsed = parse_expressions(text)
+        if isinstance(parsed, ParseFailure) or len(parsed) != 1:
+            message = parsed.message if isinstance(parsed, ParseFailure) else "expected one value"
+            self.module.findings.append(Finding("parse-error", f"bad value '{text}': {message}", where))
+            return None
+        try:
+            value = evaluate(parsed[0], self.pre.lookup)
+        except EvalError:
+            return None  # refers to symbols LLVM resolves at link time; not an error
+        return value if isinstance(value, int) else None
+
+    # ---------------------------------------------------------------- finishing
+
+    def finish(self) -> None:
+        module = self.module
+        if self.open_descriptor is not None:
+            module.findings.append(
+                Finding("parse-error", "unterminated '.amdhsa_kernel': no matching .end_amdhsa_kernel", self.open_descriptor[2])
+            )
+            self.descriptors[self.open_descriptor[0]] = (self.open_descriptor[1], self.open_descriptor[2])
+        for instruction, _, number in self.pending_forward:
+            module.findings.append(
+                Finding("undefined-symbol", f"forward reference '{number}f' has no later label '{number}:'", instruction.where)
+            )
+        if module.target is None and module.metadata and isinstance(module.metadata.get("amdhsa.target"), str):
+            try:
+                module.target = parse_target_id(module.metadata["amdhsa.target"])
+            except UnknownTarget:
+                pass
+        self._split_functions()
+        self._attach_metadata()
+
+    def _split_functions(self) -> None:
+        module = self.module
+        entry_symbols = self.function_symbols | self.kernel_symbols | set(self.descriptors)
+        current: Kernel | None = None
+        pending_labels: list[str] = []
+        for kind, value in self.code:
+            if kind == "label":
+                if value in entry_symbols:
+                    current = Kernel(value, Provenance(module.path, 0))
+                    module.kernels.append(current)
+                    pending_labels = []
+                    continue
+                if current is None:
+                    pending_labels.append(value)
+                    continue
+                current.labels[value] = len(current.instructions)
+            elif kind == "kcode":
+                if current is not None:
+                    current.kernel_code_t = value
+                    current.is_kernel = True
+            else:
+                if current is None:
+                    name = pending_labels[0] if pending_labels else "<top-level>"
+                    current = Kernel(name, value.where)
+                    module.kernels.append(current)
+                    for label in pending_labels:
+                        current.labels[label] = 0
+                    pending_labels = []
+                if not current.instructions:
+                    current.where = value.where
+                current.instructions.append(value)
+        module.kernels = [k for k in module.kernels if k.instructions or k.name in self.descriptors]
+
+    def _attach_metadata(self) -> None:
+        module = self.module
+        by_name = {kernel.name: kernel for kernel in module.kernels}
+        for name, (raw_values, where) in self.descriptors.items():
+            kernel = by_name.get(name)
+            if kernel is None:
+                module.findings.append(Finding("undefined-symbol", f".amdhsa_kernel '{name}' has no code label '{name}:'", where))
+                kernel = Kernel(name, where)
+                module.kernels.append(kernel)
+                by_name[name] = kernel
+            values: dict[str, Any] = {}
+            for key, (text, directive_where) in raw_values.items():
+                if key not in AMDHSA_DIRECTIVES:
+                    continue  # reported by the unknown-directive rule
+                values[key] = self._evaluate_int(text, directive_where)
+            for missing in fill_descriptor_defaults(values, module.target):
+                module.findings.append(Finding("parse-error", f".amdhsa_kernel '{name}' lacks required '.amdhsa_{missing}'", where))
+            kernel.descriptor = values
+            kernel.descriptor_where = where
+            kernel.is_kernel = True
+        for name in self.kernel_symbols:
+            if name in by_name:
+                by_name[name].is_kernel = True
+        entries = (module.metadata or {}).get("amdhsa.kernels") or []
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and entry.get(".name") in by_name:
+                kernel = by_name[entry[".name"]]
+                kernel.metadata = entry
+                kernel.is_kernel = True
+
+
+def build_module(source: SourceFile, options: BuildOptions) -> Module:
+    """Read, preprocess and build one file into a Module (never raises on bad input)."""
+    findings: list[Finding] = [Finding(p.rule, p.message, Provenance(source.path, p.line, p.column)) for p in source.problems]
+    target = resolve_target(source, options.mcpu, findings)
+    preprocessor = Preprocessor(
+        options.include_dirs,
+        options.defsyms,
+        predefined=target.generation_symbols if target else None,
+    )
+    module = Module(source.path, target, findings=findings)
+    builder = _Builder(module, preprocessor)
+    for item in preprocessor.run(source):
+        builder.consume(item)
+    builder.finish()
+    module.findings.extend(preprocessor.findings)
+    module.sources = preprocessor.sources
+    module.symbols = preprocessor.symbols
+    if module.target is None and (module.kernels or not source.problems):
+        module.findings.append(
+            Finding(
+                "unknown-target",
+                "no target: add '.amdgcn_target \"amdgcn-amd-amdhsa--gfxNNN\"' or pass --mcpu (or set mcpu in config)",
+                Provenance(source.path, 1),
+            )
+        )
+    return module

@@ -1,0 +1,217 @@
+"""Command line: `amdgpu-lint check|report|rules|explain`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, TextIO
+
+from . import __version__
+from .builder import BuildOptions
+from .config import Config, ConfigError, find_config
+from .diagnostics import Diagnostic, Severity
+from .emitters import kernel_report, write_json, write_report_json, write_report_text, write_text
+from .linter import FileResult, RuleSelection, SelectionError, lint_file
+
+ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad command line or configuration: exit code 2."""
+
+
+def _comma_list(values: list[str] | None) -> list[str]:
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+def _defsym(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got '{text}'")
+    try:
+        return name.strip(), int(value.strip(), 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"value of '{name}' must be an integer, got '{value}'") from None
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("--mcpu", help="target processor when the file has no .amdgcn_target (e.g. gfx942)")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add a .include search directory")
+    parser.add_argument("--defsym", action="append", default=[], type=_defsym, metavar="NAME=VALUE", help="define an assembler symbol")
+    parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml / .amdgpu-lint.toml")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write output to FILE instead of stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="amdgpu-lint", description="Static analysis for AMDGPU assembly.")
+    parser.add_argument("--version", action="version", version=f"amdgpu-lint {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="lint assembly files")
+    _add_input_options(check)
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--select", action="append", metavar="RULES", help="rules to run: codes, names, prefixes, ALL")
+    check.add_argument("--ignore", action="append", metavar="RULES", help="rules to skip")
+    check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails (default: warning)")
+
+    report = commands.add_parser("report", help="describe each kernel: target, descriptor, metadata")
+    _add_input_options(report)
+    report.add_argument("--format", choices=("text", "json"), default="text")
+
+    commands.add_parser("rules", help="list every rule")
+    explain = commands.add_parser("explain", help="show a rule's documentation")
+    explain.add_argument("rule", metavar="NAME|CODE")
+    return parser
+
+
+def collect_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            found = [p for p in path.rglob("*") if p.suffix in ASSEMBLY_SUFFIXES and p.is_file()]
+            files.extend(sorted(found))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UsageError(f"{text}: no such file or directory")
+    return files
+
+
+@dataclass
+class _Settings:
+    options: BuildOptions
+    selection: RuleSelection
+    fail_on: Severity
+
+
+def _settings(args: argparse.Namespace, config: Config) -> _Settings:
+    options = BuildOptions(
+        mcpu=args.mcpu or config.mcpu,
+        include_dirs=list(args.include_dirs) + config.include_dirs,
+        defsyms={**config.defsyms, **dict(args.defsym)},
+    )
+    select = _comma_list(getattr(args, "select", None)) or config.select or ["ALL"]
+    ignore = _comma_list(getattr(args, "ignore", None)) + config.ignore
+    selection = RuleSelection(select, ignore, dict(config.severities))
+    fail_on = Severity.parse(args.fail_on) if getattr(args, "fail_on", None) else (config.fail_on or Severity.WARNING)
+    return _Settings(options, selection, fail_on)
+
+
+def _config_for(path: Path, args: argparse.Namespace) -> Config:
+    if args.no_config:
+        return Config()
+    return find_config(path.resolve().parent)
+
+
+@contextmanager
+def _output(path: str | None) -> Iterator[TextIO]:
+    if path is None:
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8") as handle:
+        yield handle
+
+
+def _lint_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity]]:
+    from .rules import RULES
+
+    results: list[FileResult] = []
+    fail_levels: list[Severity] = []
+    for path in collect_files(args.paths):
+        settings = _settings(args, _config_for(path, args))
+        try:
+            settings.selection.validate(RULES)
+        except SelectionError as error:
+            raise UsageError(str(error)) from None
+        rules = settings.selection.enabled(RULES)
+        results.append(lint_file(path, settings.options, rules, settings.selection))
+        fail_levels.append(settings.fail_on)
+    return results, fail_levels
+
+
+def run_check(args: argparse.Namespace) -> int:
+    results, fail_levels = _lint_all(args)
+    unreadable = [result.error for result in results if result.error]
+    diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
+    sources = {path: source for r in results if r.module for path, source in r.module.sources.items()}
+    with _output(args.output) as out:
+        if args.format == "json":
+            write_json(out, diagnostics, len(results))
+        else:
+            write_text(out, diagnostics, sources, len(results))
+    for message in unreadable:
+        print(f"amdgpu-lint: {message}", file=sys.stderr)
+    if unreadable:
+        return EXIT_USAGE
+    failing = any(d.severity >= level for result, level in zip(results, fail_levels) for d in result.diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def run_report(args: argparse.Namespace) -> int:
+    args.select, args.ignore, args.fail_on = ["ALL"], [], None
+    results, _ = _lint_all(args)
+    reports = [kernel_report(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
+    with _output(args.output) as out:
+        if args.format == "json":
+            write_report_json(out, reports)
+        else:
+            write_report_text(out, reports)
+    errors = [result.error for result in results if result.error]
+    for message in errors:
+        print(f"amdgpu-lint: {message}", file=sys.stderr)
+    return EXIT_USAGE if errors else EXIT_CLEAN
+
+
+def run_rules_listing() -> int:
+    from .rules import RULES
+
+    for rule in RULES:
+        print(f"{rule.code}  {rule.name:<20} {str(rule.severity):<8} {rule.summary}")
+    return EXIT_CLEAN
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from .rules import find_rule
+
+    rule = find_rule(args.rule)
+    if rule is None:
+        raise UsageError(f"no rule named '{args.rule}' (see 'amdgpu-lint rules')")
+    print(f"{rule.code} {rule.name} ({rule.severity}): {rule.summary}\n")
+    print(rule.explain)
+    return EXIT_CLEAN
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        if args.command == "check":
+            return run_check(args)
+        if args.command == "report":
+            return run_report(args)
+        if args.command == "rules":
+            return run_rules_listing()
+        return run_explain(args)
+    except (UsageError, ConfigError) as error:
+        print(f"amdgpu-lint: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        print(f"amdgpu-lint: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

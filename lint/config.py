@@ -1,0 +1,98 @@
+"""Configuration: `[tool.amdgpu-lint]` in pyproject.toml or a `.amdgpu-lint.toml`, found upward."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from .diagnostics import Severity
+
+CONFIG_FILE = ".amdgpu-lint.toml"
+KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity"}
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used (message names the file)."""
+
+
+@dataclass
+class Config:
+    path: Path | None = None
+    mcpu: str | None = None
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    include_dirs: list[str] = field(default_factory=list)
+    defsyms: dict[str, int] = field(default_factory=dict)
+    fail_on: Severity | None = None
+    severities: dict[str, Severity] = field(default_factory=dict)
+
+
+def _string_list(value: Any, key: str, path: Path) -> list[str]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    raise ConfigError(f"{path}: '{key}' must be a string or a list of strings")
+
+
+def _from_table(table: dict[str, Any], path: Path) -> Config:
+    unknown = set(table) - KNOWN_KEYS
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    config = Config(path=path)
+    if "mcpu" in table:
+        if not isinstance(table["mcpu"], str):
+            raise ConfigError(f"{path}: 'mcpu' must be a string like \"gfx942\"")
+        config.mcpu = table["mcpu"]
+    config.select = _string_list(table.get("select", []), "select", path)
+    config.ignore = _string_list(table.get("ignore", []), "ignore", path)
+    config.include_dirs = [str((path.parent / d).resolve()) for d in _string_list(table.get("include-dirs", []), "include-dirs", path)]
+    defsym = table.get("defsym", {})
+    if not isinstance(defsym, dict) or not all(isinstance(v, int) for v in defsym.values()):
+        raise ConfigError(f"{path}: 'defsym' must be a table of integers")
+    config.defsyms = dict(defsym)
+    try:
+        if "fail-on" in table:
+            config.fail_on = Severity.parse(str(table["fail-on"]))
+        severity = table.get("severity", {})
+        if not isinstance(severity, dict):
+            raise ConfigError(f"{path}: 'severity' must be a table of rule = level")
+        config.severities = {rule: Severity.parse(str(level)) for rule, level in severity.items()}
+    except ValueError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    return config
+
+
+def load_config_file(path: Path) -> Config | None:
+    """Read one file; None when a pyproject.toml has no [tool.amdgpu-lint] table."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("amdgpu-lint")
+        return None if table is None else _from_table(table, path)
+    return _from_table(data, path)
+
+
+@lru_cache(maxsize=256)
+def find_config(directory: Path) -> Config:
+    """The nearest configuration at or above `directory` (an empty Config when there is none)."""
+    for folder in (directory, *directory.parents):
+        for name in (CONFIG_FILE, "pyproject.toml"):
+            candidate = folder / name
+            if candidate.is_file():
+                config = load_config_file(candidate)
+                if config is not None:
+                    return config
+    return Config()

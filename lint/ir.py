@@ -1,0 +1,121 @@
+"""The IR: Module -> Kernel -> BasicBlock -> Instruction, each instruction with provenance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .nodes import LocalRef, Node, Sym
+from .source import SourceFile
+from .syntax import Statement
+from .targets import Target
+
+
+@dataclass(frozen=True, slots=True)
+class ExpansionStep:
+    """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
+
+    kind: str
+    name: str
+    path: str
+    line: int
+    column: int = 1
+
+    def describe(self) -> str:
+        if self.kind == "include":
+            return f"included from {self.path}:{self.line}"
+        if self.kind == "macro":
+            return f"in expansion of macro '{self.name}' at {self.path}:{self.line}"
+        return f"in {self.name} at {self.path}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a statement came from: its source line plus the chain of expansions, innermost first."""
+
+    path: str
+    line: int
+    column: int = 1
+    chain: tuple[ExpansionStep, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem found while reading or building, before rule metadata is attached."""
+
+    rule: str
+    message: str
+    where: Provenance
+    end_column: int | None = None
+
+
+@dataclass(slots=True)
+class Instruction:
+    mnemonic: str
+    operands: tuple[Node, ...]
+    modifiers: tuple[tuple[str, Node | None], ...]
+    where: Provenance
+    pair: Instruction | None = None  # second half of a gfx11+ dual-issue (VOPD) instruction
+
+    @classmethod
+    def from_statement(cls, statement: Statement, where: Provenance) -> Instruction:
+        pair = cls.from_statement(statement.pair, where) if statement.pair else None
+        return cls(statement.name, statement.operands, statement.modifiers, where, pair)
+
+    def has_modifier(self, name: str) -> bool:
+        return any(key == name for key, _ in self.modifiers)
+
+    @property
+    def branch_target(self) -> Sym | LocalRef | None:
+        """The label operand of a direct branch or call, if any."""
+        for operand in self.operands:
+            if isinstance(operand, (Sym, LocalRef)):
+                return operand
+        return None
+
+
+@dataclass(slots=True)
+class BasicBlock:
+    index: int
+    label: str | None
+    instructions: list[Instruction] = field(default_factory=list)
+    successors: list[int] = field(default_factory=list)
+    predecessors: list[int] = field(default_factory=list)
+
+    @property
+    def terminator(self) -> Instruction | None:
+        return self.instructions[-1] if self.instructions else None
+
+
+@dataclass(slots=True)
+class Kernel:
+    """A kernel (has a descriptor or HSA kernel marking) or a plain function."""
+
+    name: str
+    where: Provenance
+    instructions: list[Instruction] = field(default_factory=list)
+    labels: dict[str, int] = field(default_factory=dict)  # label -> index of the next instruction
+    is_kernel: bool = False
+    descriptor: dict[str, Any] = field(default_factory=dict)  # .amdhsa_* values, defaults filled
+    descriptor_where: Provenance | None = None
+    metadata: dict[str, Any] | None = None  # this kernel's entry in amdhsa.kernels
+    kernel_code_t: dict[str, Any] | None = None  # old .amd_kernel_code_t fields
+
+
+@dataclass(slots=True)
+class Module:
+    """Everything read from one input file (and the files it includes)."""
+
+    path: str
+    target: Target | None
+    kernels: list[Kernel] = field(default_factory=list)
+    sources: dict[str, SourceFile] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    directives: list[tuple[Statement, Provenance]] = field(default_factory=list)
+    symbols: dict[str, Any] = field(default_factory=dict)
+    defined_labels: set[str] = field(default_factory=set)
+    code_object_version: int | None = None
+    metadata: dict[str, Any] | None = None  # the whole .amdgpu_metadata document

@@ -1,0 +1,154 @@
+"""Kernel metadata: `.amdhsa_kernel` descriptors, `.amdgpu_metadata` YAML, `.amd_kernel_code_t`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from .targets import Target
+
+REQUIRED = "required"
+FROM_TARGET = "target"
+
+#: `.amdhsa_<name>` directives with their defaults (AMDGPUUsage, amdhsa-kernel-directives-table).
+AMDHSA_DIRECTIVES: dict[str, int | str] = {
+    "group_segment_fixed_size": 0,
+    "private_segment_fixed_size": 0,
+    "kernarg_size": 0,
+    "user_sgpr_count": 0,
+    "user_sgpr_private_segment_buffer": 0,
+    "user_sgpr_dispatch_ptr": 0,
+    "user_sgpr_queue_ptr": 0,
+    "user_sgpr_kernarg_segment_ptr": 0,
+    "user_sgpr_dispatch_id": 0,
+    "user_sgpr_flat_scratch_init": 0,
+    "user_sgpr_private_segment_size": 0,
+    "user_sgpr_kernarg_preload_length": 0,
+    "user_sgpr_kernarg_preload_offset": 0,
+    "wavefront_size32": FROM_TARGET,
+    "uses_dynamic_stack": 0,
+    "named_barrier_count": 0,
+    "system_sgpr_private_segment_wavefront_offset": 0,
+    "enable_private_segment": 0,
+    "system_sgpr_workgroup_id_x": 1,
+    "system_sgpr_workgroup_id_y": 0,
+    "system_sgpr_workgroup_id_z": 0,
+    "system_sgpr_workgroup_info": 0,
+    "system_vgpr_workitem_id": 0,
+    "next_free_vgpr": REQUIRED,
+    "next_free_sgpr": REQUIRED,
+    "accum_offset": REQUIRED,
+    "reserve_vcc": 1,
+    "reserve_flat_scratch": 1,
+    "reserve_xnack_mask": FROM_TARGET,
+    "float_round_mode_32": 0,
+    "float_round_mode_16_64": 0,
+    "float_denorm_mode_32": 0,
+    "float_denorm_mode_16_64": 3,
+    "dx10_clamp": 1,
+    "ieee_mode": 1,
+    "round_robin_scheduling": 0,
+    "fp16_overflow": 0,
+    "tg_split": FROM_TARGET,
+    "workgroup_processor_mode": FROM_TARGET,
+    "memory_ordered": 1,
+    "forward_progress": 1,
+    "shared_vgpr_count": 0,
+    "inst_pref_size": 0,
+    "exception_fp_ieee_invalid_op": 0,
+    "exception_fp_denorm_src": 0,
+    "exception_fp_ieee_div_zero": 0,
+    "exception_fp_ieee_overflow": 0,
+    "exception_fp_ieee_underflow": 0,
+    "exception_fp_ieee_inexact": 0,
+    "exception_int_div_zero": 0,
+}
+
+
+def needs_accum_offset(target: Target | None) -> bool:
+    return target is not None and (target.name == "gfx90a" or (target.major == 9 and target.minor == 4))
+
+
+def target_default(name: str, target: Target | None) -> int | None:
+    """Default of a directive whose default comes from the target's features."""
+    if target is None:
+        return None
+    features = target.features
+    if name == "wavefront_size32":
+        return int(target.major >= 10 and not features.get("wavefrontsize64", False))
+    if name == "reserve_xnack_mask":
+        return int(features.get("xnack", False))
+    if name == "tg_split":
+        return int(features.get("tgsplit", False))
+    if name == "workgroup_processor_mode":
+        return int(target.major >= 10 and not features.get("cumode", False))
+    return None
+
+
+def fill_descriptor_defaults(values: dict[str, Any], target: Target | None) -> list[str]:
+    """Add defaults for omitted directives in place; return the required ones that are missing."""
+    missing = []
+    for name, default in AMDHSA_DIRECTIVES.items():
+        if name in values:
+            continue
+        if default == REQUIRED:
+            if name != "accum_offset" or needs_accum_offset(target):
+                missing.append(name)
+        elif default == FROM_TARGET:
+            value = target_default(name, target)
+            if value is not None:
+                values[name] = value
+        else:
+            values[name] = default
+    return missing
+
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class MetadataError(ValueError):
+    """The `.amdgpu_metadata` block is not valid YAML (message says where)."""
+
+    def __init__(self, message: str, line_offset: int):
+        super().__init__(message)
+        self.line_offset = line_offset
+
+
+def parse_metadata_yaml(text: str) -> dict[str, Any]:
+    """Parse the YAML document of an `.amdgpu_metadata` block."""
+    try:
+        document = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise MetadataError(f"invalid YAML in .amdgpu_metadata: {problem}", mark.line if mark else 0) from None
+    if document is None:
+        return {}
+    if not isinstance(document, dict):
+        raise MetadataError(".amdgpu_metadata must be a YAML mapping", 0)
+    return document
+
+
+_KERNEL_CODE_FIELD = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(.*?)\s*\Z")
+
+
+def parse_kernel_code_t(text: str) -> tuple[dict[str, int | str], list[tuple[int, str]]]:
+    """Parse `key = value` lines of an `.amd_kernel_code_t` block; returns (fields, bad lines)."""
+    fields: dict[str, int | str] = {}
+    bad: list[tuple[int, str]] = []
+    for offset, raw in enumerate(text.split("\n")):
+        line = raw.split(";", 1)[0].split("//", 1)[0]
+        if not line.strip():
+            continue
+        match = _KERNEL_CODE_FIELD.match(line)
+        if match is None:
+            bad.append((offset, line.strip()))
+            continue
+        value = match.group(2)
+        try:
+            fields[match.group(1)] = int(value, 0)
+        except ValueError:
+            fields[match.group(1)] = value
+    return fields, bad

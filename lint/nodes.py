@@ -1,0 +1,208 @@
+"""Expression and operand nodes produced by the statement parser.
+
+Nodes are immutable and hashable so parsed statements can be shared between every
+occurrence of the same source text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Union
+
+#: Register-file prefixes accepted in `v0`, `v[0:3]` forms (`acc` is LLVM's AGPR synonym).
+REGISTER_PREFIXES = {"v": "v", "s": "s", "a": "a", "acc": "a", "ttmp": "ttmp"}
+
+#: Named registers and operand keywords that are not numbered registers.
+SPECIAL_REGISTERS = frozenset(
+    """vcc vcc_lo vcc_hi exec exec_lo exec_hi m0 scc null off flat_scratch flat_scratch_lo
+    flat_scratch_hi xnack_mask xnack_mask_lo xnack_mask_hi tba tba_lo tba_hi tma tma_lo tma_hi
+    lds_direct src_lds_direct src_vccz src_execz src_scc src_shared_base src_shared_limit
+    src_private_base src_private_limit src_pops_exiting_wave_id src_flat_scratch_base_lo
+    src_flat_scratch_base_hi shared_base shared_limit private_base private_limit
+    pops_exiting_wave_id vccz execz""".split()
+)
+
+_SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int | float
+
+
+@dataclass(frozen=True, slots=True)
+class Sym:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class LocalRef:
+    """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
+
+    label: int
+    forward: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Str:
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class UnOp:
+    op: str
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
+
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ListExpr:
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Abs:
+    """`|x|` absolute-value operand modifier."""
+
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Reg:
+    """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
+
+    kind: str
+    index: int
+    count: int = 1
+    half: str | None = None
+
+    @property
+    def last(self) -> int:
+        return self.index + self.count - 1
+
+    def __str__(self) -> str:
+        if self.count == 1:
+            return f"{self.kind}{self.index}" + (f".{self.half}" if self.half else "")
+        return f"{self.kind}[{self.index}:{self.last}]"
+
+
+@dataclass(frozen=True, slots=True)
+class RegExpr:
+    """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
+
+    kind: str
+    first: Node
+    last: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialReg:
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Node = Union[Num, Sym, LocalRef, Str, BinOp, UnOp, Call, ListExpr, Abs, Reg, RegExpr, SpecialReg]
+
+
+def register_from_name(name: str) -> Reg | SpecialReg | None:
+    """Classify an identifier as a single register, a special register, or neither."""
+    lowered = name.lower()
+    match = _SINGLE_REGISTER.match(lowered)
+    if match:
+        return Reg(REGISTER_PREFIXES[match.group(1)], int(match.group(2)), 1, match.group(3))
+    if lowered in SPECIAL_REGISTERS:
+        return SpecialReg(lowered)
+    return None
+
+
+def symbols_in(node: Node) -> set[str]:
+    """Names referenced by an expression (registers and special registers excluded)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Sym):
+            found.add(item.name)
+        elif isinstance(item, BinOp):
+            stack += (item.left, item.right)
+        elif isinstance(item, (UnOp, Abs)):
+            stack.append(item.operand)
+        elif isinstance(item, (Call, ListExpr)):
+            stack.extend(item.args if isinstance(item, Call) else item.items)
+        elif isinstance(item, RegExpr):
+            stack.append(item.first)
+            if item.last is not None:
+                stack.append(item.last)
+    return found
+
+
+def operand_register(node: Node) -> Reg | SpecialReg | RegExpr | None:
+    """The register an operand names, looking through neg/abs/sext modifiers."""
+    while True:
+        if isinstance(node, (Reg, SpecialReg, RegExpr)):
+            return node
+        if isinstance(node, UnOp) and node.op == "-":
+            node = node.operand
+        elif isinstance(node, Abs):
+            node = node.operand
+        elif isinstance(node, Call) and node.name in ("neg", "abs", "sext") and len(node.args) == 1:
+            node = node.args[0]
+        elif isinstance(node, ListExpr) and node.items:
+            return _register_list(node)
+        else:
+            return None
+
+
+def _register_list(node: ListExpr) -> Reg | None:
+    """`[s0, s1, s2]`: LLVM's list syntax for consecutive registers."""
+    regs = [item for item in node.items if isinstance(item, Reg)]
+    if len(regs) != len(node.items):
+        return None
+    first = regs[0]
+    for offset, reg in enumerate(regs):
+        if reg.kind != first.kind or reg.index != first.index + offset:
+            return None
+    return Reg(first.kind, first.index, len(regs))
+
+
+def format_node(node: Node) -> str:
+    """Render a node back to assembly text (for messages)."""
+    if isinstance(node, Num):
+        return hex(node.value) if isinstance(node.value, int) and abs(node.value) > 4096 else str(node.value)
+    if isinstance(node, Sym):
+        return node.name
+    if isinstance(node, LocalRef):
+        return f"{node.label}{'f' if node.forward else 'b'}"
+    if isinstance(node, Str):
+        return f'"{node.value}"'
+    if isinstance(node, BinOp):
+        return f"{format_node(node.left)}{node.op}{format_node(node.right)}"
+    if isinstance(node, UnOp):
+        return f"{node.op}{format_node(node.operand)}"
+    if isinstance(node, Call):
+        return f"{node.name}({', '.join(format_node(a) for a in node.args)})"
+    if isinstance(node, ListExpr):
+        return f"[{', '.join(format_node(a) for a in node.items)}]"
+    if isinstance(node, Abs):
+        return f"|{format_node(node.operand)}|"
+    if isinstance(node, RegExpr):
+        last = f":{format_node(node.last)}" if node.last is not None else ""
+        return f"{node.kind}[{format_node(node.first)}{last}]"
+    return str(node)

@@ -1,0 +1,680 @@
+"""The GNU-as preprocessor layer: macros, repetition, conditionals, symbols and includes.
+
+It reads source lines, expands `.macro/.rept/.irp/.irpc`, follows `.if` families and
+`.include`, evaluates `.set/.equ/=` symbols, handles the C-preprocessor subset hand-written
+.S kernels use (`#include`, object-like `#define`, `#if` families), and emits parsed
+statements, each with its provenance (source line plus the expansion chain).
+Runaway expansion stops with a diagnostic instead of hanging.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .expr import EvalError, Value, evaluate
+from .ir import ExpansionStep, Finding, Provenance
+from .nodes import Abs, Call, ListExpr, Node, Reg, RegExpr, UnOp
+from .source import SourceFile, SourceLine, read_source
+from .syntax import ParseFailure, Statement, parse_expressions, parse_statement
+
+#: LLVM's assembler refuses macros nested deeper than this.
+MAX_MACRO_DEPTH = 20
+MAX_INCLUDE_DEPTH = 32
+#: Upper bound on statements produced by expansion for one input file.
+DEFAULT_STATEMENT_BUDGET = 5_000_000
+
+#: Raw blocks: opening directive -> closing directive. Their lines are not assembly.
+RAW_BLOCKS = {
+    ".amdgpu_metadata": ".end_amdgpu_metadata",
+    ".amd_kernel_code_t": ".end_amd_kernel_code_t",
+    ".amd_amdgpu_hsa_metadata": ".end_amd_amdgpu_hsa_metadata",
+    ".amdgpu_pal_metadata": ".end_amdgpu_pal_metadata",
+}
+
+_IF_DIRECTIVES = frozenset(
+    ".if .ifdef .ifndef .ifnotdef .ifeq .ifne .ifgt .ifge .iflt .ifle .ifc .ifnc .ifeqs .ifnes .ifb .ifnb".split()
+)
+_REPEAT_DIRECTIVES = frozenset((".rept", ".irp", ".irpc"))
+_HANDLED = frozenset(
+    ".macro .endm .endmacro .exitm .purgem .endr .else .elseif .endif .include .set .equ .equiv .eqv "
+    ".err .error .warning".split()
+) | _IF_DIRECTIVES | _REPEAT_DIRECTIVES | frozenset(RAW_BLOCKS)
+
+_FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
+_ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
+_SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
+_MACRO_PARAM = re.compile(r"([A-Za-z_][\w]*)\s*(?::\s*(req|vararg))?\s*(?:=\s*(\"[^\"]*\"|[^,\s]+))?")
+_OPERATOR_CHARS = frozenset("+-*/%|&^<>=!~")
+_CPP = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)\Z")
+_DEFINED = re.compile(r"defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(slots=True)
+class MacroParam:
+    name: str
+    default: str = ""
+    required: bool = False
+    vararg: bool = False
+
+
+@dataclass(slots=True)
+class Macro:
+    name: str
+    params: list[MacroParam]
+    body: list[SourceLine]
+    where: Provenance
+
+
+@dataclass(slots=True)
+class _Condition:
+    active: bool  # this branch's lines are processed
+    decided: bool  # some branch of this .if was (or can no longer be) taken
+    line: SourceLine
+    seen_else: bool = False
+
+
+@dataclass(slots=True)
+class _Frame:
+    lines: list[SourceLine]
+    chain: tuple[ExpansionStep, ...]
+    source: SourceFile | None = None  # set for whole-file frames
+    macro_depth: int = 0
+    is_macro: bool = False
+    index: int = 0
+    conditions: list[_Condition] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Emitted:
+    statement: Statement
+    where: Provenance
+    raw: str = ""  # body text of a raw block (.amdgpu_metadata ...)
+
+
+def split_macro_arguments(text: str) -> list[tuple[int, str]]:
+    """Split macro-call arguments (commas, or blanks not next to an operator); returns (start, text)."""
+    args: list[tuple[int, str]] = []
+    start, depth, i, n = None, 0, 0, len(text)
+    current: list[str] = []
+
+    def finish() -> None:
+        nonlocal start, current
+        if start is not None:
+            args.append((start, "".join(current).strip()))
+        start, current = None, []
+
+    while i < n:
+        char = text[i]
+        if char == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            if start is None:
+                start = i
+            current.append(text[i : j + 1])
+            i = j + 1
+            continue
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(0, depth - 1)
+        if depth == 0 and char == ",":
+            if start is None:
+                args.append((i, ""))
+            finish()
+            i += 1
+            continue
+        if depth == 0 and char in " \t":
+            j = i
+            while j < n and text[j] in " \t":
+                j += 1
+            if j >= n:
+                break
+            previous = current[-1][-1:] if current and current[-1] else ""
+            if text[j] == "," or (start is not None and (previous in _OPERATOR_CHARS or text[j] in _OPERATOR_CHARS)):
+                i = j
+                continue
+            finish()
+            i = j
+            continue
+        if start is None:
+            start = i
+        current.append(char)
+        i += 1
+    finish()
+    return args
+
+
+class Preprocessor:
+    """Turns one input file into a stream of parsed statements with provenance."""
+
+    def __init__(
+        self,
+        include_dirs: list[str] | None = None,
+        defsyms: dict[str, Value] | None = None,
+        predefined: dict[str, Value] | None = None,
+        statement_budget: int = DEFAULT_STATEMENT_BUDGET,
+    ):
+        self.include_dirs = [Path(d) for d in include_dirs or []]
+        self.symbols: dict[str, Value | Node] = {**(predefined or {}), **(defsyms or {})}
+        self.macros: dict[str, Macro] = {}
+        self.cpp_defines: dict[str, str] = {}
+        self._cpp_pattern: re.Pattern[str] | None = None
+        self.findings: list[Finding] = []
+        self.sources: dict[str, SourceFile] = {}
+        self.budget = statement_budget
+        self._budget_reported = False
+        self._expansion_count = 0
+        self._aborted_macros: set[str] = set()
+        self._stack: list[_Frame] = []
+        self._next_free = {"v": 0, "s": 0}
+
+    # ----------------------------------------------------------------- public API
+
+    def run(self, source: SourceFile) -> Iterator[Emitted]:
+        """Yield every statement of `source` after preprocessing."""
+        self.sources[source.path] = source
+        self._stack = [_Frame(source.lines, (), source)]
+        while self._stack:
+            frame = self._stack[-1]
+            if frame.index >= len(frame.lines):
+                self._close_frame(frame)
+                self._stack.pop()
+                continue
+            line = frame.lines[frame.index]
+            frame.index += 1
+            yield from self._process(line, frame)
+
+    def lookup(self, name: str) -> Value | None:
+        """Symbol value for expression evaluation (deferred definitions evaluated on demand)."""
+        value = self.symbols.get(name)
+        if value is None:
+            if name == ".amdgcn.next_free_vgpr":
+                return self._next_free["v"]
+            if name == ".amdgcn.next_free_sgpr":
+                return self._next_free["s"]
+            return None
+        if isinstance(value, (int, float)):
+            return value
+        self.symbols[name] = 0  # guards against self-reference while evaluating
+        try:
+            result = evaluate(value, self.lookup)
+        except EvalError:
+            self.symbols[name] = value
+            return None
+        self.symbols[name] = result
+        return result
+
+    # ----------------------------------------------------------------- helpers
+
+    def _where(self, line: SourceLine, frame: _Frame, column: int | None = None) -> Provenance:
+        return Provenance(line.path, line.number, column or line.column, frame.chain)
+
+    def _report(self, rule: str, message: str, line: SourceLine, frame: _Frame, column: int | None = None) -> None:
+        self.findings.append(Finding(rule, message, self._where(line, frame, column)))
+
+    def _active(self, frame: _Frame) -> bool:
+        return not frame.conditions or frame.conditions[-1].active
+
+    def _close_frame(self, frame: _Frame) -> None:
+        for condition in frame.conditions:
+            self.findings.append(
+                Finding("parse-error", "unterminated conditional: no matching .endif", self._where(condition.line, frame))
+            )
+
+    def _eval_text(self, text: str, line: SourceLine, frame: _Frame) -> Value | None:
+        parsed = parse_expressions(text)
+        if isinstance(parsed, ParseFailure):
+            self._report("parse-error", f"bad expression '{text}': {parsed.message}", line, frame)
+            return None
+        if len(parsed) != 1:
+            self._report("parse-error", f"expected one expression, found {len(parsed)}: '{text}'", line, frame)
+            return None
+        try:
+            return evaluate(parsed[0], self.lookup)
+        except EvalError as error:
+            self._report("parse-error", f"cannot evaluate '{text}': {error}", line, frame)
+            return None
+
+    def _substitute_cpp(self, text: str) -> str:
+        if self._cpp_pattern is None:
+            return text
+        return self._cpp_pattern.sub(lambda m: self.cpp_defines[m.group(0)], text)
+
+    def _set_cpp_defines(self) -> None:
+        names = sorted(self.cpp_defines, key=len, reverse=True)
+        self._cpp_pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b") if names else None
+
+    # ----------------------------------------------------------------- the line loop
+
+    def _process(self, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
+        if line.is_cpp:
+            self._cpp_line(line, frame)
+            return
+        text = self._substitute_cpp(line.text)
+        match = _FIRST_WORD.match(text)
+        word = match.group(1).lower() if match else ""
+        if not self._active(frame):
+            if word in _IF_DIRECTIVES or word in (".else", ".elseif", ".endif"):
+                self._conditional(word, text[match.end() :].strip(), line, frame)
+            return
+        if word in _HANDLED:
+            yield from self._directive(word, text[match.end() :].strip(), line, frame)
+            return
+        if word and text[match.end() : match.end() + 1] != ":":
+            macro = self.macros.get(word)
+            if macro is not None:
+                self._invoke(macro, text[match.end() :], line, frame)
+                return
+            assignment = _ASSIGNMENT.match(text)
+            if assignment:
+                self._define(assignment.group(1), assignment.group(2), line, frame, "=")
+                return
+        yield from self._statement(text, line, frame)
+
+    def _statement(self, text: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
+        parsed = parse_statement(text)
+        if isinstance(parsed, ParseFailure):
+            self._report("parse-error", parsed.message, line, frame, line.column + parsed.column - 1)
+            return
+        if self.budget <= 0:
+            self._out_of_budget(line, frame)
+            return
+        self.budget -= 1
+        if parsed.kind == "instruction":
+            if not parsed.resolved:
+                parsed = self._resolve_registers(parsed, line, frame)
+            self._track_next_free(parsed)
+        yield Emitted(parsed, self._where(line, frame))
+
+    def _track_next_free(self, statement: Statement) -> None:
+        operands = statement.operands + statement.pair.operands if statement.pair else statement.operands
+        for operand in operands:
+            if isinstance(operand, Reg) and operand.kind in ("v", "s"):
+                end = operand.index + operand.count
+                if end > self._next_free[operand.kind]:
+                    self._next_free[operand.kind] = end
+
+    def _resolve_registers(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement:
+        def resolve(node: Node) -> Node:
+            if isinstance(node, RegExpr):
+                try:
+                    first = evaluate(node.first, self.lookup)
+                    last = first if node.last is None else evaluate(node.last, self.lookup)
+                except EvalError as error:
+                    rule = "undefined-symbol" if error.symbol else "parse-error"
+                    self._report(rule, f"register index of '{node.kind}[...]': {error}", line, frame)
+                    return node
+                if not isinstance(first, int) or not isinstance(last, int) or last < first:
+                    self._report("parse-error", f"bad register range {node.kind}[{first}:{last}]", line, frame)
+                    return node
+                return Reg(node.kind, first, last - first + 1)
+            if isinstance(node, UnOp):
+                return UnOp(node.op, resolve(node.operand))
+            if isinstance(node, Abs):
+                return Abs(resolve(node.operand))
+            if isinstance(node, Call):
+                return Call(node.name, tuple(resolve(arg) for arg in node.args))
+            if isinstance(node, ListExpr):
+                return ListExpr(tuple(resolve(item) for item in node.items))
+            return node
+
+        pair = statement.pair
+        if pair is not None and not pair.resolved:
+            pair = replace(pair, operands=tuple(resolve(op) for op in pair.operands), resolved=True)
+        return replace(statement, operands=tuple(resolve(op) for op in statement.operands), resolved=True, pair=pair)
+
+    def _out_of_budget(self, line: SourceLine, frame: _Frame) -> None:
+        if not self._budget_reported:
+            self._budget_reported = True
+            step = frame.chain[0].describe() if frame.chain else f"at {line.path}:{line.number}"
+            self._report(
+                "parse-error",
+                f"expansion produced more than {DEFAULT_STATEMENT_BUDGET:,} statements ({step}); "
+                "remaining expansions skipped",
+                line,
+                frame,
+            )
+        # drop every expansion frame; whole files keep going so the rest is still linted
+        while self._stack and self._stack[-1].source is None:
+            self._stack.pop()
+
+    # ----------------------------------------------------------------- directives
+
+    def _directive(self, word: str, args: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
+        if word in _IF_DIRECTIVES or word in (".else", ".elseif", ".endif"):
+            self._conditional(word, args, line, frame)
+        elif word == ".macro":
+            self._define_macro(args, line, frame)
+        elif word in (".endm", ".endmacro", ".endr"):
+            self._report("parse-error", f"'{word}' without a matching opening directive", line, frame)
+        elif word == ".exitm":
+            if frame.is_macro:
+                frame.index = len(frame.lines)
+            else:
+                self._report("parse-error", "'.exitm' outside a macro", line, frame)
+        elif word == ".purgem":
+            name = args.strip().lower()
+            if self.macros.pop(name, None) is None:
+                self._report("parse-error", f"'.purgem': no macro named '{name}'", line, frame)
+        elif word in _REPEAT_DIRECTIVES:
+            self._repeat(word, args, line, frame)
+        elif word == ".include":
+            self._include(args.strip(), line, frame)
+        elif word in (".set", ".equ", ".equiv", ".eqv"):
+            name, _, value = args.partition(",")
+            if not name.strip() or not _:
+                self._report("parse-error", f"'{word}' needs a symbol name and a value", line, frame)
+            else:
+                self._define(name.strip(), value.strip(), line, frame, word)
+        elif word in (".err", ".error"):
+            message = args.strip().strip('"') or "assembly stopped by .err"
+            self._report("parse-error", f"{word}: {message}", line, frame)
+        elif word == ".warning":
+            self._report("parse-error", f".warning: {args.strip().strip(chr(34))}", line, frame)
+        elif word in RAW_BLOCKS:
+            yield from self._raw_block(word, line, frame)
+
+    def _define(self, name: str, value_text: str, line: SourceLine, frame: _Frame, how: str) -> None:
+        if how == ".equiv" and name in self.symbols:
+            self._report("parse-error", f"'.equiv': symbol '{name}' is already defined", line, frame)
+            return
+        parsed = parse_expressions(value_text)
+        if isinstance(parsed, ParseFailure) or len(parsed) != 1:
+            problem = parsed.message if isinstance(parsed, ParseFailure) else "expected one expression"
+            self._report("parse-error", f"bad value for '{name}': {problem}", line, frame)
+            return
+        try:
+            self.symbols[name] = evaluate(parsed[0], self.lookup)
+        except EvalError:
+            self.symbols[name] = parsed[0]  # refers to labels or later symbols: evaluated on use
+
+    def _conditional(self, word: str, args: str, line: SourceLine, frame: _Frame) -> None:
+        conditions = frame.conditions
+        if word == ".endif":
+            if not conditions:
+                self._report("parse-error", "'.endif' without a matching .if", line, frame)
+            else:
+                conditions.pop()
+            return
+        if word in (".else", ".elseif"):
+            if not conditions or conditions[-1].seen_else:
+                self._report("parse-error", f"'{word}' without a matching .if", line, frame)
+                return
+            current = conditions[-1]
+            if current.decided:
+                current.active = False
+            elif word == ".else":
+                current.active = current.decided = True
+            else:
+                current.active = current.decided = bool(self._eval_text(args, line, frame))
+            current.seen_else = word == ".else"
+            return
+        if not self._active(frame):
+            conditions.append(_Condition(False, True, line))
+            return
+        taken = self._condition_value(word, args, line, frame)
+        conditions.append(_Condition(taken, taken, line))
+
+    def _condition_value(self, word: str, args: str, line: SourceLine, frame: _Frame) -> bool:
+        if word in (".ifdef", ".ifndef", ".ifnotdef"):
+            defined = args.strip() in self.symbols or args.strip() in self.cpp_defines
+            return defined if word == ".ifdef" else not defined
+        if word in (".ifb", ".ifnb"):
+            return (not args.strip()) == (word == ".ifb")
+        if word in (".ifc", ".ifnc", ".ifeqs", ".ifnes"):
+            parts = [part for _, part in split_macro_arguments(args)]
+            if len(parts) != 2 and word in (".ifc", ".ifnc"):
+                parts = [p.strip() for p in args.split(",", 1)] + [""] * (2 - len(args.split(",", 1)))
+            left, right = (parts + ["", ""])[:2]
+            same = left.strip().strip('"') == right.strip().strip('"')
+            return same if word in (".ifc", ".ifeqs") else not same
+        value = self._eval_text(args, line, frame)
+        if value is None:
+            return False
+        return {
+            ".if": value != 0, ".ifne": value != 0, ".ifeq": value == 0,
+            ".ifgt": value > 0, ".ifge": value >= 0, ".iflt": value < 0, ".ifle": value <= 0,
+        }[word]
+
+    # ----------------------------------------------------------------- bodies and expansion
+
+    def _collect_body(self, opening: SourceLine, frame: _Frame, openers: frozenset[str], closers: frozenset[str]):
+        """Take lines up to the matching closer from `frame`; None (and a finding) if it never comes."""
+        depth = 1
+        body: list[SourceLine] = []
+        while frame.index < len(frame.lines):
+            line = frame.lines[frame.index]
+            frame.index += 1
+            match = _FIRST_WORD.match(line.text) if not line.is_cpp else None
+            word = match.group(1).lower() if match else ""
+            if word in openers:
+                depth += 1
+            elif word in closers:
+                depth -= 1
+                if depth == 0:
+                    return body
+            body.append(line)
+        word = _FIRST_WORD.match(opening.text)
+        self._report(
+            "parse-error",
+            f"unterminated '{word.group(1) if word else opening.text}': no matching {'/'.join(sorted(closers))}",
+            opening,
+            frame,
+        )
+        return None
+
+    def _define_macro(self, args: str, line: SourceLine, frame: _Frame) -> None:
+        body = self._collect_body(line, frame, frozenset((".macro",)), frozenset((".endm", ".endmacro")))
+        name_match = _FIRST_WORD.match(args)
+        if name_match is None:
+            self._report("parse-error", "'.macro' needs a name", line, frame)
+            return
+        name = name_match.group(1)
+        params = []
+        for match in _MACRO_PARAM.finditer(args[name_match.end() :]):
+            default = (match.group(3) or "").strip('"')
+            params.append(MacroParam(match.group(1), default, match.group(2) == "req", match.group(2) == "vararg"))
+        if body is not None:
+            self.macros[name.lower()] = Macro(name, params, body, self._where(line, frame))
+            self._aborted_macros.discard(name.lower())
+
+    def _invoke(self, macro: Macro, arg_text: str, line: SourceLine, frame: _Frame) -> None:
+        key = macro.name.lower()
+        if key in self._aborted_macros:
+            return
+        if frame.macro_depth >= MAX_MACRO_DEPTH:
+            self._aborted_macros.add(key)
+            self._report(
+                "parse-error",
+                f"macros nested deeper than {MAX_MACRO_DEPTH} levels while expanding '{macro.name}' "
+                "(recursive macro?); expansion stopped",
+                line,
+                frame,
+            )
+            return
+        values: dict[str, str] = {param.name: param.default for param in macro.params}
+        positional = macro.params
+        arguments = split_macro_arguments(arg_text)
+        position = 0
+        for start, text in arguments:
+            keyword = re.match(r"([A-Za-z_]\w*)\s*=(?!=)\s*(.*)\Z", text, re.S)
+            if keyword and keyword.group(1) in values:
+                values[keyword.group(1)] = keyword.group(2)
+                continue
+            if position >= len(positional):
+                self._report("parse-error", f"too many arguments for macro '{macro.name}'", line, frame)
+                break
+            param = positional[position]
+            if param.vararg:
+                values[param.name] = arg_text[start:].strip()
+                break
+            values[param.name] = text
+            position += 1
+        for param in macro.params:
+            if param.required and not values[param.name]:
+                self._report("parse-error", f"missing value for required parameter '{param.name}' of '{macro.name}'", line, frame)
+                return
+        self._expansion_count += 1
+        step = ExpansionStep("macro", macro.name, line.path, line.number, line.column)
+        lines = self._substituted(macro.body, values, self._expansion_count)
+        self._push(lines, frame, step, macro_depth=frame.macro_depth + 1, is_macro=True)
+
+    def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int) -> list[SourceLine]:
+        def replace(match: re.Match[str]) -> str:
+            key = match.group(1)
+            if key == "()":
+                return ""
+            if key == "@":
+                return str(counter)
+            return values.get(key, match.group(0))
+
+        result = []
+        for source_line in body:
+            text = source_line.text
+            if "\\" in text:
+                text = _SUBSTITUTION.sub(replace, text)
+            result.append(SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp))
+        return result
+
+    def _push(self, lines: list[SourceLine], frame: _Frame, step: ExpansionStep, macro_depth: int, is_macro: bool = False) -> None:
+        if len(self._stack) >= MAX_MACRO_DEPTH + MAX_INCLUDE_DEPTH + 8:
+            self.findings.append(Finding("parse-error", "expansion nested too deeply; stopped", Provenance(step.path, step.line, step.column, frame.chain)))
+            return
+        self._stack.append(_Frame(lines, (step,) + frame.chain, None, macro_depth, is_macro))
+
+    def _repeat(self, word: str, args: str, line: SourceLine, frame: _Frame) -> None:
+        body = self._collect_body(line, frame, _REPEAT_DIRECTIVES, frozenset((".endr",)))
+        if body is None:
+            return
+        iterations: list[dict[str, str]]
+        if word == ".rept":
+            count = self._eval_text(args, line, frame)
+            if count is None:
+                return
+            if not isinstance(count, int) or count < 0:
+                self._report("parse-error", f"'.rept' count must be a non-negative integer, got {count}", line, frame)
+                return
+            iterations = [{}] * count
+        else:
+            name, _, rest = args.partition(",")
+            name = name.strip()
+            if not name:
+                self._report("parse-error", f"'{word}' needs a parameter name", line, frame)
+                return
+            if word == ".irp":
+                items = [text for _, text in split_macro_arguments(rest)] or [""]
+            else:
+                items = list(rest.strip()) or [""]
+            iterations = [{name: item} for item in items]
+        total = len(iterations) * max(1, len(body))
+        if total > self.budget:
+            self._report(
+                "parse-error",
+                f"'{word}' would produce {total:,} statements, more than the {self.budget:,} left; skipped",
+                line,
+                frame,
+            )
+            return
+        step = ExpansionStep(word[1:], word, line.path, line.number, line.column)
+        # push in reverse so the first iteration runs first
+        for values in reversed(iterations):
+            self._expansion_count += 1
+            lines = self._substituted(body, values, self._expansion_count) if values else body
+            self._push(lines, frame, step, frame.macro_depth)
+
+    def _raw_block(self, word: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
+        closer = RAW_BLOCKS[word]
+        body = self._collect_body(line, frame, frozenset((word,)), frozenset((closer,)))
+        if body is None:
+            return
+        if frame.source is not None:
+            end = frame.lines[frame.index - 1].number
+            raw = "\n".join(frame.source.raw_lines[line.number : end - 1])
+        else:
+            raw = "\n".join(body_line.text for body_line in body)
+        yield Emitted(Statement("block", word), self._where(line, frame), raw)
+
+    def _include(self, target: str, line: SourceLine, frame: _Frame, system: bool = False) -> None:
+        name = target.strip().strip('"<>')
+        if not name:
+            self._report("parse-error", "'.include' needs a file name", line, frame)
+            return
+        if sum(1 for step in frame.chain if step.kind == "include") >= MAX_INCLUDE_DEPTH:
+            self._report("parse-error", f"includes nested deeper than {MAX_INCLUDE_DEPTH} levels (cycle?)", line, frame)
+            return
+        candidates = [] if system else [Path(os.path.dirname(line.path)) / name]
+        candidates += [directory / name for directory in self.include_dirs]
+        for candidate in candidates:
+            if candidate.is_file():
+                key = os.path.normpath(str(candidate))
+                source = self.sources.get(key)
+                if source is None:
+                    try:
+                        source = read_source(candidate, key)
+                    except OSError as error:
+                        self._report("parse-error", f"cannot read included file '{name}': {error.strerror}", line, frame)
+                        return
+                    self.sources[key] = source
+                    for problem in source.problems:
+                        self.findings.append(Finding(problem.rule, problem.message, Provenance(key, problem.line, problem.column)))
+                step = ExpansionStep("include", name, line.path, line.number, line.column)
+                self._stack.append(_Frame(source.lines, (step,) + frame.chain, source, frame.macro_depth))
+                return
+        searched = ", ".join(str(c.parent) or "." for c in candidates) or "no directories"
+        self._report("parse-error", f"included file '{name}' not found (searched {searched}; add -I DIR)", line, frame)
+
+    # ----------------------------------------------------------------- C preprocessor subset
+
+    def _cpp_line(self, line: SourceLine, frame: _Frame) -> None:
+        match = _CPP.match(line.text)
+        word = (match.group(1) or "") if match else ""
+        rest = match.group(2).strip() if match else ""
+        if word in ("if", "ifdef", "ifndef", "elif", "else", "endif"):
+            self._cpp_conditional(word, rest, line, frame)
+            return
+        if not self._active(frame) or word == "" or word.isdigit() or word in ("line", "pragma", "ident"):
+            return  # line markers (`# 12 "file"`), pragmas and null directives
+        if word == "include":
+            self._include(rest, line, frame, system=rest.startswith("<"))
+        elif word == "define":
+            name_match = _IDENTIFIER.match(rest)
+            if name_match is None:
+                self._report("parse-error", "'#define' needs a name", line, frame)
+            elif rest[name_match.end() : name_match.end() + 1] == "(":
+                self._report("unknown-directive", f"function-like '#define {name_match.group(0)}(...)' is not supported; not expanded", line, frame)
+            else:
+                self.cpp_defines[name_match.group(0)] = rest[name_match.end() :].strip()
+                self._set_cpp_defines()
+        elif word == "undef":
+            self.cpp_defines.pop(rest.strip(), None)
+            self._set_cpp_defines()
+        elif word in ("error", "warning"):
+            self._report("parse-error", f"#{word} {rest}", line, frame)
+        else:
+            self._report("unknown-directive", f"unsupported preprocessor directive '#{word}'", line, frame)
+
+    def _cpp_conditional(self, word: str, rest: str, line: SourceLine, frame: _Frame) -> None:
+        if word in ("ifdef", "ifndef"):
+            defined = rest.strip() in self.cpp_defines or rest.strip() in self.symbols
+            self._conditional(".if", "1" if defined == (word == "ifdef") else "0", line, frame)
+        elif word in ("if", "elif"):
+            directive = ".if" if word == "if" else ".elseif"
+            if not self._active(frame) and word == "if":
+                self._conditional(directive, "0", line, frame)
+                return
+            self._conditional(directive, self._cpp_expression(rest), line, frame)
+        else:
+            self._conditional("." + word, "", line, frame)
+
+    def _cpp_expression(self, text: str) -> str:
+        text = _DEFINED.sub(lambda m: "1" if (m.group(1) or m.group(2)) in self.cpp_defines else "0", text)
+        text = self._substitute_cpp(text)
+        # identifiers left after substitution are 0, as in the C preprocessor
+        return _IDENTIFIER.sub(lambda m: m.group(0) if m.group(0) in self.symbols else "0", text)
+

@@ -1,0 +1,89 @@
+"""What every rule module provides, and the contexts rules run in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from .diagnostics import Diagnostic, Note, Severity, expansion_notes
+from .ir import Finding, Kernel, Module, Provenance
+from .passes import Analysis, AnalysisManager
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule's identity and entry point, read from its module's constants."""
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    explain: str
+    scope: str  # "module" (once per file) or "kernel" (once per kernel, with analyses)
+    requires: tuple[type[Analysis], ...]
+    check: Callable[[Any], Iterable[Diagnostic]]
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> Rule:
+        return cls(
+            code=module.CODE,
+            name=module.NAME,
+            severity=module.SEVERITY,
+            summary=module.SUMMARY,
+            explain=(module.__doc__ or "").strip(),
+            scope=getattr(module, "SCOPE", "module"),
+            requires=tuple(getattr(module, "REQUIRES", ())),
+            check=module.check,
+        )
+
+
+@dataclass
+class ModuleContext:
+    module: Module
+    rule: Rule
+
+    def diagnostic(
+        self,
+        where: Provenance,
+        message: str,
+        *,
+        kernel: str | None = None,
+        end_column: int | None = None,
+        notes: tuple[Note, ...] = (),
+    ) -> Diagnostic:
+        if end_column is None:
+            source = self.module.sources.get(where.path)
+            text = source.line_text(where.line) if source else ""
+            end_column = max(len(text.rstrip()) + 1, where.column + 1)
+        return Diagnostic(
+            self.rule.code,
+            self.rule.name,
+            self.rule.severity,
+            message,
+            where.path,
+            where.line,
+            where.column,
+            where.line,
+            end_column,
+            kernel,
+            notes + expansion_notes(where),
+        )
+
+    def findings(self) -> Iterable[Finding]:
+        """Findings the front end recorded under this rule's name."""
+        return (finding for finding in self.module.findings if finding.rule == self.rule.name)
+
+    def report_findings(self) -> Iterable[Diagnostic]:
+        for finding in self.findings():
+            yield self.diagnostic(finding.where, finding.message, end_column=finding.end_column)
+
+
+@dataclass
+class KernelContext(ModuleContext):
+    kernel: Kernel
+    analyses: AnalysisManager
+
+    def get(self, analysis: type[Analysis]) -> Any:
+        return self.analyses.get(analysis)

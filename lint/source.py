@@ -1,0 +1,172 @@
+"""Reading assembly files: decoding, line splitting and comment removal.
+
+Comments never reach the grammar: `;` and `//` run to the end of the line, `/* */` may span
+lines, and a line whose first non-blank character is `#` is a C-preprocessor line (in .S
+files) or a line marker. Comment text is kept per line for inline suppressions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Files larger than this are not read (a generated kernel library file is far smaller).
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+_NEEDS_SCAN = re.compile(r'[;/"]')
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLine:
+    """The code part of one physical line. `column` is where `text` starts (1-based)."""
+
+    path: str
+    number: int
+    text: str
+    column: int
+    is_cpp: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReadProblem:
+    """Something wrong with the file as bytes: rule name, message, line, column."""
+
+    rule: str
+    message: str
+    line: int
+    column: int = 1
+
+
+@dataclass
+class SourceFile:
+    path: str
+    raw_lines: list[str]
+    lines: list[SourceLine]
+    comments: dict[int, str] = field(default_factory=dict)
+    problems: list[ReadProblem] = field(default_factory=list)
+
+    def line_text(self, number: int) -> str:
+        return self.raw_lines[number - 1] if 0 < number <= len(self.raw_lines) else ""
+
+
+def _decode(data: bytes, problems: list[ReadProblem]) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        problems.append(
+            ReadProblem(
+                "invalid-encoding",
+                f"file is not valid UTF-8 (byte 0x{data[error.start]:02x}); read as Latin-1",
+                line,
+                column,
+            )
+        )
+        return data.decode("latin-1")
+
+
+def _split_code_and_comment(text: str, in_block: bool) -> tuple[str, str, bool]:
+    """Return (code, comment, still_in_block_comment) for one physical line."""
+    code: list[str] = []
+    comment: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if in_block:
+            end = text.find("*/", i)
+            if end < 0:
+                comment.append(text[i:])
+                return "".join(code), " ".join(comment), True
+            comment.append(text[i:end])
+            i = end + 2
+            in_block = False
+            code.append(" ")
+            continue
+        match = _NEEDS_SCAN.search(text, i)
+        if match is None:
+            code.append(text[i:])
+            break
+        j = match.start()
+        code.append(text[i:j])
+        char = text[j]
+        if char == ";":
+            comment.append(text[j + 1 :])
+            break
+        if char == '"':
+            k = j + 1
+            while k < n and text[k] != '"':
+                k += 2 if text[k] == "\\" else 1
+            code.append(text[j : k + 1])
+            i = k + 1
+            continue
+        nxt = text[j + 1 : j + 2]
+        if nxt == "/":
+            comment.append(text[j + 2 :])
+            break
+        if nxt == "*":
+            in_block = True
+            i = j + 2
+            continue
+        code.append("/")
+        i = j + 1
+    return "".join(code), " ".join(comment), in_block
+
+
+def split_lines(path: str, text: str) -> SourceFile:
+    """Split decoded text into code lines, keeping comments and raw lines."""
+    raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if raw_lines and raw_lines[-1] == "":
+        raw_lines.pop()
+    source = SourceFile(path, raw_lines, [])
+    lines = source.lines
+    in_block = False
+    block_start = 0
+    for number, raw in enumerate(raw_lines, 1):
+        if not in_block:
+            stripped = raw.lstrip()
+            if not stripped:
+                continue
+            if stripped[0] == "#":
+                lines.append(SourceLine(path, number, stripped.rstrip(), len(raw) - len(stripped) + 1, True))
+                continue
+            if _NEEDS_SCAN.search(raw) is None:
+                lines.append(SourceLine(path, number, stripped.rstrip(), len(raw) - len(stripped) + 1))
+                continue
+        was_in_block = in_block
+        code, comment, in_block = _split_code_and_comment(raw, in_block)
+        if in_block and not was_in_block:
+            block_start = number
+        if comment.strip():
+            source.comments[number] = comment.strip()
+        stripped = code.lstrip()
+        if stripped.strip():
+            lines.append(SourceLine(path, number, stripped.rstrip(), len(code) - len(stripped) + 1))
+    if in_block:
+        source.problems.append(ReadProblem("parse-error", "unterminated /* comment", block_start))
+    return source
+
+
+def read_source(path: str | Path, display_path: str | None = None) -> SourceFile:
+    """Read and split a file. Raises OSError when it cannot be read at all."""
+    path = Path(path)
+    shown = display_path or str(path)
+    if path.stat().st_size > MAX_FILE_BYTES:
+        source = SourceFile(shown, [], [])
+        source.problems.append(
+            ReadProblem("parse-error", f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; skipped", 1)
+        )
+        return source
+    data = path.read_bytes()
+    problems: list[ReadProblem] = []
+    nul = data.find(b"\0")
+    if nul >= 0:
+        source = SourceFile(shown, [], [])
+        line = data.count(b"\n", 0, nul) + 1
+        source.problems.append(
+            ReadProblem("parse-error", f"file looks binary (NUL byte at offset {nul}); not assembly, skipped", line)
+        )
+        return source
+    source = split_lines(shown, _decode(data, problems))
+    source.problems[:0] = problems
+    return source

@@ -1,0 +1,19 @@
+"""The rule registry: one module per rule, each with CODE, NAME, SEVERITY, SUMMARY and check()."""
+
+from __future__ import annotations
+
+from amdgpu_lint.rule import Rule
+
+from . import invalid_encoding, parse_error, undefined_symbol, unknown_directive, unknown_target
+
+_MODULES = (parse_error, unknown_directive, undefined_symbol, unknown_target, invalid_encoding)
+
+RULES: tuple[Rule, ...] = tuple(sorted((Rule.from_module(m) for m in _MODULES), key=lambda rule: rule.code))
+
+
+def find_rule(name_or_code: str) -> Rule | None:
+    key = name_or_code.strip()
+    for rule in RULES:
+        if key.upper() == rule.code or key.lower() == rule.name:
+            return rule
+    return None

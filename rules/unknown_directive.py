@@ -1,0 +1,65 @@
+"""## What it finds
+Directives the AMDGPU assembler does not know: typos such as `.amdhsa_next_free_vgrp`, GNU-as
+directives LLVM does not implement, `.amdhsa_*` keys that do not exist, and C-preprocessor
+directives amdgpu-lint cannot follow (function-like `#define`).
+
+## Why it matters
+llvm-mc rejects an unknown directive; a misspelt `.amdhsa_*` key means the kernel descriptor
+silently keeps its default (for example no `.amdhsa_reserve_vcc 0`).
+
+## Example
+```
+.amdhsa_kernel gemm
+  .amdhsa_next_free_vgrp 128     ; typo: the descriptor has no VGPR count
+```
+
+## How to fix
+Use the directive the message suggests, or remove it.
+"""
+
+import difflib
+from collections.abc import Iterator
+
+from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.metadata import AMDHSA_DIRECTIVES
+from amdgpu_lint.preprocessor import RAW_BLOCKS
+from amdgpu_lint.rule import ModuleContext
+
+CODE = "AGL002"
+NAME = "unknown-directive"
+SEVERITY = Severity.WARNING
+SUMMARY = "directive the assembler does not know"
+
+#: Directives LLVM's ELF assembler and the AMDGPU target accept (the preprocessor's own are
+#: handled before statements reach the IR).
+KNOWN_DIRECTIVES = frozenset(
+    """.text .data .bss .rodata .section .pushsection .popsection .previous .subsection
+    .globl .global .local .weak .weakref .hidden .protected .internal .type .size .symver
+    .p2align .p2alignw .p2alignl .align .balign .balignw .balignl .org .nops
+    .byte .short .hword .word .long .int .quad .octa .2byte .4byte .8byte .value .single .float
+    .double .ascii .asciz .string .zero .space .skip .fill .incbin .uleb128 .sleb128 .reloc
+    .file .loc .loc_mark_labeled .ident .comm .lcomm .addrsig .addrsig_sym .end .abort
+    .altmacro .noaltmacro .print .lto_discard .lto_set_conditional .prefalign .linker_option
+    .amdgcn_target .amdhsa_code_object_version .amdhsa_kernel .end_amdhsa_kernel
+    .amdgpu_hsa_kernel .amdgpu_lds .amdgpu_info .hsa_code_object_version .hsa_code_object_isa
+    .amd_amdgpu_isa .amdgcn.next_free_vgpr .amdgcn.next_free_sgpr""".split()
+) | frozenset(RAW_BLOCKS) | frozenset(RAW_BLOCKS.values())
+
+_PREFIXES = (".cfi_", ".cv_", ".seh_", ".debug_")
+_CANDIDATES = sorted(KNOWN_DIRECTIVES | {f".amdhsa_{key}" for key in AMDHSA_DIRECTIVES})
+
+
+def is_known(name: str) -> bool:
+    if name in KNOWN_DIRECTIVES or name.startswith(_PREFIXES):
+        return True
+    return name.startswith(".amdhsa_") and name[len(".amdhsa_") :] in AMDHSA_DIRECTIVES
+
+
+def check(context: ModuleContext) -> Iterator[Diagnostic]:
+    yield from context.report_findings()
+    for statement, where in context.module.directives:
+        if is_known(statement.name):
+            continue
+        guess = difflib.get_close_matches(statement.name, _CANDIDATES, n=1, cutoff=0.75)
+        hint = f"; did you mean '{guess[0]}'?" if guess else ""
+        yield context.diagnostic(where, f"unknown directive '{statement.name}'{hint}")
