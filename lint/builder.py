@@ -42,14 +42,15 @@ def _scan_target(source: SourceFile) -> tuple[str, int] | None:
     return None
 
 
-def resolve_target(source: SourceFile, mcpu: str | None, findings: list[Finding]) -> Target | None:
+def resolve_target(
+    declared: tuple[str, int] | None, path: str, mcpu: str | None, findings: list[Finding]
+) -> Target | None:
     """The target from `.amdgcn_target`, else `--mcpu`/config. Unknown names become findings."""
-    declared = _scan_target(source)
     candidates: list[tuple[str, Provenance]] = []
     if declared:
-        candidates.append((declared[0], Provenance(source.path, declared[1])))
+        candidates.append((declared[0], Provenance(path, declared[1])))
     if mcpu:
-        candidates.append((mcpu, Provenance(source.path, 1)))
+        candidates.append((mcpu, Provenance(path, 1)))
     for text, where in candidates:
         try:
             return parse_target_id(text)
@@ -83,6 +84,7 @@ class _Builder:
         elif statement.kind == "directive":
             self._directive(statement, where)
         elif statement.kind == "block":
+            self.module.directives.append((statement, where))
             self._block(statement.name, item.raw, where)
 
     def _label(self, name: str, where: Provenance) -> None:
@@ -166,7 +168,11 @@ class _Builder:
             for offset, text in bad:
                 line = Provenance(where.path, where.line + 1 + offset, 1, where.chain)
                 self.module.findings.append(Finding("parse-error", f"expected 'key = value' in .amd_kernel_code_t, found '{text}'", line))
-            self.code.append(("kcode", fields))
+            values = {
+                key: self._evaluate_int(text, Provenance(where.path, where.line + 1 + offset, 1, where.chain))
+                for key, (offset, text) in fields.items()
+            }
+            self.code.append(("kcode", values))
 
     def _evaluate_int(self, text: str, where: Provenance) -> int | None:
         parsed = parse_expressions(text)
@@ -268,13 +274,15 @@ class _Builder:
 def build_module(source: SourceFile, options: BuildOptions) -> Module:
     """Read, preprocess and build one file into a Module (never raises on bad input)."""
     findings: list[Finding] = [Finding(p.rule, p.message, Provenance(source.path, p.line, p.column)) for p in source.problems]
-    target = resolve_target(source, options.mcpu, findings)
+    declared = _scan_target(source)
+    target = resolve_target(declared, source.path, options.mcpu, findings)
     preprocessor = Preprocessor(
         options.include_dirs,
         options.defsyms,
         predefined=target.generation_symbols if target else None,
     )
-    module = Module(source.path, target, findings=findings)
+    triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
+    module = Module(source.path, target, target_triple=triple, findings=findings)
     builder = _Builder(module, preprocessor)
     for item in preprocessor.run(source):
         builder.consume(item)

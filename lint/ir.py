@@ -111,6 +111,7 @@ class Module:
 
     path: str
     target: Target | None
+    target_triple: str | None = None  # the triple of .amdgcn_target, e.g. amdgcn-amd-amdhsa
     kernels: list[Kernel] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)

@@ -134,9 +134,12 @@ def parse_metadata_yaml(text: str) -> dict[str, Any]:
 _KERNEL_CODE_FIELD = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(.*?)\s*\Z")
 
 
-def parse_kernel_code_t(text: str) -> tuple[dict[str, int | str], list[tuple[int, str]]]:
-    """Parse `key = value` lines of an `.amd_kernel_code_t` block; returns (fields, bad lines)."""
-    fields: dict[str, int | str] = {}
+def parse_kernel_code_t(text: str) -> tuple[dict[str, tuple[int, str]], list[tuple[int, str]]]:
+    """Parse `key = value` lines of an `.amd_kernel_code_t` block.
+
+    Returns ({key: (line offset, value text)}, [(line offset, bad line)]).
+    """
+    fields: dict[str, tuple[int, str]] = {}
     bad: list[tuple[int, str]] = []
     for offset, raw in enumerate(text.split("\n")):
         line = raw.split(";", 1)[0].split("//", 1)[0]
@@ -146,9 +149,5 @@ def parse_kernel_code_t(text: str) -> tuple[dict[str, int | str], list[tuple[int
         if match is None:
             bad.append((offset, line.strip()))
             continue
-        value = match.group(2)
-        try:
-            fields[match.group(1)] = int(value, 0)
-        except ValueError:
-            fields[match.group(1)] = value
+        fields[match.group(1)] = (offset, match.group(2))
     return fields, bad

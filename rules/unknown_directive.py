@@ -46,6 +46,8 @@ KNOWN_DIRECTIVES = frozenset(
 ) | frozenset(RAW_BLOCKS) | frozenset(RAW_BLOCKS.values())
 
 _PREFIXES = (".cfi_", ".cv_", ".seh_", ".debug_")
+#: Code-object-v2 directives that LLVM 22 accepts only when the OS is not amdhsa.
+_NON_HSA_ONLY = frozenset((".amd_kernel_code_t", ".amdgpu_hsa_kernel", ".hsa_code_object_version", ".hsa_code_object_isa"))
 _CANDIDATES = sorted(KNOWN_DIRECTIVES | {f".amdhsa_{key}" for key in AMDHSA_DIRECTIVES})
 
 
@@ -57,7 +59,15 @@ def is_known(name: str) -> bool:
 
 def check(context: ModuleContext) -> Iterator[Diagnostic]:
     yield from context.report_findings()
+    hsa = "amdhsa" in (context.module.target_triple or "")
     for statement, where in context.module.directives:
+        if hsa and statement.name in _NON_HSA_ONLY:
+            yield context.diagnostic(
+                where,
+                f"'{statement.name}' is a code-object-v2 directive that LLVM 22 rejects for amdhsa targets; "
+                "describe the kernel with .amdhsa_kernel instead",
+            )
+            continue
         if is_known(statement.name):
             continue
         guess = difflib.get_close_matches(statement.name, _CANDIDATES, n=1, cutoff=0.75)
