@@ -16,7 +16,7 @@ from .metadata import (
     parse_metadata_yaml,
 )
 from .nodes import LocalRef, Sym
-from .preprocessor import Emitted, Preprocessor
+from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, Preprocessor
 from .source import SourceFile
 from .syntax import ParseFailure, Statement, parse_expressions
 from .targets import Target, UnknownTarget, parse_target_id
@@ -30,6 +30,7 @@ class BuildOptions:
     mcpu: str | None = None
     include_dirs: list[str] = field(default_factory=list)
     defsyms: dict[str, Value] = field(default_factory=dict)
+    statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements expansion may produce per file
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
@@ -280,6 +281,7 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
         options.include_dirs,
         options.defsyms,
         predefined=target.generation_symbols if target else None,
+        statement_budget=options.statement_budget,
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings)

@@ -25,7 +25,7 @@ from .syntax import ParseFailure, Statement, parse_expressions, parse_statement
 MAX_MACRO_DEPTH = 20
 MAX_INCLUDE_DEPTH = 32
 #: Upper bound on statements produced by expansion for one input file.
-DEFAULT_STATEMENT_BUDGET = 5_000_000
+DEFAULT_STATEMENT_BUDGET = 4_000_000
 
 #: Raw blocks: opening directive -> closing directive. Their lines are not assembly.
 RAW_BLOCKS = {
@@ -87,6 +87,7 @@ class _Frame:
     is_macro: bool = False
     index: int = 0
     conditions: list[_Condition] = field(default_factory=list)
+    iterations: Iterator[list[SourceLine]] | None = None  # further passes of a .rept/.irp body
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +168,7 @@ class Preprocessor:
         self._cpp_pattern: re.Pattern[str] | None = None
         self.findings: list[Finding] = []
         self.sources: dict[str, SourceFile] = {}
+        self.statement_budget = statement_budget
         self.budget = statement_budget
         self._budget_reported = False
         self._expansion_count = 0
@@ -184,7 +186,11 @@ class Preprocessor:
             frame = self._stack[-1]
             if frame.index >= len(frame.lines):
                 self._close_frame(frame)
-                self._stack.pop()
+                following = next(frame.iterations, None) if frame.iterations else None
+                if following is None:
+                    self._stack.pop()
+                else:
+                    frame.lines, frame.index, frame.conditions = following, 0, []
                 continue
             line = frame.lines[frame.index]
             frame.index += 1
@@ -242,9 +248,15 @@ class Preprocessor:
             return None
 
     def _substitute_cpp(self, text: str) -> str:
+        """Replace #define names, rescanning the result as the C preprocessor does."""
         if self._cpp_pattern is None:
             return text
-        return self._cpp_pattern.sub(lambda m: self.cpp_defines[m.group(0)], text)
+        for _ in range(16):
+            replaced = self._cpp_pattern.sub(lambda m: self.cpp_defines[m.group(0)], text)
+            if replaced == text:
+                break
+            text = replaced
+        return text
 
     def _set_cpp_defines(self) -> None:
         names = sorted(self.cpp_defines, key=len, reverse=True)
@@ -335,7 +347,7 @@ class Preprocessor:
             step = frame.chain[0].describe() if frame.chain else f"at {line.path}:{line.number}"
             self._report(
                 "parse-error",
-                f"expansion produced more than {DEFAULT_STATEMENT_BUDGET:,} statements ({step}); "
+                f"expansion produced more than {self.statement_budget:,} statements ({step}); "
                 "remaining expansions skipped",
                 line,
                 frame,
@@ -520,9 +532,8 @@ class Preprocessor:
             if param.required and not values[param.name]:
                 self._report("parse-error", f"missing value for required parameter '{param.name}' of '{macro.name}'", line, frame)
                 return
-        self._expansion_count += 1
         step = ExpansionStep("macro", macro.name, line.path, line.number, line.column)
-        lines = self._substituted(macro.body, values, self._expansion_count)
+        lines = self._substituted(macro.body, values, self._next_expansion())
         self._push(lines, frame, step, macro_depth=frame.macro_depth + 1, is_macro=True)
 
     def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int) -> list[SourceLine]:
@@ -542,17 +553,26 @@ class Preprocessor:
             result.append(SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp))
         return result
 
-    def _push(self, lines: list[SourceLine], frame: _Frame, step: ExpansionStep, macro_depth: int, is_macro: bool = False) -> None:
-        if len(self._stack) >= MAX_MACRO_DEPTH + MAX_INCLUDE_DEPTH + 8:
-            self.findings.append(Finding("parse-error", "expansion nested too deeply; stopped", Provenance(step.path, step.line, step.column, frame.chain)))
+    def _push(
+        self,
+        lines: list[SourceLine],
+        frame: _Frame,
+        step: ExpansionStep,
+        macro_depth: int,
+        is_macro: bool = False,
+        iterations: Iterator[list[SourceLine]] | None = None,
+    ) -> None:
+        if len(frame.chain) >= MAX_MACRO_DEPTH + MAX_INCLUDE_DEPTH + 8:
+            where = Provenance(step.path, step.line, step.column, frame.chain)
+            self.findings.append(Finding("parse-error", "expansion nested too deeply; stopped", where))
             return
-        self._stack.append(_Frame(lines, (step,) + frame.chain, None, macro_depth, is_macro))
+        self._stack.append(_Frame(lines, (step,) + frame.chain, None, macro_depth, is_macro, iterations=iterations))
 
     def _repeat(self, word: str, args: str, line: SourceLine, frame: _Frame) -> None:
         body = self._collect_body(line, frame, _REPEAT_DIRECTIVES, frozenset((".endr",)))
         if body is None:
             return
-        iterations: list[dict[str, str]]
+        values_per_pass: list[dict[str, str]]
         if word == ".rept":
             count = self._eval_text(args, line, frame)
             if count is None:
@@ -560,7 +580,8 @@ class Preprocessor:
             if not isinstance(count, int) or count < 0:
                 self._report("parse-error", f"'.rept' count must be a non-negative integer, got {count}", line, frame)
                 return
-            iterations = [{}] * count
+            passes = count
+            values_per_pass = []
         else:
             name, _, rest = args.partition(",")
             name = name.strip()
@@ -571,22 +592,29 @@ class Preprocessor:
                 items = [text for _, text in split_macro_arguments(rest)] or [""]
             else:
                 items = list(rest.strip()) or [""]
-            iterations = [{name: item} for item in items]
-        total = len(iterations) * max(1, len(body))
-        if total > self.budget:
+            values_per_pass = [{name: item} for item in items]
+            passes = len(values_per_pass)
+        total = passes * max(1, len(body))
+        if total > self.statement_budget:
             self._report(
                 "parse-error",
-                f"'{word}' would produce {total:,} statements, more than the {self.budget:,} left; skipped",
+                f"'{word}' would produce {total:,} statements, more than the limit of {self.statement_budget:,}; skipped",
                 line,
                 frame,
             )
             return
+        if total > self.budget:
+            self._out_of_budget(line, frame)
+            return
+        if passes == 0 or not body:
+            return
         step = ExpansionStep(word[1:], word, line.path, line.number, line.column)
-        # push in reverse so the first iteration runs first
-        for values in reversed(iterations):
-            self._expansion_count += 1
-            lines = self._substituted(body, values, self._expansion_count) if values else body
-            self._push(lines, frame, step, frame.macro_depth)
+        bodies = (self._substituted(body, values, self._next_expansion()) for values in values_per_pass) if values_per_pass else (body for _ in range(passes))
+        self._push(next(bodies), frame, step, frame.macro_depth, iterations=bodies)
+
+    def _next_expansion(self) -> int:
+        self._expansion_count += 1
+        return self._expansion_count
 
     def _raw_block(self, word: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
         closer = RAW_BLOCKS[word]

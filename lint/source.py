@@ -72,6 +72,7 @@ def _split_code_and_comment(text: str, in_block: bool) -> tuple[str, str, bool]:
     code: list[str] = []
     comment: list[str] = []
     i, n = 0, len(text)
+    block_start = 0  # where the open block comment began on this line (kept as blanks: columns stay true)
     while i < n:
         if in_block:
             end = text.find("*/", i)
@@ -79,9 +80,9 @@ def _split_code_and_comment(text: str, in_block: bool) -> tuple[str, str, bool]:
                 comment.append(text[i:])
                 return "".join(code), " ".join(comment), True
             comment.append(text[i:end])
+            code.append(" " * (end + 2 - block_start))
             i = end + 2
             in_block = False
-            code.append(" ")
             continue
         match = _NEEDS_SCAN.search(text, i)
         if match is None:
@@ -106,6 +107,7 @@ def _split_code_and_comment(text: str, in_block: bool) -> tuple[str, str, bool]:
             break
         if nxt == "*":
             in_block = True
+            block_start = j
             i = j + 2
             continue
         code.append("/")

@@ -1,0 +1,47 @@
+"""Shared helpers: lint a snippet of assembly written to a temporary file."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from amdgpu_lint.builder import BuildOptions, build_module
+from amdgpu_lint.ir import Module
+from amdgpu_lint.linter import FileResult, lint_file
+from amdgpu_lint.rules import RULES
+from amdgpu_lint.source import read_source
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+class Snippet:
+    """Writes assembly into a temporary directory and lints or builds it."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+
+    def write(self, text: str, name: str = "kernel.s") -> Path:
+        path = self.directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+        return path
+
+    def lint(self, text: str, name: str = "kernel.s", **options) -> FileResult:
+        path = self.write(text, name)
+        return lint_file(path, BuildOptions(**options), list(RULES))
+
+    def build(self, text: str, name: str = "kernel.s", **options) -> Module:
+        path = self.write(text, name)
+        return build_module(read_source(path), BuildOptions(**options))
+
+
+@pytest.fixture
+def snippet(tmp_path: Path) -> Snippet:
+    return Snippet(tmp_path)
+
+
+def names(result: FileResult) -> list[str]:
+    return [d.name for d in result.diagnostics]

@@ -1,0 +1,298 @@
+"""GNU-as preprocessing: macros, repetition, conditionals, symbols, includes and provenance."""
+
+from amdgpu_lint.nodes import Reg
+from amdgpu_lint.preprocessor import split_macro_arguments
+
+from conftest import names
+
+HEADER = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n'
+
+
+def code(module):
+    """Instructions of all kernels as text-like tuples (mnemonic, operands...)."""
+    return [
+        (i.mnemonic, *(str(op) for op in i.operands))
+        for kernel in module.kernels
+        for i in kernel.instructions
+    ]
+
+
+def findings(module):
+    return [(f.rule, f.where.line, f.message) for f in module.findings]
+
+
+def test_macro_named_default_and_keyword_arguments(snippet):
+    module = snippet.build(HEADER + """
+        .macro MOVE dst, src=7, extra=0
+            v_mov_b32 v[\\dst], \\src
+        .endm
+        MOVE 1, 2
+        MOVE 3
+        MOVE src=5, dst=4
+        MOVE 6 9
+    """)
+    assert code(module) == [("v_mov_b32", "v1", "Num(value=2)"), ("v_mov_b32", "v3", "Num(value=7)"),
+                            ("v_mov_b32", "v4", "Num(value=5)"), ("v_mov_b32", "v6", "Num(value=9)")]
+    assert findings(module) == []
+
+
+def test_macro_vararg_unique_label_and_separator(snippet):
+    module = snippet.build(HEADER + """
+        .macro LOOP name, rest:vararg
+        L_\\name\\()_\\@:
+            s_nop 0
+            s_cbranch_scc1 L_\\name\\()_\\@
+            \\rest
+        .endm
+        LOOP a, v_mov_b32 v0, v1
+        LOOP b, s_endpgm
+    """)
+    kernel = module.kernels[0]
+    labels = sorted(kernel.labels)
+    assert len(labels) == 2 and labels[0].startswith("L_a_") and labels[1].startswith("L_b_")
+    assert [i.mnemonic for i in kernel.instructions] == ["s_nop", "s_cbranch_scc1", "v_mov_b32", "s_nop", "s_cbranch_scc1", "s_endpgm"]
+    assert kernel.instructions[2].operands == (Reg("v", 0), Reg("v", 1))
+
+
+def test_macro_required_argument_missing(snippet):
+    module = snippet.build(HEADER + """
+        .macro NEEDS x:req
+            v_mov_b32 v[\\x], 0
+        .endm
+        NEEDS
+    """)
+    assert [(rule, line) for rule, line, _ in findings(module)] == [("parse-error", 6)]
+
+
+def test_dot_named_macros_shadow_nothing_else(snippet):
+    module = snippet.build(HEADER + """
+        .macro .v_clear v, n
+            .rept \\n
+                v_mov_b32 v[\\v], 0
+            .endr
+        .endm
+        .v_clear 3, 2
+    """)
+    assert code(module) == [("v_mov_b32", "v3", "Num(value=0)")] * 2
+
+
+def test_rept_irp_irpc(snippet):
+    module = snippet.build(HEADER + """
+        .set i, 0
+        .rept 3
+            v_mov_b32 v[i], i
+            .set i, i + 1
+        .endr
+        .irp r, 10, 12
+            s_mov_b32 s[\\r], 0
+        .endr
+        .irpc c, 45
+            v_mov_b32 v\\c, 0
+        .endr
+    """)
+    assert [ops[1] for ops in code(module)] == ["v0", "v1", "v2", "s10", "s12", "v4", "v5"]
+
+
+def test_nested_rept_inside_macro(snippet):
+    module = snippet.build(HEADER + """
+        .macro TILE rows, cols
+            .rept \\rows
+                .rept \\cols
+                    s_nop 0
+                .endr
+            .endr
+        .endm
+        TILE 3, 4
+    """)
+    assert len(code(module)) == 12
+
+
+def test_conditionals(snippet):
+    module = snippet.build(HEADER + """
+        .set FLAG, 2
+        .if FLAG == 1
+            s_nop 1
+        .elseif FLAG == 2
+            s_nop 2
+        .else
+            s_nop 3
+        .endif
+        .ifdef FLAG
+            s_nop 4
+        .endif
+        .ifndef NOPE
+            s_nop 5
+        .endif
+        .ifeq FLAG - 2
+            s_nop 6
+        .endif
+        .ifgt FLAG
+            s_nop 7
+        .endif
+        .iflt FLAG
+            s_nop 8
+        .endif
+        .ifc abc, abc
+            s_nop 9
+        .endif
+        .ifnb
+            s_nop 10
+        .endif
+        .if 0
+            .if 1
+                s_nop 11
+            .else
+                s_nop 12
+            .endif
+        .endif
+    """)
+    assert [ops[1] for ops in code(module)] == [f"Num(value={n})" for n in (2, 4, 5, 6, 7, 9)]
+
+
+def test_generation_symbols_follow_the_target(snippet):
+    text = """
+        .if .amdgcn.gfx_generation_number == 9 && .amdgcn.gfx_generation_stepping == 10
+            s_nop 1
+        .elseif .amdgcn.gfx_generation_number >= 11
+            s_nop 2
+        .else
+            s_nop 3
+        .endif
+    """
+    assert code(snippet.build('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n' + text))[0][1] == "Num(value=1)"
+    assert code(snippet.build('.amdgcn_target "amdgcn-amd-amdhsa--gfx1201"\n' + text))[0][1] == "Num(value=2)"
+    assert code(snippet.build(text, mcpu="gfx942"))[0][1] == "Num(value=3)"
+
+
+def test_set_equ_assignment_and_defsym(snippet):
+    module = snippet.build(HEADER + """
+        .set a, 4
+        .equ b, a * 2
+        c = b + 1
+        v_mov_b32 v[a], 0
+        v_mov_b32 v[b:b+1], 0
+        v_mov_b32 v[c], 0
+        v_mov_b32 v[FROM_CLI], 0
+    """, defsyms={"FROM_CLI": 20})
+    assert [ops[1] for ops in code(module)] == ["v4", "v[8:9]", "v9", "v20"]
+
+
+def test_symbols_may_refer_to_later_definitions(snippet):
+    module = snippet.build(HEADER + """
+        .set total, later + 1
+        .set later, 5
+        v_mov_b32 v[total], 0
+    """)
+    assert code(module) == [("v_mov_b32", "v6", "Num(value=0)")]
+
+
+def test_include_relative_then_dash_i(snippet, tmp_path):
+    snippet.write(".set FROM_SUBDIR, 3\n", "sub/inc_a.s")
+    snippet.write(".set FROM_DASH_I, 4\n", "other/inc_b.s")
+    module = snippet.build(HEADER + """
+        .include "sub/inc_a.s"
+        .include "inc_b.s"
+        v_mov_b32 v[FROM_SUBDIR], v[FROM_DASH_I]
+    """, include_dirs=[str(tmp_path / "other")])
+    assert code(module) == [("v_mov_b32", "v3", "v4")]
+    missing = snippet.build(HEADER + '.include "nowhere.inc"\n')
+    assert [(rule, line) for rule, line, _ in findings(missing)] == [("parse-error", 2)]
+    assert "-I" in findings(missing)[0][2]
+
+
+def test_include_cycle_stops(snippet):
+    snippet.write('.include "b.s"\n', "a.s")
+    snippet.write('.include "a.s"\n', "b.s")
+    module = snippet.build(HEADER + '.include "a.s"\ns_endpgm\n', "main.s")
+    assert any("nested deeper" in message for _, _, message in findings(module))
+    assert code(module) == [("s_endpgm",)]
+
+
+def test_cpp_lines(snippet):
+    snippet.write("#define WIDTH 4\n", "config.h")
+    module = snippet.build(HEADER + """
+        #include "config.h"
+        #define OFFSET (WIDTH * 2)
+        #if WIDTH > 2 && defined(OFFSET)
+            v_mov_b32 v0, OFFSET
+        #else
+            s_nop 0
+        #endif
+        #ifdef UNDEFINED_THING
+            s_nop 1
+        #endif
+        # 40 "original.c"
+    """, "kernel.S")
+    assert code(module) == [("v_mov_b32", "v0", "Num(value=8)")]
+    assert findings(module) == []
+
+
+def test_macro_arguments_split_like_llvm():
+    assert [t for _, t in split_macro_arguments("v[0:3], s0")] == ["v[0:3]", "s0"]
+    assert [t for _, t in split_macro_arguments("v[0:3] s0")] == ["v[0:3]", "s0"]
+    assert [t for _, t in split_macro_arguments("a + 1, b")] == ["a+1", "b"]
+    assert [t for _, t in split_macro_arguments('"x y", hwreg(HW_REG_MODE, 0, 4)')] == ['"x y"', "hwreg(HW_REG_MODE, 0, 4)"]
+    assert [t for _, t in split_macro_arguments("1,,3")] == ["1", "", "3"]
+
+
+def test_provenance_through_include_rept_and_macro(snippet):
+    snippet.write(
+        ".macro BAD\n"
+        "    v_mov_b32 v[undefined_reg], 0\n"
+        ".endm\n",
+        "macros.inc",
+    )
+    result = snippet.lint(HEADER + """\
+        .include "macros.inc"
+        k:
+        .rept 1
+            BAD
+        .endr
+        s_endpgm
+    """)
+    (diagnostic,) = result.diagnostics
+    assert (diagnostic.name, diagnostic.path.endswith("macros.inc"), diagnostic.line) == ("undefined-symbol", True, 2)
+    assert [note.message.split(" at ")[0] for note in diagnostic.notes] == ["in expansion of macro 'BAD'", "in .rept"]
+    assert [note.line for note in diagnostic.notes] == [5, 4]
+
+
+def test_runaway_rept_is_refused(snippet):
+    result = snippet.lint(HEADER + ".rept 1000000000\ns_nop 0\n.endr\ns_endpgm\n")
+    assert names(result) == ["parse-error"]
+    assert result.diagnostics[0].line == 2
+    assert [i.mnemonic for i in result.module.kernels[0].instructions] == ["s_endpgm"]
+
+
+def test_nested_runaway_rept_hits_the_budget(snippet):
+    result = snippet.lint(HEADER + ".rept 3000\n.rept 3000\ns_nop 0\n.endr\n.endr\ns_endpgm\n", statement_budget=50_000)
+    assert names(result) == ["parse-error"]
+    assert "remaining expansions skipped" in result.diagnostics[0].message
+    assert result.module.kernels[0].instructions[-1].mnemonic == "s_endpgm"
+
+
+def test_recursive_macro_stops(snippet):
+    result = snippet.lint(HEADER + """
+        .macro FOREVER
+            s_nop 0
+            FOREVER
+            FOREVER
+        .endm
+        FOREVER
+        s_endpgm
+    """)
+    assert names(result) == ["parse-error"]
+    assert "recursive" in result.diagnostics[0].message
+    assert result.module.kernels[0].instructions[-1].mnemonic == "s_endpgm"
+
+
+def test_unterminated_blocks(snippet):
+    for opener in (".macro M", ".rept 2", ".if 1", ".irp x, 1, 2"):
+        result = snippet.lint(HEADER + f"s_nop 0\n{opener}\ns_nop 1\n")
+        assert names(result) == ["parse-error"], opener
+        assert result.diagnostics[0].line == 3
+        assert "unterminated" in result.diagnostics[0].message
+
+
+def test_stray_closers(snippet):
+    result = snippet.lint(HEADER + ".endm\n.endr\n.endif\n.else\ns_endpgm\n")
+    assert names(result) == ["parse-error"] * 4

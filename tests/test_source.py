@@ -1,0 +1,73 @@
+"""Reading files: comments, line endings, encodings and binary input."""
+
+from amdgpu_lint.source import read_source, split_lines
+
+
+def texts(source):
+    return [(line.number, line.text) for line in source.lines]
+
+
+def test_comments_are_removed_and_kept():
+    source = split_lines("t.s", "v_mov_b32 v0, v1 ; set v0\n// whole line\ns_nop 0 // trailing\n")
+    assert texts(source) == [(1, "v_mov_b32 v0, v1"), (3, "s_nop 0")]
+    assert source.comments == {1: "set v0", 2: "whole line", 3: "trailing"}
+
+
+def test_block_comments_span_lines():
+    source = split_lines("t.s", "s_nop 0 /* start\n still comment\n end */ s_endpgm\n")
+    assert texts(source) == [(1, "s_nop 0"), (3, "s_endpgm")]
+    assert source.lines[1].column == 9
+    inline = split_lines("t.s", "s_nop /* x */ 0\n")
+    assert inline.lines[0].text == "s_nop         0"
+
+
+def test_comment_characters_inside_strings_are_code():
+    source = split_lines("t.s", '.ascii "a;b//c" ; real comment\n')
+    assert texts(source) == [(1, '.ascii "a;b//c"')]
+
+
+def test_division_is_not_a_comment():
+    assert texts(split_lines("t.s", "s_mov_b32 s0, 8/2\n")) == [(1, "s_mov_b32 s0, 8/2")]
+
+
+def test_crlf_and_cr_line_endings():
+    source = split_lines("t.s", "s_nop 0\r\ns_nop 1\rs_endpgm\r\n")
+    assert texts(source) == [(1, "s_nop 0"), (2, "s_nop 1"), (3, "s_endpgm")]
+
+
+def test_hash_lines_are_preprocessor_lines():
+    source = split_lines("t.S", '#include "x.h"\n  # 12 "file.c"\ns_nop 0\n')
+    assert [line.is_cpp for line in source.lines] == [True, True, False]
+
+
+def test_columns_are_one_based():
+    assert split_lines("t.s", "\t  s_nop 0\n").lines[0].column == 4
+
+
+def test_unterminated_block_comment(tmp_path):
+    path = tmp_path / "t.s"
+    path.write_text("s_nop 0\n/* never closed\ns_endpgm\n")
+    source = read_source(path)
+    assert [(p.rule, p.line) for p in source.problems] == [("parse-error", 2)]
+
+
+def test_non_utf8_is_read_as_latin1(tmp_path):
+    path = tmp_path / "t.s"
+    path.write_bytes(b"s_nop 0\n; caf\xe9\ns_endpgm\n")
+    source = read_source(path)
+    assert [(p.rule, p.line, p.column) for p in source.problems] == [("invalid-encoding", 2, 6)]
+    assert texts(source) == [(1, "s_nop 0"), (3, "s_endpgm")]
+
+
+def test_utf8_bom_is_ignored(tmp_path):
+    path = tmp_path / "t.s"
+    path.write_bytes(b"\xef\xbb\xbfs_nop 0\n")
+    assert texts(read_source(path)) == [(1, "s_nop 0")]
+
+
+def test_binary_file_is_skipped_with_a_problem(tmp_path):
+    path = tmp_path / "t.s"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\n\x00")
+    source = read_source(path)
+    assert source.lines == []
+    assert source.problems[0].rule == "parse-error" and "binary" in source.problems[0].message
