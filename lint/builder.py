@@ -173,7 +173,7 @@ class _Builder:
                 key: self._evaluate_int(text, Provenance(where.path, where.line + 1 + offset, 1, where.chain))
                 for key, (offset, text) in fields.items()
             }
-            self.code.append(("kcode", values))
+            self.code.append(("kcode", (values, where)))
 
     def _evaluate_int(self, text: str, where: Provenance) -> int | None:
         parsed = parse_expressions(text)
@@ -209,33 +209,36 @@ class _Builder:
         self._attach_metadata()
 
     def _split_functions(self) -> None:
+        """Cut the code stream at function labels; code before any of them forms its own function."""
         module = self.module
         entry_symbols = self.function_symbols | self.kernel_symbols | set(self.descriptors)
         current: Kernel | None = None
         pending_labels: list[str] = []
+
+        def start_unnamed(where: Provenance) -> Kernel:
+            kernel = Kernel(pending_labels[0] if pending_labels else "<top-level>", where)
+            kernel.labels = {label: 0 for label in pending_labels}
+            pending_labels.clear()
+            module.kernels.append(kernel)
+            return kernel
+
         for kind, value in self.code:
             if kind == "label":
                 if value in entry_symbols:
                     current = Kernel(value, Provenance(module.path, 0))
                     module.kernels.append(current)
-                    pending_labels = []
-                    continue
-                if current is None:
+                    pending_labels.clear()
+                elif current is None:
                     pending_labels.append(value)
-                    continue
-                current.labels[value] = len(current.instructions)
+                else:
+                    current.labels[value] = len(current.instructions)
             elif kind == "kcode":
-                if current is not None:
-                    current.kernel_code_t = value
-                    current.is_kernel = True
+                fields, where = value
+                current = current or start_unnamed(where)
+                current.kernel_code_t = fields
+                current.is_kernel = True
             else:
-                if current is None:
-                    name = pending_labels[0] if pending_labels else "<top-level>"
-                    current = Kernel(name, value.where)
-                    module.kernels.append(current)
-                    for label in pending_labels:
-                        current.labels[label] = 0
-                    pending_labels = []
+                current = current or start_unnamed(value.where)
                 if not current.instructions:
                     current.where = value.where
                 current.instructions.append(value)
@@ -292,7 +295,8 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
     module.findings.extend(preprocessor.findings)
     module.sources = preprocessor.sources
     module.symbols = preprocessor.symbols
-    if module.target is None and (module.kernels or not source.problems):
+    already_reported = any(f.rule == "unknown-target" for f in module.findings)
+    if module.target is None and not already_reported and module.kernels:
         module.findings.append(
             Finding(
                 "unknown-target",

@@ -92,6 +92,13 @@ _FUNCTIONS: dict[str, Callable[[list[Value]], Value]] = {
 
 def evaluate(node: Node, lookup: Lookup) -> Value:
     """Evaluate `node`; `lookup(name)` returns a symbol's value or None when it is undefined."""
+    try:
+        return _evaluate(node, lookup)
+    except RecursionError:
+        raise EvalError("expression nested too deeply") from None
+
+
+def _evaluate(node: Node, lookup: Lookup) -> Value:
     if isinstance(node, Num):
         return node.value
     if isinstance(node, Sym):
@@ -100,9 +107,9 @@ def evaluate(node: Node, lookup: Lookup) -> Value:
             raise EvalError(f"symbol '{node.name}' is not defined", node.name)
         return value
     if isinstance(node, BinOp):
-        return binary_op(node.op, evaluate(node.left, lookup), evaluate(node.right, lookup))
+        return binary_op(node.op, _evaluate(node.left, lookup), _evaluate(node.right, lookup))
     if isinstance(node, UnOp):
-        value = evaluate(node.operand, lookup)
+        value = _evaluate(node.operand, lookup)
         if node.op == "-":
             return -value if isinstance(value, float) else _wrap(-value)
         if node.op == "+":
@@ -116,7 +123,7 @@ def evaluate(node: Node, lookup: Lookup) -> Value:
             raise EvalError(f"'{node.name}(...)' is not a constant expression")
         if node.name.lower() == "alignto" and len(node.args) != 2:
             raise EvalError("alignto() takes two arguments")
-        return function([evaluate(arg, lookup) for arg in node.args])
+        return function([_evaluate(arg, lookup) for arg in node.args])
     if isinstance(node, (Reg, RegExpr, SpecialReg)):
         raise EvalError(f"register '{node}' is not a constant expression")
     if isinstance(node, (Str, ListExpr, Abs)):

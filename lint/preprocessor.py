@@ -24,6 +24,8 @@ from .syntax import ParseFailure, Statement, parse_expressions, parse_statement
 #: LLVM's assembler refuses macros nested deeper than this.
 MAX_MACRO_DEPTH = 20
 MAX_INCLUDE_DEPTH = 32
+#: Instruction statements longer than this are not parsed (no real instruction comes close).
+MAX_INSTRUCTION_CHARS = 65536
 #: Upper bound on statements produced by expansion for one input file.
 DEFAULT_STATEMENT_BUDGET = 4_000_000
 
@@ -290,6 +292,9 @@ class Preprocessor:
         yield from self._statement(text, line, frame)
 
     def _statement(self, text: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
+        if len(text) > MAX_INSTRUCTION_CHARS and not text.startswith("."):
+            self._report("parse-error", f"statement is {len(text):,} characters long (limit {MAX_INSTRUCTION_CHARS:,}); not parsed", line, frame)
+            return
         parsed = parse_statement(text)
         if isinstance(parsed, ParseFailure):
             self._report("parse-error", parsed.message, line, frame, line.column + parsed.column - 1)
@@ -403,7 +408,10 @@ class Preprocessor:
             return
         try:
             self.symbols[name] = evaluate(parsed[0], self.lookup)
-        except EvalError:
+        except EvalError as error:
+            if error.symbol is None:
+                self._report("parse-error", f"cannot evaluate value of '{name}': {error}", line, frame)
+                return
             self.symbols[name] = parsed[0]  # refers to labels or later symbols: evaluated on use
 
     def _conditional(self, word: str, args: str, line: SourceLine, frame: _Frame) -> None:
