@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .expr import EvalError, Value, evaluate
 from .ir import ExpansionStep, Finding, Provenance
-from .nodes import Abs, Call, ListExpr, Node, Reg, RegExpr, UnOp
+from .nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Sym, UnOp
 from .source import SourceFile, SourceLine, read_source
 from .syntax import ParseFailure, Statement, parse_expressions, parse_statement
 
@@ -304,8 +304,8 @@ class Preprocessor:
             return
         self.budget -= 1
         if parsed.kind == "instruction":
-            if not parsed.resolved:
-                parsed = self._resolve_registers(parsed, line, frame)
+            if not parsed.resolved or (parsed.pair is not None and not parsed.pair.resolved):
+                parsed = self._resolve_symbols(parsed, line, frame)
             self._track_next_free(parsed)
         yield Emitted(parsed, self._where(line, frame))
 
@@ -317,7 +317,13 @@ class Preprocessor:
                 if end > self._next_free[operand.kind]:
                     self._next_free[operand.kind] = end
 
-    def _resolve_registers(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement:
+    def _resolve_symbols(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement:
+        """Replace .set symbols in operands and modifiers by their values, as the assembler does.
+
+        Register bounds must resolve; other expressions that still mention labels or external
+        symbols (branch targets, `sym@rel32@lo`) stay symbolic.
+        """
+
         def resolve(node: Node) -> Node:
             if isinstance(node, RegExpr):
                 try:
@@ -331,8 +337,14 @@ class Preprocessor:
                     self._report("parse-error", f"bad register range {node.kind}[{first}:{last}]", line, frame)
                     return node
                 return Reg(node.kind, first, last - first + 1)
+            if isinstance(node, (Sym, BinOp)):
+                try:
+                    return Num(evaluate(node, self.lookup))
+                except EvalError:
+                    return node
             if isinstance(node, UnOp):
-                return UnOp(node.op, resolve(node.operand))
+                inner = resolve(node.operand)
+                return Num(-inner.value) if node.op == "-" and isinstance(inner, Num) else UnOp(node.op, inner)
             if isinstance(node, Abs):
                 return Abs(resolve(node.operand))
             if isinstance(node, Call):
@@ -341,10 +353,14 @@ class Preprocessor:
                 return ListExpr(tuple(resolve(item) for item in node.items))
             return node
 
-        pair = statement.pair
-        if pair is not None and not pair.resolved:
-            pair = replace(pair, operands=tuple(resolve(op) for op in pair.operands), resolved=True)
-        return replace(statement, operands=tuple(resolve(op) for op in statement.operands), resolved=True, pair=pair)
+        try:
+            operands = tuple(resolve(op) for op in statement.operands)
+            modifiers = tuple((key, value if value is None else resolve(value)) for key, value in statement.modifiers)
+            pair = self._resolve_symbols(statement.pair, line, frame) if statement.pair else None
+        except RecursionError:
+            self._report("parse-error", "expression nested too deeply", line, frame)
+            return statement
+        return replace(statement, operands=operands, modifiers=modifiers, resolved=True, pair=pair)
 
     def _out_of_budget(self, line: SourceLine, frame: _Frame) -> None:
         if not self._budget_reported:

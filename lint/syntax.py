@@ -49,7 +49,7 @@ class Statement:
     operands: tuple[Node, ...] = ()
     modifiers: tuple[tuple[str, Node | None], ...] = ()
     args: str = ""
-    resolved: bool = True  # False when some register bounds are symbolic (RegExpr)
+    resolved: bool = True  # False when operands or modifiers mention symbols (values set by .set)
     pair: Statement | None = None  # the second half of a gfx11+ dual-issue (VOPD) instruction
 
     def modifier(self, name: str) -> Node | None | bool:
@@ -183,7 +183,7 @@ class _ToNodes(Transformer):
             str(children[0]).lower(),
             operands=tuple(operands),
             modifiers=tuple(modifiers),
-            resolved=not any(_has_reg_expr(op) for op in operands),
+            resolved=not any(_mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
         )
 
     def directive(self, children):
@@ -198,15 +198,17 @@ class _ToNodes(Transformer):
         return replace(body, labels=labels) if labels else body
 
 
-def _has_reg_expr(node: Node) -> bool:
-    if isinstance(node, RegExpr):
+def _mentions_symbols(node: Node) -> bool:
+    if isinstance(node, (RegExpr, Sym, LocalRef)):
         return True
+    if isinstance(node, BinOp):
+        return _mentions_symbols(node.left) or _mentions_symbols(node.right)
     if isinstance(node, (UnOp, Abs)):
-        return _has_reg_expr(node.operand)
+        return _mentions_symbols(node.operand)
     if isinstance(node, Call):
-        return any(_has_reg_expr(arg) for arg in node.args)
+        return any(_mentions_symbols(arg) for arg in node.args)
     if isinstance(node, ListExpr):
-        return any(_has_reg_expr(item) for item in node.items)
+        return any(_mentions_symbols(item) for item in node.items)
     return False
 
 
