@@ -22,11 +22,12 @@ class ExpansionStep:
     column: int = 1
 
     def describe(self) -> str:
+        """Note text; the step's own path and line are reported alongside it."""
         if self.kind == "include":
-            return f"included from {self.path}:{self.line}"
+            return f"in file included from here ('{self.name}')"
         if self.kind == "macro":
-            return f"in expansion of macro '{self.name}' at {self.path}:{self.line}"
-        return f"in {self.name} at {self.path}:{self.line}"
+            return f"in expansion of macro '{self.name}'"
+        return f"in {self.name} expansion"
 
 
 @dataclass(frozen=True, slots=True)

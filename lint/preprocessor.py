@@ -365,7 +365,7 @@ class Preprocessor:
     def _out_of_budget(self, line: SourceLine, frame: _Frame) -> None:
         if not self._budget_reported:
             self._budget_reported = True
-            step = frame.chain[0].describe() if frame.chain else f"at {line.path}:{line.number}"
+            step = f"{frame.chain[0].describe()} at {frame.chain[0].path}:{frame.chain[0].line}" if frame.chain else f"at {line.path}:{line.number}"
             self._report(
                 "parse-error",
                 f"expansion produced more than {self.statement_budget:,} statements ({step}); "

@@ -252,7 +252,7 @@ def test_provenance_through_include_rept_and_macro(snippet):
     """)
     (diagnostic,) = result.diagnostics
     assert (diagnostic.name, diagnostic.path.endswith("macros.inc"), diagnostic.line) == ("undefined-symbol", True, 2)
-    assert [note.message.split(" at ")[0] for note in diagnostic.notes] == ["in expansion of macro 'BAD'", "in .rept"]
+    assert [note.message for note in diagnostic.notes] == ["in expansion of macro 'BAD'", "in .rept expansion"]
     assert [note.line for note in diagnostic.notes] == [5, 4]
 
 

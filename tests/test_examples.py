@@ -1,0 +1,19 @@
+"""The README's first command: the bundled examples lint and print real findings."""
+
+import json
+
+from amdgpu_lint.cli import main
+
+from conftest import FIXTURES
+
+
+def test_examples_report_the_planted_mistakes(capsys):
+    code = main(["check", "--no-config", "--format", "json", str(FIXTURES / "examples")])
+    document = json.loads(capsys.readouterr().out)
+    found = sorted((d["path"].rsplit("/", 1)[-1], d["line"], d["name"]) for d in document["diagnostics"])
+    assert found == [
+        ("copy_loop_gfx90a.s", 23, "undefined-symbol"),
+        ("copy_loop_gfx90a.s", 35, "unknown-directive"),
+        ("scale_gfx1100.s", 7, "undefined-symbol"),
+    ]
+    assert code == 1 and document["summary"]["files"] == 5
