@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -201,10 +202,8 @@ class _Builder:
                 Finding("undefined-symbol", f"forward reference '{number}f' has no later label '{number}:'", instruction.where)
             )
         if module.target is None and module.metadata and isinstance(module.metadata.get("amdhsa.target"), str):
-            try:
+            with contextlib.suppress(UnknownTarget):
                 module.target = parse_target_id(module.metadata["amdhsa.target"])
-            except UnknownTarget:
-                pass
         self._split_functions()
         self._attach_metadata()
 

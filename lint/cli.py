@@ -8,7 +8,8 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, TextIO
+from collections.abc import Iterator
+from typing import TextIO
 
 from . import __version__
 from .builder import BuildOptions
@@ -150,7 +151,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:
         return EXIT_USAGE
-    failing = any(d.severity >= level for result, level in zip(results, fail_levels) for d in result.diagnostics)
+    failing = any(d.severity >= level for result, level in zip(results, fail_levels, strict=True) for d in result.diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 

@@ -91,6 +91,7 @@ def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
         "path": module.path,
         "name": kernel.name,
         "target": str(module.target) if module.target else None,
+        "family": module.target.family if module.target else None,
         "kind": "kernel" if kernel.is_kernel else "function",
         "line": kernel.where.line,
         "instructions": len(kernel.instructions),
@@ -107,7 +108,8 @@ def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
         out.write("No kernels found.\n")
     for report in reports:
         out.write(f"{report['path']}:{report['line']}: {report['kind']} {report['name']}\n")
-        out.write(f"  target:        {report['target'] or 'unknown'}\n")
+        family = f" ({report['family']})" if report["family"] else ""
+        out.write(f"  target:        {report['target'] or 'unknown'}{family}\n")
         out.write(f"  instructions:  {report['instructions']} in {report['basic_blocks']} basic blocks\n")
         descriptor = report["descriptor"] or {}
         shown = [f"{key}={descriptor[key]}" for key in _REPORT_DESCRIPTOR_KEYS if key in descriptor]

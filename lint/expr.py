@@ -129,11 +129,3 @@ def _evaluate(node: Node, lookup: Lookup) -> Value:
     if isinstance(node, (Str, ListExpr, Abs)):
         raise EvalError("not a constant expression")
     raise EvalError(f"cannot evaluate {type(node).__name__}")
-
-
-def fold(node: Node) -> Node:
-    """Fold an expression whose leaves are all numbers into a Num; otherwise return it unchanged."""
-    try:
-        return Num(evaluate(node, lambda name: None))
-    except EvalError:
-        return node

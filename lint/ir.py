@@ -66,9 +66,6 @@ class Instruction:
         pair = cls.from_statement(statement.pair, where) if statement.pair else None
         return cls(statement.name, statement.operands, statement.modifiers, where, pair)
 
-    def has_modifier(self, name: str) -> bool:
-        return any(key == name for key, _ in self.modifiers)
-
     @property
     def branch_target(self) -> Sym | LocalRef | None:
         """The label operand of a direct branch or call, if any."""

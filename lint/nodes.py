@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 #: Register-file prefixes accepted in `v0`, `v[0:3]` forms (`acc` is LLVM's AGPR synonym).
 REGISTER_PREFIXES = {"v": "v", "s": "s", "a": "a", "acc": "a", "ttmp": "ttmp"}
@@ -118,7 +117,7 @@ class SpecialReg:
         return self.name
 
 
-Node = Union[Num, Sym, LocalRef, Str, BinOp, UnOp, Call, ListExpr, Abs, Reg, RegExpr, SpecialReg]
+Node = Num | Sym | LocalRef | Str | BinOp | UnOp | Call | ListExpr | Abs | Reg | RegExpr | SpecialReg
 
 
 def register_from_name(name: str) -> Reg | SpecialReg | None:
@@ -130,27 +129,6 @@ def register_from_name(name: str) -> Reg | SpecialReg | None:
     if lowered in SPECIAL_REGISTERS:
         return SpecialReg(lowered)
     return None
-
-
-def symbols_in(node: Node) -> set[str]:
-    """Names referenced by an expression (registers and special registers excluded)."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Sym):
-            found.add(item.name)
-        elif isinstance(item, BinOp):
-            stack += (item.left, item.right)
-        elif isinstance(item, (UnOp, Abs)):
-            stack.append(item.operand)
-        elif isinstance(item, (Call, ListExpr)):
-            stack.extend(item.args if isinstance(item, Call) else item.items)
-        elif isinstance(item, RegExpr):
-            stack.append(item.first)
-            if item.last is not None:
-                stack.append(item.last)
-    return found
 
 
 def operand_register(node: Node) -> Reg | SpecialReg | RegExpr | None:
@@ -180,29 +158,3 @@ def _register_list(node: ListExpr) -> Reg | None:
         if reg.kind != first.kind or reg.index != first.index + offset:
             return None
     return Reg(first.kind, first.index, len(regs))
-
-
-def format_node(node: Node) -> str:
-    """Render a node back to assembly text (for messages)."""
-    if isinstance(node, Num):
-        return hex(node.value) if isinstance(node.value, int) and abs(node.value) > 4096 else str(node.value)
-    if isinstance(node, Sym):
-        return node.name
-    if isinstance(node, LocalRef):
-        return f"{node.label}{'f' if node.forward else 'b'}"
-    if isinstance(node, Str):
-        return f'"{node.value}"'
-    if isinstance(node, BinOp):
-        return f"{format_node(node.left)}{node.op}{format_node(node.right)}"
-    if isinstance(node, UnOp):
-        return f"{node.op}{format_node(node.operand)}"
-    if isinstance(node, Call):
-        return f"{node.name}({', '.join(format_node(a) for a in node.args)})"
-    if isinstance(node, ListExpr):
-        return f"[{', '.join(format_node(a) for a in node.items)}]"
-    if isinstance(node, Abs):
-        return f"|{format_node(node.operand)}|"
-    if isinstance(node, RegExpr):
-        last = f":{format_node(node.last)}" if node.last is not None else ""
-        return f"{node.kind}[{format_node(node.first)}{last}]"
-    return str(node)

@@ -25,7 +25,6 @@ from .nodes import (
     Num,
     Reg,
     RegExpr,
-    SpecialReg,
     Str,
     Sym,
     UnOp,
@@ -51,14 +50,6 @@ class Statement:
     args: str = ""
     resolved: bool = True  # False when operands or modifiers mention symbols (values set by .set)
     pair: Statement | None = None  # the second half of a gfx11+ dual-issue (VOPD) instruction
-
-    def modifier(self, name: str) -> Node | None | bool:
-        """The value of modifier `name` (None for a bare flag), or False when absent."""
-        for key, value in self.modifiers:
-            if key == name:
-                return value
-        return False
-
 
 @dataclass(frozen=True, slots=True)
 class ParseFailure:
@@ -288,7 +279,3 @@ def parse_expressions(text: str) -> tuple[Node, ...] | ParseFailure:
         return _failure(error, text)
     except RecursionError:
         return ParseFailure("expression nested too deeply", 1)
-
-
-def is_register(node: Node) -> bool:
-    return isinstance(node, (Reg, SpecialReg, RegExpr))

@@ -49,14 +49,6 @@ class Target:
         return _FAMILY_NAMES.get(self.major, f"GFX{self.major}")
 
     @property
-    def is_cdna(self) -> bool:
-        return self.name in ("gfx908", "gfx90a") or (self.major == 9 and self.minor == 4)
-
-    @property
-    def default_wave_size(self) -> int:
-        return 64 if self.major < 10 else 32
-
-    @property
     def generation_symbols(self) -> dict[str, int]:
         """Values of the assembler's predefined generation symbols."""
         return {
@@ -82,10 +74,6 @@ def _generation(name: str) -> tuple[int, int, int]:
     if match is None:
         raise UnknownTarget(name)
     return int(match.group(1)), int(match.group(2), 16), int(match.group(3), 16)
-
-
-def known_processors() -> list[str]:
-    return list(_PROCESSORS) + list(_GENERIC)
 
 
 def parse_target_id(text: str) -> Target:

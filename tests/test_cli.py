@@ -107,7 +107,7 @@ def test_config_file_and_no_config(capsys, tmp_path):
 def test_report_text_and_json(capsys):
     path = FIXTURES / "handwritten" / "tensile_gemm_gfx90a.s"
     code, out, _ = run(capsys, "report", "--no-config", str(path))
-    assert code == 0 and "kernel gemm_tn_gfx90a" in out and "target:        gfx90a" in out
+    assert code == 0 and "kernel gemm_tn_gfx90a" in out and "target:        gfx90a (GFX9 (CDNA2))" in out
     code, out, _ = run(capsys, "report", "--no-config", "--format", "json", str(path))
     (kernel,) = json.loads(out)["kernels"]
     assert (kernel["name"], kernel["target"], kernel["kind"]) == ("gemm_tn_gfx90a", "gfx90a", "kernel")

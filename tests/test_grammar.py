@@ -140,3 +140,13 @@ def test_parse_failures_say_where_and_what(text, column, words):
 
 def test_parse_is_memoized():
     assert parse_statement("v_mov_b32 v7, v8") is parse_statement("v_mov_b32 v7, v8")
+
+
+def test_operand_register_looks_through_modifiers_and_lists():
+    from amdgpu_lint.nodes import operand_register
+
+    statement = instruction("v_fma_f32 v0, -|v1|, neg(v2), [v3]")
+    assert [operand_register(op) for op in statement.operands] == [Reg("v", 0), Reg("v", 1), Reg("v", 2), Reg("v", 3)]
+    assert operand_register(instruction("s_mov_b64 s[0:1], [s2, s3]").operands[1]) == Reg("s", 2, 2)
+    assert operand_register(instruction("s_mov_b64 s[0:1], [s2, s4]").operands[1]) is None
+    assert operand_register(instruction("s_mov_b32 s0, 5").operands[1]) is None

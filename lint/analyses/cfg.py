@@ -36,10 +36,6 @@ class ControlFlowGraph:
     blocks: list[BasicBlock]
     block_of_label: dict[str, int]
 
-    @property
-    def entry(self) -> BasicBlock | None:
-        return self.blocks[0] if self.blocks else None
-
     def reachable(self) -> set[int]:
         seen: set[int] = set()
         stack = [0] if self.blocks else []

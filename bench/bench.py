@@ -1,0 +1,108 @@
+"""Throughput of amdgpu-lint on generated gfx942 kernel files (a measurement, not a test).
+
+Builds a large file by compiling fixtures/llvm/*.ll with llvmlite for gfx942 and repeating the
+kernels with renamed symbols, then reports parse-only and full-check lines per second.
+
+Usage: python bench/bench.py [--lines 100000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+_METADATA = re.compile(r"\t\.amdgpu_metadata\n.*?\t\.end_amdgpu_metadata\n", re.S)
+
+
+def kernel_sources(cpu: str) -> list[str]:
+    from llvm_oracle import compile_ir
+
+    sources = []
+    for path in sorted((ROOT / "fixtures" / "llvm").glob("*.ll")):
+        if "wmma" in path.name:
+            continue
+        sources.append(compile_ir(path.read_text(), cpu))
+    return sources
+
+
+def renamed(assembly: str, copy: int) -> str:
+    names = re.findall(r"^\t\.type\t(\S+),@function", assembly, re.M)
+    text = re.sub(r"(\.L[\w.$]+)", rf"\1_c{copy}", assembly)
+    for name in names:
+        text = re.sub(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", f"{name}_c{copy}", text)
+    return text if copy == 0 else _METADATA.sub("", text).replace('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n', "")
+
+
+def build_file(lines: int, cpu: str = "gfx942") -> str:
+    sources = kernel_sources(cpu)
+    parts, total, copy = [], 0, 0
+    while total < lines:
+        for source in sources:
+            text = renamed(source, copy)
+            parts.append(text)
+            total += text.count("\n")
+        copy += 1
+    return "".join(parts)
+
+
+def best_of(repeat: int, action) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    from amdgpu_lint import syntax
+    from amdgpu_lint.builder import BuildOptions, build_module
+    from amdgpu_lint.linter import lint_file
+    from amdgpu_lint.preprocessor import Preprocessor
+    from amdgpu_lint.rules import RULES
+    from amdgpu_lint.source import read_source
+
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "big_gfx942.s"
+        path.write_text(build_file(args.lines))
+        line_count = path.read_text().count("\n")
+        source = read_source(path)
+        distinct = len({line.text for line in source.lines})
+        print(f"input: {line_count:,} lines, {len(source.lines):,} code lines, {distinct:,} distinct statements")
+
+        def parse_only(cold: bool) -> None:
+            if cold:
+                syntax._statement_cache.clear()
+            for _ in Preprocessor().run(read_source(path)):
+                pass
+
+        cold = best_of(args.repeat, lambda: parse_only(True))
+        warm = best_of(args.repeat, lambda: parse_only(False))
+        build = best_of(args.repeat, lambda: build_module(read_source(path), BuildOptions()))
+        full = best_of(args.repeat, lambda: lint_file(path, BuildOptions(), list(RULES)))
+        print(f"read + preprocess + parse (empty memo):  {cold:6.3f} s  {line_count / cold:>10,.0f} lines/s")
+        print(f"read + preprocess + parse (warm memo):   {warm:6.3f} s  {line_count / warm:>10,.0f} lines/s")
+        print(f"build IR:                                {build:6.3f} s  {line_count / build:>10,.0f} lines/s")
+        print(f"full check (all rules):                  {full:6.3f} s  {line_count / full:>10,.0f} lines/s")
+
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "amdgpu_lint", "check", "--no-config", str(path)], capture_output=True)
+        print(f"full check, new process:                 {time.perf_counter() - start:6.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
