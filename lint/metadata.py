@@ -87,8 +87,28 @@ def target_default(name: str, target: Target | None) -> int | None:
     return None
 
 
+#: User SGPRs each enable adds (in the order the hardware loads them).
+_USER_SGPRS = {
+    "user_sgpr_private_segment_buffer": 4,
+    "user_sgpr_dispatch_ptr": 2,
+    "user_sgpr_queue_ptr": 2,
+    "user_sgpr_kernarg_segment_ptr": 2,
+    "user_sgpr_dispatch_id": 2,
+    "user_sgpr_flat_scratch_init": 2,
+    "user_sgpr_private_segment_size": 1,
+}
+
+
+def implied_user_sgpr_count(values: dict[str, Any]) -> int:
+    """User SGPRs the enables imply; the assembler uses this when .amdhsa_user_sgpr_count is absent."""
+    count = sum(size for key, size in _USER_SGPRS.items() if values.get(key))
+    return count + (values.get("user_sgpr_kernarg_preload_length") or 0)
+
+
 def fill_descriptor_defaults(values: dict[str, Any], target: Target | None) -> list[str]:
     """Add defaults for omitted directives in place; return the required ones that are missing."""
+    if "user_sgpr_count" not in values:
+        values["user_sgpr_count"] = implied_user_sgpr_count(values)
     missing = []
     for name, default in AMDHSA_DIRECTIVES.items():
         if name in values:

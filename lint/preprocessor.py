@@ -306,6 +306,8 @@ class Preprocessor:
         if parsed.kind == "instruction":
             if not parsed.resolved or (parsed.pair is not None and not parsed.pair.resolved):
                 parsed = self._resolve_symbols(parsed, line, frame)
+                if parsed is None:
+                    return
             self._track_next_free(parsed)
         yield Emitted(parsed, self._where(line, frame))
 
@@ -317,7 +319,7 @@ class Preprocessor:
                 if end > self._next_free[operand.kind]:
                     self._next_free[operand.kind] = end
 
-    def _resolve_symbols(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement:
+    def _resolve_symbols(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement | None:
         """Replace .set symbols in operands and modifiers by their values, as the assembler does.
 
         Register bounds must resolve; other expressions that still mention labels or external
@@ -359,7 +361,7 @@ class Preprocessor:
             pair = self._resolve_symbols(statement.pair, line, frame) if statement.pair else None
         except RecursionError:
             self._report("parse-error", "expression nested too deeply", line, frame)
-            return statement
+            return None
         return replace(statement, operands=operands, modifiers=modifiers, resolved=True, pair=pair)
 
     def _out_of_budget(self, line: SourceLine, frame: _Frame) -> None:

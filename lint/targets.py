@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -27,9 +28,35 @@ _NAME = re.compile(r"gfx(\d+?)([0-9a-f])([0-9a-f])\Z")
 _FAMILY_NAMES = {6: "GFX6 (SI)", 7: "GFX7 (CI)", 8: "GFX8 (VI)", 9: "GFX9", 10: "GFX10", 11: "GFX11", 12: "GFX12"}
 
 
+#: Processors with the 1.5x VGPR file (LLVM's Feature1_5xVGPRs).
+_VGPR_1_5X = frozenset(("gfx1100", "gfx1101", "gfx1151", "gfx1200", "gfx1201", "gfx12-generic"))
+#: Processors whose xnack / sramecc target-ID features LLVM 22 accepts.
+_XNACK = frozenset(("gfx801", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
+                    "gfx940", "gfx941", "gfx942", "gfx950", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1250",
+                    "gfx1251", "gfx9-generic", "gfx9-4-generic", "gfx10-1-generic"))
+_SRAMECC = frozenset(("gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950", "gfx1250", "gfx1251",
+                      "gfx9-4-generic"))
+
+#: Instruction-syntax table pages that make up each processor's instruction set (lint/isa/tables).
+_ISA_PAGES = {
+    **{name: ("gfx7",) for name in ("gfx600", "gfx601", "gfx602", "gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705")},
+    **{name: ("gfx8",) for name in ("gfx801", "gfx802", "gfx803", "gfx805", "gfx810")},
+    **{name: ("gfx9", "gfx900") for name in ("gfx900", "gfx902", "gfx909", "gfx90c", "gfx9-generic")},
+    "gfx904": ("gfx9", "gfx904"), "gfx906": ("gfx9", "gfx906"), "gfx908": ("gfx9", "gfx908"),
+    "gfx90a": ("gfx90a",),
+    **{name: ("gfx940",) for name in ("gfx940", "gfx941", "gfx942", "gfx9-4-generic")},
+    "gfx950": ("gfx940", "gfx950"),
+    "gfx1010": ("gfx10",), "gfx1011": ("gfx10", "gfx1011"), "gfx1012": ("gfx10", "gfx1011"),
+    "gfx1013": ("gfx10", "gfx1013"), "gfx10-1-generic": ("gfx10",),
+}
+
+
 @dataclass(frozen=True)
 class Target:
-    """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...)."""
+    """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
+
+    Register, LDS and wave limits follow LLVM 22 (llvm-amdgpu-facts.md §1.5).
+    """
 
     name: str
     major: int
@@ -38,6 +65,7 @@ class Target:
     generic: str | None = None
     features: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
+    # ---- identity
     @property
     def family(self) -> str:
         if self.major == 9 and self.minor == 4:
@@ -48,6 +76,199 @@ class Target:
             return "GFX9 (CDNA1)"
         return _FAMILY_NAMES.get(self.major, f"GFX{self.major}")
 
+    @property
+    def is_gfx1250(self) -> bool:
+        return self.major == 12 and self.minor == 5
+
+    @property
+    def has_gfx90a_insts(self) -> bool:
+        """gfx90a, gfx942, gfx950: unified VGPR/AGPR file, 8 waves per SIMD, back-off barrier."""
+        return self.name == "gfx90a" or (self.major == 9 and self.minor == 4)
+
+    @property
+    def has_mai(self) -> bool:
+        """Matrix cores with AGPRs (MFMA): gfx908 and later CDNA."""
+        return self.name == "gfx908" or self.has_gfx90a_insts
+
+    @property
+    def isa_pages(self) -> tuple[str, ...]:
+        """The instruction tables describing this processor (nearest family when LLVM has no page)."""
+        if self.name in _ISA_PAGES:
+            return _ISA_PAGES[self.name]
+        if self.major == 10:
+            return ("gfx1030",)
+        return {11: ("gfx11",), 12: ("gfx12",)}[self.major]
+
+    @property
+    def isa_exact(self) -> bool:
+        """False where the tables are a neighbour's (gfx6 uses gfx7's, gfx1250 uses gfx12's)."""
+        return not (self.major == 6 or self.is_gfx1250)
+
+    # ---- waves
+    @property
+    def wave_sizes(self) -> tuple[int, ...]:
+        if self.major < 10:
+            return (64,)
+        return (32,) if self.is_gfx1250 else (32, 64)
+
+    @property
+    def default_wave_size(self) -> int:
+        if self.major >= 10 and self.features.get("wavefrontsize64"):
+            return 64
+        return 64 if self.major < 10 else 32
+
+    @property
+    def max_waves_per_simd(self) -> int:
+        if self.has_gfx90a_insts:
+            return 8
+        if self.major < 10:
+            return 10
+        return 20 if (self.major == 10 and self.minor < 3) else 16
+
+    def simds_per_cu(self, cumode: bool = False) -> int:
+        """SIMDs sharing one work-group: 4 per CU (gfx6-9) or per WGP (gfx10+), 2 in CU mode."""
+        return 2 if (self.major >= 10 and cumode) else 4
+
+    def max_barriers(self, cumode: bool = False) -> int:
+        return 32 if (self.major >= 10 and not cumode and not self.is_gfx1250) else 16
+
+    # ---- VGPRs and AGPRs
+    @property
+    def has_1_5x_vgprs(self) -> bool:
+        return (self.generic or self.name) in _VGPR_1_5X
+
+    def vgpr_alloc_granule(self, wave_size: int) -> int:
+        if self.has_gfx90a_insts:
+            return 8
+        if self.has_1_5x_vgprs:
+            return 24 if wave_size == 32 else 12
+        if self.major > 10 or (self.major == 10 and self.minor >= 3):
+            return 16 if wave_size == 32 else 8
+        return 8 if wave_size == 32 else 4
+
+    def vgpr_encoding_granule(self, wave_size: int) -> int:
+        if self.is_gfx1250:
+            return 16
+        if self.has_gfx90a_insts:
+            return 8
+        return 8 if wave_size == 32 else 4
+
+    def total_vgprs(self, wave_size: int) -> int:
+        """VGPRs per lane in one SIMD's file (unified with AGPRs on gfx90a+)."""
+        if self.has_gfx90a_insts:
+            return 512
+        if self.major < 10:
+            return 256
+        if self.is_gfx1250:
+            return 1024
+        base = 1536 if self.has_1_5x_vgprs else 1024
+        return base if wave_size == 32 else base // 2
+
+    @property
+    def addressable_vgprs(self) -> int:
+        """Highest VGPR count one wave can use (arch VGPRs + AGPRs on the unified file)."""
+        if self.is_gfx1250:
+            return 1024
+        return 512 if self.has_gfx90a_insts else 256
+
+    @property
+    def agpr_file(self) -> str | None:
+        """'separate' (gfx908: 256 AGPRs beside 256 VGPRs), 'unified' (gfx90a+), or None."""
+        if self.name == "gfx908":
+            return "separate"
+        return "unified" if self.has_gfx90a_insts else None
+
+    # ---- SGPRs
+    @property
+    def total_sgprs(self) -> int:
+        return 800 if self.major >= 8 else 512
+
+    @property
+    def addressable_sgprs(self) -> int:
+        if self.name == "gfx802":
+            return 96  # SGPR init bug: fixed allocation
+        if self.major >= 10:
+            return 106
+        return 102 if self.major >= 8 else 104
+
+    @property
+    def sgpr_alloc_granule(self) -> int:
+        if self.major >= 10:
+            return self.addressable_sgprs
+        return 16 if self.major >= 8 else 8
+
+    @property
+    def sgprs_limit_occupancy(self) -> bool:
+        return self.major < 10
+
+    # ---- LDS
+    def lds_per_cu(self, cumode: bool = False) -> int:
+        """Bytes of LDS shared by the work-groups on one CU (one WGP on gfx10+ unless cumode)."""
+        if self.is_gfx1250:
+            return 327680
+        if self.name == "gfx950":
+            return 163840
+        if self.major == 6:
+            return 32768
+        if self.major >= 10 and not cumode:
+            return 131072
+        return 65536
+
+    @property
+    def lds_per_workgroup(self) -> int:
+        if self.is_gfx1250:
+            return 327680
+        if self.name == "gfx950":
+            return 163840
+        return 32768 if self.major == 6 else 65536
+
+    # ---- features
+    @property
+    def supported_features(self) -> frozenset[str]:
+        key = self.generic or self.name
+        found = set()
+        if key in _XNACK:
+            found.add("xnack")
+        if key in _SRAMECC:
+            found.add("sramecc")
+        if self.major >= 10:
+            found.add("cumode")
+            if not self.is_gfx1250:
+                found.add("wavefrontsize64")
+        if self.has_gfx90a_insts:
+            found.add("tgsplit")
+        return frozenset(found)
+
+    @property
+    def architected_flat_scratch(self) -> bool:
+        return (self.major == 9 and self.minor == 4) or self.major >= 11
+
+    @property
+    def has_kernarg_preload(self) -> bool:
+        return self.has_gfx90a_insts or self.is_gfx1250
+
+    @property
+    def has_back_off_barrier(self) -> bool:
+        """No vmcnt(0) needed before s_barrier (gfx90a+, gfx10+)."""
+        return self.has_gfx90a_insts or self.major >= 10
+
+    # ---- wait counters
+    @property
+    def wait_counter_max(self) -> dict[str, int]:
+        """Largest encodable count per wait counter (a count of MAX never waits)."""
+        if self.major >= 12:
+            counters = {"loadcnt": 63, "storecnt": 63, "samplecnt": 63, "bvhcnt": 7, "dscnt": 63, "kmcnt": 31,
+                        "expcnt": 7}
+            if self.is_gfx1250:
+                counters["xcnt"] = 63
+            return counters
+        if self.major >= 10:
+            return {"vmcnt": 63, "expcnt": 7, "lgkmcnt": 63, "vscnt": 63}
+        if self.major == 9:
+            return {"vmcnt": 63, "expcnt": 7, "lgkmcnt": 15}
+        return {"vmcnt": 15, "expcnt": 7, "lgkmcnt": 15}
+
+    # ---- predefined assembler symbols
     @property
     def generation_symbols(self) -> dict[str, int]:
         """Values of the assembler's predefined generation symbols."""
@@ -66,7 +287,7 @@ class Target:
 
 
 class UnknownTarget(ValueError):
-    """A processor name LLVM 22 does not know."""
+    """A processor name LLVM 22 does not know; the message suggests the closest one."""
 
 
 def _generation(name: str) -> tuple[int, int, int]:
@@ -88,12 +309,17 @@ def parse_target_id(text: str) -> Target:
     features: dict[str, bool] = {}
     for part in feature_parts:
         if len(part) < 2 or part[-1] not in "+-":
-            raise UnknownTarget(f"{text} (bad feature '{part}')")
+            raise UnknownTarget(f"{text} (bad feature '{part}'; use e.g. xnack+ or sramecc-)")
         features[part[:-1]] = part[-1] == "+"
     if processor in _GENERIC:
         _, (major, minor, stepping) = _GENERIC[processor]
-        return Target(processor, major, minor, stepping, generic=processor, features=features)
-    if processor not in _PROCESSORS:
-        raise UnknownTarget(processor)
-    major, minor, stepping = _generation(processor)
-    return Target(processor, major, minor, stepping, features=features)
+        target = Target(processor, major, minor, stepping, generic=processor, features=features)
+    elif processor not in _PROCESSORS:
+        guess = difflib.get_close_matches(processor, _PROCESSORS + list(_GENERIC), n=1, cutoff=0.6)
+        raise UnknownTarget(f"{processor}" + (f" (did you mean {guess[0]}?)" if guess else ""))
+    else:
+        target = Target(processor, *_generation(processor), features=features)
+    unsupported = [name for name in features if name not in target.supported_features]
+    if unsupported:
+        raise UnknownTarget(f"{processor} does not support the target feature(s) {', '.join(unsupported)}")
+    return target

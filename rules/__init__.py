@@ -4,9 +4,25 @@ from __future__ import annotations
 
 from amdgpu_lint.rule import Rule
 
-from . import invalid_encoding, parse_error, undefined_symbol, unknown_directive, unknown_target
+from . import (
+    invalid_encoding,
+    parse_error,
+    undefined_symbol,
+    uninitialized_register,
+    unknown_directive,
+    unknown_instruction,
+    unknown_target,
+)
 
-_MODULES = (parse_error, unknown_directive, undefined_symbol, unknown_target, invalid_encoding)
+_MODULES = (
+    parse_error,
+    unknown_directive,
+    undefined_symbol,
+    unknown_target,
+    invalid_encoding,
+    unknown_instruction,
+    uninitialized_register,
+)
 
 RULES: tuple[Rule, ...] = tuple(sorted((Rule.from_module(m) for m in _MODULES), key=lambda rule: rule.code))
 

@@ -1,0 +1,135 @@
+"""Per-target instruction tables, generated from LLVM's instruction-syntax pages.
+
+`scripts/gen_isa_tables.py` writes tables/<page>.json; a processor's instruction set is the
+union of its pages (`Target.isa_pages`). Each mnemonic has one or more encoding variants, each
+an ordered list of operands (destination or source, size in dwords, accepted kinds, tags such as
+`opt` for an optional operand or `dst` for an input that returns data) plus modifier names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from ..targets import Target
+
+_ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
+_ALL_SUFFIXES = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
+PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx950",
+         "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
+
+
+@dataclass(frozen=True, slots=True)
+class OperandSpec:
+    name: str
+    is_def: bool
+    size: int | tuple[int, int] | None  # dwords; (wave32, wave64) when it depends on the wave size
+    kinds: tuple[str, ...]  # register files and constant kinds the operand accepts
+    tags: tuple[str, ...] = ()
+
+    @property
+    def optional(self) -> bool:
+        return "opt" in self.tags
+
+    @property
+    def returns_data(self) -> bool:
+        """An input that also receives data when the instruction returns (atomics' vdata:dst)."""
+        return "dst" in self.tags
+
+    @property
+    def implicit_register(self) -> str | None:
+        """The special register of an operand the syntax may leave out (gfx12 v_cmpx writes exec,
+        VOPD v_dual_cndmask_b32 reads vcc), or None."""
+        if len(self.kinds) == 1 and self.kinds[0] in ("exec", "vcc", "m0", "scc"):
+            return self.kinds[0]
+        return self.name if self.name in ("vcc", "exec") and not self.kinds else None
+
+    def dwords(self, wave_size: int) -> int | None:
+        if isinstance(self.size, tuple):
+            return self.size[0] if wave_size == 32 else self.size[1]
+        return self.size
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    encoding: str
+    operands: tuple[OperandSpec, ...]
+    modifiers: tuple[str, ...]
+
+    @property
+    def required_count(self) -> int:
+        return sum(1 for op in self.operands if not op.optional and op.implicit_register is None)
+
+
+class InstructionSet:
+    """The instructions of one processor: mnemonic -> encoding variants."""
+
+    def __init__(self, pages: tuple[str, ...]):
+        self.pages = pages
+        self._variants: dict[str, tuple[Variant, ...]] = {}
+        for page in pages:
+            for mnemonic, variants in _load_page(page).items():
+                self._variants[mnemonic] = self._variants.get(mnemonic, ()) + variants
+
+    def __contains__(self, mnemonic: str) -> bool:
+        return bool(self.variants(mnemonic))
+
+    def __len__(self) -> int:
+        return len(self._variants)
+
+    def variants(self, mnemonic: str) -> tuple[Variant, ...]:
+        """Encoding variants for a mnemonic as written; an encoding suffix (`_e32`, `_e64`,
+        `_dpp`, `_e64_dpp`) the tables do not list separately names the base row."""
+        found = self._variants.get(mnemonic)
+        if found is None:
+            found = self._variants.get(_ALL_SUFFIXES.sub("", mnemonic))
+        return found or ()
+
+    def suggestions(self, mnemonic: str, count: int = 3) -> list[str]:
+        base = _ENCODING_SUFFIX.sub("", mnemonic)
+        names = {_ENCODING_SUFFIX.sub("", name) for name in self._variants}
+        return difflib.get_close_matches(base, sorted(names), n=count, cutoff=0.75)
+
+
+def _spec(raw: list, kinds: list[list[str]]) -> OperandSpec:
+    size = raw[2]
+    return OperandSpec(
+        raw[0],
+        raw[1] == "d",
+        tuple(size) if isinstance(size, list) else size,
+        tuple(kinds[raw[3]]),
+        tuple(raw[4]) if len(raw) > 4 else (),
+    )
+
+
+@lru_cache(maxsize=None)
+def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
+    text = resources.files("amdgpu_lint.isa").joinpath("tables", f"{page}.json").read_text()
+    table = json.loads(text)
+    kinds = table["kinds"]
+    return {
+        mnemonic: tuple(
+            Variant(v["enc"], tuple(_spec(op, kinds) for op in v["ops"]), tuple(v.get("mods", ())))
+            for v in variants
+        )
+        for mnemonic, variants in table["instructions"].items()
+    }
+
+
+@lru_cache(maxsize=64)
+def _instruction_set(pages: tuple[str, ...]) -> InstructionSet:
+    return InstructionSet(pages)
+
+
+def instruction_set(target: Target) -> InstructionSet:
+    return _instruction_set(target.isa_pages)
+
+
+def pages_with(mnemonic: str) -> list[str]:
+    """Table pages (roughly: processor families) that define `mnemonic`."""
+    base = _ENCODING_SUFFIX.sub("", mnemonic)
+    return [page for page in PAGES if mnemonic in _load_page(page) or base in _load_page(page)]

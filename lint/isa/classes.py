@@ -1,0 +1,207 @@
+"""Instruction classes every analysis uses: execution unit, memory kind, rate, wait counters.
+
+Rates follow LLVM's scheduling classes (SISchedule.td): transcendental (WriteTrans32), f64
+(WriteDouble), quarter rate (32-bit integer multiplies, WriteQuarterRate32), half rate (64-bit
+integer/bit operations, Write64Bit), full rate otherwise. MFMA pass counts follow the gfx940
+and gfx90a scheduling models (llvm-amdgpu-facts.md §3 notes).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..targets import Target
+
+VMEM_ENCODINGS = frozenset((
+    "MUBUF", "MTBUF", "MIMG", "FLAT", "FLAT_GLBL", "FLAT_SCRATCH", "VBUFFER", "VFLAT", "VGLOBAL", "VSCRATCH",
+    "VIMAGE", "VSAMPLE",
+))
+DS_ENCODINGS = frozenset(("DS", "VDS"))
+VALU_ENCODINGS = frozenset((
+    "VOP1", "VOP2", "VOP3", "VOP3P", "VOPC", "VOPD", "VOPDX", "VOPDY", "VOP3PX2", "VINTRP", "VINTERP", "DPP16",
+    "DPP8", "SDWA", "LDSDIR", "VDSDIR",
+))
+SALU_ENCODINGS = frozenset(("SOP1", "SOP2", "SOPC", "SOPK", "SOPP"))
+
+_TRANS = re.compile(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)(_legacy|_iflag|_clamp)?_f(16|32)(_e32|_e64|_dpp|_sdwa)?$|v_(exp|log)_legacy_f32")
+_QUARTER = re.compile(r"v_(mul_lo|mul_hi|mad_lo|mad_hi)_[iu]32|v_mad_[iu]64_[iu]32|v_mul_lo_i32|v_mul_hi_i32")
+_HALF = re.compile(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|sub)_nc_u64|v_mov_b64|v_(lshl|lshr|ashr)_[bi]64")
+_MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)(_?)([a-z0-9]*)")
+
+
+@dataclass(frozen=True, slots=True)
+class InstructionClass:
+    """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, export, branch, call,
+    return, wait, barrier, nop, message, endpgm."""
+
+    unit: str
+    kind: str = ""  # vmem: load/store/atomic/cache; ds: read/write/read2/write2/atomic/other
+    memory: str = ""  # vmem: buffer/global/scratch/flat/image; ds: lds/gds
+    rate: str = ""  # valu: full/half/quarter/trans/f64
+    matrix: str = ""  # valu: mfma/smfmac/wmma/swmmac/dot
+    passes: int = 0  # MFMA/WMMA passes (the latency of the matrix op in 4-cycle passes)
+    xdl: bool = False
+    returns_data: bool = False  # vmem/ds atomics that return the old value
+    lds_dma: bool = False  # loads that write LDS directly (buffer_load ... lds, global_load_lds_*)
+    sampler: str = ""  # image loads on gfx12: sample or bvh (own counters)
+    counters: frozenset[str] = frozenset()  # wait counters that track it on the target
+
+    @property
+    def is_memory(self) -> bool:
+        return self.unit in ("vmem", "smem", "ds")
+
+
+def _mfma_passes(mnemonic: str, target: Target) -> tuple[int, bool]:
+    """(passes, is_xdl) for an MFMA/SMFMAC mnemonic on the target.
+
+    gfx940+ model: 4x4 -> 2; 16x16 -> 4 for K 16/32 and xf32, else 8; 32x32 -> 8 for K 8/16
+    and xf32, else 16; f32-input shapes are not XDL. gfx908/90a: 4x4 2, 16x16 8, 32x32 16.
+    DGEMM (f64): 4x4 4, 16x16 8, never XDL. Shapes newer than the model (gfx950's K >= 64)
+    take the longer count.
+    """
+    match = _MFMA_SHAPE.search(mnemonic)
+    if match is None:
+        return 4, True
+    m, k, kind = int(match.group(1)), int(match.group(3)), match.group(5)
+    if "f64" in mnemonic:
+        return (4 if m == 4 else 8), False
+    if not (target.major == 9 and target.minor >= 4):
+        return {4: 2, 16: 8}.get(m, 16), True
+    xdl = kind != "f32"
+    xf32 = kind.startswith("xf32")
+    if m == 4:
+        return 2, xdl
+    if m == 16:
+        return (4 if xf32 or k in (16, 32) else 8), xdl
+    return (8 if xf32 or k in (8, 16) else 16), xdl
+
+
+def _wmma_passes(mnemonic: str) -> int:
+    match = _MFMA_SHAPE.search(mnemonic)
+    return 8 if match and int(match.group(3)) >= 32 else 4
+
+
+def _vmem_memory(mnemonic: str) -> str:
+    for prefix, memory in (("buffer_", "buffer"), ("tbuffer_", "buffer"), ("global_", "global"),
+                           ("scratch_", "scratch"), ("flat_", "flat"), ("image_", "image")):
+        if mnemonic.startswith(prefix):
+            return memory
+    return "buffer"
+
+
+def _vmem_kind(mnemonic: str) -> str:
+    if "_atomic" in mnemonic:
+        return "atomic"
+    if "_load" in mnemonic or mnemonic.startswith(("image_sample", "image_gather", "image_get", "image_bvh", "image_msaa")):
+        return "load"
+    if "_store" in mnemonic:
+        return "store"
+    return "cache"
+
+
+def _ds_kind(mnemonic: str) -> str:
+    if mnemonic.startswith(("ds_read2", "ds_load_2addr")):
+        return "read2"
+    if mnemonic.startswith(("ds_write2", "ds_store_2addr")):
+        return "write2"
+    if mnemonic.startswith(("ds_read", "ds_load")):
+        return "read"
+    if mnemonic.startswith(("ds_write", "ds_store")):
+        return "write"
+    if mnemonic.startswith(("ds_swizzle", "ds_permute", "ds_bpermute", "ds_nop")):
+        return "other"
+    return "atomic"
+
+
+def _vmem_counters(kind: str, memory: str, lds_dma: bool, sampler: str, target: Target) -> frozenset[str]:
+    if kind == "cache":
+        return frozenset()
+    writes = kind in ("store", "atomic_noret")
+    if target.major >= 12:
+        if lds_dma or not writes:
+            counter = {"sample": "samplecnt", "bvh": "bvhcnt"}.get(sampler, "loadcnt")
+        else:
+            counter = "storecnt"
+        extra = {"dscnt"} if memory == "flat" else set()
+    else:
+        counter = "vscnt" if (writes and target.major >= 10 and not lds_dma) else "vmcnt"
+        extra = {"lgkmcnt"} if memory == "flat" else set()
+    return frozenset({counter, *extra})
+
+
+def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, modifiers: frozenset[str]) -> InstructionClass:
+    """Class of one instruction form; `returns_data` says whether an atomic returns (glc/sc0/_rtn)."""
+    gfx12 = target.major >= 12
+    if encoding in VMEM_ENCODINGS or mnemonic.startswith(("global_load_lds", "buffer_wbl2", "buffer_inv")):
+        memory = _vmem_memory(mnemonic)
+        kind = _vmem_kind(mnemonic)
+        lds_dma = (kind == "load" and "lds" in modifiers) or mnemonic.startswith("global_load_lds")
+        sampler = ""
+        if memory == "image" and gfx12:
+            sampler = "bvh" if "bvh" in mnemonic else ("sample" if mnemonic.startswith(("image_sample", "image_gather")) else "")
+        counter_kind = "atomic_noret" if kind == "atomic" and not returns_data else kind
+        counters = _vmem_counters(counter_kind, memory, lds_dma, sampler, target)
+        if target.major == 6 and kind in ("store", "atomic"):
+            counters |= {"expcnt"}  # gfx6 store data VGPRs are protected by expcnt
+        return InstructionClass("vmem", kind, memory, returns_data=kind == "atomic" and returns_data,
+                                lds_dma=lds_dma, sampler=sampler, counters=counters)
+    if encoding in DS_ENCODINGS:
+        gds = "gds" in modifiers or mnemonic.startswith(("ds_gws_", "ds_ordered_count"))
+        counters = {"dscnt" if gfx12 else "lgkmcnt"}
+        if gds:
+            counters.add("expcnt")
+        kind = _ds_kind(mnemonic)
+        return InstructionClass("ds", kind, "gds" if gds else "lds", returns_data=kind == "atomic" and returns_data,
+                                counters=frozenset(counters))
+    if encoding == "SMEM" or mnemonic.startswith(("s_load_", "s_buffer_load_", "s_store_", "s_buffer_store_",
+                                                    "s_scratch_", "s_atomic_", "s_buffer_atomic_", "s_memtime",
+                                                    "s_memrealtime", "s_dcache_", "s_atc_probe")):
+        counted = not mnemonic.startswith(("s_dcache_inv", "s_dcache_wb"))
+        return InstructionClass("smem", counters=frozenset({"kmcnt" if gfx12 else "lgkmcnt"}) if counted else frozenset())
+    if encoding in ("EXP", "VEXPORT"):
+        return InstructionClass("export", counters=frozenset({"expcnt"}))
+    if encoding in VALU_ENCODINGS or mnemonic.startswith("v_"):
+        return _classify_valu(mnemonic, target)
+    return _classify_scalar(mnemonic, target)
+
+
+def _classify_valu(mnemonic: str, target: Target) -> InstructionClass:
+    if mnemonic.startswith(("v_mfma", "v_smfmac")):
+        passes, xdl = _mfma_passes(mnemonic, target)
+        return InstructionClass("valu", rate="full", matrix="smfmac" if "smfmac" in mnemonic else "mfma",
+                                passes=passes, xdl=xdl)
+    if mnemonic.startswith(("v_wmma", "v_swmmac")):
+        return InstructionClass("valu", rate="full", matrix="swmmac" if "swmmac" in mnemonic else "wmma",
+                                passes=_wmma_passes(mnemonic))
+    if mnemonic.startswith("v_dot"):
+        return InstructionClass("valu", rate="full", matrix="dot")
+    if _TRANS.match(mnemonic):
+        return InstructionClass("valu", rate="trans")
+    if "_f64" in mnemonic:
+        return InstructionClass("valu", rate="f64")
+    if _QUARTER.match(mnemonic):
+        return InstructionClass("valu", rate="quarter")
+    if _HALF.match(mnemonic):
+        return InstructionClass("valu", rate="half")
+    return InstructionClass("valu", rate="full")
+
+
+def _classify_scalar(mnemonic: str, target: Target) -> InstructionClass:
+    if mnemonic in ("s_branch",) or mnemonic.startswith("s_cbranch_"):
+        return InstructionClass("branch")
+    if mnemonic in ("s_swappc_b64", "s_call_b64"):
+        return InstructionClass("call")
+    if mnemonic in ("s_setpc_b64", "s_rfe_b64"):
+        return InstructionClass("return")
+    if mnemonic.startswith(("s_waitcnt", "s_wait_")):
+        return InstructionClass("wait")
+    if mnemonic.startswith("s_barrier"):
+        return InstructionClass("barrier")
+    if mnemonic == "s_nop":
+        return InstructionClass("nop")
+    if mnemonic.startswith("s_sendmsg"):
+        return InstructionClass("message", counters=frozenset({"kmcnt" if target.major >= 12 else "lgkmcnt"}))
+    if mnemonic.startswith("s_endpgm"):
+        return InstructionClass("endpgm")
+    return InstructionClass("salu")

@@ -1,0 +1,234 @@
+"""What one instruction reads and writes, from the per-target tables plus implicit operands.
+
+Registers are tracked as units: ("v", 3) is v3, ("s", 10) is s10, ("a", 0) is a0; special
+registers have their own files: ("vcc", 0/1) for vcc_lo/hi, ("exec", 0/1), ("m0", 0),
+("scc", 0), ("flat_scratch", 0/1), ("xnack_mask", 0/1), ("tba"/"tma", 0/1).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..nodes import Node, Reg, SpecialReg, Sym, operand_register
+from ..targets import Target
+from . import Variant, instruction_set
+from .classes import InstructionClass, classify
+
+Unit = tuple[str, int]
+
+_SPECIAL_UNITS: dict[str, tuple[Unit, ...]] = {
+    "vcc": (("vcc", 0), ("vcc", 1)), "vcc_lo": (("vcc", 0),), "vcc_hi": (("vcc", 1),),
+    "exec": (("exec", 0), ("exec", 1)), "exec_lo": (("exec", 0),), "exec_hi": (("exec", 1),),
+    "m0": (("m0", 0),), "scc": (("scc", 0),),
+    "flat_scratch": (("flat_scratch", 0), ("flat_scratch", 1)),
+    "flat_scratch_lo": (("flat_scratch", 0),), "flat_scratch_hi": (("flat_scratch", 1),),
+    "xnack_mask": (("xnack_mask", 0), ("xnack_mask", 1)),
+    "xnack_mask_lo": (("xnack_mask", 0),), "xnack_mask_hi": (("xnack_mask", 1),),
+    "tba": (("tba", 0), ("tba", 1)), "tba_lo": (("tba", 0),), "tba_hi": (("tba", 1),),
+    "tma": (("tma", 0), ("tma", 1)), "tma_lo": (("tma", 0),), "tma_hi": (("tma", 1),),
+    "vccz": (("vcc", 0), ("vcc", 1)), "execz": (("exec", 0), ("exec", 1)),
+}
+EXEC: tuple[Unit, ...] = (("exec", 0), ("exec", 1))
+EXEC_WAVE32: tuple[Unit, ...] = (("exec", 0),)
+VCC: tuple[Unit, ...] = (("vcc", 0), ("vcc", 1))
+SCC: tuple[Unit, ...] = (("scc", 0),)
+M0: tuple[Unit, ...] = (("m0", 0),)
+
+#: SALU instructions that write SCC (compares, carries, logic, shifts, bit counts, saveexec).
+_SCC_WRITERS = re.compile(
+    r"s_(cmp|cmpk|bitcmp)\w*|s_(add|sub|addc|subb)_[iu]32|s_(addk)_i32|s_(min|max)_[iu]32|s_absdiff_i32|"
+    r"s_(and|or|xor|andn2|orn2|nand|nor|xnor|and_not1|or_not1|andn1|orn1)_(b32|b64)|s_(lshl|lshr|ashr)_[bi](32|64)|"
+    r"s_lshl[1-4]_add_u32|s_bfe_[iu](32|64)|s_(not|wqm|quadmask)_b(32|64)|s_bcnt[01]_i32_b(32|64)|s_abs_i32|"
+    r"s_\w+_saveexec_b(32|64)|s_\w+_wrexec_b(32|64)|s_(and|or|xor|andn2|orn2|nand|nor|xnor)_saveexec\w*"
+)
+_SCC_READERS = re.compile(r"s_(addc|subb)_[iu]32|s_cselect_b(32|64)|s_cmov_b(32|64)|s_cmovk_i32|s_cbranch_scc[01]")
+#: Destinations that are also inputs: the result accumulates into them.
+_ACCUMULATES = re.compile(r"s_(addk|mulk)_i32|v_(mac|fmac)_\w+|v_dot\d+c_\w+|v_swap_b(16|32)|v_permlane(16|32)_swap\w*")
+#: Destinations written only in part (some lanes, one half, or on a condition): the rest is kept.
+_PARTIAL_WRITES = re.compile(r"s_cmovk_i32|s_cmov_b(32|64)|v_writelane_b32|\w+_d16(_hi)?(_\w+)?")
+_M0_READERS = re.compile(
+    r"s_sendmsg\w*|s_ttracedata|v_interp_\w+|v_movrel\w*|s_movrel\w*|ds_gws_\w+|ds_ordered_count|ds_append|"
+    r"ds_consume|global_load_lds_\w+|lds_param_load|lds_direct_load|ds_param_load|ds_direct_load|s_gpr_idx_on|"
+    r"v_readlane_b32_m0"
+)
+
+
+#: Operands whose width depends on other operands (vaddr is 64-bit when saddr is off).
+_VARIABLE_WIDTH = frozenset(("vaddr", "addr", "vaddr0", "vaddr1", "vaddr2", "vaddr3", "vaddr4"))
+#: Instructions whose single operand may be written as several juxtaposed items.
+_FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s_wait_alu"))
+
+
+@dataclass(frozen=True, slots=True)
+class DefUse:
+    """Registers an instruction instance writes and reads, its class and the table variant used."""
+
+    defs: frozenset[Unit]
+    uses: frozenset[Unit]
+    klass: InstructionClass
+    variant: Variant | None
+    problem: str | None = None  # operand count or width that no table variant accepts
+    preserved: frozenset[Unit] = frozenset()  # destination parts kept from before (partial writes)
+
+
+def register_units(node: Node | None) -> tuple[Unit, ...]:
+    """Units named by one operand (through neg/abs/sext and register lists)."""
+    if node is None:
+        return ()
+    register = operand_register(node)
+    if isinstance(register, Reg):
+        return tuple((register.kind, register.index + offset) for offset in range(register.count))
+    if isinstance(register, SpecialReg):
+        return _SPECIAL_UNITS.get(register.name, ())
+    return ()
+
+
+def _suffix_encodings(mnemonic: str) -> tuple[str, ...] | None:
+    if mnemonic.endswith("_e64"):
+        return ("VOP3", "VOP3P", "VOPC", "VOP3PX2")
+    if mnemonic.endswith("_e32"):
+        return ("VOP1", "VOP2", "VOPC")
+    return None
+
+
+def _fit(variant: Variant, operand_count: int, atomic: bool) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """Map instance operands onto a variant: (indices of specs used, indices left implicit)."""
+    specs = variant.operands
+    if operand_count == len(specs):
+        return tuple(range(len(specs))), ()
+    # drop optional operands first (an atomic's vdst when it does not return, as gfx12 writes it),
+    # then the fixed special registers the syntax may omit
+    optional = [i for i, s in enumerate(specs) if s.optional or (atomic and s.is_def and s.name == "vdst")]
+    droppable = optional + [i for i, s in enumerate(specs) if s.implicit_register and i not in optional]
+    extra = len(specs) - operand_count
+    if extra < 0 or extra > len(droppable):
+        return None
+    dropped = set(droppable[:extra])
+    implicit = tuple(i for i in dropped if specs[i].implicit_register)
+    return tuple(i for i in range(len(specs)) if i not in dropped), implicit
+
+
+def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...]):
+    wanted = _suffix_encodings(mnemonic)
+    ordered = sorted(variants, key=lambda v: 0 if wanted is None or v.encoding in wanted else 1)
+    atomic = "_atomic" in mnemonic
+    for variant in ordered:
+        fit = _fit(variant, len(operands), atomic)
+        if fit is not None:
+            return variant, fit
+    return None, None
+
+
+def _width_problem(mnemonic: str, spec, node: Node, wave_size: int) -> str | None:
+    """A register whose width contradicts the table (only where the row describes that file)."""
+    register = operand_register(node)
+    expected = spec.dwords(wave_size)
+    if not isinstance(register, Reg) or not expected or spec.name in _VARIABLE_WIDTH or register.half:
+        return None
+    if register.kind not in spec.kinds or register.count == expected:
+        return None
+    plural = "s" if expected > 1 else ""
+    return f"operand '{spec.name}' of {mnemonic} is {expected} dword{plural}, but {register} is {register.count}"
+
+
+def _returns(mnemonic: str, modifiers: dict[str, Node | None], target: Target, has_return_operand: bool) -> bool:
+    if "_rtn" in mnemonic:
+        return True
+    if target.major >= 12:
+        th = modifiers.get("th")
+        return has_return_operand or (isinstance(th, Sym) and "RETURN" in th.name.upper())
+    bit = "sc0" if (target.major == 9 and target.minor >= 4) else "glc"
+    return bit in modifiers or has_return_operand
+
+
+def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
+            target: Target, wave_size: int) -> DefUse:
+    """Def/use of one instruction instance on `target` (memoized on its text-level content)."""
+    return _def_use(mnemonic, operands, modifiers, target, wave_size)
+
+
+@lru_cache(maxsize=131072)
+def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int) -> DefUse:
+    mods = dict(modifiers)
+    mod_names = frozenset(mods)
+    if mnemonic in _FOLDED_OPERANDS and len(operands) > 1:
+        operands = (operands[0],)  # `s_waitcnt vmcnt(0) lgkmcnt(0)`: one operand written as several
+    variants = instruction_set(target).variants(mnemonic)
+    variant, fit = _choose(variants, mnemonic, operands) if variants else (None, None)
+    defs: set[Unit] = set()
+    uses: set[Unit] = set()
+    problem = None
+    has_return_operand = False
+    if variant is None:
+        if variants:
+            counts = sorted({v.required_count for v in variants} | {len(v.operands) for v in variants})
+            problem = f"{mnemonic} takes {' or '.join(map(str, counts))} operands, not {len(operands)}"
+        # unknown form: be conservative, the first operand is written and every operand is read
+        for index, node in enumerate(operands):
+            (defs if index == 0 else uses).update(register_units(node))
+        klass = classify(mnemonic, "", target, False, mod_names)
+    else:
+        used, implicit = fit
+        specs = variant.operands
+        for node, spec_index in zip(operands, used, strict=True):
+            spec = specs[spec_index]
+            units = register_units(node)
+            if spec.is_def:
+                defs.update(units)
+                has_return_operand |= spec.name.startswith("vdst") and spec.optional
+            else:
+                uses.update(units)
+            if problem is None:
+                problem = _width_problem(mnemonic, spec, node, wave_size)
+        for spec_index in implicit:
+            spec = specs[spec_index]
+            units = _SPECIAL_UNITS[spec.implicit_register]
+            if spec.implicit_register in ("exec", "vcc") and wave_size == 32:
+                units = units[:1]
+            (defs if spec.is_def else uses).update(units)
+        returns = _returns(mnemonic, mods, target, has_return_operand)
+        for node, spec_index in zip(operands, used, strict=True):
+            if specs[spec_index].returns_data and returns:
+                defs.update(register_units(node))
+        klass = classify(mnemonic, variant.encoding, target, returns, mod_names)
+    _add_implicit(mnemonic, operands, mods, klass, target, wave_size, defs, uses)
+    preserved = frozenset()
+    if operands and (_PARTIAL_WRITES.fullmatch(mnemonic) or mnemonic.endswith("_dpp") or _preserves_sdwa(mnemonic, mods)):
+        preserved = frozenset(register_units(operands[0]))
+    return DefUse(frozenset(defs), frozenset(uses), klass, variant, problem, preserved)
+
+
+def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Node | None], klass: InstructionClass,
+                  target: Target, wave_size: int, defs: set[Unit], uses: set[Unit]) -> None:
+    exec_units = EXEC_WAVE32 if wave_size == 32 else EXEC
+    if klass.unit in ("valu", "vmem", "ds", "export"):
+        uses.update(exec_units)
+    if mnemonic.startswith("v_cmpx"):
+        defs.update(exec_units)
+    if "saveexec" in mnemonic or "wrexec" in mnemonic:
+        defs.update(exec_units)
+        uses.update(exec_units)
+    if klass.unit == "salu" or mnemonic.startswith("s_cbranch_scc"):
+        if _SCC_WRITERS.fullmatch(mnemonic):
+            defs.update(SCC)
+        if _SCC_READERS.fullmatch(mnemonic):
+            uses.update(SCC)
+    if mnemonic in ("s_cbranch_vccz", "s_cbranch_vccnz"):
+        uses.update(VCC if wave_size == 64 else VCC[:1])
+    if mnemonic in ("s_cbranch_execz", "s_cbranch_execnz"):
+        uses.update(exec_units)
+    if mnemonic.startswith("v_div_fmas"):
+        uses.update(VCC if wave_size == 64 else VCC[:1])
+    if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or (klass.unit == "ds" and target.major < 9):
+        uses.update(M0)
+    if _ACCUMULATES.fullmatch(mnemonic) and operands:
+        uses.update(register_units(operands[0]))
+    if mnemonic.startswith(("v_swap_b", "v_permlane16_swap", "v_permlane32_swap")) and len(operands) > 1:
+        defs.update(register_units(operands[1]))
+
+
+def _preserves_sdwa(mnemonic: str, mods: dict[str, Node | None]) -> bool:
+    unused = mods.get("dst_unused")
+    return mnemonic.endswith("_sdwa") and isinstance(unused, Sym) and unused.name.upper() == "UNUSED_PRESERVE"

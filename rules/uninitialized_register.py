@@ -1,0 +1,73 @@
+"""## What it finds
+A kernel instruction reading a register that no path from the kernel entry has written and
+that the hardware does not set up: not one of the kernel's user or system SGPRs, not a
+work-item ID VGPR, not EXEC. Typically an off-by-one in a `.set` register allocation, a
+macro argument naming the wrong register, or a VGPR read before its load.
+
+## Why it matters
+The register holds whatever the previous wave left there: results are wrong only sometimes,
+and only on some hardware.
+
+## Example
+```
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1     ; s[0:1]
+  .amdhsa_system_vgpr_workitem_id 0           ; v0 only
+...
+  v_add_u32 v2, v0, v1        ; v1 was never written
+```
+
+## How to fix
+Write the register before reading it, or enable the input in the kernel descriptor
+(`.amdhsa_system_vgpr_workitem_id 1` provides v1 on targets without packed work-item IDs).
+
+Only kernels with an `.amdhsa_kernel` descriptor are checked (their entry state is known);
+registers read after a call are not judged.
+"""
+
+from collections.abc import Iterator
+
+from amdgpu_lint.analyses.initialized import InitializedAnalysis
+from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.rule import KernelContext
+
+CODE = "AGL007"
+NAME = "uninitialized-register"
+SEVERITY = Severity.WARNING
+SUMMARY = "register read before any write on every path"
+SCOPE = "kernel"
+REQUIRES = (InitializedAnalysis,)
+
+
+def _describe(units) -> str:
+    by_file: dict[str, list[int]] = {}
+    for kind, index in sorted(units):
+        by_file.setdefault(kind, []).append(index)
+    parts = []
+    for kind, indices in by_file.items():
+        if kind in ("vcc", "exec", "flat_scratch", "xnack_mask"):
+            parts.append(kind if len(indices) == 2 else f"{kind}_{'lo' if indices[0] == 0 else 'hi'}")
+        elif kind in ("m0", "scc"):
+            parts.append(kind)
+        else:
+            runs, start = [], indices[0]
+            for previous, current in zip(indices, indices[1:] + [None], strict=True):
+                if current != previous + 1:
+                    runs.append(f"{kind}{start}" if start == previous else f"{kind}[{start}:{previous}]")
+                    start = current
+            parts.extend(runs)
+    return ", ".join(parts)
+
+
+def check(context: KernelContext) -> Iterator[Diagnostic]:
+    result = context.get(InitializedAnalysis)
+    if result is None:
+        return
+    for index, units in sorted(result.reads.items()):
+        instruction = context.kernel.instructions[index]
+        yield context.diagnostic(
+            instruction.where,
+            f"{_describe(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
+            "but never written on any path from the kernel entry",
+            kernel=context.kernel.name,
+        )
