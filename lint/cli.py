@@ -17,6 +17,7 @@ from .config import Config, ConfigError, find_config
 from .diagnostics import Diagnostic, Severity
 from .emitters import kernel_report, write_json, write_report_json, write_report_text, write_text
 from .linter import FileResult, RuleSelection, SelectionError, lint_file
+from .targets import UnknownTarget, parse_target_id
 
 ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -131,6 +132,11 @@ def _lint_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity
             settings.selection.validate(RULES)
         except SelectionError as error:
             raise UsageError(str(error)) from None
+        if settings.options.mcpu:
+            try:
+                parse_target_id(settings.options.mcpu)
+            except UnknownTarget as error:
+                raise UsageError(f"--mcpu: unknown processor {error}") from None
         rules = settings.selection.enabled(RULES)
         results.append(lint_file(path, settings.options, rules, settings.selection))
         fail_levels.append(settings.fail_on)

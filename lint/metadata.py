@@ -68,7 +68,7 @@ AMDHSA_DIRECTIVES: dict[str, int | str] = {
 
 
 def needs_accum_offset(target: Target | None) -> bool:
-    return target is not None and (target.name == "gfx90a" or (target.major == 9 and target.minor == 4))
+    return target is not None and target.has_gfx90a_insts
 
 
 def target_default(name: str, target: Target | None) -> int | None:

@@ -322,11 +322,14 @@ class Preprocessor:
     def _resolve_symbols(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement | None:
         """Replace .set symbols in operands and modifiers by their values, as the assembler does.
 
-        Register bounds must resolve; other expressions that still mention labels or external
-        symbols (branch targets, `sym@rel32@lo`) stay symbolic.
+        Register bounds must resolve, or the statement is reported and dropped as the assembler
+        would; other expressions that still mention labels or external symbols (branch
+        targets, `sym@rel32@lo`) stay symbolic.
         """
+        failed = False
 
         def resolve(node: Node) -> Node:
+            nonlocal failed
             if isinstance(node, RegExpr):
                 try:
                     first = evaluate(node.first, self.lookup)
@@ -334,9 +337,11 @@ class Preprocessor:
                 except EvalError as error:
                     rule = "undefined-symbol" if error.symbol else "parse-error"
                     self._report(rule, f"register index of '{node.kind}[...]': {error}", line, frame)
+                    failed = True
                     return node
                 if not isinstance(first, int) or not isinstance(last, int) or last < first:
                     self._report("parse-error", f"bad register range {node.kind}[{first}:{last}]", line, frame)
+                    failed = True
                     return node
                 return Reg(node.kind, first, last - first + 1)
             if isinstance(node, (Sym, BinOp)):
@@ -361,6 +366,8 @@ class Preprocessor:
             pair = self._resolve_symbols(statement.pair, line, frame) if statement.pair else None
         except RecursionError:
             self._report("parse-error", "expression nested too deeply", line, frame)
+            return None
+        if failed:
             return None
         return replace(statement, operands=operands, modifiers=modifiers, resolved=True, pair=pair)
 

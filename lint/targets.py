@@ -68,13 +68,18 @@ class Target:
     # ---- identity
     @property
     def family(self) -> str:
-        if self.major == 9 and self.minor == 4:
-            return "GFX9.4 (CDNA3/4)"
+        if self.is_gfx94_plus:
+            return "GFX9.4 (CDNA3)" if self.minor == 4 else "GFX9.5 (CDNA4)"
         if self.name == "gfx90a":
             return "GFX9 (CDNA2)"
         if self.name == "gfx908":
             return "GFX9 (CDNA1)"
         return _FAMILY_NAMES.get(self.major, f"GFX{self.major}")
+
+    @property
+    def is_gfx94_plus(self) -> bool:
+        """gfx940-942 (9.4) and gfx950 (9.5): CDNA3/4."""
+        return self.major == 9 and self.minor >= 4
 
     @property
     def is_gfx1250(self) -> bool:
@@ -83,7 +88,7 @@ class Target:
     @property
     def has_gfx90a_insts(self) -> bool:
         """gfx90a, gfx942, gfx950: unified VGPR/AGPR file, 8 waves per SIMD, back-off barrier."""
-        return self.name == "gfx90a" or (self.major == 9 and self.minor == 4)
+        return self.name == "gfx90a" or self.is_gfx94_plus
 
     @property
     def has_mai(self) -> bool:
@@ -241,7 +246,7 @@ class Target:
 
     @property
     def architected_flat_scratch(self) -> bool:
-        return (self.major == 9 and self.minor == 4) or self.major >= 11
+        return self.is_gfx94_plus or self.major >= 11
 
     @property
     def has_kernarg_preload(self) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from amdgpu_lint.analyses.cfg import CFGAnalysis
+from amdgpu_lint.analyses.initialized import InitializedAnalysis
 from amdgpu_lint.passes import AnalysisManager
 
 from conftest import FIXTURES
@@ -66,6 +67,47 @@ def test_llvm_output_parses_cleanly(ir_path: Path, target: str, opt: int, snippe
                 assert kernel.descriptor[key] == int(value), key
             assert kernel.metadata[".name"] == kernel.name
             assert kernel.metadata[".vgpr_count"] >= 1
+
+
+def _compiled_kernels(snippet, opt=2):
+    for ir_path, target, level in [c.values for c in cases()]:
+        if level != opt:
+            continue
+        module = snippet.lint(compile_ir(ir_path.read_text(), target, level), f"{ir_path.stem}_{target}.s").module
+        for kernel in module.kernels:
+            yield module, kernel
+
+
+def test_every_register_read_is_an_abi_input_or_written_before(snippet):
+    """The issue's property: a wrong operand role in the tables or def/use breaks it."""
+    checked = 0
+    for opt in (0, 2):
+        for module, kernel in _compiled_kernels(snippet, opt):
+            result = AnalysisManager(module, kernel).get(InitializedAnalysis)
+            if kernel.is_kernel:
+                assert result is not None
+                checked += 1
+                assert result.reads == {}, f"{module.path} {kernel.name}: {result.reads}"
+    assert checked >= 70
+
+
+def test_property_catches_a_wrong_operand_role(snippet, monkeypatch):
+    """Treat every load's destination as a source: the property must break."""
+    import amdgpu_lint.analyses.defuse as defuse_analysis
+    from amdgpu_lint.isa.defuse import DefUse, def_use
+
+    def swapped(mnemonic, operands, modifiers, target, wave):
+        info = def_use(mnemonic, operands, modifiers, target, wave)
+        if info.klass.unit in ("vmem", "smem") and info.klass.kind in ("load", ""):
+            return DefUse(frozenset(), info.uses | info.defs, info.klass, info.variant)
+        return info
+
+    monkeypatch.setattr(defuse_analysis, "def_use", swapped)
+    broken = 0
+    for module, kernel in _compiled_kernels(snippet):
+        result = AnalysisManager(module, kernel).get(InitializedAnalysis)
+        broken += bool(result and result.reads)
+    assert broken >= 20
 
 
 def test_loop_cfg_has_back_edge(snippet):

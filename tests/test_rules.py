@@ -164,3 +164,70 @@ def test_invalid_encoding(snippet, tmp_path):
     result = lint_file(path, BuildOptions(), list(RULES))
     assert names(result) == ["invalid-encoding"] and result.diagnostics[0].line == 2
     assert names(snippet.lint(HEADER + "; auteur: René\nk:\n s_endpgm\n")) == []
+
+
+# ---------------------------------------------------------------- unknown-instruction
+
+def test_unknown_instruction_on_the_wrong_generation(snippet):
+    result = snippet.lint('.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"\nk:\n v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]\n s_endpgm\n')
+    assert names(result) == ["unknown-instruction"]
+    assert "not an instruction on gfx1030" in result.diagnostics[0].message and "gfx908" in result.diagnostics[0].message
+
+
+def test_gfx950_only_instruction_on_gfx942(snippet):
+    text = "k:\n v_bitop3_b32 v0, v1, v2, v3 bitop3:0x80\n s_endpgm\n"
+    assert names(snippet.lint(text, mcpu="gfx942")) == ["unknown-instruction"]
+    assert names(snippet.lint(text, mcpu="gfx950")) == []
+
+
+def test_misspelt_instruction_suggests(snippet):
+    result = snippet.lint(HEADER + "k:\n global_load_dwrod v0, v1, s[0:1]\n s_endpgm\n")
+    assert "did you mean 'global_load_dword'" in result.diagnostics[0].message
+
+
+def test_wrong_register_width(snippet):
+    result = snippet.lint(HEADER + "k:\n global_load_dwordx4 v[0:1], v2, s[0:1]\n s_endpgm\n")
+    assert names(result) == ["unknown-instruction"] and "4 dwords" in result.diagnostics[0].message
+    assert names(snippet.lint(HEADER + "k:\n global_load_dwordx4 v[0:3], v4, s[0:1]\n s_endpgm\n")) == []
+
+
+def test_unknown_instruction_skipped_where_tables_are_a_neighbour(snippet):
+    assert names(snippet.lint("k:\n v_made_up_b32 v0, v1\n s_endpgm\n", mcpu="gfx1250")) == []
+
+
+# ---------------------------------------------------------------- uninitialized-register
+
+DESCRIPTOR = """
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 8
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+"""
+
+
+def test_uninitialized_register_fires(snippet):
+    result = snippet.lint(HEADER + "k:\n v_add_u32 v2, v0, v1\n s_load_dword s6, s[4:5], 0\n s_endpgm\n" + DESCRIPTOR)
+    assert names(result) == ["uninitialized-register", "uninitialized-register"]
+    assert result.diagnostics[0].message.startswith("v1 is read by v_add_u32")
+    assert result.diagnostics[1].message.startswith("s[4:5] are read by s_load_dword")  # s2 is the work-group ID
+
+
+def test_uninitialized_register_quiet(snippet):
+    text = HEADER + """k:
+ s_load_dword s4, s[0:1], 0
+ v_mov_b32 v1, 0
+ s_cmp_eq_u32 s2, 0
+ s_cbranch_scc1 .Lskip
+ v_mov_b32 v3, 1
+.Lskip:
+ v_add_u32 v2, v0, v1
+ v_add_u32 v2, v2, v3
+ s_endpgm
+""" + DESCRIPTOR
+    assert names(snippet.lint(text)) == []  # v3 is written on one path: a may-analysis stays quiet
+
+
+def test_uninitialized_register_needs_a_descriptor(snippet):
+    assert names(snippet.lint(HEADER + "k:\n v_add_u32 v2, v0, v1\n s_endpgm\n")) == []

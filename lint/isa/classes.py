@@ -66,7 +66,7 @@ def _mfma_passes(mnemonic: str, target: Target) -> tuple[int, bool]:
     m, k, kind = int(match.group(1)), int(match.group(3)), match.group(5)
     if "f64" in mnemonic:
         return (4 if m == 4 else 8), False
-    if not (target.major == 9 and target.minor >= 4):
+    if not target.is_gfx94_plus:
         return {4: 2, 16: 8}.get(m, 16), True
     xdl = kind != "f32"
     xf32 = kind.startswith("xf32")

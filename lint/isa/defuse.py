@@ -93,14 +93,15 @@ def _suffix_encodings(mnemonic: str) -> tuple[str, ...] | None:
     return None
 
 
-def _fit(variant: Variant, operand_count: int, atomic: bool) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Map instance operands onto a variant: (indices of specs used, indices left implicit)."""
     specs = variant.operands
     if operand_count == len(specs):
         return tuple(range(len(specs))), ()
-    # drop optional operands first (an atomic's vdst when it does not return, as gfx12 writes it),
+    # drop optional operands first (an atomic's vdst when it does not return, as gfx12 writes it;
+    # the vdst that gfx950's page shows for LDS-DMA loads, which llvm-mc 22 does not accept),
     # then the fixed special registers the syntax may omit
-    optional = [i for i, s in enumerate(specs) if s.optional or (atomic and s.is_def and s.name == "vdst")]
+    optional = [i for i, s in enumerate(specs) if s.optional or (vdst_optional and s.is_def and s.name == "vdst")]
     droppable = optional + [i for i, s in enumerate(specs) if s.implicit_register and i not in optional]
     extra = len(specs) - operand_count
     if extra < 0 or extra > len(droppable):
@@ -113,9 +114,9 @@ def _fit(variant: Variant, operand_count: int, atomic: bool) -> tuple[tuple[int,
 def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...]):
     wanted = _suffix_encodings(mnemonic)
     ordered = sorted(variants, key=lambda v: 0 if wanted is None or v.encoding in wanted else 1)
-    atomic = "_atomic" in mnemonic
+    vdst_optional = "_atomic" in mnemonic or mnemonic.startswith("global_load_lds")
     for variant in ordered:
-        fit = _fit(variant, len(operands), atomic)
+        fit = _fit(variant, len(operands), vdst_optional)
         if fit is not None:
             return variant, fit
     return None, None
@@ -139,7 +140,7 @@ def _returns(mnemonic: str, modifiers: dict[str, Node | None], target: Target, h
     if target.major >= 12:
         th = modifiers.get("th")
         return has_return_operand or (isinstance(th, Sym) and "RETURN" in th.name.upper())
-    bit = "sc0" if (target.major == 9 and target.minor >= 4) else "glc"
+    bit = "sc0" if target.is_gfx94_plus else "glc"
     return bit in modifiers or has_return_operand
 
 

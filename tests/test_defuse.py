@@ -1,0 +1,206 @@
+"""Def/use and classes of tricky instructions, pinned per generation.
+
+Units are written compactly: "v0-3" is v0..v3, "vcc" is both halves, "vcc_lo" one,
+"exec" both halves (wave64) or "exec_lo" (wave32), "scc", "m0".
+"""
+
+import pytest
+
+from amdgpu_lint.isa.defuse import def_use
+from amdgpu_lint.syntax import parse_statement
+from amdgpu_lint.targets import parse_target_id
+
+_PAIRS = {"vcc": ("vcc", (0, 1)), "exec": ("exec", (0, 1)), "flat_scratch": ("flat_scratch", (0, 1))}
+_HALVES = {"vcc_lo": ("vcc", 0), "vcc_hi": ("vcc", 1), "exec_lo": ("exec", 0), "exec_hi": ("exec", 1)}
+
+
+def units(text: str) -> frozenset:
+    found = set()
+    for word in text.split():
+        if word in _PAIRS:
+            kind, indices = _PAIRS[word]
+            found |= {(kind, i) for i in indices}
+        elif word in _HALVES:
+            found.add(_HALVES[word])
+        elif word in ("scc", "m0"):
+            found.add((word, 0))
+        else:
+            kind = word.rstrip("0123456789-")
+            numbers = word[len(kind):]
+            first, _, last = numbers.partition("-")
+            found |= {(kind, i) for i in range(int(first), int(last or first) + 1)}
+    return frozenset(found)
+
+
+def info(target: str, text: str, wave: int | None = None):
+    statement = parse_statement(text)
+    processor = parse_target_id(target)
+    return def_use(statement.name, statement.operands, statement.modifiers, processor, wave or processor.default_wave_size)
+
+
+CASES = [
+    # (target, instruction, defs, uses)
+    # carries and VOPC: the e32 forms name vcc explicitly, e64 forms an SGPR pair
+    ("gfx900", "v_add_co_u32_e32 v0, vcc, v1, v2", "v0 vcc", "v1 v2 exec"),
+    ("gfx900", "v_addc_co_u32_e32 v3, vcc, v4, v5, vcc", "v3 vcc", "v4 v5 vcc exec"),
+    ("gfx900", "v_add_co_u32_e64 v0, s[2:3], v1, v2", "v0 s2-3", "v1 v2 exec"),
+    ("gfx1030", "v_add_co_u32 v0, s2, v1, v2", "v0 s2", "v1 v2 exec_lo"),
+    ("gfx1030", "v_add_co_ci_u32_e32 v1, vcc_lo, v3, v4, vcc_lo", "v1 vcc_lo", "v3 v4 vcc_lo exec_lo"),
+    ("gfx906", "v_cmp_eq_u32_e32 vcc, v0, v1", "vcc", "v0 v1 exec"),
+    ("gfx906", "v_cmp_gt_i32_e64 s[4:5], v0, s6", "s4-5", "v0 s6 exec"),
+    ("gfx1100", "v_cmp_eq_u32_e32 vcc_lo, v0, v1", "vcc_lo", "v0 v1 exec_lo"),
+    ("gfx906", "v_cndmask_b32_e32 v0, v1, v2, vcc", "v0", "v1 v2 vcc exec"),
+    ("gfx1201", "v_cndmask_b32_e64 v0, 0, 1, s4", "v0", "s4 exec_lo"),
+    # v_cmpx writes EXEC (gfx9: also vcc/sdst; gfx10+: only EXEC)
+    ("gfx900", "v_cmpx_eq_u32_e32 vcc, v0, v1", "vcc exec", "v0 v1 exec"),
+    ("gfx90a", "v_cmpx_lt_f32_e64 s[0:1], v0, v1", "s0-1 exec", "v0 v1 exec"),
+    ("gfx1030", "v_cmpx_eq_u32_e32 v0, v1", "exec_lo", "v0 v1 exec_lo"),
+    ("gfx1201", "v_cmpx_gt_u32_e64 s0, v1", "exec_lo", "s0 v1 exec_lo"),
+    # saveexec / wrexec: read and write EXEC, write SCC
+    ("gfx90a", "s_and_saveexec_b64 s[4:5], vcc", "s4-5 exec scc", "vcc exec"),
+    ("gfx1100", "s_and_saveexec_b32 s4, vcc_lo", "s4 exec_lo scc", "vcc_lo exec_lo"),
+    ("gfx1030", "s_or_saveexec_b32 s0, -1", "s0 exec_lo scc", "exec_lo"),
+    # SALU: SCC written by compares and arithmetic, read by carries and selects
+    ("gfx900", "s_add_u32 s0, s1, s2", "s0 scc", "s1 s2"),
+    ("gfx900", "s_addc_u32 s3, s4, 0", "s3 scc", "s4 scc"),
+    ("gfx900", "s_cmp_lg_u32 s0, 0", "scc", "s0"),
+    ("gfx900", "s_cselect_b64 s[0:1], s[2:3], 0", "s0-1", "s2-3 scc"),
+    ("gfx900", "s_mov_b32 s0, s1", "s0", "s1"),
+    ("gfx900", "s_lshl_b64 s[0:1], s[2:3], 2", "s0-1 scc", "s2-3"),
+    ("gfx1201", "s_and_b32 s0, s1, s2", "s0 scc", "s1 s2"),
+    # read-modify-write destinations
+    ("gfx900", "s_mulk_i32 s5, 0x40", "s5", "s5"),
+    ("gfx900", "s_addk_i32 s5, 0x40", "s5 scc", "s5"),
+    ("gfx900", "v_mac_f32_e32 v0, v1, v2", "v0", "v0 v1 v2 exec"),
+    ("gfx1030", "v_fmac_f32_e32 v0, v1, v2", "v0", "v0 v1 v2 exec_lo"),
+    ("gfx908", "v_dot2c_f32_f16_e32 v0, v1, v2", "v0", "v0 v1 v2 exec"),
+    # 64-bit multiply-add with carry-out, division scale/fmas with implicit VCC
+    ("gfx90a", "v_mad_u64_u32 v[0:1], s[2:3], v2, v3, v[4:5]", "v0-1 s2-3", "v2 v3 v4-5 exec"),
+    ("gfx1100", "v_mad_u64_u32 v[0:1], null, v2, v3, v[4:5]", "v0-1", "v2 v3 v4-5 exec_lo"),
+    ("gfx900", "v_div_scale_f32 v0, vcc, v1, v1, v2", "v0 vcc", "v1 v2 exec"),
+    ("gfx900", "v_div_fmas_f32 v0, v1, v2, v3", "v0", "v1 v2 v3 vcc exec"),
+    # LDS: read2/write2, atomics with and without return, M0 on gfx8
+    ("gfx90a", "ds_read2_b32 v[0:1], v2 offset0:0 offset1:4", "v0-1", "v2 exec"),
+    ("gfx90a", "ds_write2_b64 v0, v[2:3], v[4:5] offset1:8", "", "v0 v2-5 exec"),
+    ("gfx90a", "ds_add_u32 v0, v1", "", "v0 v1 exec"),
+    ("gfx90a", "ds_add_rtn_u32 v2, v0, v1", "v2", "v0 v1 exec"),
+    ("gfx803", "ds_read_b32 v1, v0", "v1", "v0 exec m0"),
+    ("gfx1201", "ds_load_b64 v[0:1], v2", "v0-1", "v2 exec_lo"),
+    # VMEM atomics return data only with glc (gfx9), sc0 (gfx940+), or a vdst (gfx12)
+    ("gfx90a", "global_atomic_add v0, v1, v2, s[0:1] glc", "v0", "v1 v2 s0-1 exec"),
+    ("gfx90a", "global_atomic_add v1, v2, s[0:1]", "", "v1 v2 s0-1 exec"),
+    ("gfx942", "buffer_atomic_add v1, v2, s[4:7], 0 offen sc0", "v1", "v1 v2 s4-7 exec"),
+    ("gfx942", "buffer_atomic_add v1, v2, s[4:7], 0 offen", "", "v1 v2 s4-7 exec"),
+    ("gfx908", "buffer_atomic_cmpswap v[0:1], v2, s[8:11], 0 offen glc", "v0-1", "v0-1 v2 s8-11 exec"),
+    ("gfx1201", "global_atomic_add_u32 v0, v1, v2, s[0:1] th:TH_ATOMIC_RETURN", "v0", "v1 v2 s0-1 exec_lo"),
+    ("gfx1201", "global_atomic_add_u32 v1, v2, s[0:1]", "", "v1 v2 s0-1 exec_lo"),
+    # LDS DMA writes LDS (through M0), not VGPRs
+    ("gfx90a", "buffer_load_dword v1, s[4:7], 0 offen lds", "", "v1 s4-7 m0 exec"),
+    ("gfx950", "global_load_lds_dwordx4 v1, s[0:1] offset:16", "", "v1 s0-1 m0 exec"),
+    # flat vs global vs scratch, gfx12 loads, scalar loads
+    ("gfx90a", "flat_load_dword v2, v[0:1]", "v2", "v0-1 exec"),
+    ("gfx90a", "global_load_dwordx4 v[4:7], v0, s[2:3] offset:16", "v4-7", "v0 s2-3 exec"),
+    ("gfx90a", "global_store_dwordx2 v[0:1], v[2:3], off", "", "v0-1 v2-3 exec"),
+    ("gfx1100", "scratch_load_b32 v1, off, s0", "v1", "s0 exec_lo"),
+    ("gfx1201", "global_load_b128 v[4:7], v0, s[2:3]", "v4-7", "v0 s2-3 exec_lo"),
+    ("gfx1201", "s_load_b64 s[0:1], s[2:3], 0x10", "s0-1", "s2-3"),
+    ("gfx900", "s_load_dwordx4 s[4:7], s[0:1], 0x0", "s4-7", "s0-1"),
+    ("gfx900", "buffer_store_dword v1, v2, s[4:7], 0 offen", "", "v1 v2 s4-7 exec"),
+    # MFMA: dst and srcC in AGPRs or VGPRs
+    ("gfx908", "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]", "a0-15", "v0-3 a0-15 exec"),
+    ("gfx90a", "v_mfma_f32_16x16x16f16 v[0:3], v[4:5], v[6:7], 0", "v0-3", "v4-7 exec"),
+    ("gfx942", "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[16:31]", "a0-15", "v0-3 a16-31 exec"),
+    ("gfx1100", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]", "v0-7", "v0-23 exec_lo"),
+    # lane ops, branches, messages, moves between files
+    ("gfx900", "v_readlane_b32 s0, v1, 3", "s0", "v1 exec"),
+    ("gfx900", "v_writelane_b32 v1, s0, 3", "v1", "s0 exec"),
+    ("gfx90a", "v_accvgpr_read_b32 v0, a1", "v0", "a1 exec"),
+    ("gfx900", "s_cbranch_vccz .L1", "", "vcc"),
+    ("gfx1030", "s_cbranch_execz .L1", "", "exec_lo"),
+    ("gfx900", "s_cbranch_scc1 .L1", "", "scc"),
+    ("gfx900", "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", "", "m0"),
+    ("gfx900", "s_swappc_b64 s[30:31], s[4:5]", "s30-31", "s4-5"),
+    ("gfx1100", "v_dual_mul_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4", "v0", "v1 v2 exec_lo"),
+]
+
+
+@pytest.mark.parametrize("target, text, defs, uses", CASES, ids=[f"{t}:{x.split()[0]}-{i}" for i, (t, x, _, _) in enumerate(CASES)])
+def test_def_use(target, text, defs, uses):
+    result = info(target, text)
+    assert result.problem is None
+    assert result.variant is not None, "no table row matched"
+    assert result.defs == units(defs)
+    assert result.uses == units(uses)
+
+
+def test_there_are_enough_spot_checks():
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize(
+    "target, text, unit, kind, memory, counters",
+    [
+        ("gfx900", "global_load_dword v0, v1, s[0:1]", "vmem", "load", "global", {"vmcnt"}),
+        ("gfx900", "global_store_dword v1, v0, s[0:1]", "vmem", "store", "global", {"vmcnt"}),
+        ("gfx1030", "global_store_dword v1, v0, s[0:1]", "vmem", "store", "global", {"vscnt"}),
+        ("gfx1030", "global_atomic_add v1, v0, s[0:1]", "vmem", "atomic", "global", {"vscnt"}),
+        ("gfx1030", "global_atomic_add v2, v1, v0, s[0:1] glc", "vmem", "atomic", "global", {"vmcnt"}),
+        ("gfx1201", "global_store_b32 v1, v0, s[0:1]", "vmem", "store", "global", {"storecnt"}),
+        ("gfx1201", "global_load_b32 v1, v0, s[0:1]", "vmem", "load", "global", {"loadcnt"}),
+        ("gfx900", "flat_load_dword v2, v[0:1]", "vmem", "load", "flat", {"vmcnt", "lgkmcnt"}),
+        ("gfx1201", "flat_load_b32 v2, v[0:1]", "vmem", "load", "flat", {"loadcnt", "dscnt"}),
+        ("gfx90a", "buffer_load_dword v1, s[4:7], 0 offen lds", "vmem", "load", "buffer", {"vmcnt"}),
+        ("gfx1030", "buffer_load_dword v1, v0, s[4:7], 0 offen lds", "vmem", "load", "buffer", {"vmcnt"}),
+        ("gfx900", "ds_read_b32 v1, v0", "ds", "read", "lds", {"lgkmcnt"}),
+        ("gfx900", "ds_write_b32 v0, v1 gds", "ds", "write", "gds", {"lgkmcnt", "expcnt"}),
+        ("gfx1201", "ds_store_b32 v0, v1", "ds", "write", "lds", {"dscnt"}),
+        ("gfx900", "s_load_dword s0, s[0:1], 0x0", "smem", "", "", {"lgkmcnt"}),
+        ("gfx1201", "s_load_b32 s0, s[0:1], 0x0", "smem", "", "", {"kmcnt"}),
+        ("gfx900", "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", "message", "", "", {"lgkmcnt"}),
+        ("gfx600", "buffer_store_dword v1, v2, s[4:7], 0 offen", "vmem", "store", "buffer", {"vmcnt", "expcnt"}),
+    ],
+)
+def test_memory_classes_and_counters(target, text, unit, kind, memory, counters):
+    klass = info(target, text).klass
+    assert (klass.unit, klass.kind, klass.memory, set(klass.counters)) == (unit, kind, memory, counters)
+
+
+@pytest.mark.parametrize(
+    "target, text, matrix, passes, xdl",
+    [
+        ("gfx908", "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]", "mfma", 16, True),
+        ("gfx90a", "v_mfma_f32_16x16x16f16 v[0:3], v[4:5], v[6:7], 0", "mfma", 8, True),
+        ("gfx90a", "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], 0", "mfma", 8, False),
+        ("gfx942", "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]", "mfma", 8, True),
+        ("gfx942", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "mfma", 4, True),
+        ("gfx942", "v_mfma_f32_32x32x2f32 a[0:15], v0, v1, a[0:15]", "mfma", 16, False),
+        ("gfx942", "v_mfma_f32_4x4x4_16b_f16 a[0:3], v[0:1], v[2:3], a[0:3]", "mfma", 2, True),
+        ("gfx1100", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]", "wmma", 4, False),
+        ("gfx906", "v_dot2_f32_f16 v0, v1, v2, v3", "dot", 0, False),
+    ],
+)
+def test_matrix_classes(target, text, matrix, passes, xdl):
+    klass = info(target, text).klass
+    assert (klass.matrix, klass.passes, klass.xdl) == (matrix, passes, xdl)
+
+
+@pytest.mark.parametrize(
+    "text, rate",
+    [("v_exp_f32 v0, v1", "trans"), ("v_rsq_f32 v0, v1", "trans"), ("v_fma_f64 v[0:1], v[2:3], v[4:5], v[6:7]", "f64"),
+     ("v_mul_lo_u32 v0, v1, v2", "quarter"), ("v_mad_u64_u32 v[0:1], s[2:3], v2, v3, v[4:5]", "quarter"),
+     ("v_lshlrev_b64 v[0:1], 2, v[2:3]", "half"), ("v_add_f32 v0, v1, v2", "full")],
+)
+def test_valu_rates(text, rate):
+    assert info("gfx90a", text).klass.rate == rate
+
+
+@pytest.mark.parametrize(
+    "target, text, problem",
+    [
+        ("gfx90a", "global_load_dwordx4 v[0:1], v2, s[0:1]", "is 4 dwords, but v[0:1] is 2"),
+        ("gfx90a", "v_add_f32 v0, v1", "takes"),
+        ("gfx942", "s_load_dwordx2 s[0:2], s[4:5], 0", "is 2 dwords"),
+    ],
+)
+def test_shape_problems(target, text, problem):
+    assert problem in (info(target, text).problem or "")
