@@ -32,6 +32,7 @@ class BuildOptions:
     include_dirs: list[str] = field(default_factory=list)
     defsyms: dict[str, Value] = field(default_factory=dict)
     statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements expansion may produce per file
+    wg_size: int | None = None  # launch work-group size when the kernel does not say
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
@@ -286,7 +287,7 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
         statement_budget=options.statement_budget,
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
-    module = Module(source.path, target, target_triple=triple, findings=findings)
+    module = Module(source.path, target, target_triple=triple, findings=findings, options=options)
     builder = _Builder(module, preprocessor)
     for item in preprocessor.run(source):
         builder.consume(item)

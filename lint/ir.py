@@ -118,3 +118,4 @@ class Module:
     defined_labels: set[str] = field(default_factory=set)
     code_object_version: int | None = None
     metadata: dict[str, Any] | None = None  # the whole .amdgpu_metadata document
+    options: Any = None  # the BuildOptions the module was built with (launch figures for analyses)

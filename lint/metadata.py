@@ -79,7 +79,7 @@ def target_default(name: str, target: Target | None) -> int | None:
     if name == "wavefront_size32":
         return int(target.major >= 10 and not features.get("wavefrontsize64", False))
     if name == "reserve_xnack_mask":
-        return int(features.get("xnack", False))
+        return int("xnack" in target.supported_features and features.get("xnack", True) and target.major < 11)
     if name == "tg_split":
         return int(features.get("tgsplit", False))
     if name == "workgroup_processor_mode":

@@ -1,0 +1,152 @@
+"""Registers, LDS and scratch a kernel uses and declares, and the occupancy they give.
+
+Two numbers matter (llvm-amdgpu-facts.md §1.4): what the code uses (LLVM's `.set
+<kernel>.num_vgpr` symbols and the metadata's `.vgpr_count/.sgpr_count`, or the highest
+register the instructions reference) and what the descriptor allocates
+(`.amdhsa_next_free_vgpr/sgpr` plus the reserved extras). Occupancy uses the larger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..expr import EvalError, evaluate
+from ..ir import Kernel, Module
+from ..occupancy import Inputs, Occupancy, extra_sgprs, occupancy, total_vgprs_used, xnack_reserved
+from ..passes import Analysis, AnalysisManager
+from .defuse import DefUseAnalysis
+
+#: `.max_flat_workgroup_size` LLVM writes when the source sets no bound.
+UNBOUNDED_WG_SIZE = 1024
+
+
+@dataclass
+class KernelResources:
+    wave_size: int
+    cumode: bool
+    # referenced by the instructions (highest index + 1)
+    referenced_vgprs: int
+    referenced_agprs: int
+    referenced_sgprs: int
+    uses_vcc: bool
+    uses_flat_scratch: bool
+    # usage, in LLVM's meanings
+    arch_vgprs: int
+    agprs: int
+    vgprs: int  # TotalNumVgprs: unified on gfx90a+, max(arch, agpr) on gfx908
+    sgprs: int  # TotalNumSgprs: numbered SGPRs plus VCC / FLAT_SCRATCH / XNACK extras
+    # what the descriptor allocates (None without an .amdhsa_kernel block)
+    allocated_vgprs: int | None
+    allocated_sgprs: int | None
+    accum_offset: int | None
+    lds_bytes: int
+    scratch_bytes: int
+    wg_size: int
+    wg_size_source: str
+    inputs: Inputs
+    occupancy: Occupancy
+    usage_source: str  # where the usage figures came from
+
+
+def _symbol(module: Module, name: str) -> int | None:
+    value = module.symbols.get(name)
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        result = evaluate(value, lambda key: _symbol(module, key))
+    except (EvalError, RecursionError):
+        return None
+    return result if isinstance(result, int) else None
+
+
+def _kernel_symbol(module: Module, kernel: str, field: str) -> int | None:
+    for prefix in (kernel, f".L{kernel}"):
+        value = _symbol(module, f"{prefix}.{field}")
+        if value is not None:
+            return value
+    return None
+
+
+def _work_group_size(module: Module, kernel: Kernel, wave_size: int) -> tuple[int, str]:
+    """The launch work-group size, or when nothing bounds it LLVM's best case: one-wave groups."""
+    options = module.options
+    if options is not None and options.wg_size:
+        return options.wg_size, "--wg-size"
+    metadata = kernel.metadata or {}
+    required = metadata.get(".reqd_workgroup_size")
+    if isinstance(required, list) and len(required) == 3 and all(isinstance(v, int) and v > 0 for v in required):
+        return required[0] * required[1] * required[2], ".reqd_workgroup_size"
+    bound = metadata.get(".max_flat_workgroup_size")
+    if isinstance(bound, int) and bound != UNBOUNDED_WG_SIZE:
+        return bound, ".max_flat_workgroup_size"
+    return wave_size, "unknown: LLVM's best case, one-wave work-groups (pass --wg-size)"
+
+
+class ResourceAnalysis(Analysis):
+    """Usage, allocation and occupancy of one kernel; None when the target is unknown."""
+
+    name = "resources"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> KernelResources | None:
+        module = manager.module
+        target = module.target
+        def_use = manager.get(DefUseAnalysis)
+        if target is None or def_use is None:
+            return None
+        highest = {"v": 0, "a": 0, "s": 0}
+        uses_vcc = uses_flat = False
+        for info in def_use.per_instruction:
+            for kind, index in info.defs | info.uses:
+                if kind in highest:
+                    highest[kind] = max(highest[kind], index + 1)
+                elif kind == "vcc":
+                    uses_vcc = True
+                elif kind == "flat_scratch":
+                    uses_flat = True
+        metadata = kernel.metadata or {}
+        descriptor = kernel.descriptor
+        name = kernel.name
+        source = "instructions"
+        arch = _kernel_symbol(module, name, "num_vgpr")
+        if arch is not None:
+            source = "LLVM resource symbols"
+        arch = max(arch or 0, highest["v"])
+        agprs = _kernel_symbol(module, name, "num_agpr")
+        agprs = max(agprs if agprs is not None else metadata.get(".agpr_count", 0) or 0, highest["a"])
+        vgprs = metadata.get(".vgpr_count")
+        if not isinstance(vgprs, int):
+            vgprs = total_vgprs_used(target, arch, agprs)
+        else:
+            source = "metadata" if source == "instructions" else source
+        sgprs = metadata.get(".sgpr_count")
+        if not isinstance(sgprs, int):
+            numbered = max(_kernel_symbol(module, name, "numbered_sgpr") or 0, highest["s"])
+            vcc = bool(_kernel_symbol(module, name, "uses_vcc")) or uses_vcc
+            flat = bool(_kernel_symbol(module, name, "uses_flat_scratch")) or uses_flat
+            sgprs = numbered + extra_sgprs(target, vcc, flat, xnack_reserved(target))
+        allocated_vgprs = descriptor.get("next_free_vgpr")
+        allocated_sgprs = None
+        if descriptor.get("next_free_sgpr") is not None:
+            allocated_sgprs = descriptor["next_free_sgpr"] + extra_sgprs(
+                target,
+                bool(descriptor.get("reserve_vcc", 1)),
+                bool(descriptor.get("reserve_flat_scratch", 1)) and 7 <= target.major <= 10 and not target.is_gfx94_plus,
+                bool(descriptor.get("reserve_xnack_mask", xnack_reserved(target))),
+            )
+        lds = metadata.get(".group_segment_fixed_size", descriptor.get("group_segment_fixed_size", 0)) or 0
+        scratch = metadata.get(".private_segment_fixed_size", descriptor.get("private_segment_fixed_size", 0)) or 0
+        wave = def_use.wave_size
+        cumode = target.major >= 10 and not (
+            metadata.get(".workgroup_processor_mode", descriptor.get("workgroup_processor_mode", 1)))
+        wg_size, wg_source = _work_group_size(module, kernel, wave)
+        label = "VGPR" if target.agpr_file is None else ("VGPR+AGPR" if target.agpr_file == "unified" else "VGPR/AGPR")
+        inputs = Inputs(max(vgprs, allocated_vgprs or 0), max(sgprs, allocated_sgprs or 0), lds, wg_size, wave, cumode, label)
+        return KernelResources(
+            wave, cumode, highest["v"], highest["a"], highest["s"], uses_vcc, uses_flat,
+            arch, agprs, vgprs, sgprs, allocated_vgprs, allocated_sgprs, descriptor.get("accum_offset"),
+            lds, scratch, wg_size, wg_source, inputs, occupancy(target, inputs), source,
+        )
+

@@ -1,0 +1,240 @@
+"""Occupancy arithmetic exactly as LLVM 22 computes it (llvm-amdgpu-facts.md §1).
+
+`occupancy()` gives waves per SIMD and per CU for register, LDS and work-group figures on a
+target, the limit each resource imposes, which of them bind, and what to change for one more
+wave. The kernel report and the calculator both use it; nothing else computes occupancy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .targets import Target
+
+VGPR, SGPR, LDS, WORKGROUP, WAVE_SLOTS = "VGPR", "SGPR", "LDS", "workgroup slots", "wave slots"
+
+
+def _align_up(value: int, granule: int) -> int:
+    return -(-value // granule) * granule
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def total_vgprs_used(target: Target, arch_vgprs: int, agprs: int) -> int:
+    """LLVM's TotalNumVgprs: align4(arch)+agpr on the unified file, max(arch, agpr) on gfx908."""
+    if target.agpr_file == "unified":
+        return _align_up(max(arch_vgprs, 1), 4) + agprs if agprs else arch_vgprs
+    if target.agpr_file == "separate":
+        return max(arch_vgprs, agprs)
+    return arch_vgprs
+
+
+def extra_sgprs(target: Target, vcc: bool, flat_scratch: bool, xnack: bool) -> int:
+    """SGPRs the hardware reserves above the numbered ones (getNumExtraSGPRs; assignments, not sums)."""
+    extra = 2 if vcc else 0
+    if target.major >= 10:
+        return extra
+    if target.major < 8:
+        return 4 if flat_scratch else extra
+    if xnack:
+        extra = 4
+    if flat_scratch or target.architected_flat_scratch:
+        extra = 6
+    return extra
+
+
+def xnack_reserved(target: Target) -> bool:
+    """XNACK mask SGPRs are reserved when the target has xnack and it is on or 'any'."""
+    return "xnack" in target.supported_features and target.features.get("xnack", True) and target.major < 10
+
+
+def waves_with_vgprs(target: Target, vgprs: int, wave_size: int) -> int:
+    granule = target.vgpr_alloc_granule(wave_size)
+    max_waves = target.max_waves_per_simd
+    if vgprs < granule:
+        return max_waves
+    return min(max(target.total_vgprs(wave_size) // _align_up(vgprs, granule), 1), max_waves)
+
+
+def waves_with_sgprs(target: Target, sgprs: int) -> int:
+    max_waves = target.max_waves_per_simd
+    if not target.sgprs_limit_occupancy:
+        return max_waves
+    if target.major >= 8:
+        steps = ((80, 10), (88, 9), (100, 8))
+        fallback = 7
+    else:
+        steps = ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
+        fallback = 5
+    waves = next((w for limit, w in steps if sgprs <= limit), fallback)
+    return min(waves, max_waves)
+
+
+def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int:
+    """Work-groups one CU (WGP) holds by wave slots and barriers alone."""
+    wave_slots = target.max_waves_per_simd * target.simds_per_cu(cumode)
+    if waves_per_group == 1:
+        return wave_slots
+    return min(wave_slots // waves_per_group, target.max_barriers(cumode))
+
+
+@dataclass
+class Occupancy:
+    waves_per_simd: int
+    waves_per_cu: int
+    workgroups_per_cu: int
+    limits: dict[str, int]  # waves per SIMD each resource allows
+    limiters: list[str]
+    next_step: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "waves_per_simd": self.waves_per_simd,
+            "waves_per_cu": self.waves_per_cu,
+            "workgroups_per_cu": self.workgroups_per_cu,
+            "limits": self.limits,
+            "limiter": self.limiters,
+            "next_step": self.next_step,
+        }
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What occupancy depends on. `vgprs` is LLVM's TotalNumVgprs, `sgprs` includes the extras."""
+
+    vgprs: int
+    sgprs: int
+    lds_bytes: int
+    wg_size: int
+    wave_size: int
+    cumode: bool = False
+    vgpr_label: str = VGPR
+
+
+def _lds_and_workgroup_limits(target: Target, lds_bytes: int, wg_size: int, wave_size: int, cumode: bool):
+    """(waves allowed by LDS, by work-group slots/barriers, work-groups per CU)."""
+    max_waves = target.max_waves_per_simd
+    simds = target.simds_per_cu(cumode)
+    lds_per_cu = target.lds_per_cu(cumode)
+    waves_per_group = _ceil_div(max(wg_size, 1), wave_size)
+    by_slots = workgroups_per_cu(target, waves_per_group, cumode)
+    if lds_bytes > lds_per_cu:
+        return 1, 1, 0
+    by_lds = lds_per_cu // max(lds_bytes, 1)
+
+    def waves(groups: int) -> int:
+        return min(max(_ceil_div(groups * waves_per_group, simds), 1), max_waves)
+
+    groups = min(by_slots, by_lds)
+    return waves(by_lds), waves(by_slots), groups
+
+
+def _limits(target: Target, inputs: Inputs) -> tuple[dict[str, int], int]:
+    """Waves per SIMD each resource allows, and work-groups per CU."""
+    by_lds, by_groups, groups = _lds_and_workgroup_limits(
+        target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)
+    limits = {
+        inputs.vgpr_label: waves_with_vgprs(target, inputs.vgprs, inputs.wave_size),
+        SGPR: waves_with_sgprs(target, inputs.sgprs),
+        LDS: by_lds,
+        WORKGROUP: by_groups,
+        WAVE_SLOTS: target.max_waves_per_simd,
+    }
+    return limits, groups
+
+
+def occupancy(target: Target, inputs: Inputs) -> Occupancy:
+    """Waves per SIMD (LLVM's `; Occupancy:`) with per-resource limits and the binding ones."""
+    limits, groups = _limits(target, inputs)
+    waves = min(limits.values())
+    if waves == target.max_waves_per_simd:
+        binding = [WAVE_SLOTS]
+    else:
+        binding = [name for name, value in limits.items() if value == waves]
+    result = Occupancy(waves, waves * target.simds_per_cu(inputs.cumode), groups, limits, binding)
+    if waves < target.max_waves_per_simd:
+        result.next_step = next_steps(target, inputs, waves + 1, binding)
+    return result
+
+
+def max_vgprs_for(target: Target, waves: int, wave_size: int) -> int:
+    """Largest VGPR count that still allows `waves` waves per SIMD (0 if none does)."""
+    granule = target.vgpr_alloc_granule(wave_size)
+    most = (target.total_vgprs(wave_size) // waves) // granule * granule
+    return min(most, target.addressable_vgprs)
+
+
+def max_sgprs_for(target: Target, waves: int) -> int | None:
+    if not target.sgprs_limit_occupancy:
+        return None
+    steps = ((80, 10), (88, 9), (100, 8)) if target.major >= 8 else ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
+    allowed = [limit for limit, w in steps if w >= waves]
+    return max(allowed) if allowed else (target.addressable_sgprs if waves <= (7 if target.major >= 8 else 5) else 0)
+
+
+def next_steps(target: Target, inputs: Inputs, goal: int, binding: list[str]) -> list[str]:
+    """What to change, per binding resource, to reach `goal` waves per SIMD."""
+    steps: list[str] = []
+    for name in binding:
+        if name == inputs.vgpr_label:
+            most = max_vgprs_for(target, goal, inputs.wave_size)
+            if most > 0:
+                count = inputs.vgprs - most
+                steps.append(f"free {count} {name}{'s' if count != 1 else ''} ({inputs.vgprs} -> {most})")
+        elif name == SGPR:
+            most = max_sgprs_for(target, goal)
+            if most:
+                count = inputs.sgprs - most
+                steps.append(f"free {count} SGPR{'s' if count != 1 else ''} ({inputs.sgprs} -> {most}, extras included)")
+        elif name == LDS:
+            lds_ok = _largest_lds_for(target, inputs, goal)
+            if lds_ok is not None:
+                steps.append(f"use at most {lds_ok} bytes of LDS per work-group (now {inputs.lds_bytes})")
+        elif name == WORKGROUP:
+            size = _nearest_wg_size_for(target, inputs, goal)
+            if size is not None:
+                steps.append(f"use work-groups of {size} work-items (now {inputs.wg_size})")
+    return steps
+
+
+def _largest_lds_for(target: Target, inputs: Inputs, goal: int) -> int | None:
+    low, high = 0, inputs.lds_bytes
+    if _lds_and_workgroup_limits(target, 0, inputs.wg_size, inputs.wave_size, inputs.cumode)[0] < goal:
+        return None
+    while low < high:  # largest LDS size that still gives `goal` waves
+        middle = (low + high + 1) // 2
+        if _lds_and_workgroup_limits(target, middle, inputs.wg_size, inputs.wave_size, inputs.cumode)[0] >= goal:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _nearest_wg_size_for(target: Target, inputs: Inputs, goal: int) -> int | None:
+    candidates = range(inputs.wave_size, 1025, inputs.wave_size)
+    good = [size for size in candidates
+            if min(_lds_and_workgroup_limits(target, inputs.lds_bytes, size, inputs.wave_size, inputs.cumode)[:2]) >= goal]
+    return min(good, key=lambda size: (abs(size - inputs.wg_size), -size)) if good else None
+
+
+def what_if(target: Target, inputs: Inputs) -> dict[str, list[tuple[int, int]]]:
+    """Occupancy as one input varies (the others fixed): the points where it changes."""
+
+    def curve(xs, make) -> list[tuple[int, int]]:
+        points: list[tuple[int, int]] = []
+        for x in xs:
+            waves = min(_limits(target, make(x))[0].values())
+            if not points or points[-1][1] != waves:
+                points.append((x, waves))
+        return points
+
+    return {
+        "vgprs": curve(range(1, target.addressable_vgprs + 1),
+                       lambda x: Inputs(x, inputs.sgprs, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)),
+        "lds_bytes": curve(range(0, target.lds_per_workgroup + 1, 256),
+                           lambda x: Inputs(inputs.vgprs, inputs.sgprs, x, inputs.wg_size, inputs.wave_size, inputs.cumode)),
+        "wg_size": curve(range(inputs.wave_size, 1025, inputs.wave_size),
+                         lambda x: Inputs(inputs.vgprs, inputs.sgprs, inputs.lds_bytes, x, inputs.wave_size, inputs.cumode)),
+    }
