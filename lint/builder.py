@@ -9,6 +9,7 @@ from typing import Any
 
 from .expr import EvalError, Value, evaluate
 from .ir import Finding, Instruction, Kernel, Module, Provenance
+from .launch import Launch
 from .metadata import (
     AMDHSA_DIRECTIVES,
     MetadataError,
@@ -28,11 +29,16 @@ _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL
 
 @dataclass
 class BuildOptions:
+    """How to read a file, and the launch facts the analyses need when the kernel does not say."""
+
     mcpu: str | None = None
     include_dirs: list[str] = field(default_factory=list)
     defsyms: dict[str, Value] = field(default_factory=dict)
     statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements expansion may produce per file
     wg_size: int | None = None  # launch work-group size when the kernel does not say
+    launch: Launch | None = None  # grid and device, for the launch-fill analysis
+    min_waves: int | None = None  # occupancy every kernel should reach
+    baseline: dict[str, Any] | None = None  # `amdgpu-lint baseline` snapshot, keyed "path::kernel"
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from contextlib import contextmanager
@@ -15,8 +16,10 @@ from . import __version__
 from .builder import BuildOptions
 from .config import Config, ConfigError, find_config
 from .diagnostics import Diagnostic, Severity
-from .emitters import kernel_report, write_json, write_report_json, write_report_text, write_text
+from .emitters import kernel_report, write_json, write_plots, write_report_json, write_report_text, write_text
 from .linter import FileResult, RuleSelection, SelectionError, lint_file
+from .rules.occupancy_regression import baseline_key
+from .launch import DEVICES, Launch, find_device, parse_grid
 from .targets import UnknownTarget, parse_target_id
 
 ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
@@ -41,6 +44,49 @@ def _defsym(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"value of '{name}' must be an integer, got '{value}'") from None
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
+    return value
+
+
+def _launch(args: argparse.Namespace) -> Launch | None:
+    if not args.grid:
+        if args.device or args.cus:
+            raise UsageError("--device and --cus describe the device for --grid; give --grid too")
+        return None
+    try:
+        grid = parse_grid(args.grid)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.device:
+        device = find_device(args.device)
+        if device is None:
+            raise UsageError(f"unknown device '{args.device}' (known: {', '.join(sorted(d.name for d in DEVICES.values()))})")
+        return Launch(grid, args.cus or device.compute_units, device.name)
+    if not args.cus:
+        raise UsageError("--grid needs --device NAME or --cus N")
+    return Launch(grid, args.cus)
+
+
+def _read_baseline(path: str | None) -> dict | None:
+    if not path:
+        return None
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"cannot read baseline {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise UsageError(f"baseline {path} is not JSON: {error}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("kernels"), dict):
+        raise UsageError(f"baseline {path} has no 'kernels' table; write it with 'amdgpu-lint baseline'")
+    return document
+
+
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--mcpu", help="target processor when the file has no .amdgcn_target (e.g. gfx942)")
@@ -48,6 +94,12 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--defsym", action="append", default=[], type=_defsym, metavar="NAME=VALUE", help="define an assembler symbol")
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml / .amdgpu-lint.toml")
     parser.add_argument("--output", "-o", metavar="FILE", help="write output to FILE instead of stdout")
+    launch = parser.add_argument_group("launch (for occupancy when the kernel does not say)")
+    launch.add_argument("--wg-size", type=_positive, metavar="N", help="work-items per work-group at launch")
+    launch.add_argument("--grid", metavar="X[,Y,Z]", help="work-groups launched, for the device-fill analysis")
+    launch.add_argument("--device", metavar="NAME", help=f"device for --grid: {', '.join(sorted(d.name for d in DEVICES.values()))}")
+    launch.add_argument("--cus", type=_positive, metavar="N", help="compute units of the device for --grid")
+    launch.add_argument("--min-waves", type=_positive, metavar="N", help="occupancy every kernel should reach")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,10 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--select", action="append", metavar="RULES", help="rules to run: codes, names, prefixes, ALL")
     check.add_argument("--ignore", action="append", metavar="RULES", help="rules to skip")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails (default: warning)")
+    check.add_argument("--baseline", metavar="FILE", help="a snapshot from 'amdgpu-lint baseline' to compare occupancy with")
 
-    report = commands.add_parser("report", help="describe each kernel: target, descriptor, metadata")
+    report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
     report.add_argument("--format", choices=("text", "json"), default="text")
+    report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
+
+    baseline = commands.add_parser("baseline", help="write each kernel's resources and occupancy as a JSON snapshot")
+    _add_input_options(baseline)
 
     commands.add_parser("rules", help="list every rule")
     explain = commands.add_parser("explain", help="show a rule's documentation")
@@ -98,6 +155,10 @@ def _settings(args: argparse.Namespace, config: Config) -> _Settings:
         mcpu=args.mcpu or config.mcpu,
         include_dirs=list(args.include_dirs) + config.include_dirs,
         defsyms={**config.defsyms, **dict(args.defsym)},
+        wg_size=args.wg_size,
+        launch=_launch(args),
+        min_waves=args.min_waves or config.min_waves,
+        baseline=_read_baseline(getattr(args, "baseline", None) or config.baseline),
     )
     select = _comma_list(getattr(args, "select", None)) or config.select or ["ALL"]
     ignore = _comma_list(getattr(args, "ignore", None)) + config.ignore
@@ -165,6 +226,9 @@ def run_report(args: argparse.Namespace) -> int:
     args.select, args.ignore, args.fail_on = ["ALL"], [], None
     results, _ = _lint_all(args)
     reports = [kernel_report(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
+    if args.plots:
+        for path in write_plots(Path(args.plots), reports):
+            print(f"wrote {path}", file=sys.stderr)
     with _output(args.output) as out:
         if args.format == "json":
             write_report_json(out, reports)
@@ -174,6 +238,24 @@ def run_report(args: argparse.Namespace) -> int:
     for message in errors:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     return EXIT_USAGE if errors else EXIT_CLEAN
+
+
+def run_baseline(args: argparse.Namespace) -> int:
+    args.select, args.ignore, args.fail_on = ["ALL"], [], None
+    results, _ = _lint_all(args)
+    kernels = {}
+    for result in results:
+        for kernel in result.module.kernels if result.module else ():
+            report = kernel_report(result.module, kernel)
+            if "waves_per_simd" in report:
+                kernels[baseline_key(result.module.path, kernel.name)] = {
+                    key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
+                                                 "scratch_bytes", "wg_size", "waves_per_simd", "limiter")
+                }
+    with _output(args.output) as out:
+        json.dump({"version": __version__, "kernels": kernels}, out, indent=2, sort_keys=True)
+        out.write("\n")
+    return EXIT_USAGE if any(result.error for result in results) else EXIT_CLEAN
 
 
 def run_rules_listing() -> int:
@@ -206,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_check(args)
         if args.command == "report":
             return run_report(args)
+        if args.command == "baseline":
+            return run_baseline(args)
         if args.command == "rules":
             return run_rules_listing()
         return run_explain(args)

@@ -16,7 +16,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from .diagnostics import Severity
 
 CONFIG_FILE = ".amdgpu-lint.toml"
-KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity"}
+KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline"}
 
 
 class ConfigError(ValueError):
@@ -33,6 +33,8 @@ class Config:
     defsyms: dict[str, int] = field(default_factory=dict)
     fail_on: Severity | None = None
     severities: dict[str, Severity] = field(default_factory=dict)
+    min_waves: int | None = None
+    baseline: str | None = None
 
 
 def _string_list(value: Any, key: str, path: Path) -> list[str]:
@@ -59,6 +61,14 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
     if not isinstance(defsym, dict) or not all(isinstance(v, int) for v in defsym.values()):
         raise ConfigError(f"{path}: 'defsym' must be a table of integers")
     config.defsyms = dict(defsym)
+    if "min-waves" in table:
+        if not isinstance(table["min-waves"], int) or table["min-waves"] < 1:
+            raise ConfigError(f"{path}: 'min-waves' must be a positive integer")
+        config.min_waves = table["min-waves"]
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str):
+            raise ConfigError(f"{path}: 'baseline' must be a path")
+        config.baseline = str(path.parent / table["baseline"])
     try:
         if "fail-on" in table:
             config.fail_on = Severity.parse(str(table["fail-on"]))

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
 from .analyses.cfg import CFGAnalysis
 from .diagnostics import Diagnostic
 from .ir import Kernel, Module
+from .analyses.resources import KernelResources, ResourceAnalysis
+from .launch import fill
+from .occupancy import what_if
 from .passes import AnalysisManager
+from .plots import step_chart
 from .source import SourceFile
 
 #: Descriptor fields shown by `report` in text form.
@@ -86,8 +91,10 @@ def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int) -> None:
 
 
 def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
-    cfg = AnalysisManager(module, kernel).get(CFGAnalysis)
-    return {
+    manager = AnalysisManager(module, kernel)
+    cfg = manager.get(CFGAnalysis)
+    resources = manager.get(ResourceAnalysis)
+    report = {
         "path": module.path,
         "name": kernel.name,
         "target": str(module.target) if module.target else None,
@@ -101,6 +108,51 @@ def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
         "metadata": kernel.metadata,
         "kernel_code_t": kernel.kernel_code_t,
     }
+    if resources is not None and module.target is not None:
+        report.update(resource_report(module, kernel, resources))
+    return report
+
+
+def resource_report(module: Module, kernel: Kernel, resources: KernelResources) -> dict[str, Any]:
+    target = module.target
+    occupancy = resources.occupancy
+    curves = what_if(target, resources.inputs)
+    report: dict[str, Any] = {
+        "wave_size": resources.wave_size,
+        "cumode": resources.cumode,
+        "vgpr": resources.vgprs,
+        "arch_vgpr": resources.arch_vgprs,
+        "agpr": resources.agprs,
+        "sgpr": resources.sgprs,
+        "allocated_vgpr": resources.allocated_vgprs,
+        "allocated_sgpr": resources.allocated_sgprs,
+        "usage_source": resources.usage_source,
+        "lds_bytes": resources.lds_bytes,
+        "scratch_bytes": resources.scratch_bytes,
+        "wg_size": resources.wg_size,
+        "wg_size_source": resources.wg_size_source,
+        "waves_per_simd": occupancy.waves_per_simd,
+        "waves_per_cu": occupancy.waves_per_cu,
+        "max_waves_per_simd": target.max_waves_per_simd,
+        "limits": occupancy.limits,
+        "limiter": occupancy.limiters,
+        "next_step": occupancy.next_step,
+        "what_if": {name: [list(point) for point in points] for name, points in curves.items()},
+        "what_if_range": {"vgprs": target.addressable_vgprs, "lds_bytes": target.lds_per_workgroup, "wg_size": 1024},
+    }
+    launch = module.options.launch if module.options is not None else None
+    if launch is not None:
+        report["launch"] = fill(launch, target, occupancy.workgroups_per_cu, resources.cumode).to_json()
+    return report
+
+
+def _curve_text(points: list[list[int]], current: int) -> str:
+    marked = []
+    for index, (x, waves) in enumerate(points):
+        following = points[index + 1][0] if index + 1 < len(points) else None
+        here = x <= current and (following is None or current < following)
+        marked.append(f"{x}->{waves}" + ("*" if here else ""))
+    return ", ".join(marked)
 
 
 def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
@@ -123,6 +175,58 @@ def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
             fields = report["kernel_code_t"]
             keys = [k for k in ("workitem_vgpr_count", "wavefront_sgpr_count", "workgroup_group_segment_byte_size") if k in fields]
             out.write(f"  kernel_code_t: {' '.join(f'{k}={fields[k]}' for k in keys) or f'{len(fields)} fields'}\n")
+        if "waves_per_simd" in report:
+            _write_occupancy_text(out, report)
+
+
+def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
+    allocated = ""
+    if report["allocated_vgpr"] is not None:
+        allocated = f"; descriptor allocates VGPR {report['allocated_vgpr']}, SGPR {report['allocated_sgpr']}"
+    out.write(f"  registers:     VGPR {report['vgpr']} (arch {report['arch_vgpr']}, AGPR {report['agpr']}), "
+              f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
+    out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
+    mode = ", CU mode" if report["cumode"] else ""
+    out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {report['wg_size']} ({report['wg_size_source']})\n")
+    out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
+              f"{report['waves_per_cu']} waves/CU\n")
+    out.write("    resource          waves/SIMD\n")
+    for name, waves in report["limits"].items():
+        marker = "  <- limiter" if name in report["limiter"] else ""
+        out.write(f"    {name:<17} {waves:>3}{marker}\n")
+    for step in report["next_step"]:
+        out.write(f"  next step:     {step}\n")
+    curves = report["what_if"]
+    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], report['vgpr'])}\n")
+    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], report['lds_bytes'])}\n")
+    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], report['wg_size'])}\n")
+    if "launch" in report:
+        launch = report["launch"]
+        out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
+                  f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
+                  f"{launch['last_wave_efficiency']:.0%} full\n")
+
+
+def write_plots(directory: Path, reports: list[dict[str, Any]]) -> list[Path]:
+    """One SVG per what-if curve and kernel: <file>.<kernel>.<curve>.svg."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    axes = {"vgprs": ("VGPRs per lane", "vgpr"), "lds_bytes": ("LDS bytes per work-group", "lds_bytes"),
+            "wg_size": ("work-items per work-group", "wg_size")}
+    for report in reports:
+        if "what_if" not in report:
+            continue
+        for curve, points in report["what_if"].items():
+            label, key = axes[curve]
+            current = report[key]
+            waves_now = next((w for x, w in reversed(points) if x <= current), points[0][1])
+            x_max = max(report["what_if_range"][curve], current)
+            svg = step_chart(f"{report['name']} ({report['target']}): occupancy vs {label}", label, [tuple(p) for p in points],
+                             x_max, report["max_waves_per_simd"], (current, waves_now))
+            path = directory / f"{Path(report['path']).stem}.{report['name']}.{curve}.svg"
+            path.write_text(svg)
+            written.append(path)
+    return written
 
 
 def write_report_json(out: TextIO, reports: list[dict[str, Any]]) -> None:

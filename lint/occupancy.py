@@ -219,6 +219,14 @@ def _nearest_wg_size_for(target: Target, inputs: Inputs, goal: int) -> int | Non
     return min(good, key=lambda size: (abs(size - inputs.wg_size), -size)) if good else None
 
 
+def _lds_breakpoints(target: Target, cumode: bool) -> list[int]:
+    """LDS sizes where the number of resident work-groups can change: lds_per_cu // k + 1."""
+    per_cu = target.lds_per_cu(cumode)
+    limit = target.lds_per_workgroup
+    points = {0} | {per_cu // k + 1 for k in range(1, per_cu + 1) if per_cu // k + 1 <= limit and k <= 4096}
+    return sorted(points)
+
+
 def what_if(target: Target, inputs: Inputs) -> dict[str, list[tuple[int, int]]]:
     """Occupancy as one input varies (the others fixed): the points where it changes."""
 
@@ -233,7 +241,7 @@ def what_if(target: Target, inputs: Inputs) -> dict[str, list[tuple[int, int]]]:
     return {
         "vgprs": curve(range(1, target.addressable_vgprs + 1),
                        lambda x: Inputs(x, inputs.sgprs, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)),
-        "lds_bytes": curve(range(0, target.lds_per_workgroup + 1, 256),
+        "lds_bytes": curve(_lds_breakpoints(target, inputs.cumode),
                            lambda x: Inputs(inputs.vgprs, inputs.sgprs, x, inputs.wg_size, inputs.wave_size, inputs.cumode)),
         "wg_size": curve(range(inputs.wave_size, 1025, inputs.wave_size),
                          lambda x: Inputs(inputs.vgprs, inputs.sgprs, inputs.lds_bytes, x, inputs.wave_size, inputs.cumode)),

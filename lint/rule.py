@@ -52,7 +52,9 @@ class ModuleContext:
         kernel: str | None = None,
         end_column: int | None = None,
         notes: tuple[Note, ...] = (),
+        severity: Severity | None = None,
     ) -> Diagnostic:
+        """A diagnostic of this rule at `where` (a rule may report some findings at a lower severity)."""
         if end_column is None:
             source = self.module.sources.get(where.path)
             text = source.line_text(where.line) if source else ""
@@ -60,7 +62,7 @@ class ModuleContext:
         return Diagnostic(
             self.rule.code,
             self.rule.name,
-            self.rule.severity,
+            severity if severity is not None else self.rule.severity,
             message,
             where.path,
             where.line,

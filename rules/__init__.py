@@ -6,7 +6,13 @@ from amdgpu_lint.rule import Rule
 
 from . import (
     invalid_encoding,
+    lds_budget,
+    occupancy_below_target,
+    occupancy_regression,
     parse_error,
+    register_budget,
+    scratch_spill,
+    too_few_workgroups,
     undefined_symbol,
     uninitialized_register,
     unknown_directive,
@@ -22,6 +28,12 @@ _MODULES = (
     invalid_encoding,
     unknown_instruction,
     uninitialized_register,
+    register_budget,
+    lds_budget,
+    scratch_spill,
+    occupancy_below_target,
+    occupancy_regression,
+    too_few_workgroups,
 )
 
 RULES: tuple[Rule, ...] = tuple(sorted((Rule.from_module(m) for m in _MODULES), key=lambda rule: rule.code))

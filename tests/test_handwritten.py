@@ -40,7 +40,7 @@ def test_tensile_style_registers_macros_and_unroll():
     assert [str(i.operands[0]) for i in srd] == ["s12", "s13", "s14", "s15"]
     assert srd[3].operands[1].value == 0x00020000  # gfx9 branch of the header's .if
     # descriptor values computed from .set symbols
-    assert kernel.descriptor["next_free_vgpr"] == 34 and kernel.descriptor["accum_offset"] == 20
+    assert kernel.descriptor["next_free_vgpr"] == 36 and kernel.descriptor["accum_offset"] == 20
     # provenance: the MFMA line is the macro body line, reached through .rept then the macro
     assert mfma.where.path.endswith("tensile_gemm_gfx90a.s") and mfma.where.line == 37
     assert [step.kind for step in mfma.where.chain] == ["macro", "rept"]

@@ -1,0 +1,91 @@
+"""## What it finds
+- **error**: static LDS (`.group_segment_fixed_size`) above what one work-group may use on
+  the target (64 KiB on most, 160 KiB on gfx950, 32 KiB on gfx6).
+- **warning**: a `ds_*` instruction whose constant offset alone reaches past the LDS the
+  kernel allocates, in a kernel whose metadata shows it takes no dynamic LDS.
+
+## Why it matters
+The dispatch fails for the first; for the second, lanes read or write LDS that belongs to
+another work-group's allocation or does not exist, so results depend on scheduling.
+
+## Example
+```
+ds_read_b32 v1, v0 offset:4096      ; kernel allocates 1024 bytes of LDS
+```
+
+## How to fix
+Shrink the tile, split it across work-groups, or raise the allocation
+(`.amdhsa_group_segment_fixed_size`, or the size of the `__shared__` array).
+"""
+
+import re
+from collections.abc import Iterator
+
+from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.nodes import Num
+from amdgpu_lint.rule import KernelContext
+
+CODE = "AGL102"
+NAME = "lds-budget"
+SEVERITY = Severity.ERROR
+SUMMARY = "LDS above the work-group limit, or LDS offsets past the allocation"
+SCOPE = "kernel"
+REQUIRES = (DefUseAnalysis, ResourceAnalysis)
+
+_WIDTH = re.compile(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
+
+
+def _access_bytes(mnemonic: str) -> int:
+    widths = [int(w) for w in _WIDTH.findall(mnemonic)]
+    return max(widths) // 8 if widths else 4
+
+
+def _reach(mnemonic: str, modifiers: dict) -> int | None:
+    """Highest byte (exclusive) the constant offsets reach, for a zero address register."""
+    size = _access_bytes(mnemonic)
+    if any(key in modifiers for key in ("offset0", "offset1")):
+        scale = size * (64 if "st64" in mnemonic else 1)
+        slots = [modifiers.get(key) for key in ("offset0", "offset1")]
+        values = [v.value for v in slots if isinstance(v, Num) and isinstance(v.value, int)]
+        return max(values) * scale + size if values else None
+    offset = modifiers.get("offset")
+    if isinstance(offset, Num) and isinstance(offset.value, int):
+        return offset.value + size
+    return None
+
+
+def _takes_dynamic_lds(metadata: dict) -> bool:
+    return any(isinstance(arg, dict) and arg.get(".value_kind") == "dynamic_shared_pointer" for arg in metadata.get(".args", []))
+
+
+def check(context: KernelContext) -> Iterator[Diagnostic]:
+    target = context.module.target
+    resources = context.get(ResourceAnalysis)
+    if target is None or resources is None:
+        return
+    kernel = context.kernel
+    if resources.lds_bytes > target.lds_per_workgroup:
+        yield context.diagnostic(
+            kernel.descriptor_where or kernel.where,
+            f"kernel '{kernel.name}' uses {resources.lds_bytes} bytes of LDS per work-group; "
+            f"{target.name} allows {target.lds_per_workgroup}",
+            kernel=kernel.name,
+        )
+    metadata = kernel.metadata
+    if not metadata or ".args" not in metadata or _takes_dynamic_lds(metadata):
+        return
+    def_use = context.get(DefUseAnalysis)
+    for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
+        if info.klass.unit != "ds" or info.klass.memory != "lds":
+            continue
+        reach = _reach(instruction.mnemonic, dict(instruction.modifiers))
+        if reach is not None and reach > resources.lds_bytes:
+            yield context.diagnostic(
+                instruction.where,
+                f"{instruction.mnemonic} reaches byte {reach - 1} through its offset alone, but kernel "
+                f"'{kernel.name}' allocates {resources.lds_bytes} bytes of LDS and takes no dynamic LDS",
+                kernel=kernel.name,
+                severity=Severity.WARNING,
+            )

@@ -1,0 +1,62 @@
+"""## What it finds
+Kernels whose occupancy fell compared with a baseline written by `amdgpu-lint baseline`
+(pass it with `--baseline FILE` or `baseline = "..."` in the configuration), naming the new
+limiter and what to free to get back.
+
+## Why it matters
+Occupancy cliffs are discrete: one extra VGPR on gfx90a (64 -> 65) costs a whole wave per
+SIMD. In review, the diff looks harmless; the profiler shows it weeks later.
+
+## Example
+```
+occupancy of 'gemm' fell from 8 to 7 waves/SIMD: VGPR+AGPR limiter (65 VGPRs);
+free 1 VGPR+AGPR (65 -> 64)
+```
+
+## How to fix
+Undo the register or LDS growth the message points at, or refresh the baseline with
+`amdgpu-lint baseline` when the trade-off is intended.
+"""
+
+from collections.abc import Iterator
+
+from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.rule import KernelContext
+
+from .occupancy_below_target import describe_limit
+
+CODE = "AGL105"
+NAME = "occupancy-regression"
+SEVERITY = Severity.ERROR
+SUMMARY = "occupancy lower than in the baseline"
+SCOPE = "kernel"
+REQUIRES = (ResourceAnalysis,)
+
+
+def baseline_key(path: str, kernel: str) -> str:
+    return f"{path}::{kernel}"
+
+
+def check(context: KernelContext) -> Iterator[Diagnostic]:
+    options = context.module.options
+    resources = context.get(ResourceAnalysis)
+    if resources is None or options is None or not options.baseline:
+        return
+    before = options.baseline.get("kernels", {}).get(baseline_key(context.module.path, context.kernel.name))
+    if not before:
+        return
+    was, now = before.get("waves_per_simd"), resources.occupancy.waves_per_simd
+    if not isinstance(was, int) or now >= was:
+        return
+    changes = [f"{name} {before[key]} -> {value}" for name, key, value in (
+        ("VGPR", "vgpr", resources.vgprs), ("SGPR", "sgpr", resources.sgprs), ("LDS", "lds_bytes", resources.lds_bytes),
+    ) if key in before and before[key] != value]
+    steps = "; ".join(resources.occupancy.next_step)
+    yield context.diagnostic(
+        context.kernel.where,
+        f"occupancy of '{context.kernel.name}' fell from {was} to {now} waves/SIMD "
+        f"({', '.join(changes) or 'no resource change recorded'}): limited by {describe_limit(resources)}"
+        + (f"; {steps}" if steps else ""),
+        kernel=context.kernel.name,
+    )

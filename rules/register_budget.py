@@ -1,0 +1,115 @@
+"""## What it finds
+- **error**: an instruction uses a register the kernel descriptor does not give the wave:
+  a VGPR at or above `.amdhsa_next_free_vgpr` (or, on gfx90a/gfx94x/gfx950, at or above
+  `.amdhsa_accum_offset`, where the AGPRs start), an AGPR beyond what is left after
+  `accum_offset`, an SGPR at or above `.amdhsa_next_free_sgpr`, or a register the hardware
+  does not have at all (v256, s102 on gfx9, ...).
+- **warning**: the descriptor declares more registers than the code uses, which costs
+  occupancy, and no metadata explains it (LLVM pads on purpose for `amdgpu-waves-per-eu`).
+
+## Why it matters
+The hardware allocates registers from the descriptor. A register above the allocation belongs
+to another wave or does not exist: results are silently corrupted. An over-declaration
+leaves waves unscheduled.
+
+## Example
+```
+.set NumVgprs, 34                  ; but the MFMA accumulates into a[0:15] after accum_offset 20
+.amdhsa_next_free_vgpr NumVgprs    ; 20 + 16 = 36 are needed
+```
+
+## How to fix
+Raise `.amdhsa_next_free_vgpr/sgpr` (or `.amdhsa_accum_offset`) to cover every register
+used, or lower them to what the code uses.
+"""
+
+from collections.abc import Iterator
+
+from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.occupancy import Inputs, occupancy
+from amdgpu_lint.rule import KernelContext
+
+CODE = "AGL101"
+NAME = "register-budget"
+SEVERITY = Severity.ERROR
+SUMMARY = "register outside the descriptor's allocation, or an allocation that wastes occupancy"
+SCOPE = "kernel"
+REQUIRES = (DefUseAnalysis, ResourceAnalysis)
+
+
+def _limits(context: KernelContext) -> dict[str, tuple[int, str]]:
+    """Register file -> (first index the wave does not own, why)."""
+    target = context.module.target
+    descriptor = context.kernel.descriptor
+    limits: dict[str, tuple[int, str]] = {"v": (256, f"{target.name} has 256 architectural VGPRs"),
+                                          "s": (target.addressable_sgprs, f"{target.name} addresses {target.addressable_sgprs} SGPRs")}
+    if target.has_mai:
+        limits["a"] = (256, f"{target.name} has 256 AGPRs")
+    else:
+        limits["a"] = (0, f"{target.name} has no AGPRs")
+    next_vgpr, next_sgpr = descriptor.get("next_free_vgpr"), descriptor.get("next_free_sgpr")
+    accum = descriptor.get("accum_offset")
+    if next_vgpr is not None:
+        if target.agpr_file == "unified" and accum:
+            limits["v"] = min(limits["v"], (accum, f".amdhsa_accum_offset is {accum}: AGPRs start there"))
+            left = max(next_vgpr - accum, 0)
+            limits["a"] = min(limits["a"], (left, f".amdhsa_next_free_vgpr {next_vgpr} - .amdhsa_accum_offset {accum} leaves {left} AGPRs"))
+        else:
+            limits["v"] = min(limits["v"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
+            if target.agpr_file == "separate":
+                limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
+    if next_sgpr is not None:
+        limits["s"] = min(limits["s"], (next_sgpr, f".amdhsa_next_free_sgpr is {next_sgpr}"))
+    return limits
+
+
+def check(context: KernelContext) -> Iterator[Diagnostic]:
+    target = context.module.target
+    def_use = context.get(DefUseAnalysis)
+    if target is None or def_use is None:
+        return
+    limits = _limits(context)
+    offenders: dict[str, list[int]] = {}
+    highest: dict[str, int] = {}
+    for index, info in enumerate(def_use.per_instruction):
+        for kind, number in info.defs | info.uses:
+            if kind in limits and number >= limits[kind][0]:
+                offenders.setdefault(kind, []).append(index)
+                highest[kind] = max(highest.get(kind, 0), number)
+    for kind, indices in offenders.items():
+        first = context.kernel.instructions[indices[0]]
+        limit, reason = limits[kind]
+        more = len(set(indices)) - 1
+        tail = f" ({more} more instruction{'s' if more != 1 else ''})" if more else ""
+        owned = f"the wave owns {kind}0-{kind}{limit - 1}" if limit else f"the wave owns no {kind.upper()}GPRs"
+        yield context.diagnostic(
+            first.where, f"{kind}{highest[kind]} is used but {owned}: {reason}{tail}", kernel=context.kernel.name
+        )
+    yield from _wasted_occupancy(context)
+
+
+def _wasted_occupancy(context: KernelContext) -> Iterator[Diagnostic]:
+    kernel = context.kernel
+    resources = context.get(ResourceAnalysis)
+    if resources is None or kernel.metadata or resources.allocated_vgprs is None:
+        return
+    used = Inputs(resources.vgprs, resources.sgprs, resources.inputs.lds_bytes, resources.inputs.wg_size,
+                  resources.wave_size, resources.cumode, resources.inputs.vgpr_label)
+    possible = occupancy(context.module.target, used).waves_per_simd
+    actual = resources.occupancy.waves_per_simd
+    if possible <= actual:
+        return
+    parts = []
+    if resources.allocated_vgprs > resources.vgprs:
+        parts.append(f"{resources.allocated_vgprs} VGPRs declared, {resources.vgprs} used")
+    if resources.allocated_sgprs and resources.allocated_sgprs > resources.sgprs:
+        parts.append(f"{resources.allocated_sgprs} SGPRs declared, {resources.sgprs} used")
+    yield context.diagnostic(
+        kernel.descriptor_where or kernel.where,
+        f"kernel '{kernel.name}' allocates more registers than it uses ({'; '.join(parts)}): "
+        f"occupancy {actual} instead of {possible} waves/SIMD; lower .amdhsa_next_free_vgpr/sgpr",
+        kernel=kernel.name,
+        severity=Severity.WARNING,
+    )
