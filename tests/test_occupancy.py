@@ -1,0 +1,116 @@
+"""The occupancy engine against LLVM 22's published transition points (facts §1.3-§1.5),
+one test per pitfall hand-written calculators get wrong."""
+
+import pytest
+
+from amdgpu_lint.occupancy import (
+    Inputs, extra_sgprs, max_vgprs_for, occupancy, total_vgprs_used, waves_with_sgprs, waves_with_vgprs, what_if,
+)
+from amdgpu_lint.targets import parse_target_id
+
+
+def transitions(target: str, wave: int) -> list[tuple[int, int]]:
+    processor = parse_target_id(target)
+    points = what_if(processor, Inputs(1, 16, 0, wave, wave))["vgprs"]
+    return [point for point in points if point[0] <= (256 if processor.addressable_vgprs == 256 else 512)]
+
+
+@pytest.mark.parametrize(
+    "target, wave, expected",
+    [
+        ("gfx900", 64, [(1, 10), (25, 9), (29, 8), (33, 7), (37, 6), (41, 5), (49, 4), (65, 3), (85, 2), (129, 1)]),
+        ("gfx908", 64, [(1, 10), (25, 9), (29, 8), (33, 7), (37, 6), (41, 5), (49, 4), (65, 3), (85, 2), (129, 1)]),
+        ("gfx90a", 64, [(1, 8), (65, 7), (73, 6), (81, 5), (97, 4), (129, 3), (169, 2), (257, 1)]),
+        ("gfx950", 64, [(1, 8), (65, 7), (73, 6), (81, 5), (97, 4), (129, 3), (169, 2), (257, 1)]),
+        ("gfx1010", 32, [(1, 20), (49, 18), (57, 16), (65, 14), (73, 12), (81, 11), (89, 10), (97, 9), (113, 8), (129, 7), (145, 6), (169, 5), (201, 4)]),
+        ("gfx1030", 32, [(1, 16), (65, 12), (81, 10), (97, 9), (113, 8), (129, 7), (145, 6), (161, 5), (193, 4)]),
+        ("gfx1030", 64, [(1, 16), (33, 12), (41, 10), (49, 9), (57, 8), (65, 7), (73, 6), (81, 5), (97, 4), (129, 3), (169, 2)]),
+        # the gfx11 1.5x VGPR file (gfx1100/1101/1151, gfx12) against the 1024-VGPR parts (gfx1102/1103)
+        ("gfx1100", 32, [(1, 16), (97, 12), (121, 10), (145, 9), (169, 8), (193, 7), (217, 6), (241, 5)]),
+        ("gfx1201", 64, [(1, 16), (49, 12), (61, 10), (73, 9), (85, 8), (97, 7), (109, 6), (121, 5), (145, 4), (193, 3), (253, 2)]),
+        ("gfx1102", 32, [(1, 16), (65, 12), (81, 10), (97, 9), (113, 8), (129, 7), (145, 6), (161, 5), (193, 4)]),
+    ],
+)
+def test_vgpr_transitions_match_llvm(target, wave, expected):
+    assert transitions(target, wave) == expected
+
+
+def test_agpr_accounting():
+    gfx90a, gfx908 = parse_target_id("gfx90a"), parse_target_id("gfx908")
+    # unified file: arch VGPRs aligned to 4, then the AGPRs (LLVM: v1+a1 -> 5, v36+a37 -> 73, v256+a256 -> 512)
+    assert [total_vgprs_used(gfx90a, v, a) for v, a in ((1, 1), (64, 1), (36, 37), (256, 256), (40, 0))] == [5, 65, 73, 512, 40]
+    # separate files on gfx908: the larger of the two decides
+    assert total_vgprs_used(gfx908, 10, 64) == 64 and waves_with_vgprs(gfx908, 64, 64) == 4
+    # 65 unified registers cost gfx90a a wave; 64 arch + 0 AGPRs do not
+    assert waves_with_vgprs(gfx90a, total_vgprs_used(gfx90a, 64, 1), 64) == 7
+    assert waves_with_vgprs(gfx90a, total_vgprs_used(gfx90a, 64, 0), 64) == 8
+
+
+@pytest.mark.parametrize(
+    "target, sgprs, waves",
+    [("gfx900", 80, 10), ("gfx900", 81, 9), ("gfx900", 88, 9), ("gfx900", 89, 8), ("gfx900", 100, 8), ("gfx900", 101, 7),
+     ("gfx90a", 100, 8), ("gfx90a", 101, 7), ("gfx701", 48, 10), ("gfx701", 49, 9), ("gfx701", 81, 5), ("gfx1030", 106, 16)],
+)
+def test_sgpr_cliffs(target, sgprs, waves):
+    assert waves_with_sgprs(parse_target_id(target), sgprs) == waves
+
+
+def test_sgpr_extras():
+    gfx900, gfx942, gfx803, gfx1030 = (parse_target_id(t) for t in ("gfx900", "gfx942", "gfx803", "gfx1030"))
+    assert extra_sgprs(gfx900, vcc=False, flat_scratch=False, xnack=True) == 4  # xnack any: +4, VCC included
+    assert extra_sgprs(gfx942, vcc=False, flat_scratch=False, xnack=True) == 6  # architected flat scratch
+    assert extra_sgprs(gfx803, vcc=True, flat_scratch=False, xnack=False) == 2
+    assert extra_sgprs(gfx1030, vcc=True, flat_scratch=True, xnack=False) == 2  # gfx10+: only VCC
+
+
+@pytest.mark.parametrize(
+    "target, wg, lds, cumode, waves",
+    [
+        ("gfx900", 1024, 0, False, 8), ("gfx90a", 448, 0, False, 7), ("gfx90a", 768, 0, False, 6),
+        ("gfx1030", 576, 0, True, 9), ("gfx950", 64, 8192, False, 5), ("gfx90a", 256, 16384, False, 4),
+        # LDS limits: gfx950's 160 KiB, gfx6's 32 KiB, WGP mode doubling LDS on gfx10+
+        ("gfx942", 64, 8192, False, 2), ("gfx600", 64, 8192, False, 1), ("gfx1100", 256, 32768, False, 8),
+        ("gfx1100", 256, 32768, True, 8), ("gfx1100", 64, 32768, True, 2), ("gfx1100", 64, 32768, False, 2),
+    ],
+)
+def test_lds_and_workgroup_limits(target, wg, lds, cumode, waves):
+    processor = parse_target_id(target)
+    wave = processor.default_wave_size
+    assert occupancy(processor, Inputs(8, 16, lds, wg, wave, cumode)).waves_per_simd == waves
+
+
+def test_lds_above_the_cu_gives_one_wave_and_limiter():
+    result = occupancy(parse_target_id("gfx90a"), Inputs(8, 16, 70000, 256, 64))
+    assert result.waves_per_simd == 1 and "LDS" in result.limiters
+
+
+@pytest.mark.parametrize("target, wave", [("gfx900", 64), ("gfx90a", 64), ("gfx1030", 32), ("gfx1100", 32), ("gfx1201", 64)])
+def test_vgpr_next_step_reaches_one_more_wave(target, wave):
+    processor = parse_target_id(target)
+    for vgprs in range(2, processor.addressable_vgprs + 1, 3):
+        waves = waves_with_vgprs(processor, vgprs, wave)
+        if waves == processor.max_waves_per_simd:
+            continue
+        most = max_vgprs_for(processor, waves + 1, wave)
+        assert waves_with_vgprs(processor, most, wave) >= waves + 1
+        assert waves_with_vgprs(processor, most + 1, wave) <= waves
+
+
+def test_next_steps_name_every_binding_resource():
+    result = occupancy(parse_target_id("gfx90a"), Inputs(97, 40, 16384, 256, 64))
+    assert result.waves_per_simd == 4 and set(result.limiters) == {"VGPR", "LDS"}
+    assert result.next_step[0] == "free 1 VGPR (97 -> 96)"
+    assert result.next_step[1].startswith("use at most 13107 bytes of LDS")
+    assert occupancy(parse_target_id("gfx90a"), Inputs(96, 40, 13107, 256, 64)).waves_per_simd == 5
+
+
+def test_workgroup_next_step():
+    result = occupancy(parse_target_id("gfx90a"), Inputs(8, 16, 0, 768, 64))
+    assert result.limiters == ["workgroup slots"] and result.next_step == ["use work-groups of 832 work-items (now 768)"]
+    assert occupancy(parse_target_id("gfx90a"), Inputs(8, 16, 0, 832, 64)).waves_per_simd == 7
+
+
+def test_lds_what_if_breakpoints_are_exact():
+    curve = what_if(parse_target_id("gfx90a"), Inputs(8, 16, 0, 64, 64))["lds_bytes"]
+    # one-wave groups: waves = ceil(groups / 4 SIMDs), so 8 holds down to 29 groups (65536 // 29 = 2259 bytes)
+    assert curve[:3] == [(0, 8), (2260, 7), (2622, 6)]

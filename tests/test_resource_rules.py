@@ -1,0 +1,174 @@
+"""register-budget, lds-budget, scratch-spill, occupancy-below-target, occupancy-regression,
+too-few-workgroups, and the resource parts of `report` and `baseline`."""
+
+import json
+import xml.etree.ElementTree as ElementTree
+
+from amdgpu_lint.cli import main
+
+from conftest import FIXTURES, names
+from llvm_oracle import compile_ir
+
+GFX90A = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n'
+
+
+def descriptor(vgpr=8, sgpr=8, accum=None, lds=0, extra=""):
+    accum_line = f"  .amdhsa_accum_offset {accum if accum is not None else min(-(-vgpr // 4) * 4, 256)}\n"
+    return (f".amdhsa_kernel k\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n  .amdhsa_next_free_vgpr {vgpr}\n"
+            f"  .amdhsa_next_free_sgpr {sgpr}\n{accum_line}  .amdhsa_group_segment_fixed_size {lds}\n{extra}.end_amdhsa_kernel\n")
+
+
+# ---------------------------------------------------------------- register-budget
+
+def test_vgpr_beyond_the_descriptor(snippet):
+    result = snippet.lint(GFX90A + "k:\n v_mov_b32 v9, 0\n v_mov_b32 v10, 0\n s_endpgm\n" + descriptor(vgpr=8))
+    (diagnostic,) = [d for d in result.diagnostics if d.name == "register-budget"]
+    assert diagnostic.line == 3 and diagnostic.message.startswith("v10 is used but the wave owns v0-v7")
+    assert "(1 more instruction)" in diagnostic.message
+
+
+def test_agpr_beyond_accum_offset_on_the_unified_file(snippet):
+    text = GFX90A + "k:\n v_accvgpr_write_b32 a15, 0\n s_endpgm\n"
+    result = snippet.lint(text + descriptor(vgpr=34, accum=20))
+    assert names(result) == ["register-budget"] and "leaves 14 AGPRs" in result.diagnostics[0].message
+    assert names(snippet.lint(text + descriptor(vgpr=36, accum=20))) == []
+
+
+def test_arch_vgpr_overlapping_the_agprs(snippet):
+    result = snippet.lint(GFX90A + "k:\n v_mov_b32 v20, 0\n s_endpgm\n" + descriptor(vgpr=40, accum=20))
+    assert names(result) == ["register-budget"] and "accum_offset is 20" in result.diagnostics[0].message
+
+
+def test_sgpr_beyond_the_descriptor_and_the_hardware(snippet):
+    result = snippet.lint(GFX90A + "k:\n s_mov_b32 s12, 0\n s_endpgm\n" + descriptor(sgpr=8))
+    assert names(result) == ["register-budget"] and "next_free_sgpr is 8" in result.diagnostics[0].message
+    result = snippet.lint('.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"\nk:\n v_mov_b32 v0, 0\n v_mov_b32 v257, 0\n s_endpgm\n')
+    assert names(result) == ["register-budget"] and "256 architectural VGPRs" in result.diagnostics[0].message
+
+
+def test_over_declaration_that_costs_occupancy(snippet):
+    result = snippet.lint(GFX90A + "k:\n v_mov_b32 v1, 0\n s_endpgm\n" + descriptor(vgpr=128))
+    (diagnostic,) = result.diagnostics
+    assert (diagnostic.name, str(diagnostic.severity)) == ("register-budget", "warning")
+    assert "occupancy 4 instead of 8" in diagnostic.message
+    assert names(snippet.lint(GFX90A + "k:\n v_mov_b32 v1, 0\n s_endpgm\n" + descriptor(vgpr=64))) == []
+
+
+def test_llvm_padding_for_waves_per_eu_is_not_reported(snippet):
+    from ir_kernels import pressure_kernel
+
+    assembly = compile_ir(pressure_kernel("padded", live=20, wg=256, waves_per_eu="1,4"), "gfx90a")
+    result = snippet.lint(assembly)
+    assert names(result) == []  # metadata (.vgpr_count 61) explains the padded .amdhsa_next_free_vgpr 97
+    kernel = result.module.kernels[0]
+    assert (kernel.descriptor["next_free_vgpr"], kernel.metadata[".vgpr_count"]) == (97, 61)
+    assert result.module.kernels and "register-budget" not in names(result)
+
+
+# ---------------------------------------------------------------- lds-budget
+
+def test_lds_above_the_work_group_limit(snippet):
+    result = snippet.lint(GFX90A + "k:\n s_endpgm\n" + descriptor(lds=70000))
+    assert names(result) == ["lds-budget"] and "allows 65536" in result.diagnostics[0].message
+    quiet = snippet.lint('.amdgcn_target "amdgcn-amd-amdhsa--gfx950"\nk:\n s_endpgm\n' + descriptor(lds=70000))
+    assert names(quiet) == []
+
+
+def _with_metadata(body: str, lds: int, dynamic: bool = False) -> str:
+    kind = "dynamic_shared_pointer" if dynamic else "global_buffer"
+    return (GFX90A + "k:\n" + body + " s_endpgm\n" + descriptor(lds=lds) +
+            ".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .group_segment_fixed_size: "
+            f"{lds}\n    .args:\n      - {{ .offset: 0, .size: 8, .value_kind: {kind}, .address_space: local }}\n...\n.end_amdgpu_metadata\n")
+
+
+def test_ds_offsets_past_the_allocation(snippet):
+    result = snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:4096\n ds_read2_b64 v[2:5], v0 offset1:200\n", 1024))
+    assert [d.line for d in result.diagnostics if d.name == "lds-budget"] == [3, 4]
+    assert "reaches byte 4099" in result.diagnostics[0].message
+    assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:1020\n ds_read2_b32 v[2:3], v0 offset1:255\n", 1024))) == []
+    assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:4096\n", 1024, dynamic=True))) == []
+
+
+# ---------------------------------------------------------------- scratch-spill
+
+def test_scratch_and_spills(snippet):
+    spills = (GFX90A + "k:\n s_endpgm\n" + descriptor() + ".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n"
+              "    .vgpr_spill_count: 12\n    .private_segment_fixed_size: 48\n...\n.end_amdgpu_metadata\n")
+    result = snippet.lint(spills)
+    assert names(result) == ["scratch-spill"] and "spills 12 VGPRs" in result.diagnostics[0].message
+    scratch = snippet.lint(GFX90A + "k:\n s_endpgm\n" + descriptor(extra="  .amdhsa_private_segment_fixed_size 16\n"))
+    assert [(d.name, str(d.severity)) for d in scratch.diagnostics] == [("scratch-spill", "info")]
+    assert names(snippet.lint(GFX90A + "k:\n s_endpgm\n" + descriptor())) == []
+
+
+# ---------------------------------------------------------------- occupancy-below-target
+
+def test_min_waves_from_comment_and_option(snippet):
+    body = GFX90A + "k:  ; amdgpu-lint: min-waves=5\n v_mov_b32 v96, 0\n s_endpgm\n" + descriptor(vgpr=97)
+    result = snippet.lint(body)
+    (diagnostic,) = result.diagnostics
+    assert diagnostic.name == "occupancy-below-target"
+    assert "is 4 waves/SIMD, below the required 5" in diagnostic.message and "free 1 VGPR+AGPR (97 -> 96)" in diagnostic.message
+    assert names(snippet.lint(body.replace("min-waves=5", "min-waves=4"))) == []
+    plain = GFX90A + "k:\n v_mov_b32 v96, 0\n s_endpgm\n" + descriptor(vgpr=97)
+    assert names(snippet.lint(plain)) == []
+    assert names(snippet.lint(plain, min_waves=6)) == ["occupancy-below-target"]
+
+
+# ---------------------------------------------------------------- baseline and occupancy-regression
+
+def test_baseline_round_trip_and_regression(tmp_path, capsys):
+    kernel = tmp_path / "k.s"
+    kernel.write_text(GFX90A + "k:\n v_mov_b32 v63, 0\n s_endpgm\n" + descriptor(vgpr=64))
+    snapshot = tmp_path / "baseline.json"
+    assert main(["baseline", "--no-config", "--output", str(snapshot), str(kernel)]) == 0
+    recorded = json.loads(snapshot.read_text())["kernels"][f"{kernel}::k"]
+    assert (recorded["waves_per_simd"], recorded["vgpr"]) == (8, 64)
+    assert main(["check", "--no-config", "--baseline", str(snapshot), str(kernel)]) == 0
+    kernel.write_text(GFX90A + "k:\n v_mov_b32 v64, 0\n s_endpgm\n" + descriptor(vgpr=65))
+    capsys.readouterr()
+    assert main(["check", "--no-config", "--format", "json", "--baseline", str(snapshot), str(kernel)]) == 1
+    (diagnostic,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert diagnostic["name"] == "occupancy-regression"
+    assert diagnostic["message"].startswith("occupancy of 'k' fell from 8 to 7 waves/SIMD (VGPR 64 -> 65)")
+    assert "free 1 VGPR+AGPR (65 -> 64)" in diagnostic["message"]
+
+
+# ---------------------------------------------------------------- launch grid
+
+def test_too_few_workgroups(tmp_path, capsys):
+    kernel = tmp_path / "k.s"
+    kernel.write_text(GFX90A + "k:\n s_endpgm\n" + descriptor())
+    assert main(["check", "--no-config", "--format", "json", "--grid", "64", "--device", "MI250X", str(kernel)]) == 1
+    (diagnostic,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert diagnostic["message"].startswith("64 work-groups leave 46 of 110 CUs of MI250X idle")
+    assert main(["check", "--no-config", "--grid", "1000", "--cus", "110", str(kernel)]) == 0
+    assert main(["check", "--no-config", "--grid", "64", str(kernel)]) == 2
+    assert main(["check", "--no-config", "--grid", "64", "--device", "MI999", str(kernel)]) == 2
+
+
+def test_report_json_fields_and_grid(capsys):
+    path = FIXTURES / "handwritten" / "tensile_gemm_gfx90a.s"
+    assert main(["report", "--no-config", "--format", "json", "--grid", "1024,2", "--device", "MI210", str(path)]) == 0
+    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    expected = {"path", "name", "target", "wave_size", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
+                "scratch_bytes", "waves_per_simd", "waves_per_cu", "limiter", "next_step", "what_if"}
+    assert expected <= set(kernel)
+    assert (kernel["vgpr"], kernel["agpr"], kernel["wg_size"]) == (36, 16, 256)
+    assert kernel["waves_per_simd"] == 8 and kernel["limiter"] == ["wave slots"]
+    launch = kernel["launch"]
+    assert (launch["workgroups"], launch["units"]) == (2048, 104)
+    assert launch["workgroups_per_device_wave"] == 104 * 8 and launch["waves_of_workgroups"] == 3
+
+
+def test_report_text_table_and_plots(tmp_path, capsys):
+    path = FIXTURES / "examples" / "compiler" / "mfma_gemm_gfx90a.s"
+    assert main(["report", "--no-config", "--wg-size", "768", "--plots", str(tmp_path), str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "occupancy:     6 of 8 waves/SIMD" in out and "workgroup slots     6  <- limiter" in out
+    assert "next step:     use work-groups of 832 work-items (now 768)" in out
+    plots = sorted(p.name for p in tmp_path.iterdir())
+    assert plots == ["mfma_gemm_gfx90a.mfma_gemm.lds_bytes.svg", "mfma_gemm_gfx90a.mfma_gemm.vgprs.svg",
+                     "mfma_gemm_gfx90a.mfma_gemm.wg_size.svg"]
+    svg = ElementTree.parse(tmp_path / plots[2]).getroot()
+    assert svg.tag.endswith("svg") and "now: 768" in "".join(svg.itertext())
