@@ -133,6 +133,7 @@ def resource_report(module: Module, kernel: Kernel, resources: KernelResources) 
         "wg_size_source": resources.wg_size_source,
         "waves_per_simd": occupancy.waves_per_simd,
         "waves_per_cu": occupancy.waves_per_cu,
+        "cu_unit": "WGP" if target.major >= 10 and not resources.cumode else "CU",
         "max_waves_per_simd": target.max_waves_per_simd,
         "limits": occupancy.limits,
         "limiter": occupancy.limiters,
@@ -189,7 +190,7 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
     mode = ", CU mode" if report["cumode"] else ""
     out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {report['wg_size']} ({report['wg_size_source']})\n")
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
-              f"{report['waves_per_cu']} waves/CU\n")
+              f"{report['waves_per_cu']} waves/{report['cu_unit']}\n")
     out.write("    resource          waves/SIMD\n")
     for name, waves in report["limits"].items():
         marker = "  <- limiter" if name in report["limiter"] else ""
