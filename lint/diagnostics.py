@@ -33,6 +33,34 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text between (line, column) and (end_line, end_column) with `text` (1-based)."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    description: str
+    edits: tuple[Edit, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "description": self.description,
+            "edits": [
+                {"path": e.path, "line": e.line, "column": e.column, "end_line": e.end_line,
+                 "end_column": e.end_column, "text": e.text}
+                for e in self.edits
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
     name: str
@@ -45,6 +73,7 @@ class Diagnostic:
     end_column: int
     kernel: str | None = None
     notes: tuple[Note, ...] = ()
+    fix: Fix | None = None
 
     @property
     def sort_key(self) -> tuple:
@@ -65,6 +94,7 @@ class Diagnostic:
             "notes": [
                 {"message": n.message, "path": n.path, "line": n.line, "column": n.column} for n in self.notes
             ],
+            "fix": self.fix.to_json() if self.fix else None,
         }
 
 

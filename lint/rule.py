@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from .diagnostics import Diagnostic, Note, Severity, expansion_notes
+from .diagnostics import Diagnostic, Edit, Fix, Note, Severity, expansion_notes
 from .ir import Finding, Kernel, Module, Provenance
 from .passes import Analysis, AnalysisManager
 
@@ -53,6 +53,7 @@ class ModuleContext:
         end_column: int | None = None,
         notes: tuple[Note, ...] = (),
         severity: Severity | None = None,
+        fix: Fix | None = None,
     ) -> Diagnostic:
         """A diagnostic of this rule at `where` (a rule may report some findings at a lower severity)."""
         if end_column is None:
@@ -71,7 +72,16 @@ class ModuleContext:
             end_column,
             kernel,
             notes + expansion_notes(where),
+            fix,
         )
+
+    def insert_before(self, where: Provenance, lines: list[str], description: str) -> Fix:
+        """A fix that inserts `lines` above the statement at `where`, with its indentation."""
+        source = self.module.sources.get(where.path)
+        text = source.line_text(where.line) if source else ""
+        indent = text[: len(text) - len(text.lstrip())] or "    "
+        insertion = "".join(f"{indent}{line}\n" for line in lines)
+        return Fix(description, (Edit(where.path, where.line, 1, where.line, 1, insertion),))
 
     def findings(self) -> Iterable[Finding]:
         """Findings the front end recorded under this rule's name."""

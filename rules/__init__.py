@@ -7,9 +7,12 @@ from amdgpu_lint.rule import Rule
 from . import (
     invalid_encoding,
     lds_budget,
+    missing_wait,
     occupancy_below_target,
     occupancy_regression,
+    overstrict_wait,
     parse_error,
+    redundant_wait,
     register_budget,
     scratch_spill,
     too_few_workgroups,
@@ -34,6 +37,9 @@ _MODULES = (
     occupancy_below_target,
     occupancy_regression,
     too_few_workgroups,
+    missing_wait,
+    redundant_wait,
+    overstrict_wait,
 )
 
 RULES: tuple[Rule, ...] = tuple(sorted((Rule.from_module(m) for m in _MODULES), key=lambda rule: rule.code))

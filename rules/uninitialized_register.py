@@ -29,6 +29,7 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.initialized import InitializedAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.rule import KernelContext
 
 CODE = "AGL007"
@@ -39,26 +40,6 @@ SCOPE = "kernel"
 REQUIRES = (InitializedAnalysis,)
 
 
-def _describe(units) -> str:
-    by_file: dict[str, list[int]] = {}
-    for kind, index in sorted(units):
-        by_file.setdefault(kind, []).append(index)
-    parts = []
-    for kind, indices in by_file.items():
-        if kind in ("vcc", "exec", "flat_scratch", "xnack_mask"):
-            parts.append(kind if len(indices) == 2 else f"{kind}_{'lo' if indices[0] == 0 else 'hi'}")
-        elif kind in ("m0", "scc"):
-            parts.append(kind)
-        else:
-            runs, start = [], indices[0]
-            for previous, current in zip(indices, indices[1:] + [None], strict=True):
-                if current != previous + 1:
-                    runs.append(f"{kind}{start}" if start == previous else f"{kind}[{start}:{previous}]")
-                    start = current
-            parts.extend(runs)
-    return ", ".join(parts)
-
-
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     result = context.get(InitializedAnalysis)
     if result is None:
@@ -67,7 +48,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         instruction = context.kernel.instructions[index]
         yield context.diagnostic(
             instruction.where,
-            f"{_describe(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
+            f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
             "but never written on any path from the kernel entry",
             kernel=context.kernel.name,
         )

@@ -1,4 +1,4 @@
-"""Regenerate fixtures/examples/compiler/*.s from fixtures/llvm/*.ll with llvmlite's LLVM.
+"""Regenerate fixtures/examples/compiler/*.s from IR in fixtures/ with llvmlite's LLVM.
 
 Usage: python scripts/regen_compiler_examples.py
 """
@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = {"loop_saxpy.ll": "gfx942", "lds_reduce.ll": "gfx1100", "mfma_gemm.ll": "gfx90a"}
+EXAMPLES = {"llvm/loop_saxpy.ll": "gfx942", "llvm/lds_reduce.ll": "gfx1100", "llvm/mfma_gemm.ll": "gfx90a",
+            "races/lds_barrier_without_fence.ll": "gfx1100"}
 
 
 def main() -> int:
@@ -17,7 +18,7 @@ def main() -> int:
     from llvm_oracle import compile_ir
 
     for name, cpu in EXAMPLES.items():
-        source = ROOT / "fixtures" / "llvm" / name
+        source = ROOT / "fixtures" / name
         output = ROOT / "fixtures" / "examples" / "compiler" / f"{source.stem}_{cpu}.s"
         output.write_text(compile_ir(source.read_text(), cpu))
         print(f"wrote {output.relative_to(ROOT)}")

@@ -31,7 +31,9 @@ def pressure_kernel(name: str, live: int = 8, scalars: int = 2, lds_bytes: int =
         globals_.append(f"@lds = internal addrspace(3) global [{count} x float] poison, align 16")
         body.append(f"  %slot = getelementptr [{count} x float], ptr addrspace(3) @lds, i32 0, i32 %tid")
         body.append("  store float %q0, ptr addrspace(3) %slot")
+        body.append('  fence syncscope("workgroup") release')  # __syncthreads(): fence, barrier, fence
         body.append("  call void @llvm.amdgcn.s.barrier()")
+        body.append('  fence syncscope("workgroup") acquire')
         body.append(f"  %other = getelementptr [{count} x float], ptr addrspace(3) @lds, i32 0, i32 {count - 1}")
         body.append("  %lv = load float, ptr addrspace(3) %other")
         body.append("  store volatile float %lv, ptr addrspace(1) %p")

@@ -37,8 +37,10 @@ def cases():
 def test_llvm_output_parses_cleanly(ir_path: Path, target: str, opt: int, snippet):
     assembly = compile_ir(ir_path.read_text(), target, opt)
     result = snippet.lint(assembly, f"{ir_path.stem}_{target}.s")
-    # scratch use is a real property of -O0 and call-heavy code, not a reading problem
-    problems = [d for d in result.diagnostics if d.name != "scratch-spill"]
+    # scratch use is a real property of -O0 and call-heavy code, not a reading problem; and -O0
+    # keeps memory-legalizer waits that an earlier wait already covered (true no-ops)
+    allowed = {"scratch-spill"} | ({"redundant-wait"} if opt == 0 else set())
+    problems = [d for d in result.diagnostics if d.name not in allowed]
     assert problems == [], "\n".join(f"{d.line}: {d.message}" for d in problems)
     module = result.module
     assert module.target.name == target

@@ -14,14 +14,11 @@ from dataclasses import dataclass
 from ..targets import Target
 
 VMEM_ENCODINGS = frozenset((
-    "MUBUF", "MTBUF", "MIMG", "FLAT", "FLAT_GLBL", "FLAT_SCRATCH", "VBUFFER", "VFLAT", "VGLOBAL", "VSCRATCH",
-    "VIMAGE", "VSAMPLE",
+    "MUBUF", "MTBUF", "MIMG", "FLAT", "FLAT_GLBL", "FLAT_GLOBAL", "FLAT_SCRATCH", "VBUFFER", "VFLAT", "VGLOBAL",
+    "VSCRATCH", "VIMAGE", "VSAMPLE",
 ))
 DS_ENCODINGS = frozenset(("DS", "VDS"))
-VALU_ENCODINGS = frozenset((
-    "VOP1", "VOP2", "VOP3", "VOP3P", "VOPC", "VOPD", "VOPDX", "VOPDY", "VOP3PX2", "VINTRP", "VINTERP", "DPP16",
-    "DPP8", "SDWA", "LDSDIR", "VDSDIR",
-))
+VALU_ENCODINGS = frozenset(("VINTRP", "VINTERP", "DPP16", "DPP8", "SDWA", "LDSDIR", "VDSDIR"))
 SALU_ENCODINGS = frozenset(("SOP1", "SOP2", "SOPC", "SOPK", "SOPP"))
 
 _TRANS = re.compile(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)(_legacy|_iflag|_clamp)?_f(16|32)(_e32|_e64|_dpp|_sdwa)?$|v_(exp|log)_legacy_f32")
@@ -154,14 +151,14 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
         kind = _ds_kind(mnemonic)
         return InstructionClass("ds", kind, "gds" if gds else "lds", returns_data=kind == "atomic" and returns_data,
                                 counters=frozenset(counters))
-    if encoding == "SMEM" or mnemonic.startswith(("s_load_", "s_buffer_load_", "s_store_", "s_buffer_store_",
+    if encoding in ("SMEM", "SMRD") or mnemonic.startswith(("s_load_", "s_buffer_load_", "s_store_", "s_buffer_store_",
                                                     "s_scratch_", "s_atomic_", "s_buffer_atomic_", "s_memtime",
                                                     "s_memrealtime", "s_dcache_", "s_atc_probe")):
         counted = not mnemonic.startswith(("s_dcache_inv", "s_dcache_wb"))
         return InstructionClass("smem", counters=frozenset({"kmcnt" if gfx12 else "lgkmcnt"}) if counted else frozenset())
     if encoding in ("EXP", "VEXPORT"):
         return InstructionClass("export", counters=frozenset({"expcnt"}))
-    if encoding in VALU_ENCODINGS or mnemonic.startswith("v_"):
+    if encoding in VALU_ENCODINGS or encoding.startswith("VOP") or mnemonic.startswith("v_"):
         return _classify_valu(mnemonic, target)
     return _classify_scalar(mnemonic, target)
 

@@ -233,3 +233,23 @@ def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Nod
 def _preserves_sdwa(mnemonic: str, mods: dict[str, Node | None]) -> bool:
     unused = mods.get("dst_unused")
     return mnemonic.endswith("_sdwa") and isinstance(unused, Sym) and unused.name.upper() == "UNUSED_PRESERVE"
+
+
+def format_units(units) -> str:
+    """Registers as assembly writes them: `v[4:7], s2, vcc`."""
+    by_file: dict[str, list[int]] = {}
+    for kind, index in sorted(units):
+        by_file.setdefault(kind, []).append(index)
+    parts = []
+    for kind, indices in by_file.items():
+        if kind in ("vcc", "exec", "flat_scratch", "xnack_mask"):
+            parts.append(kind if len(indices) == 2 else f"{kind}_{'lo' if indices[0] == 0 else 'hi'}")
+        elif kind in ("m0", "scc"):
+            parts.append(kind)
+        else:
+            start = indices[0]
+            for previous, current in zip(indices, indices[1:] + [None], strict=True):
+                if current != previous + 1:
+                    parts.append(f"{kind}{start}" if start == previous else f"{kind}[{start}:{previous}]")
+                    start = current
+    return ", ".join(parts)

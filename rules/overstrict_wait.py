@@ -1,0 +1,109 @@
+"""## What it finds
+A wait with a lower count than needed: every register read or written before the next wait on
+that counter (in the same basic block) comes from operations that a larger count already
+retires. The message names the sufficient count. A wait followed by an atomic, a barrier, a
+call, cache maintenance or an access with coherence bits (`glc`, `sc0`, `scope:`, ...) is left
+alone: LLVM's memory model drains everything there.
+
+## Why it matters
+`vmcnt(0)` in a software-pipelined loop waits for the prefetch of the *next* iteration too:
+on CDNA that is hundreds of cycles per wave that the pipelining was meant to hide.
+
+## Example
+```
+global_load_dwordx4 v[0:3], ...     ; this iteration's data
+global_load_dwordx4 v[4:7], ...     ; next iteration's prefetch
+s_waitcnt vmcnt(0)                  ; vmcnt(1) is enough
+v_mfma_... v[0:3] ...
+```
+
+## How to fix
+Use the count the message gives.
+"""
+
+from collections.abc import Iterator
+
+from amdgpu_lint.analyses.cfg import CFGAnalysis
+from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
+from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.isa.waits import wait_counts, wait_text
+from amdgpu_lint.rule import KernelContext
+
+CODE = "AGL203"
+NAME = "overstrict-wait"
+SEVERITY = Severity.INFO
+SUMMARY = "wait count lower than the uses need"
+SCOPE = "kernel"
+REQUIRES = (CFGAnalysis, DefUseAnalysis, WaitcntAnalysis)
+
+
+def _block_ends(context: KernelContext) -> dict[int, tuple[int, bool]]:
+    """Instruction index -> (end of its block, whether the block ends the program)."""
+    ends: dict[int, tuple[int, bool]] = {}
+    position = 0
+    for block in context.get(CFGAnalysis).blocks:
+        end = position + len(block.instructions)
+        last = block.terminator
+        final = last is not None and last.mnemonic.startswith("s_endpgm")
+        for index in range(position, end):
+            ends[index] = (end, final)
+        position = end
+    return ends
+
+
+_ORDERING_BITS = frozenset(("glc", "sc0", "sc1", "dlc", "nt", "scope", "th"))
+
+
+def _orders_memory(instruction, info) -> bool:
+    """Atomics, cache maintenance and accesses with coherence bits: LLVM's memory model waits
+    for everything before them, whatever registers they use."""
+    if info.klass.unit == "vmem" and info.klass.kind in ("atomic", "cache"):
+        return True
+    return info.klass.is_memory and any(name in _ORDERING_BITS for name, _ in instruction.modifiers)
+
+
+def check(context: KernelContext) -> Iterator[Diagnostic]:
+    report = context.get(WaitcntAnalysis)
+    target = context.module.target
+    if report is None:
+        return
+    kernel = context.kernel
+    def_use = context.get(DefUseAnalysis).per_instruction
+    ends = _block_ends(context)
+    for index, state in sorted(report.states_before.items()):
+        instruction = kernel.instructions[index]
+        counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
+        end, final = ends[index]
+        better: dict[str, int] = {}
+        for name, count in counts.items():
+            counter = state[name]
+            if counter.out_of_order or not counter.regs:
+                continue
+            needed, closed = None, final
+            for later in range(index + 1, end):
+                other = kernel.instructions[later]
+                if name in (wait_counts(other.mnemonic, other.operands, target) or {}):
+                    closed = True
+                    break
+                info = def_use[later]
+                if info.klass.unit in ("barrier", "call", "return") or _orders_memory(other, info):
+                    needed = 0  # the wait may be a release for this access, not a register wait
+                    break
+                for unit in info.uses | info.defs:
+                    entry = counter.regs.get(unit)
+                    if entry is not None:
+                        needed = entry[0] if needed is None else min(needed, entry[0])
+            if closed and (needed is None or needed > count):
+                better[name] = needed  # None: nothing before the next wait needs this counter
+        if better:
+            replacement = {**counts, **better}
+            replacement = {name: count for name, count in replacement.items() if count is not None}
+            lines = wait_text(replacement, target)
+            advice = (" and ".join(f"`{line}`" for line in lines) + " is enough") if lines else (
+                "nothing before the next wait needs it: remove it")
+            yield context.diagnostic(
+                instruction.where,
+                f"{instruction.mnemonic} waits for more than the following instructions need; {advice}",
+                kernel=kernel.name,
+            )

@@ -1,0 +1,45 @@
+"""## What it finds
+A wait that retires nothing: on every path into it, no operation it waits for is outstanding
+beyond its count (nothing was issued since the last wait, or an earlier wait already covered
+it).
+
+## Why it matters
+Each `s_waitcnt` costs an issue slot and, worse, documents a dependency that is not there;
+the next edit moves a load and nobody knows which wait protects it.
+
+## Example
+```
+s_waitcnt vmcnt(0)
+v_add_f32 v1, v0, v0
+s_waitcnt vmcnt(0)      ; nothing was issued since the first wait
+```
+
+## How to fix
+Delete it.
+"""
+
+from collections.abc import Iterator
+
+from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
+from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.rule import KernelContext
+
+CODE = "AGL202"
+NAME = "redundant-wait"
+SEVERITY = Severity.WARNING
+SUMMARY = "wait for which nothing is outstanding"
+SCOPE = "kernel"
+REQUIRES = (WaitcntAnalysis,)
+
+
+def check(context: KernelContext) -> Iterator[Diagnostic]:
+    report = context.get(WaitcntAnalysis)
+    if report is None:
+        return
+    for index in report.useless_waits:
+        instruction = context.kernel.instructions[index]
+        yield context.diagnostic(
+            instruction.where,
+            f"{instruction.mnemonic} waits for nothing: no memory operation it counts is outstanding here on any path",
+            kernel=context.kernel.name,
+        )
