@@ -16,7 +16,16 @@ from . import __version__
 from .builder import BuildOptions
 from .config import Config, ConfigError, find_config
 from .diagnostics import Diagnostic, Severity
-from .emitters import kernel_report, write_json, write_plots, write_report_json, write_report_text, write_text
+from .emitters import (
+    kernel_report,
+    write_calculator_plot,
+    write_calculator_text,
+    write_json,
+    write_plots,
+    write_report_json,
+    write_report_text,
+    write_text,
+)
 from .linter import FileResult, RuleSelection, SelectionError, lint_file
 from .rules.occupancy_regression import baseline_key
 from .launch import DEVICES, Launch, find_device, parse_grid
@@ -122,6 +131,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     baseline = commands.add_parser("baseline", help="write each kernel's resources and occupancy as a JSON snapshot")
     _add_input_options(baseline)
+
+    calculator = commands.add_parser("occupancy", help="occupancy calculator: waves for given registers, LDS, work-group")
+    calculator.add_argument("--mcpu", help="target processor (e.g. gfx942)")
+    calculator.add_argument("--arch", choices=("gcn", "terascale"), default="gcn",
+                            help="terascale: Radeon HD 5000/6000 VLIW formula (seed 000)")
+    calculator.add_argument("--vgprs", type=int, default=1, metavar="N", help="architectural VGPRs (TeraScale: registers)")
+    calculator.add_argument("--agprs", type=int, default=0, metavar="N", help="AGPRs (gfx908, gfx90a, gfx94x, gfx950)")
+    calculator.add_argument("--sgprs", type=int, default=0, metavar="N", help="SGPRs including VCC/FLAT_SCRATCH/XNACK extras")
+    calculator.add_argument("--lds", type=int, default=0, metavar="BYTES", help="LDS per work-group")
+    calculator.add_argument("--wg-size", type=_positive, metavar="N", help="work-items per work-group (default: one wave)")
+    waves = calculator.add_mutually_exclusive_group()
+    waves.add_argument("--wave32", dest="wave_size", action="store_const", const=32)
+    waves.add_argument("--wave64", dest="wave_size", action="store_const", const=64)
+    calculator.add_argument("--cumode", action="store_true", help="gfx10+: CU mode instead of WGP mode")
+    calculator.add_argument("--max-waves-cu", type=_positive, default=32, help="TeraScale: wavefronts a CU holds (default 32)")
+    calculator.add_argument("--limits", action="store_true", help="print the VGPR/SGPR/LDS thresholds of every occupancy level")
+    calculator.add_argument("--plot", metavar="FILE.svg", help="write the what-if curves as one SVG")
+    calculator.add_argument("--format", choices=("text", "json"), default="text")
+    calculator.add_argument("--output", "-o", metavar="FILE")
 
     commands.add_parser("rules", help="list every rule")
     explain = commands.add_parser("explain", help="show a rule's documentation")
@@ -258,6 +286,36 @@ def run_baseline(args: argparse.Namespace) -> int:
     return EXIT_USAGE if any(result.error for result in results) else EXIT_CLEAN
 
 
+def run_calculator(args: argparse.Namespace) -> int:
+    from .calculator import CalculatorError, Request, gcn_inputs, gcn_result, terascale
+
+    try:
+        if args.arch == "terascale":
+            document = terascale(args.vgprs, args.lds, args.wg_size or 64, args.max_waves_cu)
+        else:
+            if not args.mcpu:
+                raise UsageError("occupancy needs --mcpu (or --arch terascale)")
+            try:
+                target = parse_target_id(args.mcpu)
+            except UnknownTarget as error:
+                raise UsageError(f"--mcpu: unknown processor {error}") from None
+            request = Request(args.vgprs, args.agprs, args.sgprs, args.lds, args.wg_size, args.wave_size, args.cumode)
+            document = gcn_result(target, gcn_inputs(target, request), args.limits)
+    except CalculatorError as error:
+        raise UsageError(str(error)) from None
+    if args.plot:
+        if not args.plot.endswith(".svg") or "what_if" not in document:
+            raise UsageError("--plot writes an SVG (FILE.svg) for GCN targets")
+        write_calculator_plot(Path(args.plot), document)
+    with _output(args.output) as out:
+        if args.format == "json":
+            json.dump(document, out, indent=2)
+            out.write("\n")
+        else:
+            write_calculator_text(out, document)
+    return EXIT_CLEAN
+
+
 def run_rules_listing() -> int:
     from .rules import RULES
 
@@ -290,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_report(args)
         if args.command == "baseline":
             return run_baseline(args)
+        if args.command == "occupancy":
+            return run_calculator(args)
         if args.command == "rules":
             return run_rules_listing()
         return run_explain(args)

@@ -230,6 +230,53 @@ def write_plots(directory: Path, reports: list[dict[str, Any]]) -> list[Path]:
     return written
 
 
+def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
+    if document.get("arch") == "terascale":
+        out.write(f"TeraScale (VLIW5/VLIW4): {document['wavefronts_per_cu']} wavefronts per CU "
+                  f"(occupancy {document['occupancy']:.0%})\n")
+        for name, waves in document["limits"].items():
+            marker = "  <- limiter" if name in document["limiter"] else ""
+            out.write(f"  {name:<17} {waves:>3}{marker}\n")
+        return
+    inputs = document["inputs"]
+    out.write(f"{document['target']}: {document['waves_per_simd']} of {document['max_waves_per_simd']} waves/SIMD, "
+              f"{document['waves_per_cu']} waves per CU/WGP ({inputs['vgprs']} VGPRs, {inputs['sgprs']} SGPRs, "
+              f"{inputs['lds_bytes']} bytes LDS, work-group {inputs['wg_size']}, wave{inputs['wave_size']})\n")
+    out.write("  resource          waves/SIMD\n")
+    for name, waves in document["limits"].items():
+        marker = "  <- limiter" if name in document["limiter"] else ""
+        out.write(f"  {name:<17} {waves:>3}{marker}\n")
+    for step in document["next_step"]:
+        out.write(f"  next step: {step}\n")
+    curves = document["what_if"]
+    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], inputs['vgprs'])}\n")
+    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], inputs['lds_bytes'])}\n")
+    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], inputs['wg_size'])}\n")
+    if "thresholds" in document:
+        out.write("  waves/SIMD  max VGPRs  max SGPRs  max LDS bytes\n")
+        for row in document["thresholds"]:
+            cells = [row["max_vgprs"], row["max_sgprs"], row["max_lds_bytes"]]
+            text = ["-" if cell is None else str(cell) for cell in cells]
+            out.write(f"  {row['waves_per_simd']:>10}  {text[0]:>9}  {text[1]:>9}  {text[2]:>13}\n")
+
+
+def write_calculator_plot(path: Path, document: dict[str, Any]) -> None:
+    """The three what-if curves side by side in one SVG."""
+    inputs = document["inputs"]
+    charts = []
+    for curve, label, key, x_max in (("vgprs", "VGPRs", "vgprs", 512), ("lds_bytes", "LDS bytes", "lds_bytes", 163840),
+                                      ("wg_size", "work-group size", "wg_size", 1024)):
+        points = [tuple(p) for p in document["what_if"][curve]]
+        current = inputs[key]
+        waves_now = next((w for x, w in reversed(points) if x <= current), points[0][1])
+        span = max(points[-1][0] * (2 if curve != "wg_size" else 1), current, 1)
+        charts.append(step_chart(f"occupancy vs {label}", label, points, min(x_max, span),
+                                 document["max_waves_per_simd"], (current, waves_now)))
+    width = 560
+    body = "".join(f'<g transform="translate({index * width},0)">{chart}</g>' for index, chart in enumerate(charts))
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * 3}" height="300">{body}</svg>\n')
+
+
 def write_report_json(out: TextIO, reports: list[dict[str, Any]]) -> None:
     json.dump({"version": __version__, "kernels": reports}, out, indent=2, default=str)
     out.write("\n")

@@ -167,11 +167,14 @@ def max_vgprs_for(target: Target, waves: int, wave_size: int) -> int:
 
 
 def max_sgprs_for(target: Target, waves: int) -> int | None:
+    """Most SGPRs (extras included) that still allow `waves`; None where SGPRs never limit."""
     if not target.sgprs_limit_occupancy:
         return None
     steps = ((80, 10), (88, 9), (100, 8)) if target.major >= 8 else ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
-    allowed = [limit for limit, w in steps if w >= waves]
-    return max(allowed) if allowed else (target.addressable_sgprs if waves <= (7 if target.major >= 8 else 5) else 0)
+    fallback = 7 if target.major >= 8 else 5
+    if waves <= fallback:
+        return target.addressable_sgprs + (6 if target.major >= 8 else 4)  # every allocation runs this many
+    return max(limit for limit, w in steps if w >= waves)
 
 
 def next_steps(target: Target, inputs: Inputs, goal: int, binding: list[str]) -> list[str]:
@@ -189,7 +192,7 @@ def next_steps(target: Target, inputs: Inputs, goal: int, binding: list[str]) ->
                 count = inputs.sgprs - most
                 steps.append(f"free {count} SGPR{'s' if count != 1 else ''} ({inputs.sgprs} -> {most}, extras included)")
         elif name == LDS:
-            lds_ok = _largest_lds_for(target, inputs, goal)
+            lds_ok = largest_lds_for(target, inputs, goal)
             if lds_ok is not None:
                 steps.append(f"use at most {lds_ok} bytes of LDS per work-group (now {inputs.lds_bytes})")
         elif name == WORKGROUP:
@@ -199,7 +202,7 @@ def next_steps(target: Target, inputs: Inputs, goal: int, binding: list[str]) ->
     return steps
 
 
-def _largest_lds_for(target: Target, inputs: Inputs, goal: int) -> int | None:
+def largest_lds_for(target: Target, inputs: Inputs, goal: int) -> int | None:
     low, high = 0, inputs.lds_bytes
     if _lds_and_workgroup_limits(target, 0, inputs.wg_size, inputs.wave_size, inputs.cumode)[0] < goal:
         return None
