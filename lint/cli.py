@@ -26,7 +26,8 @@ from .emitters import (
     write_report_text,
     write_text,
 )
-from .linter import FileResult, RuleSelection, SelectionError, lint_file
+from .formats import write_github, write_gitlab, write_sarif
+from .linter import FileResult, RuleSelection, SelectionError, finding_keys, lint_file
 from .rules.occupancy_regression import baseline_key
 from .launch import DEVICES, Launch, find_device, parse_grid
 from .targets import UnknownTarget, parse_target_id
@@ -118,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="lint assembly files")
     _add_input_options(check)
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--format", choices=("text", "json", "sarif", "github", "gitlab"), default="text")
     check.add_argument("--select", action="append", metavar="RULES", help="rules to run: codes, names, prefixes, ALL")
     check.add_argument("--ignore", action="append", metavar="RULES", help="rules to skip")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails (default: warning)")
@@ -190,7 +191,7 @@ def _settings(args: argparse.Namespace, config: Config) -> _Settings:
     )
     select = _comma_list(getattr(args, "select", None)) or config.select or ["ALL"]
     ignore = _comma_list(getattr(args, "ignore", None)) + config.ignore
-    selection = RuleSelection(select, ignore, dict(config.severities))
+    selection = RuleSelection(select, ignore, dict(config.severities), list(config.per_file_ignores))
     fail_on = Severity.parse(args.fail_on) if getattr(args, "fail_on", None) else (config.fail_on or Severity.WARNING)
     return _Settings(options, selection, fail_on)
 
@@ -240,6 +241,14 @@ def run_check(args: argparse.Namespace) -> int:
     with _output(args.output) as out:
         if args.format == "json":
             write_json(out, diagnostics, len(results))
+        elif args.format == "sarif":
+            from .rules import RULES
+
+            write_sarif(out, diagnostics, RULES, sources)
+        elif args.format == "github":
+            write_github(out, diagnostics)
+        elif args.format == "gitlab":
+            write_gitlab(out, diagnostics, sources)
         else:
             write_text(out, diagnostics, sources, len(results))
     for message in unreadable:
@@ -269,10 +278,13 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run_baseline(args: argparse.Namespace) -> int:
-    args.select, args.ignore, args.fail_on = ["ALL"], [], None
+    args.select, args.ignore, args.fail_on, args.baseline = ["ALL"], [], None, None
     results, _ = _lint_all(args)
     kernels = {}
+    findings = []
     for result in results:
+        if result.module:
+            findings += finding_keys(result.diagnostics, result.module.sources)
         for kernel in result.module.kernels if result.module else ():
             report = kernel_report(result.module, kernel)
             if "waves_per_simd" in report:
@@ -281,7 +293,7 @@ def run_baseline(args: argparse.Namespace) -> int:
                                                  "scratch_bytes", "wg_size", "waves_per_simd", "limiter")
                 }
     with _output(args.output) as out:
-        json.dump({"version": __version__, "kernels": kernels}, out, indent=2, sort_keys=True)
+        json.dump({"version": __version__, "kernels": kernels, "findings": sorted(findings)}, out, indent=2, sort_keys=True)
         out.write("\n")
     return EXIT_USAGE if any(result.error for result in results) else EXIT_CLEAN
 
@@ -356,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ConfigError) as error:
         print(f"amdgpu-lint: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FINDINGS
     except OSError as error:
         print(f"amdgpu-lint: error: {error}", file=sys.stderr)
         return EXIT_USAGE

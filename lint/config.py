@@ -16,7 +16,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from .diagnostics import Severity
 
 CONFIG_FILE = ".amdgpu-lint.toml"
-KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline"}
+KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",
+              "per-file-ignores"}
 
 
 class ConfigError(ValueError):
@@ -35,6 +36,7 @@ class Config:
     severities: dict[str, Severity] = field(default_factory=dict)
     min_waves: int | None = None
     baseline: str | None = None
+    per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)  # (absolute glob, rules)
 
 
 def _string_list(value: Any, key: str, path: Path) -> list[str]:
@@ -65,6 +67,11 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
         if not isinstance(table["min-waves"], int) or table["min-waves"] < 1:
             raise ConfigError(f"{path}: 'min-waves' must be a positive integer")
         config.min_waves = table["min-waves"]
+    ignores = table.get("per-file-ignores", {})
+    if not isinstance(ignores, dict):
+        raise ConfigError(f"{path}: 'per-file-ignores' must be a table of glob = [rules]")
+    for pattern, rules in ignores.items():
+        config.per_file_ignores.append(((path.parent.resolve() / pattern).as_posix(), _string_list(rules, pattern, path)))
     if "baseline" in table:
         if not isinstance(table["baseline"], str):
             raise ConfigError(f"{path}: 'baseline' must be a path")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -9,8 +10,11 @@ from .builder import BuildOptions, build_module
 from .diagnostics import Diagnostic, Severity
 from .ir import Module
 from .passes import AnalysisManager
+from .formats import fingerprints
 from .rule import KernelContext, ModuleContext, Rule
+from .rules import RULES
 from .source import read_source
+from .suppressions import Suppressions
 
 
 class SelectionError(ValueError):
@@ -24,6 +28,12 @@ class RuleSelection:
     select: list[str] = field(default_factory=lambda: ["ALL"])
     ignore: list[str] = field(default_factory=list)
     severities: dict[str, Severity] = field(default_factory=dict)
+    per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)  # (absolute glob, rules)
+
+    @staticmethod
+    def _matches_diagnostic(diagnostic: Diagnostic, token: str) -> bool:
+        token = token.strip()
+        return token.upper() == "ALL" or token.lower() == diagnostic.name or diagnostic.code.startswith(token.upper())
 
     @staticmethod
     def _matches(rule: Rule, token: str) -> bool:
@@ -31,7 +41,8 @@ class RuleSelection:
         return token.upper() == "ALL" or token.lower() == rule.name or rule.code.startswith(token.upper())
 
     def validate(self, rules: tuple[Rule, ...]) -> None:
-        for token in self.select + self.ignore + list(self.severities):
+        per_file = [token for _, tokens in self.per_file_ignores for token in tokens]
+        for token in self.select + self.ignore + list(self.severities) + per_file:
             if not any(self._matches(rule, token) for rule in rules):
                 raise SelectionError(f"no rule matches '{token}' (see 'amdgpu-lint rules')")
 
@@ -52,6 +63,7 @@ class FileResult:
 
 
 def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:
+    """Module and kernel rules, then inline suppressions (and the rule reporting unused ones)."""
     diagnostics: list[Diagnostic] = []
     for rule in rules:
         if rule.scope == "module":
@@ -61,7 +73,21 @@ def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:
         manager = AnalysisManager(module, kernel)
         for rule in kernel_rules:
             diagnostics.extend(rule.check(KernelContext(module, rule, kernel, manager)))
+    suppressions = Suppressions(module.sources)
+    diagnostics = suppressions.apply(diagnostics)
+    known = frozenset(r.name for r in RULES) | frozenset(r.code for r in RULES)
+    for rule in rules:
+        if rule.scope == "suppressions":
+            diagnostics.extend(rule.check(ModuleContext(module, rule), suppressions.unused(), known))
     return diagnostics
+
+
+def _per_file_ignored(diagnostic: Diagnostic, selection: RuleSelection) -> bool:
+    path = Path(diagnostic.path).resolve().as_posix()
+    return any(
+        fnmatch.fnmatch(path, pattern) and any(RuleSelection._matches_diagnostic(diagnostic, t) for t in tokens)
+        for pattern, tokens in selection.per_file_ignores
+    )
 
 
 def _apply_severities(diagnostics: list[Diagnostic], selection: RuleSelection) -> list[Diagnostic]:
@@ -85,6 +111,15 @@ def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], select
     module = build_module(source, options)
     diagnostics = run_rules(module, rules)
     if selection is not None:
-        diagnostics = _apply_severities(diagnostics, selection)
+        diagnostics = [d for d in _apply_severities(diagnostics, selection) if not _per_file_ignored(d, selection)]
     diagnostics.sort(key=lambda d: d.sort_key)
+    if options.baseline and options.baseline.get("findings"):
+        known = set(options.baseline["findings"])
+        keys = finding_keys(diagnostics, module.sources)
+        diagnostics = [d for d, key in zip(diagnostics, keys, strict=True) if key not in known]
     return FileResult(shown, module, diagnostics)
+
+
+def finding_keys(diagnostics: list[Diagnostic], sources) -> list[str]:
+    """Baseline keys for findings: path, code and a fingerprint of the line's text."""
+    return [f"{d.path}::{d.code}::{print_}" for d, print_ in zip(diagnostics, fingerprints(diagnostics, sources), strict=True)]

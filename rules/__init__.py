@@ -21,6 +21,7 @@ from . import (
     unknown_directive,
     unknown_instruction,
     unknown_target,
+    unused_suppression,
 )
 
 _MODULES = (
@@ -40,6 +41,7 @@ _MODULES = (
     missing_wait,
     redundant_wait,
     overstrict_wait,
+    unused_suppression,
 )
 
 RULES: tuple[Rule, ...] = tuple(sorted((Rule.from_module(m) for m in _MODULES), key=lambda rule: rule.code))
