@@ -152,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     calculator.add_argument("--format", choices=("text", "json"), default="text")
     calculator.add_argument("--output", "-o", metavar="FILE")
 
+    commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the 'lsp' extra: pygls)")
+
     commands.add_parser("rules", help="list every rule")
     explain = commands.add_parser("explain", help="show a rule's documentation")
     explain.add_argument("rule", metavar="NAME|CODE")
@@ -362,6 +364,12 @@ def main(argv: list[str] | None = None) -> int:
             return run_baseline(args)
         if args.command == "occupancy":
             return run_calculator(args)
+        if args.command == "lsp":
+            try:
+                from .lsp import main as serve
+            except ImportError:
+                raise UsageError("the language server needs pygls: pip install 'amdgpu-lint[lsp]'") from None
+            return serve()
         if args.command == "rules":
             return run_rules_listing()
         return run_explain(args)

@@ -1,0 +1,165 @@
+"""`amdgpu-lint lsp`: a language server (pygls 2.x) over stdio.
+
+Publishes diagnostics when a document is opened, saved or changed (changes are debounced), shows
+a kernel's occupancy summary when hovering its label, and offers quick fixes for findings that
+carry one (missing-wait inserts the wait).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from . import __version__
+from .analyses.resources import ResourceAnalysis
+from .builder import build_module
+from .cli import _config_for, _settings, build_parser
+from .diagnostics import Diagnostic, Severity
+from .formats import RULES_URL
+from .linter import run_rules
+from .passes import AnalysisManager
+from .rules import RULES
+from .source import split_lines
+
+DEBOUNCE_SECONDS = 0.3
+_SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
+             Severity.INFO: types.DiagnosticSeverity.Information}
+
+
+@dataclass
+class Linted:
+    diagnostics: list[Diagnostic]
+    hovers: dict[int, str]  # 0-based line of a kernel label -> markdown
+
+
+def _range(line: int, column: int, end_line: int, end_column: int) -> types.Range:
+    """1-based inclusive-start, exclusive-end columns to LSP's 0-based positions."""
+    return types.Range(start=types.Position(line=line - 1, character=column - 1),
+                       end=types.Position(line=end_line - 1, character=end_column - 1))
+
+
+def lint_text(path: str, text: str) -> Linted:
+    """Lint an editor buffer as if it were the file at `path` (config and includes from there)."""
+    args = build_parser().parse_args(["check", path])
+    settings = _settings(args, _config_for(Path(path), args))
+    rules = settings.selection.enabled(RULES)
+    module = build_module(split_lines(path, text), settings.options)
+    diagnostics = [d for d in run_rules(module, rules) if d.path == path]
+    hovers: dict[int, str] = {}
+    lines = text.splitlines()
+    for kernel in module.kernels:
+        resources = AnalysisManager(module, kernel).get(ResourceAnalysis)
+        label = next((number for number, line in enumerate(lines) if line.strip().startswith(f"{kernel.name}:")), None)
+        if resources is None or label is None:
+            continue
+        occupancy = resources.occupancy
+        steps = "".join(f"\n- next: {step}" for step in occupancy.next_step)
+        hovers[label] = (
+            f"**{kernel.name}** on {module.target}: **{occupancy.waves_per_simd}/"
+            f"{module.target.max_waves_per_simd} waves per SIMD**, limited by {', '.join(occupancy.limiters)}\n\n"
+            f"VGPR {resources.vgprs} (AGPR {resources.agprs}), SGPR {resources.sgprs}, LDS {resources.lds_bytes} bytes, "
+            f"work-group {resources.wg_size}{steps}"
+        )
+    return Linted(diagnostics, hovers)
+
+
+class AmdgpuLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("amdgpu-lint", __version__)
+        self.results: dict[str, Linted] = {}
+        self.pending: dict[str, asyncio.Task] = {}
+
+    def publish(self, uri: str) -> None:
+        document = self.workspace.get_text_document(uri)
+        path = to_fs_path(uri) or uri
+        linted = lint_text(path, document.source)
+        self.results[uri] = linted
+        items = [
+            types.Diagnostic(
+                range=_range(d.line, d.column, d.end_line, d.end_column),
+                message=d.message,
+                severity=_SEVERITY[d.severity],
+                code=d.code,
+                code_description=types.CodeDescription(href=f"{RULES_URL}#{d.code.lower()}-{d.name}"),
+                source="amdgpu-lint",
+            )
+            for d in linted.diagnostics
+        ]
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=items))
+
+    def publish_later(self, uri: str) -> None:
+        previous = self.pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+
+        async def later() -> None:
+            await asyncio.sleep(DEBOUNCE_SECONDS)
+            self.pending.pop(uri, None)
+            self.publish(uri)
+
+        self.pending[uri] = asyncio.ensure_future(later())
+
+
+server = AmdgpuLanguageServer()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: AmdgpuLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: AmdgpuLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.publish_later(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+def did_save(ls: AmdgpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: AmdgpuLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.results.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: AmdgpuLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    linted = ls.results.get(params.text_document.uri)
+    text = linted.hovers.get(params.position.line) if linted else None
+    if text is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_actions(ls: AmdgpuLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    linted = ls.results.get(params.text_document.uri)
+    if linted is None:
+        return []
+    first, last = params.range.start.line + 1, params.range.end.line + 1
+    actions = []
+    for diagnostic in linted.diagnostics:
+        if diagnostic.fix is None or not (first <= diagnostic.line <= last):
+            continue
+        edits = [types.TextEdit(range=_range(e.line, e.column, e.end_line, e.end_column), new_text=e.text)
+                 for e in diagnostic.fix.edits if e.path == diagnostic.path]
+        actions.append(types.CodeAction(
+            title=f"{diagnostic.code}: {diagnostic.fix.description}",
+            kind=types.CodeActionKind.QuickFix,
+            edit=types.WorkspaceEdit(changes={params.text_document.uri: edits}),
+        ))
+    return actions
+
+
+def main() -> int:
+    server.start_io()
+    return 0
