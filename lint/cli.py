@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
-    report.add_argument("--format", choices=("text", "json"), default="text")
+    report.add_argument("--format", choices=("text", "json", "html"), default="text")
     report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
 
     baseline = commands.add_parser("baseline", help="write each kernel's resources and occupancy as a JSON snapshot")
@@ -262,7 +262,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    args.select, args.ignore, args.fail_on = ["ALL"], [], None
+    args.select, args.ignore, args.fail_on, args.baseline = ["ALL"], [], None, None
     results, _ = _lint_all(args)
     reports = [kernel_report(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
     if args.plots:
@@ -271,6 +271,11 @@ def run_report(args: argparse.Namespace) -> int:
     with _output(args.output) as out:
         if args.format == "json":
             write_report_json(out, reports)
+        elif args.format == "html":
+            from .html_report import write_html
+
+            diagnostics = [d for r in results for d in r.diagnostics]
+            write_html(out, [r.module for r in results if r.module], reports, diagnostics)
         else:
             write_report_text(out, reports)
     errors = [result.error for result in results if result.error]

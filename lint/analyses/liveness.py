@@ -1,0 +1,57 @@
+"""Register liveness: which registers hold a value some later instruction reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ir import Kernel
+from ..passes import Analysis, AnalysisManager
+from .cfg import CFGAnalysis
+from .defuse import DefUseAnalysis
+
+
+@dataclass
+class Liveness:
+    live_vgprs: list[int]  # per instruction: VGPRs and AGPRs live into it
+    peak: int
+
+
+class LivenessAnalysis(Analysis):
+    """Backward may-analysis over the CFG (union at splits, fixed point over loops)."""
+
+    name = "liveness"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> Liveness | None:
+        def_use = manager.get(DefUseAnalysis)
+        if def_use is None:
+            return None
+        cfg = manager.get(CFGAnalysis)
+        blocks = cfg.blocks
+        starts, position = [], 0
+        for block in blocks:
+            starts.append(position)
+            position += len(block.instructions)
+        infos = def_use.per_instruction
+        live_in: list[frozenset] = [frozenset()] * len(blocks)
+        changed = True
+        while changed:
+            changed = False
+            for index in reversed(range(len(blocks))):
+                live = set().union(*(live_in[s] for s in blocks[index].successors)) if blocks[index].successors else set()
+                for offset in reversed(range(len(blocks[index].instructions))):
+                    info = infos[starts[index] + offset]
+                    live -= info.defs - info.preserved
+                    live |= {unit for unit in info.uses if unit[0] in ("v", "a")}
+                frozen = frozenset(live)
+                if frozen != live_in[index]:
+                    live_in[index], changed = frozen, True
+        counts = [0] * len(infos)
+        for index, block in enumerate(blocks):
+            live = set().union(*(live_in[s] for s in block.successors)) if block.successors else set()
+            for offset in reversed(range(len(block.instructions))):
+                info = infos[starts[index] + offset]
+                live -= info.defs - info.preserved
+                live |= {unit for unit in info.uses if unit[0] in ("v", "a")}
+                counts[starts[index] + offset] = len(live)
+        return Liveness(counts, max(counts, default=0))
