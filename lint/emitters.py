@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
@@ -58,13 +59,40 @@ def _snippet(source: SourceFile | None, diagnostic: Diagnostic) -> list[str]:
     return [gutter + text, " " * (len(gutter) - 2) + "| " + " " * (column - 1) + "^" + "~" * (width - 1)]
 
 
+_ANSI = {"error": "\033[1;31m", "warning": "\033[1;33m", "info": "\033[1;36m", "note": "\033[1;36m"}
+_RESET = "\033[0m"
+
+
+def use_colour(out: TextIO) -> bool:
+    """Colour on a terminal unless NO_COLOR is set (no-color.org)."""
+    return hasattr(out, "isatty") and out.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _highlighter():
+    from pygments import highlight
+    from pygments.formatters import TerminalFormatter
+
+    from .lexer import AMDGPULexer
+
+    lexer, formatter = AMDGPULexer(), TerminalFormatter()
+    return lambda text: highlight(text, lexer, formatter).rstrip("\n")
+
+
 def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, SourceFile], files: int) -> None:
+    colour = use_colour(out)
+    paint = _highlighter() if colour and diagnostics else None
     for diagnostic in diagnostics:
+        severity = str(diagnostic.severity)
+        if colour:
+            severity = f"{_ANSI[severity]}{severity}{_RESET}"
         out.write(
-            f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: {diagnostic.severity}: "
+            f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: {severity}: "
             f"{diagnostic.message} [{diagnostic.code} {diagnostic.name}]\n"
         )
-        for line in _snippet(sources.get(diagnostic.path), diagnostic):
+        for number, line in enumerate(_snippet(sources.get(diagnostic.path), diagnostic)):
+            if paint and number == 0:
+                gutter, _, code = line.partition("| ")
+                line = gutter + "| " + paint(code)
             out.write(line + "\n")
         for note in diagnostic.notes:
             where = f"{note.path}:{note.line}:{note.column}: " if note.path else ""
