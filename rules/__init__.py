@@ -7,6 +7,7 @@ from amdgpu_lint.rule import Rule
 from . import (
     invalid_encoding,
     lds_budget,
+    missing_nop,
     missing_wait,
     occupancy_below_target,
     occupancy_regression,
@@ -41,6 +42,7 @@ _MODULES = (
     missing_wait,
     redundant_wait,
     overstrict_wait,
+    missing_nop,
     unused_suppression,
 )
 

@@ -1,0 +1,375 @@
+"""Wait-state hazards (LLVM's GCNHazardRecognizer, llvm-amdgpu-facts.md §3) on gfx6-gfx9 and CDNA.
+
+For each instruction, walk back over every predecessor path counting wait states (each
+instruction is one, `s_nop k` is k+1) and ask every hazard row whether an earlier instruction
+is its producer; a row needs N states, so a producer `s` states back leaves N-s missing. Where
+LLVM 22's measured values differ from the source text, the measured values are used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..ir import Instruction, Kernel
+from ..isa.defuse import DefUse, register_units
+from ..nodes import Call, Num, Reg, Sym
+from ..passes import Analysis, AnalysisManager
+from ..targets import Target
+from .cfg import CFGAnalysis
+from .defuse import DefUseAnalysis
+
+_VECTOR = ("v", "a")
+_SCALAR = ("s", "vcc")
+_M0_READERS = ("s_movrel", "v_movrel", "v_interp", "s_sendmsg")
+_DPP_MODIFIERS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
+                            "row_mirror", "row_half_mirror", "row_bcast", "row_share", "row_xmask", "row_newbcast", "dpp8"))
+
+
+@dataclass(slots=True)
+class Facts:
+    """What the hazard rows ask about one instruction."""
+
+    instruction: Instruction
+    info: DefUse
+    mnemonic: str
+    valu: bool
+    mfma: bool
+    dgemm: bool
+    xdl: bool
+    passes: int
+    vector_defs: frozenset
+    scalar_defs: frozenset
+    writes_exec: bool
+    writes_vcc: bool
+    src_ab: frozenset = frozenset()
+    src_c: frozenset = frozenset()
+    dst: frozenset = frozenset()
+
+    @property
+    def memory(self) -> bool:
+        return self.info.klass.unit in ("vmem", "ds", "export")
+
+
+def facts_of(instruction: Instruction, info: DefUse) -> Facts:
+    klass = info.klass
+    mfma = klass.matrix in ("mfma", "smfmac")
+    facts = Facts(
+        instruction, info, instruction.mnemonic, klass.unit == "valu", mfma, mfma and "f64" in instruction.mnemonic,
+        klass.xdl, klass.passes,
+        frozenset(u for u in info.defs if u[0] in _VECTOR),
+        frozenset(u for u in info.defs if u[0] in _SCALAR),
+        any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
+    )
+    if mfma and len(instruction.operands) >= 4:
+        facts.dst = frozenset(register_units(instruction.operands[0]))
+        facts.src_ab = frozenset(register_units(instruction.operands[1])) | frozenset(register_units(instruction.operands[2]))
+        facts.src_c = frozenset(register_units(instruction.operands[3]))
+    return facts
+
+
+@dataclass(frozen=True, slots=True)
+class HazardRow:
+    number: int
+    description: str
+    applies: Callable[[Target], bool]
+    states: Callable[[Facts, Facts, Target], int]  # producer, consumer -> wait states needed (0: none)
+
+
+def _gfx940(t: Target) -> bool:
+    return t.is_gfx94_plus
+
+
+def _mfma_read_states(p: Facts, c: Facts, t: Target, memory: bool) -> int:
+    """Rows 19/20/22: an MFMA result read (or overwritten) too early."""
+    if p.dgemm:
+        if t.name == "gfx950" and p.passes == 8:
+            return 19  # DGEMM 16x16x4f64 on gfx950 (PR #117262)
+        if t.is_gfx94_plus:
+            return 11 if p.passes == 8 else 6
+        return (18 if memory else 11) if p.passes == 8 else (9 if memory else 6)
+    if t.is_gfx94_plus:
+        extra = 3 if p.xdl else 2
+        if p.xdl and t.name == "gfx950" and p.passes != 2:
+            extra += 1
+        return p.passes + extra
+    return p.passes + 3  # gfx90a SMFMA: 5 / 11 / 19
+
+
+def _row18(p: Facts, c: Facts, t: Target) -> int:
+    if not (p.mfma and c.mnemonic.startswith("v_accvgpr_read") and p.dst & c.info.uses):
+        return 0
+    if t.name == "gfx908":
+        return {2: 4, 8: 10}.get(p.passes, 18)
+    return _mfma_read_states(p, c, t, memory=False)
+
+
+def _row19(p: Facts, c: Facts, t: Target) -> int:
+    if not p.mfma or c.mfma or c.mnemonic.startswith("v_accvgpr_read") or not (c.valu or c.memory):
+        return 0
+    if not (p.dst & c.info.uses):
+        return 0
+    return _mfma_read_states(p, c, t, memory=c.memory)
+
+
+def _row20(p: Facts, c: Facts, t: Target) -> int:
+    if not p.mfma or c.mfma or not (c.valu or c.memory) or not (p.dst & c.info.defs):
+        return 0
+    return _mfma_read_states(p, c, t, memory=c.memory)
+
+
+def _row21(p: Facts, c: Facts, t: Target) -> int:
+    if not p.mfma or p.dgemm or c.mfma or not (c.valu or c.memory) or not (p.src_c & c.info.defs):
+        return 0
+    if t.is_gfx94_plus and not p.xdl:
+        return 0
+    return p.passes - 1
+
+
+def _row22(p: Facts, c: Facts, t: Target) -> int:
+    if not (p.mfma and c.mfma and p.dst & c.src_ab):
+        return 0
+    if t.name == "gfx908":
+        return 2
+    return _mfma_read_states(p, c, t, memory=False)
+
+
+def _row24(p: Facts, c: Facts, t: Target) -> int:
+    """Back-to-back accumulation into exactly the same registers."""
+    if not (p.mfma and c.mfma and p.dst and p.dst == c.src_c):
+        return 0
+    if t.name == "gfx908":
+        return 0  # LLVM 22 emits these adjacent on gfx908 (the facts' "2" is for partial overlap)
+    if t.is_gfx94_plus:
+        return 2 if p.passes == 2 else 0
+    return 4 if (p.dgemm and p.passes == 4 and c.dgemm) else 0
+
+
+def _row23(p: Facts, c: Facts, t: Target) -> int:
+    """A result read as SrcC of the next MFMA, overlapping but not identical."""
+    if not (p.mfma and c.mfma and p.dst & c.src_c) or p.dst == c.src_c:
+        return 0
+    if t.name == "gfx908":
+        return 2
+    if t.is_gfx94_plus:
+        if c.xdl and not p.xdl:
+            return 0
+        return p.passes + (2 if t.name == "gfx950" else 1) if p.xdl else p.passes
+    if p.dgemm:
+        return 9 if p.passes == 8 else 4
+    return p.passes + (1 if c.dgemm else 0)
+
+
+def _lane_select(c: Facts) -> frozenset:
+    if c.mnemonic.startswith(("v_readlane", "v_writelane")) and len(c.instruction.operands) >= 3:
+        return frozenset(register_units(c.instruction.operands[2]))
+    return frozenset()
+
+
+def _is_dpp(c: Facts) -> bool:
+    return c.valu and (c.mnemonic.endswith("_dpp") or any(name in _DPP_MODIFIERS for name, _ in c.instruction.modifiers))
+
+
+def _wide_store_data(p: Facts) -> frozenset:
+    if p.info.klass.unit != "vmem" or p.info.klass.kind not in ("store", "atomic"):
+        return frozenset()
+    for operand in p.instruction.operands:
+        if isinstance(operand, Reg) and operand.kind in _VECTOR and operand.count > 2:
+            return frozenset(register_units(operand))
+    return frozenset()
+
+
+def _sgpr_soffset(p: Facts) -> bool:
+    operands = p.instruction.operands
+    return p.info.klass.memory == "buffer" and len(operands) >= 4 and isinstance(operands[3], Reg) and operands[3].kind == "s"
+
+
+def _row9(p: Facts, c: Facts, t: Target) -> int:
+    data = _wide_store_data(p)
+    if not data or not c.valu or not (data & c.info.defs):
+        return 0
+    if _sgpr_soffset(p):
+        return 1 if t.is_gfx94_plus else 0
+    return 2 if t.is_gfx94_plus else 1
+
+
+def _hwreg(instruction: Instruction):
+    for operand in instruction.operands:
+        if isinstance(operand, Call) and operand.name.lower() == "hwreg" and operand.args:
+            first = operand.args[0]
+            return first.name if isinstance(first, Sym) else first.value if isinstance(first, Num) else None
+    return None
+
+
+def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
+    mnemonic = c.mnemonic
+    if mnemonic.startswith(_M0_READERS[:3]) or "_addtid" in mnemonic or "lds_direct" in str(c.instruction.operands):
+        return not mnemonic.startswith("s_sendmsg") or t.major <= 8
+    return c.info.klass.lds_dma and t.major == 9
+
+
+ROWS: tuple[HazardRow, ...] = (
+    HazardRow(1, "VALU writes an SGPR that a VMEM instruction reads", lambda t: t.major <= 9,
+              lambda p, c, t: 5 if p.valu and c.info.klass.unit == "vmem" and p.scalar_defs & c.info.uses else 0),
+    HazardRow(2, "VALU writes the lane-select SGPR of v_readlane/v_writelane", lambda t: True,
+              lambda p, c, t: 4 if p.valu and p.scalar_defs & _lane_select(c) else 0),
+    HazardRow(3, "VALU writes VCC that v_div_fmas reads", lambda t: True,
+              lambda p, c, t: 4 if p.valu and p.writes_vcc and c.mnemonic.startswith("v_div_fmas") else 0),
+    HazardRow(4, "VALU writes a VGPR that a DPP instruction reads", lambda t: True,
+              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & c.info.uses else 0),
+    HazardRow(5, "VALU writes EXEC before a DPP instruction", lambda t: True,
+              lambda p, c, t: 5 if p.valu and p.writes_exec and _is_dpp(c) else 0),
+    HazardRow(6, "s_setreg writes a hardware register that s_getreg reads", lambda t: True,
+              lambda p, c, t: 2 if p.mnemonic.startswith("s_setreg") and c.mnemonic.startswith("s_getreg")
+              and _hwreg(p.instruction) == _hwreg(c.instruction) else 0),
+    HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: True,
+              lambda p, c, t: 1 if p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs
+              and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0),
+    HazardRow(9, "VALU overwrites the data VGPRs of a store wider than 64 bits", lambda t: t.major <= 9, _row9),
+    HazardRow(10, "VALU writes an SGPR/VCC that the next VALU reads (gfx940 co-execution)", _gfx940,
+              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & c.info.uses else 0),
+    HazardRow(11, "VALU writes a VGPR that v_readlane/v_readfirstlane reads", _gfx940,
+              lambda p, c, t: 1 if p.valu and c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))
+              and len(c.instruction.operands) > 1 and p.vector_defs & frozenset(register_units(c.instruction.operands[1])) else 0),
+    HazardRow(12, "VALU writes EXEC before v_readlane/v_readfirstlane/v_writelane", _gfx940,
+              lambda p, c, t: 4 if p.valu and p.writes_exec
+              and c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane")) else 0),
+    HazardRow(13, "transcendental result read by a non-transcendental VALU", _gfx940,
+              lambda p, c, t: 1 if p.info.klass.rate == "trans" and c.valu and c.info.klass.rate != "trans"
+              and p.vector_defs & c.info.uses else 0),
+    HazardRow(16, "VALU writes EXEC before an MFMA", lambda t: t.has_mai,
+              lambda p, c, t: 4 if p.valu and not p.mfma and p.writes_exec
+              and (c.mfma or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write"))) else 0),
+    HazardRow(17, "VALU writes a VGPR that an MFMA (or, on gfx908, v_accvgpr_write) reads", lambda t: t.has_mai,
+              lambda p, c, t: 2 if p.valu and not p.mfma and p.info.klass.matrix != "dot"
+              and not (t.name == "gfx908" and p.mnemonic.startswith("v_accvgpr_write"))
+              and ((c.mfma and p.vector_defs & (c.src_ab | c.src_c))
+                   or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write") and p.vector_defs & c.info.uses))
+              else 0),
+    HazardRow(18, "MFMA result read by v_accvgpr_read", lambda t: t.has_mai, _row18),
+    HazardRow(19, "MFMA result read by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row19),
+    HazardRow(20, "MFMA result overwritten by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row20),
+    HazardRow(21, "MFMA SrcC overwritten before the MFMA has read it", lambda t: t.has_gfx90a_insts, _row21),
+    HazardRow(22, "MFMA result read as SrcA/B of the next MFMA", lambda t: t.has_mai, _row22),
+    HazardRow(23, "MFMA result read as SrcC of the next MFMA (partial overlap)", lambda t: t.has_mai, _row23),
+    HazardRow(24, "MFMA result accumulated into the next MFMA (same registers)", lambda t: t.has_mai, _row24),
+    HazardRow(25, "v_accvgpr_write then an MFMA or v_accvgpr_read of that AGPR (gfx908)", lambda t: t.name == "gfx908",
+              lambda p, c, t: (1 if c.mfma and p.vector_defs & c.src_c else 3 if c.mnemonic.startswith("v_accvgpr_read")
+                               and p.vector_defs & c.info.uses else 0) if p.mnemonic.startswith("v_accvgpr_write") else 0),
+    HazardRow(26, "v_accvgpr_read result used by a memory instruction (gfx908)", lambda t: t.name == "gfx908",
+              lambda p, c, t: 2 if p.mnemonic.startswith("v_accvgpr_read") and c.memory and p.vector_defs & c.info.uses else 0),
+    HazardRow(28, "DGEMM then v_fma_f64/v_fmac_f64", lambda t: t.has_gfx90a_insts,
+              lambda p, c, t: 2 if p.dgemm and c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64")) else 0),
+    HazardRow(32, "VALU writes a VGPR that v_permlane16/32_swap reads (gfx950)", lambda t: t.name == "gfx950",
+              lambda p, c, t: 2 if p.valu and c.mnemonic.startswith(("v_permlane16_swap", "v_permlane32_swap"))
+              and p.vector_defs & c.info.uses else 0),
+)
+
+SOFT_CLAUSE = HazardRow(15, "memory soft clause with xnack: a clause member writes a register the clause reads, "
+                            "or a store joins the clause", lambda t: True, lambda p, c, t: 1)
+
+
+def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
+    """Row 15: with xnack, consecutive SMEM (or VMEM) instructions may be replayed; a member that
+    writes what the clause reads, or a store, must start a new clause. Returns the clause start."""
+    this = facts[consumer]
+    kind = this.info.klass.unit
+    if kind not in ("smem", "vmem"):
+        return None
+    members = []
+    index = consumer - 1
+    while index >= start and facts[index].info.klass.unit == kind:
+        members.append(index)
+        index -= 1
+    if not members:
+        return None
+    defs = set().union(*(facts[m].info.defs for m in members))
+    defs = {unit for unit in defs if unit[0] in ("v", "s", "a")}
+    if not defs:
+        return None
+    if this.info.klass.kind in ("store", "atomic") or this.mnemonic.startswith(("s_store", "s_buffer_store")):
+        return members[-1]
+    uses = set().union(*(facts[m].info.uses for m in members)) | this.info.uses
+    defs |= {unit for unit in this.info.defs if unit[0] in ("v", "s", "a")}
+    return members[-1] if defs & uses else None
+
+
+def wait_states(instruction: Instruction) -> int:
+    """Wait states an instruction provides: 1, or k+1 for `s_nop k`."""
+    if instruction.mnemonic == "s_nop" and instruction.operands and isinstance(instruction.operands[0], Num):
+        return int(instruction.operands[0].value) + 1
+    return 1
+
+
+@dataclass(frozen=True, slots=True)
+class Hazard:
+    consumer: int
+    producer: int
+    row: HazardRow
+    needed: int  # wait states the row asks for
+    present: int  # wait states between producer and consumer on the worst path
+
+
+@dataclass
+class HazardReport:
+    hazards: dict[int, Hazard] = field(default_factory=dict)  # consumer -> the hazard needing most states
+
+
+class HazardAnalysis(Analysis):
+    name = "hazards"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> HazardReport | None:
+        target = manager.module.target
+        def_use = manager.get(DefUseAnalysis)
+        if target is None or def_use is None or target.major >= 10:
+            return None
+        rows = [row for row in ROWS if row.applies(target)]
+        facts = [facts_of(i, info) for i, info in zip(kernel.instructions, def_use.per_instruction, strict=True)]
+        lookahead = 19 if any(f.mfma or f.dst for f in facts) else 5
+        cfg = manager.get(CFGAnalysis)
+        block_of: list[int] = []
+        starts: list[int] = []
+        position = 0
+        for block in cfg.blocks:
+            starts.append(position)
+            block_of += [block.index] * len(block.instructions)
+            position += len(block.instructions)
+        report = HazardReport()
+        xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
+        for consumer in range(len(facts)):
+            found = _search(consumer, facts, rows, target, lookahead, cfg.blocks, starts, block_of)
+            if found is None and xnack:
+                clause_start = _soft_clause(consumer, facts, starts[block_of[consumer]])
+                if clause_start is not None:
+                    found = Hazard(consumer, clause_start, SOFT_CLAUSE, 1, 0)
+            if found is not None:
+                report.hazards[consumer] = found
+        return report
+
+
+def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) -> Hazard | None:
+    """The hazard missing most wait states for `consumer`, over every path back (within the
+    lookahead), counting the fewest states on any path as LLVM does."""
+    worst: Hazard | None = None
+    this = facts[consumer]
+    stack = [(consumer - 1, 0, block_of[consumer])]
+    entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
+    while stack:
+        index, states, block = stack.pop()
+        while index >= starts[block] and states < lookahead:
+            producer = facts[index]
+            for row in rows:
+                needed = row.states(producer, this, target)
+                if needed > states and (worst is None or needed - states > worst.needed - worst.present):
+                    worst = Hazard(consumer, index, row, needed, states)
+            states += wait_states(producer.instruction)
+            index -= 1
+        if states >= lookahead:
+            continue
+        for predecessor in blocks[block].predecessors:
+            if entered.get(predecessor, lookahead) <= states:
+                continue
+            entered[predecessor] = states
+            stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor))
+    return worst

@@ -1,0 +1,103 @@
+"""missing-nop: one hand-written case per hazard row, firing with too few wait states and quiet
+with enough; wait-state counting (s_nop k = k+1, worst path across blocks); the fix."""
+
+import pytest
+
+from amdgpu_lint.rules.missing_nop import nops_for
+
+from conftest import names
+
+# (row, target, producer lines, consumer line, wait states needed)
+ROWS = [
+    (1, "gfx900", "v_readfirstlane_b32 s4, v0", "global_load_dword v1, v2, s[4:5]", 5),
+    (1, "gfx90a", "v_cmp_eq_u32_e64 s[4:5], v0, v1", "buffer_load_dword v2, v3, s[8:11], s4 offen", 5),
+    (2, "gfx906", "v_readfirstlane_b32 s4, v0", "v_readlane_b32 s5, v1, s4", 4),
+    (3, "gfx900", "v_cmp_eq_u32_e32 vcc, v0, v1", "v_div_fmas_f32 v2, v3, v4, v5", 4),
+    (4, "gfx908", "v_add_f32_e32 v1, v2, v3", "v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", 2),
+    (5, "gfx90a", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mov_b32_dpp v4, v1 row_shr:1 row_mask:0xf bank_mask:0xf", 5),
+    (6, "gfx900", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 4)", 2),
+    (8, "gfx900", "s_mov_b32 m0, s0", "s_movrels_b32 s1, s2", 1),
+    (9, "gfx942", "global_store_dwordx4 v0, v[4:7], s[0:1]", "v_mov_b32_e32 v5, 0", 2),
+    (9, "gfx90a", "buffer_store_dwordx4 v[4:7], v0, s[8:11], 0 offen", "v_mov_b32_e32 v5, 0", 1),
+    (10, "gfx942", "v_cmp_eq_u32_e64 s[4:5], v0, v1", "v_cndmask_b32_e64 v2, 0, 1, s[4:5]", 2),
+    (11, "gfx942", "v_add_f32_e32 v1, v2, v3", "v_readfirstlane_b32 s0, v1", 1),
+    (12, "gfx950", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_readlane_b32 s0, v2, 1", 4),
+    (13, "gfx942", "v_exp_f32_e32 v1, v2", "v_add_f32_e32 v3, v1, v4", 1),
+    (15, "gfx90a", "global_load_dwordx2 v[0:1], v[0:1], off", "global_load_dwordx2 v[2:3], v[2:3], off", 1),
+    (15, "gfx942", "s_load_dwordx2 s[0:1], s[2:3], 0x8", "s_load_dword s3, s[2:3], 0x10", 1),
+    (16, "gfx90a", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mfma_f32_4x4x1f32 a[0:3], v2, v3, a[0:3]", 4),
+    (17, "gfx90a", "v_pk_add_f16 v4, v2, 1.0", "v_mfma_f32_32x32x8f16 a[0:15], v[4:5], v[6:7], a[0:15]", 2),
+    (17, "gfx908", "v_mov_b32_e32 v6, s11", "v_accvgpr_write_b32 a19, v6", 2),
+    (18, "gfx908", "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]", "v_accvgpr_read_b32 v4, a0", 18),
+    (18, "gfx942", "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]", "v_accvgpr_read_b32 v4, a0", 11),
+    (19, "gfx90a", "v_mfma_f32_16x16x16f16 v[0:3], v[4:5], v[6:7], 0", "v_add_f32_e32 v8, v0, v9", 11),
+    (19, "gfx942", "v_mfma_f32_32x32x2f32 v[0:15], v16, v17, 0", "global_store_dword v20, v0, s[0:1]", 18),
+    (19, "gfx950", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "v_add_f32_e32 v8, v0, v9", 8),
+    (19, "gfx950", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "v_add_f64 v[12:13], v[0:1], v[14:15]", 19),
+    (20, "gfx942", "v_mfma_f32_4x4x4_16b_f16 v[0:3], v[4:5], v[6:7], 0", "v_mov_b32_e32 v1, 0", 5),
+    (21, "gfx90a", "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], v[16:31]", "v_mov_b32_e32 v16, 0", 15),
+    (21, "gfx942", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[8:11]", "v_mov_b32_e32 v8, 0", 3),
+    (22, "gfx942", "v_mfma_f32_32x32x2f32 v[0:15], v16, v17, 0", "v_mfma_f32_32x32x2f32 v[20:35], v0, v1, 0", 18),
+    (22, "gfx950", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "v_mfma_f32_16x16x16_f16 v[8:11], v[0:1], v[2:3], 0", 8),
+    (23, "gfx942", "v_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], 0", "v_mfma_f32_32x32x8_f16 v[20:35], v[16:17], v[18:19], v[0:15] blgp:0", 0),
+    (23, "gfx942", "v_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], 0", "v_mfma_f32_32x32x8_f16 v[20:35], v[16:17], v[18:19], v[8:23]", 9),
+    (23, "gfx950", "v_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], 0", "v_mfma_f32_32x32x8_f16 v[20:35], v[16:17], v[18:19], v[8:23]", 10),
+    (23, "gfx90a", "v_mfma_f32_32x32x2f32 v[0:15], v16, v17, 0", "v_mfma_f32_32x32x2f32 v[20:35], v16, v17, v[8:23]", 16),
+    (24, "gfx942", "v_mfma_f32_4x4x4_16b_f16 v[0:3], v[4:5], v[6:7], 0", "v_mfma_f32_4x4x4_16b_f16 v[0:3], v[4:5], v[6:7], v[0:3]", 2),
+    (25, "gfx908", "v_accvgpr_write_b32 a0, v0", "v_accvgpr_read_b32 v1, a0", 3),
+    (25, "gfx908", "v_accvgpr_write_b32 a0, v0", "v_mfma_f32_4x4x1f32 a[0:3], v1, v2, a[0:3]", 1),
+    (26, "gfx908", "v_accvgpr_read_b32 v1, a0", "global_store_dword v2, v1, s[0:1]", 2),
+    (28, "gfx90a", "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], 0", "v_fma_f64 v[6:7], v[8:9], v[10:11], v[12:13]", 2),
+    (32, "gfx950", "v_mov_b32_e32 v1, v2", "v_permlane16_swap_b32 v1, v3", 2),
+]
+
+
+def kernel(target: str, body: str) -> str:
+    return f'.amdgcn_target "amdgcn-amd-amdhsa--{target}"\nk:\n{body}\n s_endpgm\n'
+
+
+def hazards(snippet, target, body):
+    return [d for d in snippet.lint(kernel(target, body)).diagnostics if d.name == "missing-nop"]
+
+
+@pytest.mark.parametrize("row, target, producer, consumer, needed", ROWS, ids=[f"row{r[0]}-{r[1]}-{i}" for i, r in enumerate(ROWS)])
+def test_hazard_row(snippet, row, target, producer, consumer, needed):
+    found = hazards(snippet, target, f" {producer}\n {consumer}")
+    if needed == 0:
+        assert found == []
+        return
+    (finding,) = found
+    assert f"(row {row})" in finding.message and f"needs {needed} wait states" in finding.message and "there are 0" in finding.message
+    enough = "\n".join(f" {line}" for line in nops_for(needed))
+    assert hazards(snippet, target, f" {producer}\n{enough}\n {consumer}") == []
+    if needed > 1:
+        one_short = "\n".join(f" {line}" for line in nops_for(needed - 1))
+        assert len(hazards(snippet, target, f" {producer}\n{one_short}\n {consumer}")) == 1
+
+
+def test_independent_instructions_count_as_wait_states(snippet):
+    """A 16x16 MFMA on gfx90a needs 11 states before a VALU reads its result."""
+    def body(movs: int) -> str:
+        return " v_mfma_f32_16x16x16f16 v[0:3], v[4:5], v[6:7], 0\n" + " v_mov_b32 v20, 0\n" * movs + " v_add_f32 v8, v0, v9"
+    (finding,) = hazards(snippet, "gfx90a", body(10))
+    assert "needs 11 wait states" in finding.message and "there are 10" in finding.message
+    assert hazards(snippet, "gfx90a", body(11)) == []
+
+
+def test_worst_path_across_blocks(snippet):
+    body = (" v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\n s_cbranch_scc1 .Lfar\n s_nop 7\n"
+            ".Lfar:\n v_accvgpr_read_b32 v4, a0")
+    (finding,) = hazards(snippet, "gfx90a", body)  # the taken branch skips the s_nop
+    assert "there are 1" in finding.message
+    assert hazards(snippet, "gfx90a", body.replace(".Lfar:\n", ".Lfar:\n s_nop 7\n")) == []
+
+
+def test_fix_inserts_the_missing_nops(snippet):
+    result = snippet.lint(kernel("gfx908", " v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]\n v_accvgpr_read_b32 v4, a0"))
+    (finding,) = [d for d in result.diagnostics if d.name == "missing-nop"]
+    assert finding.fix.edits[0].text == " s_nop 15\n s_nop 1\n"
+    assert nops_for(5) == ["s_nop 4"] and nops_for(17) == ["s_nop 15", "s_nop 0"]
+
+
+def test_no_hazard_rows_on_rdna(snippet):
+    assert hazards(snippet, "gfx1100", " v_exp_f32 v1, v2\n v_add_f32 v3, v1, v4") == []
