@@ -20,6 +20,7 @@ from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 
 _VECTOR = ("v", "a")
+SHORT_LOOKAHEAD = 5  # the most wait states any non-MFMA row asks for
 _SCALAR = ("s", "vcc")
 _M0_READERS = ("s_movrel", "v_movrel", "v_interp", "s_sendmsg")
 _DPP_MODIFIERS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
@@ -74,6 +75,7 @@ class HazardRow:
     description: str
     applies: Callable[[Target], bool]
     states: Callable[[Facts, Facts, Target], int]  # producer, consumer -> wait states needed (0: none)
+    consumer: Callable[[Facts], bool] = lambda c: True  # cheap filter: can this be the second instruction?
 
 
 def _gfx940(t: Target) -> bool:
@@ -210,59 +212,84 @@ def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
 
 ROWS: tuple[HazardRow, ...] = (
     HazardRow(1, "VALU writes an SGPR that a VMEM instruction reads", lambda t: t.major <= 9,
-              lambda p, c, t: 5 if p.valu and c.info.klass.unit == "vmem" and p.scalar_defs & c.info.uses else 0),
+              lambda p, c, t: 5 if p.valu and c.info.klass.unit == "vmem" and p.scalar_defs & c.info.uses else 0,
+              consumer=lambda c: c.info.klass.unit == "vmem"),
     HazardRow(2, "VALU writes the lane-select SGPR of v_readlane/v_writelane", lambda t: True,
-              lambda p, c, t: 4 if p.valu and p.scalar_defs & _lane_select(c) else 0),
+              lambda p, c, t: 4 if p.valu and p.scalar_defs & _lane_select(c) else 0,
+              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_writelane"))),
     HazardRow(3, "VALU writes VCC that v_div_fmas reads", lambda t: True,
-              lambda p, c, t: 4 if p.valu and p.writes_vcc and c.mnemonic.startswith("v_div_fmas") else 0),
+              lambda p, c, t: 4 if p.valu and p.writes_vcc and c.mnemonic.startswith("v_div_fmas") else 0,
+              consumer=lambda c: c.mnemonic.startswith("v_div_fmas")),
     HazardRow(4, "VALU writes a VGPR that a DPP instruction reads", lambda t: True,
-              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & c.info.uses else 0),
+              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & c.info.uses else 0,
+              consumer=lambda c: c.valu),
     HazardRow(5, "VALU writes EXEC before a DPP instruction", lambda t: True,
-              lambda p, c, t: 5 if p.valu and p.writes_exec and _is_dpp(c) else 0),
+              lambda p, c, t: 5 if p.valu and p.writes_exec and _is_dpp(c) else 0,
+              consumer=lambda c: c.valu),
     HazardRow(6, "s_setreg writes a hardware register that s_getreg reads", lambda t: True,
               lambda p, c, t: 2 if p.mnemonic.startswith("s_setreg") and c.mnemonic.startswith("s_getreg")
-              and _hwreg(p.instruction) == _hwreg(c.instruction) else 0),
+              and _hwreg(p.instruction) == _hwreg(c.instruction) else 0,
+              consumer=lambda c: c.mnemonic.startswith("s_getreg")),
     HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: True,
               lambda p, c, t: 1 if p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs
-              and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0),
-    HazardRow(9, "VALU overwrites the data VGPRs of a store wider than 64 bits", lambda t: t.major <= 9, _row9),
+              and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0,
+              consumer=lambda c: ("m0", 0) in c.info.uses),
+    HazardRow(9, "VALU overwrites the data VGPRs of a store wider than 64 bits", lambda t: t.major <= 9, _row9,
+              consumer=lambda c: c.valu),
     HazardRow(10, "VALU writes an SGPR/VCC that the next VALU reads (gfx940 co-execution)", _gfx940,
-              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & c.info.uses else 0),
+              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & c.info.uses else 0,
+              consumer=lambda c: c.valu),
     HazardRow(11, "VALU writes a VGPR that v_readlane/v_readfirstlane reads", _gfx940,
               lambda p, c, t: 1 if p.valu and c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))
-              and len(c.instruction.operands) > 1 and p.vector_defs & frozenset(register_units(c.instruction.operands[1])) else 0),
+              and len(c.instruction.operands) > 1 and p.vector_defs & frozenset(register_units(c.instruction.operands[1])) else 0,
+              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))),
     HazardRow(12, "VALU writes EXEC before v_readlane/v_readfirstlane/v_writelane", _gfx940,
               lambda p, c, t: 4 if p.valu and p.writes_exec
-              and c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane")) else 0),
+              and c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane")) else 0,
+              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane"))),
     HazardRow(13, "transcendental result read by a non-transcendental VALU", _gfx940,
               lambda p, c, t: 1 if p.info.klass.rate == "trans" and c.valu and c.info.klass.rate != "trans"
-              and p.vector_defs & c.info.uses else 0),
+              and p.vector_defs & c.info.uses else 0,
+              consumer=lambda c: c.valu),
     HazardRow(16, "VALU writes EXEC before an MFMA", lambda t: t.has_mai,
               lambda p, c, t: 4 if p.valu and not p.mfma and p.writes_exec
-              and (c.mfma or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write"))) else 0),
+              and (c.mfma or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write"))) else 0,
+              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_write")),
     HazardRow(17, "VALU writes a VGPR that an MFMA (or, on gfx908, v_accvgpr_write) reads", lambda t: t.has_mai,
               lambda p, c, t: 2 if p.valu and not p.mfma and p.info.klass.matrix != "dot"
               and not (t.name == "gfx908" and p.mnemonic.startswith("v_accvgpr_write"))
               and ((c.mfma and p.vector_defs & (c.src_ab | c.src_c))
                    or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write") and p.vector_defs & c.info.uses))
-              else 0),
-    HazardRow(18, "MFMA result read by v_accvgpr_read", lambda t: t.has_mai, _row18),
-    HazardRow(19, "MFMA result read by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row19),
-    HazardRow(20, "MFMA result overwritten by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row20),
-    HazardRow(21, "MFMA SrcC overwritten before the MFMA has read it", lambda t: t.has_gfx90a_insts, _row21),
-    HazardRow(22, "MFMA result read as SrcA/B of the next MFMA", lambda t: t.has_mai, _row22),
-    HazardRow(23, "MFMA result read as SrcC of the next MFMA (partial overlap)", lambda t: t.has_mai, _row23),
-    HazardRow(24, "MFMA result accumulated into the next MFMA (same registers)", lambda t: t.has_mai, _row24),
+              else 0,
+              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_write")),
+    HazardRow(18, "MFMA result read by v_accvgpr_read", lambda t: t.has_mai, _row18,
+              consumer=lambda c: c.mnemonic.startswith("v_accvgpr_read")),
+    HazardRow(19, "MFMA result read by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row19,
+              consumer=lambda c: c.valu or c.memory),
+    HazardRow(20, "MFMA result overwritten by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row20,
+              consumer=lambda c: c.valu or c.memory),
+    HazardRow(21, "MFMA SrcC overwritten before the MFMA has read it", lambda t: t.has_gfx90a_insts, _row21,
+              consumer=lambda c: c.valu or c.memory),
+    HazardRow(22, "MFMA result read as SrcA/B of the next MFMA", lambda t: t.has_mai, _row22,
+              consumer=lambda c: c.mfma),
+    HazardRow(23, "MFMA result read as SrcC of the next MFMA (partial overlap)", lambda t: t.has_mai, _row23,
+              consumer=lambda c: c.mfma),
+    HazardRow(24, "MFMA result accumulated into the next MFMA (same registers)", lambda t: t.has_mai, _row24,
+              consumer=lambda c: c.mfma),
     HazardRow(25, "v_accvgpr_write then an MFMA or v_accvgpr_read of that AGPR (gfx908)", lambda t: t.name == "gfx908",
               lambda p, c, t: (1 if c.mfma and p.vector_defs & c.src_c else 3 if c.mnemonic.startswith("v_accvgpr_read")
-                               and p.vector_defs & c.info.uses else 0) if p.mnemonic.startswith("v_accvgpr_write") else 0),
+                               and p.vector_defs & c.info.uses else 0) if p.mnemonic.startswith("v_accvgpr_write") else 0,
+              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_read")),
     HazardRow(26, "v_accvgpr_read result used by a memory instruction (gfx908)", lambda t: t.name == "gfx908",
-              lambda p, c, t: 2 if p.mnemonic.startswith("v_accvgpr_read") and c.memory and p.vector_defs & c.info.uses else 0),
+              lambda p, c, t: 2 if p.mnemonic.startswith("v_accvgpr_read") and c.memory and p.vector_defs & c.info.uses else 0,
+              consumer=lambda c: c.memory),
     HazardRow(28, "DGEMM then v_fma_f64/v_fmac_f64", lambda t: t.has_gfx90a_insts,
-              lambda p, c, t: 2 if p.dgemm and c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64")) else 0),
+              lambda p, c, t: 2 if p.dgemm and c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64")) else 0,
+              consumer=lambda c: c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64"))),
     HazardRow(32, "VALU writes a VGPR that v_permlane16/32_swap reads (gfx950)", lambda t: t.name == "gfx950",
               lambda p, c, t: 2 if p.valu and c.mnemonic.startswith(("v_permlane16_swap", "v_permlane32_swap"))
-              and p.vector_defs & c.info.uses else 0),
+              and p.vector_defs & c.info.uses else 0,
+              consumer=lambda c: c.mnemonic.startswith(("v_permlane16_swap", "v_permlane32_swap"))),
 )
 
 SOFT_CLAUSE = HazardRow(15, "memory soft clause with xnack: a clause member writes a register the clause reads, "
@@ -353,13 +380,17 @@ def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) 
     lookahead), counting the fewest states on any path as LLVM does."""
     worst: Hazard | None = None
     this = facts[consumer]
+    rows = [row for row in rows if row.consumer(this)]
+    if not rows:
+        return None
     stack = [(consumer - 1, 0, block_of[consumer])]
     entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
     while stack:
         index, states, block = stack.pop()
         while index >= starts[block] and states < lookahead:
             producer = facts[index]
-            for row in rows:
+            # only MFMA results need more than 5 wait states: past that, other producers cannot matter
+            for row in rows if (states < SHORT_LOOKAHEAD or producer.mfma) else ():
                 needed = row.states(producer, this, target)
                 if needed > states and (worst is None or needed - states > worst.needed - worst.present):
                     worst = Hazard(consumer, index, row, needed, states)
