@@ -5,7 +5,9 @@ or overwritten before the MFMA has finished (by a VALU, a memory instruction, `v
 or another MFMA), an MFMA's SrcC overwritten before it was read, a VALU-written VGPR read by an
 MFMA, a VALU-written SGPR read by a VMEM address or by `v_readlane`, VCC before `v_div_fmas`,
 EXEC before DPP or MFMA, M0 after an SALU write, store data overwritten right after a wide store,
-transcendental results, and the gfx940 co-execution rules. Wait states are counted as LLVM's
+back-to-back `s_setreg`/`s_getreg` of one hardware register, DOT results, partial-dword
+results (SDWA `dst_sel`, `op_sel`, packed math) on gfx940+, transcendental results, and the
+gfx940 co-execution rules. RDNA (gfx10-12) hazards are not checked yet. Wait states are counted as LLVM's
 GCNHazardRecognizer counts them: each instruction is one, `s_nop k` is k+1, the worst path
 across blocks decides; where LLVM 22 measures a different number than its source, the
 measured number is used.

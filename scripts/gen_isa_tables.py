@@ -113,6 +113,10 @@ def parse_page(text: str, operand_pages: dict[str, tuple[object, list[str]]], ki
     return instructions
 
 
+#: page -> (lending page, mnemonics): instructions LLVM 22 emits and assembles for the page's
+#: targets that its syntax page omits (gfx11 true16 half-register moves: `v_mov_b16_e32 v2.l, v3.h`).
+BORROWED = {"GFX11": ("GFX12", ("v_mov_b16",))}
+
 _ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
 
 
@@ -120,6 +124,18 @@ def _additions(instructions: dict[str, list], base: dict[str, list]) -> dict[str
     """Mnemonics of `instructions` whose base name (without encoding suffix) `base` lacks."""
     known = {_ENCODING_SUFFIX.sub("", name) for name in base}
     return {name: variants for name, variants in instructions.items() if _ENCODING_SUFFIX.sub("", name) not in known}
+
+
+def _rows_for(text: str, mnemonics: tuple[str, ...]) -> str:
+    """The page `text` cut down to the rows (under their section headers) of `mnemonics`."""
+    kept: list[str] = []
+    for section in _SECTION.finditer(text):
+        lines = section.group(2).split("\n")
+        rows = [raw for raw in lines[2:] if raw.strip() and _render(raw)[0].split()[0] in mnemonics]
+        if rows:
+            body = "\n".join(lines[:2] + rows)
+            kept.append(f"{section.group(1)}\n{'-' * len(section.group(1))}\n\n.. parsed-literal::\n\n{body}\n")
+    return "\n".join(kept)
 
 
 def generate(syntax: Path) -> dict[str, str]:
@@ -132,6 +148,10 @@ def generate(syntax: Path) -> dict[str, str]:
         kinds_index: dict[str, int] = {}
         instructions = parse_page(source.read_text(), operand_pages, kinds_index)
         parsed[page] = instructions
+        if page in BORROWED:
+            lender, mnemonics = BORROWED[page]
+            lent = _rows_for((syntax / f"AMDGPUAsm{lender}.rst").read_text(), mnemonics)
+            instructions.update(parse_page(lent, operand_pages, kinds_index))
         if page == "GFX950":
             # trunk's gfx950 page has no operand pages here: gfx950 = the GFX940 table plus what it adds
             instructions = _additions(instructions, parsed["GFX940"])

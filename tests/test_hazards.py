@@ -16,6 +16,9 @@ ROWS = [
     (4, "gfx908", "v_add_f32_e32 v1, v2, v3", "v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", 2),
     (5, "gfx90a", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mov_b32_dpp v4, v1 row_shr:1 row_mask:0xf bank_mask:0xf", 5),
     (6, "gfx900", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 4)", 2),
+    (7, "gfx90a", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s1", 2),
+    (7, "gfx942", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_setreg_b32 hwreg(HW_REG_STATUS, 0, 4), s1", 0),
+    (7, "gfx908", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3", 2),
     (8, "gfx900", "s_mov_b32 m0, s0", "s_movrels_b32 s1, s2", 1),
     (9, "gfx942", "global_store_dwordx4 v0, v[4:7], s[0:1]", "v_mov_b32_e32 v5, 0", 2),
     (9, "gfx90a", "buffer_store_dwordx4 v[4:7], v0, s[8:11], 0 offen", "v_mov_b32_e32 v5, 0", 1),
@@ -23,6 +26,15 @@ ROWS = [
     (11, "gfx942", "v_add_f32_e32 v1, v2, v3", "v_readfirstlane_b32 s0, v1", 1),
     (12, "gfx950", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_readlane_b32 s0, v2, 1", 4),
     (13, "gfx942", "v_exp_f32_e32 v1, v2", "v_add_f32_e32 v3, v1, v4", 1),
+    (14, "gfx942", "v_add_f16_sdwa v0, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:DWORD",
+     "v_add_f32_e32 v3, v0, v4", 1),
+    (14, "gfx942", "v_add_f16_sdwa v0, v1, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+     "v_add_f32_e32 v3, v0, v4", 0),
+    (14, "gfx950", "v_fma_f16 v0, v1, v2, v3 op_sel:[0,0,0,1]", "v_add_f32_e32 v5, v0, v4", 1),
+    (14, "gfx942", "v_pk_add_f16 v1, s2, v1", "v_add_u32_e32 v1, 7, v1", 1),
+    (14, "gfx942", "v_pk_add_f16 v0, v1, v2 op_sel_hi:[0,1]", "v_add_f32_e32 v3, v0, v4", 0),
+    (14, "gfx942", "v_pk_add_f32 v[6:7], v[2:3], v[2:3]", "v_mov_b32_e32 v7, 0", 1),
+    (14, "gfx90a", "v_pk_add_f16 v1, s2, v1", "v_add_u32_e32 v1, 7, v1", 0),
     (15, "gfx90a", "global_load_dwordx2 v[0:1], v[0:1], off", "global_load_dwordx2 v[2:3], v[2:3], off", 1),
     (15, "gfx942", "s_load_dwordx2 s[0:1], s[2:3], 0x8", "s_load_dword s3, s[2:3], 0x10", 1),
     (16, "gfx90a", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mfma_f32_4x4x1f32 a[0:3], v2, v3, a[0:3]", 4),
@@ -47,7 +59,18 @@ ROWS = [
     (25, "gfx908", "v_accvgpr_write_b32 a0, v0", "v_accvgpr_read_b32 v1, a0", 3),
     (25, "gfx908", "v_accvgpr_write_b32 a0, v0", "v_mfma_f32_4x4x1f32 a[0:3], v1, v2, a[0:3]", 1),
     (26, "gfx908", "v_accvgpr_read_b32 v1, a0", "global_store_dword v2, v1, s[0:1]", 2),
+    (27, "gfx908", "v_mfma_f32_32x32x2f32 a[0:15], v0, v1, a[16:31]", "v_accvgpr_write_b32 a20, v2", 13),
+    (27, "gfx908", "v_mfma_f32_16x16x4f32 a[0:3], v0, v1, a[4:7]", "v_accvgpr_write_b32 a4, v2", 5),
+    (27, "gfx908", "v_mfma_f32_16x16x4f32 a[0:3], v0, v1, a[4:7]", "v_accvgpr_write_b32 a0, v2", 7),
+    (27, "gfx908", "v_mfma_f32_4x4x1f32 a[4:7], v0, v1, a[0:3]", "v_accvgpr_write_b32 a0, v2", 0),
+    (27, "gfx908", "v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]", "v_accvgpr_write_b32 a1, v2", 1),
     (28, "gfx90a", "v_mfma_f64_4x4x4f64 v[0:1], v[2:3], v[4:5], 0", "v_fma_f64 v[6:7], v[8:9], v[10:11], v[12:13]", 2),
+    (30, "gfx90a", "v_dot2_f32_f16 v0, v1, v2, v3", "v_dot2_f32_f16 v4, v0, v2, v3", 3),
+    (30, "gfx90a", "v_dot2_f32_f16 v4, v1, v2, v3", "v_dot2_f32_f16 v5, v6, v2, v4", 0),
+    (30, "gfx942", "v_dot2_f32_f16 v5, v6, v2, v4", "v_add_f32_e32 v7, v5, v4", 3),
+    (30, "gfx950", "v_dot4c_i32_i8_e32 v2, s0, v1", "v_add_u32_e32 v1, 7, v2", 3),
+    (30, "gfx90a", "v_dot2_f32_f16 v8, v6, v2, v3", "v_mov_b32_e32 v8, 0", 3),
+    (30, "gfx908", "v_dot2_f32_f16 v0, v1, v2, v3", "v_add_f32_e32 v7, v0, v4", 0),
     (32, "gfx950", "v_mov_b32_e32 v1, v2", "v_permlane16_swap_b32 v1, v3", 2),
 ]
 
@@ -101,3 +124,18 @@ def test_fix_inserts_the_missing_nops(snippet):
 
 def test_no_hazard_rows_on_rdna(snippet):
     assert hazards(snippet, "gfx1100", " v_exp_f32 v1, v2\n v_add_f32 v3, v1, v4") == []
+
+
+@pytest.mark.parametrize("between, needed", [("v_mfma_f64_4x4x4f64 v[30:31], v[2:3], v[4:5], v[30:31]", 1),
+                                             ("v_mfma_f64_16x16x4f64 v[10:17], v[2:3], v[4:5], v[10:17]", 1),
+                                             ("v_mov_b32_e32 v40, 0", 0)])
+def test_row29_dgemm_between_valu_and_memory_read(snippet, between, needed):
+    """gfx90a: [VALU writes v0] [DGEMM] [store reads v0] needs 2 states; the DGEMM gives one
+    (measured with llc -run-pass=post-RA-hazard-rec). Another VALU in between needs nothing."""
+    body = f" v_mov_b32_e32 v0, 0\n {between}\n global_store_dword v[20:21], v0, off"
+    found = hazards(snippet, "gfx90a", body)
+    assert len(found) == needed
+    if needed:
+        assert "(row 29)" in found[0].message and "there are 1" in found[0].message
+        assert hazards(snippet, "gfx90a", body.replace("\n global_store", "\n s_nop 0\n global_store")) == []
+    assert hazards(snippet, "gfx942", body) == []

@@ -15,21 +15,15 @@ from amdgpu_lint.analyses.initialized import InitializedAnalysis
 from amdgpu_lint.passes import AnalysisManager
 
 from conftest import FIXTURES
-from llvm_oracle import compile_ir
+from llvm_oracle import compile_ir, fixture_supports
 
 TARGETS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"]
-MFMA_TARGETS = {"gfx908", "gfx90a", "gfx942", "gfx950"}
-WMMA_TARGETS = {"gfx1100"}
 
 
 def cases():
     for ir_path in sorted((FIXTURES / "llvm").glob("*.ll")):
         for target in TARGETS:
-            if "mfma" in ir_path.name and target not in MFMA_TARGETS:
-                continue
-            if "dgemm" in ir_path.name and target == "gfx908":
-                continue  # no f64 MFMA before gfx90a
-            if "wmma" in ir_path.name and target not in WMMA_TARGETS:
+            if not fixture_supports(ir_path.name, target):
                 continue
             for opt in (0, 2):
                 yield pytest.param(ir_path, target, opt, id=f"{ir_path.stem}-{target}-O{opt}")

@@ -1,4 +1,4 @@
-"""Mutation test: delete each s_nop LLVM inserted in MFMA-heavy kernels; missing-nop must notice.
+"""Mutation test: delete each s_nop LLVM inserted in MFMA-heavy and packed-math kernels; missing-nop must notice.
 
 The only tolerated misses are LLVM -O0 artifacts: when LLVM expands a copy of a register tuple
 (gfx908 v_accvgpr_write runs) or an SGPR-pair spill (v_writelane runs on gfx94x), it attaches an
@@ -16,7 +16,7 @@ from amdgpu_lint.rules import find_rule
 from amdgpu_lint.source import split_lines
 
 from conftest import FIXTURES
-from llvm_oracle import compile_ir
+from llvm_oracle import compile_ir, fixture_supports
 
 TARGETS = ("gfx908", "gfx90a", "gfx942", "gfx950")
 TUPLE_EXPANSIONS = ("v_writelane_b32", "v_accvgpr_write_b32")
@@ -30,10 +30,10 @@ def _noticed(text: str) -> bool:
 @lru_cache(maxsize=1)
 def results():
     per_target = defaultdict(lambda: {"nops": 0, "noticed": 0, "artifacts": 0, "unexplained": []})
-    for name in ("mfma_hazards.ll", "mfma_gemm.ll", "mfma_dgemm.ll"):
+    for name in ("mfma_hazards.ll", "mfma_gemm.ll", "mfma_dgemm.ll", "packed_dot.ll"):
         ir = (FIXTURES / "llvm" / name).read_text()
         for target in TARGETS:
-            if "dgemm" in name and target == "gfx908":
+            if not fixture_supports(name, target):
                 continue
             for opt in (0, 1, 2):
                 lines = compile_ir(ir, target, opt).split("\n")

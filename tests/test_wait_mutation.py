@@ -20,7 +20,7 @@ from amdgpu_lint.rules import find_rule
 from amdgpu_lint.source import split_lines
 
 from conftest import FIXTURES
-from llvm_oracle import compile_ir
+from llvm_oracle import compile_ir, fixture_supports
 
 TARGETS = ["gfx900", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"]
 WAIT = re.compile(r"^\s*(s_waitcnt(_vscnt|_vmcnt|_lgkmcnt|_expcnt)?|s_wait_(loadcnt|storecnt|samplecnt|bvhcnt|expcnt|"
@@ -56,11 +56,7 @@ def mutation_results():
     results = defaultdict(lambda: {"waits": 0, "noticed": 0, "no-op": 0, "ordering": 0, "unexplained": []})
     for ir_path in sorted((FIXTURES / "llvm").glob("*.ll")):
         for target in TARGETS:
-            if "mfma" in ir_path.name and target not in ("gfx908", "gfx90a", "gfx942", "gfx950"):
-                continue
-            if "dgemm" in ir_path.name and target == "gfx908":
-                continue
-            if "wmma" in ir_path.name and target != "gfx1100":
+            if not fixture_supports(ir_path.name, target):
                 continue
             for opt in (0, 2):
                 assembly = compile_ir(ir_path.read_text(), target, opt)

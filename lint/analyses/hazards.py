@@ -162,6 +162,29 @@ def _row23(p: Facts, c: Facts, t: Target) -> int:
     return p.passes + (1 if c.dgemm else 0)
 
 
+def _row27(p: Facts, c: Facts, t: Target) -> int:
+    """gfx908: v_accvgpr_write overwrites an AGPR an MFMA still reads (SrcC) or writes."""
+    if not (p.mfma and c.mnemonic.startswith("v_accvgpr_write")):
+        return 0
+    overwrite = p.passes - 1 if p.dst & c.info.defs else 0
+    early_read = {8: 5, 16: 13}.get(p.passes, 0) if p.src_c & c.info.defs else 0
+    return max(overwrite, early_read)
+
+
+def _base_opcode(mnemonic: str) -> str:
+    return mnemonic.removesuffix("_e32").removesuffix("_e64")
+
+
+def _row30(p: Facts, c: Facts, t: Target) -> int:
+    """A DOT result: read as SrcA/B by the same DOT opcode, or read or overwritten by another VALU."""
+    if p.info.klass.matrix != "dot" or not c.valu or c.mfma or not p.vector_defs:
+        return 0
+    if _base_opcode(p.mnemonic) == _base_opcode(c.mnemonic):
+        sources = frozenset(unit for operand in c.instruction.operands[1:3] for unit in register_units(operand))
+        return 3 if p.vector_defs & sources else 0
+    return 3 if p.vector_defs & (c.info.uses | c.info.defs) else 0
+
+
 def _lane_select(c: Facts) -> frozenset:
     if c.mnemonic.startswith(("v_readlane", "v_writelane")) and len(c.instruction.operands) >= 3:
         return frozenset(register_units(c.instruction.operands[2]))
@@ -186,6 +209,41 @@ def _sgpr_soffset(p: Facts) -> bool:
     return p.info.klass.memory == "buffer" and len(operands) >= 4 and isinstance(operands[3], Reg) and operands[3].kind == "s"
 
 
+_NO_DEFAULT_OP_SEL_HI = ("v_fma_mix", "v_mad_mix", "v_dot4_", "v_dot8_", "v_accvgpr")
+
+
+def _modifier(instruction: Instruction, name: str):
+    return next((value for key, value in instruction.modifiers if key == name), None)
+
+
+def _bits(value) -> list[int]:
+    items = getattr(value, "items", None)
+    return [int(item.value) if isinstance(item, Num) else 0 for item in items] if items is not None else []
+
+
+def _writes_part_of_dst(p: Facts) -> bool:
+    """Row 14: the result is forwarded as a partial dword (LLVM's getDstSelForwardingOperand):
+    SDWA with dst_sel other than DWORD, VOP3 with a destination op_sel bit, or VOP3P whose
+    op_sel_hi[0] is set (the default for packed math, which LLVM reads as the same bit)."""
+    if not p.valu or p.mfma:
+        return False
+    instruction = p.instruction
+    dst_sel = _modifier(instruction, "dst_sel")
+    if dst_sel is not None:
+        return not (isinstance(dst_sel, Sym) and dst_sel.name.upper() == "DWORD") and not (isinstance(dst_sel, Num) and dst_sel.value == 6)
+    encoding = p.info.variant.encoding if p.info.variant else ""
+    if encoding == "VOP3P":
+        if p.mnemonic.startswith(_NO_DEFAULT_OP_SEL_HI):
+            return bool(_bits(_modifier(instruction, "op_sel_hi"))[:1] == [1])
+        hi = _bits(_modifier(instruction, "op_sel_hi"))
+        return not hi or hi[0] == 1
+    if encoding == "VOP3":
+        op_sel = _bits(_modifier(instruction, "op_sel"))
+        sources = max(len(instruction.operands) - 1, 0)
+        return any(op_sel[sources:])
+    return False
+
+
 def _row9(p: Facts, c: Facts, t: Target) -> int:
     data = _wide_store_data(p)
     if not data or not c.valu or not (data & c.info.defs):
@@ -195,12 +253,28 @@ def _row9(p: Facts, c: Facts, t: Target) -> int:
     return 2 if t.is_gfx94_plus else 1
 
 
+_HWREG_IDS = {"HW_REG_MODE": 1, "HW_REG_STATUS": 2, "HW_REG_TRAPSTS": 3, "HW_REG_HW_ID": 4, "HW_REG_GPR_ALLOC": 5,
+              "HW_REG_LDS_ALLOC": 6, "HW_REG_IB_STS": 7, "HW_REG_SH_MEM_BASES": 15}
+
+
 def _hwreg(instruction: Instruction):
+    """The hardware register an s_setreg/s_getreg names: hwreg(NAME or id, ...) or a raw immediate."""
     for operand in instruction.operands:
         if isinstance(operand, Call) and operand.name.lower() == "hwreg" and operand.args:
             first = operand.args[0]
-            return first.name if isinstance(first, Sym) else first.value if isinstance(first, Num) else None
+            if isinstance(first, Sym):
+                return _HWREG_IDS.get(first.name.upper(), first.name.upper())
+            return int(first.value) if isinstance(first, Num) else None
+        if isinstance(operand, Num) and not instruction.mnemonic.startswith("s_setreg_imm32"):
+            return int(operand.value) & 0x3F
+    if instruction.mnemonic.startswith("s_setreg_imm32") and instruction.operands and isinstance(instruction.operands[0], Num):
+        return int(instruction.operands[0].value) & 0x3F
     return None
+
+
+def _same_hwreg(p: Facts, c: Facts) -> bool:
+    first = _hwreg(p.instruction)
+    return first is not None and first == _hwreg(c.instruction)
 
 
 def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
@@ -228,8 +302,12 @@ ROWS: tuple[HazardRow, ...] = (
               consumer=lambda c: c.valu),
     HazardRow(6, "s_setreg writes a hardware register that s_getreg reads", lambda t: True,
               lambda p, c, t: 2 if p.mnemonic.startswith("s_setreg") and c.mnemonic.startswith("s_getreg")
-              and _hwreg(p.instruction) == _hwreg(c.instruction) else 0,
+              and _same_hwreg(p, c) else 0,
               consumer=lambda c: c.mnemonic.startswith("s_getreg")),
+    HazardRow(7, "s_setreg writes a hardware register that the next s_setreg writes", lambda t: True,
+              lambda p, c, t: (2 if t.major >= 8 else 1) if p.mnemonic.startswith("s_setreg")
+              and _same_hwreg(p, c) else 0,
+              consumer=lambda c: c.mnemonic.startswith("s_setreg")),
     HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: True,
               lambda p, c, t: 1 if p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs
               and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0,
@@ -250,6 +328,9 @@ ROWS: tuple[HazardRow, ...] = (
     HazardRow(13, "transcendental result read by a non-transcendental VALU", _gfx940,
               lambda p, c, t: 1 if p.info.klass.rate == "trans" and c.valu and c.info.klass.rate != "trans"
               and p.vector_defs & c.info.uses else 0,
+              consumer=lambda c: c.valu),
+    HazardRow(14, "VALU writes part of a dword (SDWA dst_sel, op_sel) that the next VALU accesses", _gfx940,
+              lambda p, c, t: 1 if c.valu and p.vector_defs & (c.info.uses | c.info.defs) and _writes_part_of_dst(p) else 0,
               consumer=lambda c: c.valu),
     HazardRow(16, "VALU writes EXEC before an MFMA", lambda t: t.has_mai,
               lambda p, c, t: 4 if p.valu and not p.mfma and p.writes_exec
@@ -283,9 +364,13 @@ ROWS: tuple[HazardRow, ...] = (
     HazardRow(26, "v_accvgpr_read result used by a memory instruction (gfx908)", lambda t: t.name == "gfx908",
               lambda p, c, t: 2 if p.mnemonic.startswith("v_accvgpr_read") and c.memory and p.vector_defs & c.info.uses else 0,
               consumer=lambda c: c.memory),
+    HazardRow(27, "v_accvgpr_write overwrites an AGPR an MFMA still reads or writes (gfx908)", lambda t: t.name == "gfx908",
+              _row27, consumer=lambda c: c.mnemonic.startswith("v_accvgpr_write")),
     HazardRow(28, "DGEMM then v_fma_f64/v_fmac_f64", lambda t: t.has_gfx90a_insts,
               lambda p, c, t: 2 if p.dgemm and c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64")) else 0,
               consumer=lambda c: c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64"))),
+    HazardRow(30, "DOT result read or overwritten by the next VALU", lambda t: t.has_gfx90a_insts, _row30,
+              consumer=lambda c: c.valu),
     HazardRow(32, "VALU writes a VGPR that v_permlane16/32_swap reads (gfx950)", lambda t: t.name == "gfx950",
               lambda p, c, t: 2 if p.valu and c.mnemonic.startswith(("v_permlane16_swap", "v_permlane32_swap"))
               and p.vector_defs & c.info.uses else 0,
@@ -319,6 +404,21 @@ def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     uses = set().union(*(facts[m].info.uses for m in members)) | this.info.uses
     defs |= {unit for unit in this.info.defs if unit[0] in ("v", "s", "a")}
     return members[-1] if defs & uses else None
+
+
+DGEMM_BETWEEN = HazardRow(29, "VALU writes a VGPR, a DGEMM follows, then a memory instruction reads the VGPR (gfx90a)",
+                          lambda t: t.has_gfx90a_insts and not t.is_gfx94_plus, lambda p, c, t: 2)
+
+
+def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
+    """Row 29: [VALU writes v] [DGEMM] [VMEM/DS/FLAT reads v] leaves one wait state of the two
+    needed. Returns the VALU's index."""
+    if consumer - 2 < start or not facts[consumer].memory:
+        return None
+    dgemm, valu = facts[consumer - 1], facts[consumer - 2]
+    if dgemm.dgemm and valu.valu and not valu.mfma and valu.vector_defs & facts[consumer].info.uses:
+        return consumer - 2
+    return None
 
 
 def wait_states(instruction: Instruction) -> int:
@@ -364,8 +464,13 @@ class HazardAnalysis(Analysis):
             position += len(block.instructions)
         report = HazardReport()
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
+        dgemm_row = DGEMM_BETWEEN.applies(target)
         for consumer in range(len(facts)):
             found = _search(consumer, facts, rows, target, lookahead, cfg.blocks, starts, block_of)
+            if found is None and dgemm_row:
+                valu = _dgemm_between(consumer, facts, starts[block_of[consumer]])
+                if valu is not None:
+                    found = Hazard(consumer, valu, DGEMM_BETWEEN, 2, 1)
             if found is None and xnack:
                 clause_start = _soft_clause(consumer, facts, starts[block_of[consumer]])
                 if clause_start is not None:
