@@ -27,12 +27,15 @@ from .emitters import (
     write_text,
 )
 from .formats import write_github, write_gitlab, write_sarif
-from .linter import FileResult, RuleSelection, SelectionError, finding_keys, lint_file
+from .linter import FileResult, RuleSelection, SelectionError, finding_keys, lint_input
 from .rules.occupancy_regression import baseline_key
 from .launch import DEVICES, Launch, find_device, parse_grid
 from .targets import UnknownTarget, parse_target_id
 
 ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
+#: what a directory argument is searched for: assembly and Triton cache listings (IR and code
+#: objects are linted when named explicitly)
+DIRECTORY_SUFFIXES = ASSEMBLY_SUFFIXES + (".amdgcn",)
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
@@ -167,7 +170,7 @@ def collect_files(paths: list[str]) -> list[Path]:
     for text in paths:
         path = Path(text)
         if path.is_dir():
-            found = [p for p in path.rglob("*") if p.suffix in ASSEMBLY_SUFFIXES and p.is_file()]
+            found = [p for p in path.rglob("*") if p.suffix in DIRECTORY_SUFFIXES and p.is_file()]
             files.extend(sorted(found))
         elif path.is_file():
             files.append(path)
@@ -232,8 +235,9 @@ def _lint_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity
             except UnknownTarget as error:
                 raise UsageError(f"--mcpu: unknown processor {error}") from None
         rules = settings.selection.enabled(RULES)
-        results.append(lint_file(path, settings.options, rules, settings.selection))
-        fail_levels.append(settings.fail_on)
+        for result in lint_input(path, settings.options, rules, settings.selection):
+            results.append(result)
+            fail_levels.append(settings.fail_on)
     return results, fail_levels
 
 

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .builder import BuildOptions, build_module
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Note, Severity
 from .ir import Module
 from .passes import AnalysisManager
 from .formats import fingerprints
 from .rule import KernelContext, ModuleContext, Rule
 from .rules import RULES
-from .source import read_source
+from .source import ReadProblem, SourceFile, read_source, split_lines
 from .suppressions import Suppressions
 
 
@@ -103,11 +103,48 @@ def _apply_severities(diagnostics: list[Diagnostic], selection: RuleSelection) -
 
 
 def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> FileResult:
+    """Lint one assembly file."""
     shown = str(path)
     try:
         source = read_source(path, shown)
     except OSError as error:
         return FileResult(shown, None, [], f"{shown}: cannot read: {error.strerror or error}")
+    return lint_source(source, options, rules, selection)
+
+
+def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> list[FileResult]:
+    """Lint any input: assembly, or LLVM IR / code objects / Triton entries turned into assembly."""
+    from . import inputs
+
+    if not inputs.is_other_input(path):
+        return [lint_file(path, options, rules, selection)]
+    try:
+        prepared = inputs.prepare(path, options)
+    except OSError as error:
+        return [FileResult(str(path), None, [], f"{path}: cannot read: {error.strerror or error}")]
+    except inputs.InputError as error:
+        source = split_lines(str(path), "")
+        source.problems.append(ReadProblem("input-conversion", str(error), 1))
+        return [lint_source(source, options, rules, selection)]
+    results = []
+    for item in prepared:
+        result = lint_source(item.source, item.options, rules, selection)
+        if item.generated:
+            result.diagnostics = [_with_origin(d, item) for d in result.diagnostics]
+        results.append(result)
+    return results
+
+
+def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
+    notes = list(diagnostic.notes)
+    location = item.debug_lines.get(diagnostic.line)
+    if location:
+        notes.append(Note("IR source location", *location))
+    notes.append(Note(f"listing {item.described}"))
+    return replace(diagnostic, notes=tuple(notes))
+
+
+def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> FileResult:
     module = build_module(source, options)
     diagnostics = run_rules(module, rules)
     if selection is not None:
@@ -117,7 +154,7 @@ def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], select
         known = set(options.baseline["findings"])
         keys = finding_keys(diagnostics, module.sources)
         diagnostics = [d for d, key in zip(diagnostics, keys, strict=True) if key not in known]
-    return FileResult(shown, module, diagnostics)
+    return FileResult(source.path, module, diagnostics)
 
 
 def finding_keys(diagnostics: list[Diagnostic], sources) -> list[str]:

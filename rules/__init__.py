@@ -5,6 +5,7 @@ from __future__ import annotations
 from amdgpu_lint.rule import Rule
 
 from . import (
+    input_conversion,
     invalid_encoding,
     lds_budget,
     missing_nop,
@@ -30,6 +31,7 @@ _MODULES = (
     unknown_directive,
     undefined_symbol,
     unknown_target,
+    input_conversion,
     invalid_encoding,
     unknown_instruction,
     uninitialized_register,

@@ -39,3 +39,11 @@ def fixture_supports(ir_name: str, cpu: str) -> bool:
     if any(word in ir_name and cpu not in targets for word, targets in _FIXTURE_TARGETS.items()):
         return False
     return not ("dot" in ir_name and cpu in _NO_DOT_INSTRUCTIONS)
+
+
+@lru_cache(maxsize=64)
+def compile_object(ir: str, cpu: str, opt: int = 2) -> bytes:
+    """Return the relocatable code object (ELF) LLVM emits for `ir` on `cpu`."""
+    module = llvm.parse_assembly(ir)
+    module.verify()
+    return _target().create_target_machine(cpu=cpu, opt=opt).emit_object(module)

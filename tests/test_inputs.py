@@ -1,0 +1,206 @@
+"""Inputs beyond .s: LLVM IR compiled by llvmlite, code objects (ELF, offload bundles) and
+Triton cache entries give the same resources and occupancy as the assembly LLVM emits."""
+
+import json
+import struct
+
+import pytest
+
+from amdgpu_lint import inputs
+from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.builder import BuildOptions
+from amdgpu_lint.linter import lint_input
+from amdgpu_lint.passes import AnalysisManager
+from amdgpu_lint.rules import RULES
+
+from conftest import FIXTURES
+from llvm_oracle import compile_ir, compile_object, fixture_supports
+
+pytest.importorskip("elftools")
+pytest.importorskip("msgpack")
+
+TARGETS = ("gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100")
+FIXTURE_NAMES = ("loop_saxpy.ll", "lds_reduce.ll", "many_args.ll", "mfma_gemm.ll")
+
+
+@pytest.fixture
+def no_objdump(monkeypatch):
+    monkeypatch.setenv(inputs.OBJDUMP_VARIABLE, "none")
+
+
+def summary(result):
+    """Per kernel: what the resource analysis and occupancy say."""
+    assert result.module is not None
+    rows = {}
+    for kernel in result.module.kernels:
+        if not kernel.is_kernel:
+            continue
+        usage = AnalysisManager(result.module, kernel).get(ResourceAnalysis)
+        rows[kernel.name] = (usage.vgprs, usage.agprs, usage.sgprs, usage.lds_bytes, usage.scratch_bytes,
+                             usage.wave_size, usage.wg_size, usage.occupancy.waves_per_simd, tuple(usage.occupancy.limiters))
+    return rows
+
+
+def lint(path, **options):
+    results = lint_input(path, BuildOptions(**options), list(RULES))
+    return results
+
+
+CASES = [(name, target) for name in FIXTURE_NAMES for target in TARGETS if fixture_supports(name, target)]
+
+
+@pytest.mark.parametrize("name, target", CASES, ids=[f"{n.split('.')[0]}-{t}" for n, t in CASES])
+def test_ll_s_and_o_agree(tmp_path, no_objdump, name, target):
+    ir = (FIXTURES / "llvm" / name).read_text()
+    (tmp_path / "k.ll").write_text(ir)
+    (tmp_path / "k.s").write_text(compile_ir(ir, target))
+    (tmp_path / "k.o").write_bytes(compile_object(ir, target))
+    (from_ll,) = lint(tmp_path / "k.ll", mcpu=target)
+    (from_s,) = lint(tmp_path / "k.s")
+    (from_o,) = lint(tmp_path / "k.o")
+    expected = summary(from_s)
+    assert expected and summary(from_ll) == expected and summary(from_o) == expected
+    assert from_ll.diagnostics == [] and from_s.diagnostics == []
+    # without a disassembler the instruction rules were skipped, and the finding says so
+    (skipped,) = from_o.diagnostics
+    assert skipped.name == "input-conversion" and "skipped" in skipped.message
+
+
+def test_listings_are_written_to_temp_not_next_to_input(tmp_path, no_objdump):
+    ir = (FIXTURES / "llvm" / "loop_saxpy.ll").read_text()
+    (tmp_path / "k.ll").write_text(ir)
+    (result,) = lint(tmp_path / "k.ll", mcpu="gfx90a")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.ll"]
+    assert result.path.endswith("k.gfx90a.s") and not result.path.startswith(str(tmp_path))
+    assert "saxpy:" in open(result.path).read()
+
+
+def test_ir_target_comes_from_target_cpu_attribute(tmp_path):
+    ir = (FIXTURES / "llvm" / "loop_saxpy.ll").read_text().replace("i32 %n) {", "i32 %n) #99 {")
+    ir += '\nattributes #99 = { "target-cpu"="gfx1100" }\n'
+    (tmp_path / "k.ll").write_text(ir)
+    (result,) = lint(tmp_path / "k.ll")
+    assert result.module.target.name == "gfx1100"
+    (tmp_path / "plain.ll").write_text((FIXTURES / "llvm" / "loop_saxpy.ll").read_text())
+    (missing,) = lint(tmp_path / "plain.ll")
+    (finding,) = missing.diagnostics
+    assert finding.name == "input-conversion" and "--mcpu" in finding.message and finding.line == 1
+
+
+def test_bad_ir_is_a_diagnostic_not_a_traceback(tmp_path):
+    (tmp_path / "bad.ll").write_text("define void @f( {\n")
+    (result,) = lint(tmp_path / "bad.ll", mcpu="gfx942")
+    (finding,) = result.diagnostics
+    assert finding.name == "input-conversion" and "LLVM cannot read the IR" in finding.message
+    assert finding.path == str(tmp_path / "bad.ll")
+
+
+def test_bitcode_input(tmp_path, no_objdump):
+    llvm = pytest.importorskip("llvmlite.binding")
+    ir = (FIXTURES / "llvm" / "lds_reduce.ll").read_text()
+    (tmp_path / "k.bc").write_bytes(llvm.parse_assembly(ir).as_bitcode())
+    (tmp_path / "k.s").write_text(compile_ir(ir, "gfx942"))
+    (from_bc,) = lint(tmp_path / "k.bc", mcpu="gfx942")
+    (from_s,) = lint(tmp_path / "k.s")
+    assert summary(from_bc) == summary(from_s) != {}
+
+
+DEBUG_IR = """
+define amdgpu_kernel void @scale(ptr addrspace(1) %p) !dbg !5 {
+  %v = load float, ptr addrspace(1) %p, align 4, !dbg !8
+  %w = fmul float %v, 2.0, !dbg !9
+  store float %w, ptr addrspace(1) %p, align 4, !dbg !10
+  ret void, !dbg !10
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3, !4}
+!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "hand", isOptimized: true, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "scale.hip", directory: "/src")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!4 = !{i32 7, !"Dwarf Version", i32 5}
+!5 = distinct !DISubprogram(name: "scale", scope: !1, file: !1, line: 3, type: !6, scopeLine: 3, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!8 = !DILocation(line: 4, column: 13, scope: !5)
+!9 = !DILocation(line: 5, column: 15, scope: !5)
+!10 = !DILocation(line: 6, column: 8, scope: !5)
+"""
+
+
+def test_debug_locations_map_listing_lines_to_source(tmp_path):
+    (tmp_path / "scale.ll").write_text(DEBUG_IR)
+    (prepared,) = inputs.prepare(tmp_path / "scale.ll", BuildOptions(mcpu="gfx942"))
+    lines = prepared.source.raw_lines
+    by_mnemonic = {lines[n - 1].split()[0]: where for n, where in prepared.debug_lines.items()}
+    assert by_mnemonic["s_load_dword"] == ("/src/scale.hip", 4, 13)
+    assert by_mnemonic["v_add_f32_e64"] == ("/src/scale.hip", 5, 15)
+    assert by_mnemonic["global_store_dword"] == ("/src/scale.hip", 6, 8)
+    assert "scale:" not in [lines[n - 1] for n in prepared.debug_lines]
+
+
+def test_findings_on_ir_carry_the_source_location(tmp_path):
+    """A finding on a listing made from IR notes how the listing was made."""
+    (tmp_path / "scale.ll").write_text(DEBUG_IR)
+    results = lint_input(tmp_path / "scale.ll", BuildOptions(mcpu="gfx942", min_waves=9), list(RULES))
+    (finding,) = [d for d in results[0].diagnostics if d.name == "occupancy-below-target"]
+    assert any("compiled from" in note.message and "scale.ll" in note.message for note in finding.notes)
+
+
+def _bundle(entries: list[tuple[str, bytes]]) -> bytes:
+    header = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", len(entries))
+    size = len(header) + sum(24 + len(name) for name, _ in entries)
+    offset, table, blobs = size, b"", b""
+    for name, blob in entries:
+        table += struct.pack("<QQQ", offset, len(blob), len(name)) + name.encode()
+        blobs += blob
+        offset += len(blob)
+    return header + table + blobs
+
+
+def test_offload_bundle_gives_one_result_per_gpu_target(tmp_path, no_objdump):
+    ir = (FIXTURES / "llvm" / "loop_saxpy.ll").read_text()
+    bundle = _bundle([("host-x86_64-unknown-linux-gnu", b""),
+                      ("hipv4-amdgcn-amd-amdhsa--gfx90a", compile_object(ir, "gfx90a")),
+                      ("hipv4-amdgcn-amd-amdhsa--gfx1100", compile_object(ir, "gfx1100"))])
+    (tmp_path / "app.co").write_bytes(bundle)
+    results = lint(tmp_path / "app.co")
+    assert [r.module.target.name for r in results] == ["gfx90a", "gfx1100"]
+    (tmp_path / "k.s").write_text(compile_ir(ir, "gfx1100"))
+    assert summary(results[1]) == summary(lint(tmp_path / "k.s")[0])
+
+
+def test_not_a_code_object(tmp_path):
+    (tmp_path / "junk.o").write_bytes(b"\x00\x01 not elf")
+    (result,) = lint(tmp_path / "junk.o")
+    (finding,) = result.diagnostics
+    assert finding.name == "input-conversion" and "not an ELF" in finding.message
+
+
+def test_triton_cache_entry_uses_its_json(tmp_path):
+    ir = (FIXTURES / "llvm" / "lds_reduce.ll").read_text()
+    (tmp_path / "kernel.amdgcn").write_text(compile_ir(ir, "gfx942"))
+    (tmp_path / "kernel.json").write_text(json.dumps({"name": "reduce", "num_warps": 8, "shared": 0,
+                                                     "target": {"backend": "hip", "arch": "gfx942", "warp_size": 64}}))
+    (result,) = lint(tmp_path / "kernel.amdgcn")
+    assert result.path == str(tmp_path / "kernel.amdgcn")
+    wg_sizes = {row[6] for row in summary(result).values()}
+    assert wg_sizes == {512}
+
+
+def test_objdump_disassembly_runs_every_rule(tmp_path, monkeypatch):
+    objdump = inputs.find_objdump()
+    if objdump is None:
+        pytest.skip("no llvm-objdump with AMDGPU on PATH")
+    ir = (FIXTURES / "llvm" / "mfma_gemm.ll").read_text()
+    (tmp_path / "k.o").write_bytes(compile_object(ir, "gfx942"))
+    (tmp_path / "k.s").write_text(compile_ir(ir, "gfx942"))
+    try:
+        (from_o,) = lint(tmp_path / "k.o")
+    except inputs.InputError:
+        pytest.skip(f"{objdump} cannot disassemble AMDGPU")
+    if from_o.diagnostics and from_o.diagnostics[0].name == "input-conversion":
+        pytest.skip(from_o.diagnostics[0].message)
+    assert from_o.diagnostics == []
+    assert summary(from_o) == summary(lint(tmp_path / "k.s")[0])
+    kernel = next(k for k in from_o.module.kernels if k.is_kernel)
+    assert any(i.mnemonic.startswith("v_mfma") for i in kernel.instructions)
