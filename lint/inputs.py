@@ -313,7 +313,7 @@ def _disassemble(objdump: str, data: bytes, cpu: str) -> str:
         handle.flush()
         try:
             run = subprocess.run([objdump, "-d", "--symbolize-operands", f"--mcpu={cpu}", handle.name],
-                                 capture_output=True, text=True, timeout=120)
+                                 capture_output=True, text=True, timeout=120, check=False)
         except (OSError, subprocess.TimeoutExpired) as error:
             raise InputError(f"{objdump} failed: {error}") from None
     if run.returncode != 0 or "elf64-amdgpu" not in run.stdout:
@@ -333,7 +333,7 @@ def _disassemble(objdump: str, data: bytes, cpu: str) -> str:
             continue
         if text.startswith("\t"):
             code = text.split("//")[0].rstrip()
-            lines.append(re.sub(r"\b(L\d+)\b", lambda m: f".L{function}_{m.group(1)}", code))
+            lines.append(re.sub(r"\b(L\d+)\b", rf".L{function}_\1", code))
     return "\n".join(lines)
 
 

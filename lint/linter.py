@@ -8,9 +8,9 @@ from pathlib import Path
 
 from .builder import BuildOptions, build_module
 from .diagnostics import Diagnostic, Note, Severity
+from .formats import fingerprints
 from .ir import Module
 from .passes import AnalysisManager
-from .formats import fingerprints
 from .rule import KernelContext, ModuleContext, Rule
 from .rules import RULES
 from .source import ReadProblem, SourceFile, read_source, split_lines
