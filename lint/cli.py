@@ -27,9 +27,11 @@ from .emitters import (
     write_text,
 )
 from .formats import write_github, write_gitlab, write_sarif
+from .inputs import is_other_input
 from .linter import FileResult, RuleSelection, SelectionError, finding_keys, lint_input
 from .rules.occupancy_regression import baseline_key
 from .launch import DEVICES, Launch, find_device, parse_grid
+from .source import SourceFile, read_source
 from .targets import UnknownTarget, parse_target_id
 
 ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
@@ -127,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", action="append", metavar="RULES", help="rules to skip")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails (default: warning)")
     check.add_argument("--baseline", metavar="FILE", help="a snapshot from 'amdgpu-lint baseline' to compare occupancy with")
+    check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="files linted in parallel (default: CPU count)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
 
     report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
@@ -218,11 +222,17 @@ def _output(path: str | None) -> Iterator[TextIO]:
         yield handle
 
 
-def _lint_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity]]:
+@dataclass
+class _Job:
+    path: Path
+    settings: _Settings
+    rule_codes: tuple[str, ...]
+
+
+def _jobs(args: argparse.Namespace) -> list[_Job]:
     from .rules import RULES
 
-    results: list[FileResult] = []
-    fail_levels: list[Severity] = []
+    jobs = []
     for path in collect_files(args.paths):
         settings = _settings(args, _config_for(path, args))
         try:
@@ -234,18 +244,84 @@ def _lint_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity
                 parse_target_id(settings.options.mcpu)
             except UnknownTarget as error:
                 raise UsageError(f"--mcpu: unknown processor {error}") from None
-        rules = settings.selection.enabled(RULES)
-        for result in lint_input(path, settings.options, rules, settings.selection):
+        jobs.append(_Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES))))
+    return jobs
+
+
+def _run_job(job: _Job, cache_directory: Path | None = None) -> list[FileResult]:
+    """Lint one input. With a cache directory, assembly files are looked up and stored, and the
+    results carry no module (the caller re-reads sources it needs for snippets)."""
+    from .rules import find_rule
+
+    rules = [find_rule(code) for code in job.rule_codes]
+    settings = job.settings
+    if cache_directory is None or is_other_input(job.path):
+        results = lint_input(job.path, settings.options, rules, settings.selection)
+        return results if cache_directory is None else [FileResult(r.path, None, r.diagnostics, r.error) for r in results]
+    from .cache import ResultCache
+
+    cache = ResultCache(cache_directory)
+    try:
+        data = job.path.read_bytes()
+    except OSError as error:
+        return [FileResult(str(job.path), None, [], f"{job.path}: cannot read: {error.strerror or error}")]
+    key = cache.key(job.path, data, f"{settings.options!r}{settings.selection!r}{job.rule_codes}")
+    cached = cache.load(key)
+    if cached is not None:
+        return [FileResult(str(job.path), None, cached)]
+    (result,) = lint_input(job.path, settings.options, rules, settings.selection)
+    if result.module is not None and result.error is None:
+        cache.store(key, [p for p in result.module.sources if p != result.path], result.diagnostics)
+    return [FileResult(result.path, None, result.diagnostics, result.error)]
+
+
+def _lint_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity]]:
+    """Every input, in order, with the fail level of its configuration (modules kept)."""
+    results: list[FileResult] = []
+    fail_levels: list[Severity] = []
+    for job in _jobs(args):
+        for result in _run_job(job):
             results.append(result)
-            fail_levels.append(settings.fail_on)
+            fail_levels.append(job.settings.fail_on)
     return results, fail_levels
 
 
+def _check_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity]]:
+    """Like _lint_all for `check`: cached and, for several files, in parallel worker processes."""
+    from .cache import cache_dir
+
+    jobs = _jobs(args)
+    directory = None if args.no_cache else cache_dir()
+    workers = min(args.jobs or os.cpu_count() or 1, len(jobs))
+    if workers > 1:
+        import multiprocessing
+        from functools import partial
+
+        with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers) as pool:
+            per_job = pool.map(partial(_run_job, cache_directory=directory), jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+    else:
+        per_job = [_run_job(job, directory) for job in jobs]
+    results = [result for job_results in per_job for result in job_results]
+    levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
+    return results, levels
+
+
+def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> dict[str, SourceFile]:
+    """Source text for snippets and fingerprints: from the modules, else read again."""
+    sources = {path: source for r in results if r.module for path, source in r.module.sources.items()}
+    for path in {d.path for d in diagnostics} - sources.keys():
+        try:
+            sources[path] = read_source(path)
+        except OSError:
+            continue
+    return sources
+
+
 def run_check(args: argparse.Namespace) -> int:
-    results, fail_levels = _lint_all(args)
+    results, fail_levels = _check_all(args)
     unreadable = [result.error for result in results if result.error]
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
-    sources = {path: source for r in results if r.module for path, source in r.module.sources.items()}
+    sources = _sources_for(diagnostics, results)
     with _output(args.output) as out:
         if args.format == "json":
             write_json(out, diagnostics, len(results))

@@ -233,7 +233,7 @@ def _parser() -> Lark:
         transformer=_ToNodes(),
         maybe_placeholders=True,
         propagate_positions=False,
-        cache=False,
+        cache=True,  # LALR tables pickled under the temp dir, keyed by grammar and options
     )
 
 

@@ -45,3 +45,11 @@ def snippet(tmp_path: Path) -> Snippet:
 
 def names(result: FileResult) -> list[str]:
     return [d.name for d in result.diagnostics]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_result_cache(tmp_path_factory):
+    """`check` caches results; keep the suite's cache away from the user's ~/.cache."""
+    import os
+
+    os.environ["AMDGPU_LINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("result-cache"))

@@ -1,0 +1,68 @@
+"""`check` caches results by content (plus included files, options and the tool) and lints
+many files in parallel with --jobs; both give exactly the output of a plain run."""
+
+import json
+
+import pytest
+
+import amdgpu_lint.cli as cli
+from amdgpu_lint.cli import main
+
+BAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n s_branch .Lmissing\n .include "inc.s"\n s_endpgm\n'
+INCLUDED_GOOD = " s_nop 0\n"
+INCLUDED_BAD = " s_brnch .Lelsewhere\n"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("AMDGPU_LINT_CACHE_DIR", str(directory))
+    return directory
+
+
+def check_json(capsys, *argv):
+    code = main(["check", "--no-config", "--format", "json", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_second_run_is_served_from_the_cache(tmp_path, cache, capsys, monkeypatch):
+    (tmp_path / "inc.s").write_text(INCLUDED_GOOD)
+    (tmp_path / "k.s").write_text(BAD)
+    first = check_json(capsys, "-j", "1", str(tmp_path / "k.s"))
+    assert first[1]["diagnostics"] and any(cache.rglob("*"))
+
+    def no_linting(*args, **kwargs):
+        raise AssertionError("linted although cached")
+
+    monkeypatch.setattr(cli, "lint_input", no_linting)
+    assert check_json(capsys, "-j", "1", str(tmp_path / "k.s")) == first
+
+
+def test_changed_include_or_options_miss_the_cache(tmp_path, cache, capsys):
+    (tmp_path / "inc.s").write_text(INCLUDED_GOOD)
+    (tmp_path / "k.s").write_text(BAD)
+    _, before = check_json(capsys, "-j", "1", str(tmp_path / "k.s"))
+    (tmp_path / "inc.s").write_text(INCLUDED_BAD)
+    _, after = check_json(capsys, "-j", "1", str(tmp_path / "k.s"))
+    assert len(after["diagnostics"]) == len(before["diagnostics"]) + 1
+    _, selected = check_json(capsys, "-j", "1", "--select", "AGL003", str(tmp_path / "k.s"))
+    assert {d["code"] for d in selected["diagnostics"]} == {"AGL003"}
+
+
+def test_no_cache_writes_nothing(tmp_path, cache, capsys):
+    (tmp_path / "inc.s").write_text(INCLUDED_GOOD)
+    (tmp_path / "k.s").write_text(BAD)
+    check_json(capsys, "--no-cache", str(tmp_path / "k.s"))
+    assert not cache.exists()
+
+
+def test_jobs_give_the_same_text_output(tmp_path, cache, capsys):
+    (tmp_path / "inc.s").write_text(INCLUDED_BAD)
+    for index in range(6):
+        (tmp_path / f"k{index}.s").write_text(BAD.replace("k:", f"k{index}:"))
+    outputs = []
+    for jobs in ("1", "3"):
+        code = main(["check", "--no-config", "--no-cache", "-j", jobs, str(tmp_path)])
+        outputs.append((code, capsys.readouterr().out))
+    assert outputs[0] == outputs[1] and outputs[0][0] == 1
+    assert outputs[0][1].count("s_branch .Lmissing") == 6  # snippets re-read for results without a module
