@@ -1,15 +1,22 @@
 """Throughput of amdgpu-lint on generated gfx942 kernel files (a measurement, not a test).
 
-Builds a large file by compiling fixtures/llvm/*.ll with llvmlite for gfx942 and repeating the
-kernels with renamed symbols, then reports parse-only and full-check lines per second.
+Builds large files by compiling fixtures/llvm/*.ll with llvmlite for gfx942 and repeating the
+kernels with renamed symbols, then reports:
+- parse-only and full-check lines per second (in process, best of --repeat);
+- cold-start wall time of `amdgpu-lint check` on a 2k-line file (new process, no cache);
+- scaling: full check in a new process at 10k, 100k and (with --million) 1M lines, with peak RSS;
+- when an llvm-mc with AMDGPU is on PATH, its `-filetype=obj` time on the same file and the
+  ratio to ours (above 1.0: we are faster).
 
-Usage: python bench/bench.py [--lines 100000] [--repeat 3]
+Usage: python bench/bench.py [--lines 100000] [--repeat 3] [--million]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,10 +69,37 @@ def best_of(repeat: int, action) -> float:
     return min(times)
 
 
+_MEASURE = ("import resource, subprocess, sys, time; start = time.perf_counter(); "
+            "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+            "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def run_process(argv: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (MB) of one child process, started from a small wrapper so the
+    child's high-water mark does not start at this (large) process's size."""
+    output = subprocess.run([sys.executable, "-c", _MEASURE, *argv], capture_output=True, text=True, check=True).stdout
+    wall, rss_kb = output.split()
+    return float(wall), int(rss_kb) // 1024
+
+
+def find_llvm_mc() -> str | None:
+    for name in [f"llvm-mc-{v}" for v in range(26, 16, -1)] + ["llvm-mc"]:
+        found = shutil.which(name)
+        if found and subprocess.run([found, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o",
+                                     os.devnull], input="s_endpgm\n", text=True, capture_output=True).returncode == 0:
+            return found
+    return None
+
+
+def check_command(path: Path) -> list[str]:
+    return [sys.executable, "-m", "amdgpu_lint", "check", "--no-config", "--no-cache", str(path)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--million", action="store_true", help="also measure a 1M-line file (slow)")
     args = parser.parse_args()
 
     from amdgpu_lint import syntax
@@ -98,9 +132,26 @@ def main() -> int:
         print(f"build IR:                                {build:6.3f} s  {line_count / build:>10,.0f} lines/s")
         print(f"full check (all rules):                  {full:6.3f} s  {line_count / full:>10,.0f} lines/s")
 
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "amdgpu_lint", "check", "--no-config", str(path)], capture_output=True)
-        print(f"full check, new process:                 {time.perf_counter() - start:6.3f} s")
+        small = Path(directory) / "small_gfx942.s"
+        small.write_text(build_file(2_000))
+        cold_start = min(run_process(check_command(small))[0] for _ in range(5))
+        print(f"cold start, check on {small.read_text().count(chr(10)):,} lines (new process):  {cold_start * 1000:6.0f} ms")
+
+        llvm_mc = find_llvm_mc()
+        sizes = [10_000, args.lines] + ([1_000_000] if args.million else [])
+        for size in sizes:
+            sized = Path(directory) / f"sized_{size}.s"
+            sized.write_text(build_file(size))
+            count = sized.read_text().count("\n")
+            wall, rss = run_process(check_command(sized))
+            line = f"check, new process, {count:>9,} lines: {wall:7.3f} s  {count / wall:>9,.0f} lines/s  peak RSS {rss:5d} MB"
+            if llvm_mc:
+                mc = min(run_process([llvm_mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj",
+                                      "-o", os.devnull, str(sized)])[0] for _ in range(args.repeat))
+                line += f"   llvm-mc {mc:6.3f} s, ratio {mc / wall:4.2f}"
+            print(line)
+        if not llvm_mc:
+            print("(no llvm-mc with AMDGPU on PATH: ratio not measured)")
     return 0
 
 

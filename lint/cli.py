@@ -6,10 +6,10 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator
 from typing import TextIO
 
 from . import __version__
@@ -28,9 +28,9 @@ from .emitters import (
 )
 from .formats import write_github, write_gitlab, write_sarif
 from .inputs import is_other_input
+from .launch import DEVICES, Launch, find_device, parse_grid
 from .linter import FileResult, RuleSelection, SelectionError, finding_keys, lint_input
 from .rules.occupancy_regression import baseline_key
-from .launch import DEVICES, Launch, find_device, parse_grid
 from .source import SourceFile, read_source
 from .targets import UnknownTarget, parse_target_id
 
@@ -424,7 +424,7 @@ def run_rules_listing(form: str = "text") -> int:
         sys.stdout.write(rules_markdown(RULES))
         return EXIT_CLEAN
     for rule in RULES:
-        print(f"{rule.code}  {rule.name:<22} {str(rule.severity):<8} {rule.summary}")
+        print(f"{rule.code}  {rule.name:<22} {rule.severity!s:<8} {rule.summary}")
     return EXIT_CLEAN
 
 

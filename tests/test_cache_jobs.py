@@ -4,8 +4,7 @@ many files in parallel with --jobs; both give exactly the output of a plain run.
 import json
 
 import pytest
-
-import amdgpu_lint.cli as cli
+from amdgpu_lint import cli
 from amdgpu_lint.cli import main
 
 BAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n s_branch .Lmissing\n .include "inc.s"\n s_endpgm\n'
