@@ -27,7 +27,6 @@ from .emitters import (
     write_text,
 )
 from .formats import write_github, write_gitlab, write_sarif
-from .inputs import is_other_input
 from .launch import DEVICES, Launch, find_device, parse_grid
 from .linter import FileResult, RuleSelection, SelectionError, finding_keys, lint_input
 from .rules.occupancy_regression import baseline_key
@@ -255,6 +254,8 @@ def _run_job(job: _Job, cache_directory: Path | None = None) -> list[FileResult]
 
     rules = [find_rule(code) for code in job.rule_codes]
     settings = job.settings
+    from .inputs import is_other_input
+
     if cache_directory is None or is_other_input(job.path):
         results = lint_input(job.path, settings.options, rules, settings.selection)
         return results if cache_directory is None else [FileResult(r.path, None, r.diagnostics, r.error) for r in results]

@@ -16,7 +16,6 @@ from .analyses.resources import KernelResources, ResourceAnalysis
 from .launch import fill
 from .occupancy import what_if
 from .passes import AnalysisManager
-from .plots import step_chart
 from .source import SourceFile
 
 #: Descriptor fields shown by `report` in text form.
@@ -238,6 +237,8 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
 
 def write_plots(directory: Path, reports: list[dict[str, Any]]) -> list[Path]:
     """One SVG per what-if curve and kernel: <file>.<kernel>.<curve>.svg."""
+    from .plots import step_chart
+
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     axes = {"vgprs": ("VGPRs per lane", "vgpr"), "lds_bytes": ("LDS bytes per work-group", "lds_bytes"),
@@ -290,6 +291,8 @@ def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
 
 def write_calculator_plot(path: Path, document: dict[str, Any]) -> None:
     """The three what-if curves side by side in one SVG."""
+    from .plots import step_chart
+
     inputs = document["inputs"]
     charts = []
     for curve, label, key, x_max in (("vgprs", "VGPRs", "vgprs", 512), ("lds_bytes", "LDS bytes", "lds_bytes", 163840),

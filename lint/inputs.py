@@ -14,12 +14,9 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-import yaml
 
 from .builder import BuildOptions
 from .source import ReadProblem, SourceFile, split_lines
@@ -308,6 +305,8 @@ def find_objdump() -> str | None:
 
 def _disassemble(objdump: str, data: bytes, cpu: str) -> str:
     """Disassembly with symbolized branch targets, as assembly we can read."""
+    import subprocess
+
     with tempfile.NamedTemporaryFile(suffix=".o") as handle:
         handle.write(data)
         handle.flush()
@@ -338,6 +337,8 @@ def _disassemble(objdump: str, data: bytes, cpu: str) -> str:
 
 
 def _from_code_object(path: Path, data: bytes, options: BuildOptions, bundle_id: str | None) -> Prepared:
+    import yaml
+
     code_object = _read_code_object(data)
     cpu = code_object.target.rsplit("--", 1)[-1] if code_object.target else (options.mcpu or "")
     if not cpu:

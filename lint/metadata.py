@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
 from .targets import Target
 
 REQUIRED = "required"
@@ -125,9 +123,6 @@ def fill_descriptor_defaults(values: dict[str, Any], target: Target | None) -> l
     return missing
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 class MetadataError(ValueError):
     """The `.amdgpu_metadata` block is not valid YAML (message says where)."""
 
@@ -137,9 +132,11 @@ class MetadataError(ValueError):
 
 
 def parse_metadata_yaml(text: str) -> dict[str, Any]:
-    """Parse the YAML document of an `.amdgpu_metadata` block."""
+    """Parse the YAML document of an `.amdgpu_metadata` block (PyYAML is imported on first use)."""
+    import yaml
+
     try:
-        document = yaml.load(text, Loader=_Loader)
+        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
