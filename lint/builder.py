@@ -39,6 +39,7 @@ class BuildOptions:
     launch: Launch | None = None  # grid and device, for the launch-fill analysis
     min_waves: int | None = None  # occupancy every kernel should reach
     baseline: dict[str, Any] | None = None  # `amdgpu-lint baseline` snapshot, keyed "path::kernel"
+    latency_table: str | None = None  # JSON file overriding latency-table entries
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:

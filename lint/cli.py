@@ -101,6 +101,19 @@ def _read_baseline(path: str | None) -> dict | None:
     return document
 
 
+def _latency_table(path: str | None) -> str | None:
+    """Check a latency-table override once, up front (a usage error, not a finding per kernel)."""
+    if path is None:
+        return None
+    from .latency import LatencyTableError, read_override
+
+    try:
+        read_override(path)
+    except LatencyTableError as error:
+        raise UsageError(f"--latency-table: {error}") from None
+    return path
+
+
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--mcpu", help="target processor when the file has no .amdgcn_target (e.g. gfx942)")
@@ -114,6 +127,7 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     launch.add_argument("--device", metavar="NAME", help=f"device for --grid: {', '.join(sorted(d.name for d in DEVICES.values()))}")
     launch.add_argument("--cus", type=_positive, metavar="N", help="compute units of the device for --grid")
     launch.add_argument("--min-waves", type=_positive, metavar="N", help="occupancy every kernel should reach")
+    parser.add_argument("--latency-table", metavar="FILE", help="JSON file overriding latency-table entries")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -198,6 +212,7 @@ def _settings(args: argparse.Namespace, config: Config) -> _Settings:
         launch=_launch(args),
         min_waves=args.min_waves or config.min_waves,
         baseline=_read_baseline(getattr(args, "baseline", None) or config.baseline),
+        latency_table=_latency_table(args.latency_table or config.latency_table),
     )
     select = _comma_list(getattr(args, "select", None)) or config.select or ["ALL"]
     ignore = _comma_list(getattr(args, "ignore", None)) + config.ignore

@@ -17,7 +17,7 @@ from .diagnostics import Severity
 
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",
-              "per-file-ignores"}
+              "per-file-ignores", "latency-table"}
 
 
 class ConfigError(ValueError):
@@ -36,6 +36,7 @@ class Config:
     severities: dict[str, Severity] = field(default_factory=dict)
     min_waves: int | None = None
     baseline: str | None = None
+    latency_table: str | None = None
     per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)  # (absolute glob, rules)
 
 
@@ -76,6 +77,10 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
         if not isinstance(table["baseline"], str):
             raise ConfigError(f"{path}: 'baseline' must be a path")
         config.baseline = str(path.parent / table["baseline"])
+    if "latency-table" in table:
+        if not isinstance(table["latency-table"], str):
+            raise ConfigError(f"{path}: 'latency-table' must be a path")
+        config.latency_table = str(path.parent / table["latency-table"])
     try:
         if "fail-on" in table:
             config.fail_on = Severity.parse(str(table["fail-on"]))

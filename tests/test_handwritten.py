@@ -86,4 +86,4 @@ def test_error_inside_header_macro_reports_header_line_and_chain(snippet, tmp_pa
     assert diagnostic.path.endswith("tensile_common.inc") and diagnostic.line == 22
     first = diagnostic.notes[0]
     assert first.message == "in expansion of macro '_v_add_addr64'"
-    assert first.path.endswith("tensile_gemm_gfx90a.s") and first.line == 77
+    assert first.path.endswith("tensile_gemm_gfx90a.s") and first.line == 78

@@ -60,7 +60,9 @@ def test_ll_s_and_o_agree(tmp_path, no_objdump, name, target):
     (from_o,) = lint(tmp_path / "k.o")
     expected = summary(from_s)
     assert expected and summary(from_ll) == expected and summary(from_o) == expected
-    assert from_ll.diagnostics == [] and from_s.diagnostics == []
+    # the same findings from the IR and the assembly (LLVM's loops load and wait in one iteration)
+    assert [(d.line, d.code) for d in from_ll.diagnostics] == [(d.line, d.code) for d in from_s.diagnostics]
+    assert {d.name for d in from_s.diagnostics} <= {"short-prefetch"}
     # without a disassembler the instruction rules were skipped, and the finding says so
     (skipped,) = from_o.diagnostics
     assert skipped.name == "input-conversion" and "skipped" in skipped.message

@@ -1,0 +1,147 @@
+"""Prefetch distance: for every vector-memory load, the cycles of independent work one wave
+issues between the load and the first wait that must retire it.
+
+Cycles are issue cycles from the latency table (lint/latency.py). The walk follows every path
+forward and keeps the shortest; inside a loop it stays in the loop, so a load issued for the
+next iteration counts the rest of this iteration and the next one up to its wait, and a path
+leaving the loop (the last iteration's prefetch) is not held against it. Counters retire in
+order: a wait for `n` on the load's counter retires it once `n` or more newer events follow.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from ..ir import Kernel
+from ..isa.waits import wait_counts
+from ..latency import LatencyTable, issue_cycles, load_table
+from ..nodes import Num
+from ..passes import Analysis, AnalysisManager
+from .cfg import CFGAnalysis
+from .defuse import DefUseAnalysis
+from .waitcnt import events_of
+
+_LOAD_COUNTERS = ("vmcnt", "loadcnt")
+MAX_STEPS = 4000  # instructions one walk may visit
+
+
+@dataclass(frozen=True, slots=True)
+class LoadDistance:
+    load: int  # instruction index
+    counter: str
+    wait: int | None  # the wait that retires it on the shortest path (None: no wait within reach)
+    cycles: int  # issue cycles of work between the load and that wait
+    in_loop: bool
+
+
+@dataclass
+class PrefetchReport:
+    table: LatencyTable
+    loads: list[LoadDistance]
+    loop_cycles: dict[int, int]  # loop header block -> issue cycles of one trip through the loop's blocks
+    loop_instructions: dict[int, int]  # loop header block -> instructions in the loop's blocks
+    cycles: list[int]  # per instruction issue cycles
+
+
+def _loops(successors: list[list[int]]) -> list[frozenset[int]]:
+    """Per block, the blocks of the cycle(s) through it (empty when it is in no loop)."""
+    count = len(successors)
+    reach = []
+    for start in range(count):
+        seen: set[int] = set()
+        stack = list(successors[start])
+        while stack:
+            block = stack.pop()
+            if block not in seen:
+                seen.add(block)
+                stack.extend(successors[block])
+        reach.append(seen)
+    return [frozenset(b for b in reach[block] if block in reach[b]) if block in reach[block] else frozenset()
+            for block in range(count)]
+
+
+class PrefetchAnalysis(Analysis):
+    name = "prefetch"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> PrefetchReport | None:
+        module = manager.module
+        target = module.target
+        def_use = manager.get(DefUseAnalysis)
+        if target is None or def_use is None:
+            return None
+        override = module.options.latency_table if module.options is not None else None
+        table = load_table(target, override)
+        infos = def_use.per_instruction
+        instructions = kernel.instructions
+        cycles = []
+        for instruction, info in zip(instructions, infos, strict=True):
+            nop = int(instruction.operands[0].value) + 1 if instruction.mnemonic == "s_nop" and instruction.operands \
+                and isinstance(instruction.operands[0], Num) else 0
+            cycles.append(issue_cycles(info.klass, instruction.mnemonic, nop, table, target, def_use.wave_size))
+        cfg = manager.get(CFGAnalysis)
+        blocks = cfg.blocks
+        starts, block_of = [], []
+        for block in blocks:
+            starts.append(len(block_of))
+            block_of += [block.index] * len(block.instructions)
+        loops = _loops([block.successors for block in blocks])
+        counted: dict[int, dict[str, int]] = {}  # instruction -> counters it waits on
+        events: dict[int, frozenset[str]] = {}
+        for index, (instruction, info) in enumerate(zip(instructions, infos, strict=True)):
+            if info.klass.unit == "wait":
+                counts = wait_counts(instruction.mnemonic, instruction.operands, target)
+                if counts:
+                    counted[index] = counts
+            started = frozenset(e.counter for e in events_of(info, target))
+            if started:
+                events[index] = started
+        loads = []
+        for index, info in enumerate(infos):
+            if info.klass.unit != "vmem" or info.klass.kind != "load" or info.klass.lds_dma:
+                continue
+            counter = next((c for c in _LOAD_COUNTERS if c in events.get(index, ())), None)
+            if counter is None:
+                continue
+            loop = loops[block_of[index]]
+            wait, distance = _walk(index, counter, loop, cycles, counted, events, blocks, starts, block_of)
+            loads.append(LoadDistance(index, counter, wait, distance, bool(loop)))
+        loop_cycles, loop_sizes = {}, {}
+        for loop in {loop for loop in loops if loop}:
+            header = min(loop)
+            members = [i for b in loop for i in range(starts[b], starts[b] + len(blocks[b].instructions))]
+            loop_cycles[header] = sum(cycles[i] for i in members)
+            loop_sizes[header] = len(members)
+        return PrefetchReport(table, loads, loop_cycles, loop_sizes, cycles)
+
+
+def _walk(load, counter, loop, cycles, counted, events, blocks, starts, block_of) -> tuple[int | None, int]:
+    """(retiring wait, cycles) on the shortest path from `load` (Dijkstra over instruction and
+    number of newer events on the counter)."""
+    def following(index: int) -> list[int]:
+        block = block_of[index]
+        if index < starts[block] + len(blocks[block].instructions) - 1:
+            return [index + 1]
+        return [starts[successor] for successor in blocks[block].successors if blocks[successor].instructions]
+
+    queue: list[tuple[int, int, int]] = [(0, after, 0) for after in following(load)]  # cycles, instruction, newer
+    best: dict[tuple[int, int], int] = {}
+    steps = 0
+    while queue and steps < MAX_STEPS:
+        spent, index, newer = heapq.heappop(queue)
+        steps += 1
+        block = block_of[index]
+        if index == starts[block] and loop and block not in loop:
+            continue  # left the loop: the last trip's prefetch is not waited for here
+        if best.get((index, newer), spent + 1) <= spent:
+            continue
+        best[(index, newer)] = spent
+        waits = counted.get(index)
+        if waits is not None and counter in waits and waits[counter] <= newer:
+            return index, spent
+        spent += cycles[index]
+        newer += 1 if counter in events.get(index, ()) else 0
+        for after in following(index):
+            heapq.heappush(queue, (spent, after, newer))
+    return None, 0

@@ -1,0 +1,103 @@
+"""Latency and issue-cost tables (lint/data/latency.json), chosen per target family and
+optionally overridden by a user file (`--latency-table`, config `latency-table`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from .isa.classes import InstructionClass
+from .targets import Target
+
+
+class LatencyTableError(ValueError):
+    """A user latency table that cannot be read or has a bad entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    low: int  # cycles (latency range or a single issue cost)
+    high: int
+    source: str
+
+
+@lru_cache(maxsize=1)
+def _builtin() -> dict:
+    return json.loads(resources.files("amdgpu_lint").joinpath("data/latency.json").read_text())
+
+
+def family_of(target: Target) -> str:
+    if target.major >= 10:
+        return "rdna"
+    return "cdna3" if target.is_gfx94_plus else "gcn"
+
+
+def _entry(name: str, raw: object, where: str) -> Entry:
+    if not isinstance(raw, dict):
+        raise LatencyTableError(f"{where}: entry '{name}' must be a table with 'latency' or 'cycles'")
+    value = raw.get("latency", raw.get("cycles"))
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        low = high = value
+    elif (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and v > 0 for v in value)
+          and value[0] <= value[1]):
+        low, high = value
+    else:
+        raise LatencyTableError(f"{where}: entry '{name}' needs a positive 'latency'/'cycles' (N or [low, high])")
+    return Entry(low, high, str(raw.get("source", where)))
+
+
+@dataclass(frozen=True)
+class LatencyTable:
+    family: str
+    entries: dict[str, Entry]
+
+    def __getitem__(self, name: str) -> Entry:
+        return self.entries[name]
+
+
+def read_override(path: str) -> dict[str, Entry]:
+    """Entries of a user table: a JSON object mapping entry names to {"latency": N or [low, high]
+    (or "cycles"), "source": ...}."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise LatencyTableError(f"{path}: cannot read latency table: {error}") from None
+    if not isinstance(document, dict):
+        raise LatencyTableError(f"{path}: a latency table is a JSON object of entries")
+    known = set().union(*(family["entries"] for family in _builtin()["families"].values()))
+    for name in document:
+        if name not in known:
+            raise LatencyTableError(f"{path}: unknown entry '{name}' (known: {', '.join(sorted(known))})")
+    return {name: _entry(name, raw, path) for name, raw in document.items()}
+
+
+@lru_cache(maxsize=32)
+def load_table(target: Target, override: str | None = None) -> LatencyTable:
+    """The built-in table for the target's family, with the entries of `override` replacing ours."""
+    family = family_of(target)
+    entries = {name: _entry(name, raw, "built-in") for name, raw in _builtin()["families"][family]["entries"].items()}
+    if override:
+        entries.update(read_override(override))
+    return LatencyTable(family, entries)
+
+
+_RATE = {"full": 1, "half": 2, "quarter": 4, "trans": 4}
+
+
+def issue_cycles(klass: InstructionClass, mnemonic: str, nop_states: int, table: LatencyTable, target: Target,
+                 wave_size: int) -> int:
+    """Cycles one wave occupies its SIMD issuing this instruction (MFMA: the matrix pipe)."""
+    valu = table["valu_issue"].low * (2 if target.major >= 10 and wave_size == 64 else 1)
+    scalar = table["salu_issue"].low
+    if klass.matrix in ("mfma", "smfmac"):
+        return max(klass.passes * 4, valu)
+    if klass.unit == "valu":
+        if klass.rate == "f64":
+            return valu * (1 if target.has_gfx90a_insts else 4)
+        return valu * _RATE.get(klass.rate, 1)
+    if mnemonic == "s_nop":
+        return max(scalar, nop_states)
+    return scalar
