@@ -1,0 +1,91 @@
+"""Prefetch distance and short-prefetch on seed 003's GEMM main loop, plus small loops with
+hand-computed distances; latency-table overrides."""
+
+import json
+import re
+
+import pytest
+
+from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
+from amdgpu_lint.cli import main
+from amdgpu_lint.passes import AnalysisManager
+
+from conftest import FIXTURES
+
+GEMM = FIXTURES / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"
+LOAD = re.compile(r"^ *buffer_load_dwordx4 .*\n", re.M)
+
+
+def late_loads(text: str) -> str:
+    """The GEMM with its global loads moved to just before the waits that retire them."""
+    loads = "".join(LOAD.findall(text))
+    return LOAD.sub("", text).replace("    s_waitcnt vmcnt(7)", loads + "    s_waitcnt vmcnt(7)", 1)
+
+
+def distances(snippet, text, name="k.s"):
+    module = snippet.build(text, name)
+    report = AnalysisManager(module, module.kernels[0]).get(PrefetchAnalysis)
+    return report
+
+
+def test_seed_gemm_hides_hbm_latency(snippet):
+    result = snippet.lint(GEMM.read_text(), "gemm.s")
+    assert result.diagnostics == []
+    report = distances(snippet, GEMM.read_text())
+    assert len(report.loads) == 8 and all(load.in_loop for load in report.loads)
+    # 64 MFMAs x 32 cycles = 2048 per iteration (seed 003) plus 40 other instructions
+    (loop_cycles,) = report.loop_cycles.values()
+    assert 2048 < loop_cycles < 2048 + 50 * 4
+    # every load has at least 800 cycles (the top of seed 003's HBM range) before its wait
+    assert min(load.cycles for load in report.loads) >= 800
+
+
+def test_moving_the_loads_next_to_their_waits_raises_short_prefetch(snippet):
+    result = snippet.lint(late_loads(GEMM.read_text()), "late.s")
+    findings = [d for d in result.diagnostics if d.name == "short-prefetch"]
+    assert len(findings) == 8 and len(result.diagnostics) == 8
+    assert "500-800 cycles" in findings[0].message and "1 wave/SIMD" in findings[0].message
+    assert any(note.message.startswith("latency: seed 003") for note in findings[0].notes)
+
+
+LOOP = """
+.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+k:
+  v_mov_b32 v2, 0
+  s_mov_b32 s2, 8
+.Lloop:
+{top}
+  s_waitcnt vmcnt(0)
+  v_add_f32 v3, v2, v3
+  global_load_dword v2, v0, s[0:1]      ; for the next iteration
+  s_sub_u32 s2, s2, 1
+  s_cmp_lg_u32 s2, 0
+  s_cbranch_scc1 .Lloop
+  s_waitcnt vmcnt(0)
+  s_endpgm
+"""
+
+
+@pytest.mark.parametrize("work, fires", [(10, True), (200, False)])
+def test_next_iteration_load_counts_the_loop_back_to_its_wait(snippet, work, fires):
+    """3 SALU instructions after the load, then `work` VALU instructions at the top of the next
+    iteration: (3 + work) x 4 cycles. The exit path (wait right after the loop) is not counted."""
+    text = LOOP.format(top="\n".join(f"  v_mov_b32 v5, v{6 + i % 4}" for i in range(work)))
+    report = distances(snippet, text)
+    (load,) = report.loads
+    assert load.cycles == (3 + work) * 4
+    result = snippet.lint(text)
+    assert [d.name for d in result.diagnostics if d.name == "short-prefetch"] == (["short-prefetch"] if fires else [])
+
+
+def test_latency_table_override(tmp_path, capsys):
+    late = tmp_path / "late.s"
+    late.write_text(late_loads(GEMM.read_text()))
+    fast = tmp_path / "fast.json"
+    fast.write_text(json.dumps({"vmem_load": {"latency": [20, 30], "source": "pretend cache hit"}}))
+    assert main(["check", "--no-config", "--no-cache", "--latency-table", str(fast), str(late)]) == 0
+    capsys.readouterr()
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"hbm": {"latency": 5}}))
+    assert main(["check", "--no-config", "--no-cache", "--latency-table", str(bad), str(late)]) == 2
+    assert "unknown entry 'hbm'" in capsys.readouterr().err
