@@ -6,6 +6,7 @@ from amdgpu_lint.rule import Rule
 
 from . import (
     input_conversion,
+    issue_oversubscription,
     invalid_encoding,
     lds_budget,
     missing_nop,
@@ -33,6 +34,7 @@ _MODULES = (
     undefined_symbol,
     unknown_target,
     input_conversion,
+    issue_oversubscription,
     invalid_encoding,
     unknown_instruction,
     uninitialized_register,

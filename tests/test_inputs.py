@@ -62,7 +62,7 @@ def test_ll_s_and_o_agree(tmp_path, no_objdump, name, target):
     assert expected and summary(from_ll) == expected and summary(from_o) == expected
     # the same findings from the IR and the assembly (LLVM's loops load and wait in one iteration)
     assert [(d.line, d.code) for d in from_ll.diagnostics] == [(d.line, d.code) for d in from_s.diagnostics]
-    assert {d.name for d in from_s.diagnostics} <= {"short-prefetch"}
+    assert {d.name for d in from_s.diagnostics} <= {"short-prefetch", "issue-oversubscription"}
     # without a disassembler the instruction rules were skipped, and the finding says so
     (skipped,) = from_o.diagnostics
     assert skipped.name == "input-conversion" and "skipped" in skipped.message
@@ -202,7 +202,8 @@ def test_objdump_disassembly_runs_every_rule(tmp_path, monkeypatch):
         pytest.skip(f"{objdump} cannot disassemble AMDGPU")
     if from_o.diagnostics and from_o.diagnostics[0].name == "input-conversion":
         pytest.skip(from_o.diagnostics[0].message)
-    assert from_o.diagnostics == []
-    assert summary(from_o) == summary(lint(tmp_path / "k.s")[0])
+    (from_s,) = lint(tmp_path / "k.s")
+    assert sorted(d.code for d in from_o.diagnostics) == sorted(d.code for d in from_s.diagnostics)
+    assert summary(from_o) == summary(from_s)
     kernel = next(k for k in from_o.module.kernels if k.is_kernel)
     assert any(i.mnemonic.startswith("v_mfma") for i in kernel.instructions)

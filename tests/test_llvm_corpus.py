@@ -36,8 +36,8 @@ def test_llvm_output_parses_cleanly(ir_path: Path, target: str, opt: int, snippe
     # scratch use is a real property of -O0 and call-heavy code, not a reading problem; -O0
     # keeps memory-legalizer waits that an earlier wait already covered (true no-ops); LLVM does
     # not software-pipeline loops, so a loop load waited for in the same iteration is a real
-    # short-prefetch finding
-    allowed = {"scratch-spill", "short-prefetch"} | ({"redundant-wait"} if opt == 0 else set())
+    # short-prefetch finding, and a streaming loop at full occupancy is bound by the memory pipes
+    allowed = {"scratch-spill", "short-prefetch", "issue-oversubscription"} | ({"redundant-wait"} if opt == 0 else set())
     problems = [d for d in result.diagnostics if d.name not in allowed]
     assert problems == [], "\n".join(f"{d.line}: {d.message}" for d in problems)
     module = result.module

@@ -89,3 +89,37 @@ def test_latency_table_override(tmp_path, capsys):
     bad.write_text(json.dumps({"hbm": {"latency": 5}}))
     assert main(["check", "--no-config", "--no-cache", "--latency-table", str(bad), str(late)]) == 2
     assert "unknown entry 'hbm'" in capsys.readouterr().err
+
+
+def test_issue_oversubscription_per_trip(snippet):
+    """The GEMM's loop needs 8 x 4 waves x 32 = 1024 VMEM and (16 + 8) x 4 x 8 = 768 LDS cycles
+    per 2244-cycle trip: quiet. A dword streaming loop at 8 waves/SIMD (32 per CU) is not."""
+    assert [d for d in snippet.lint(GEMM.read_text(), "gemm.s").diagnostics if d.name == "issue-oversubscription"] == []
+    stream = """
+.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+k:
+  s_mov_b32 s2, 64
+.Lloop:
+  global_load_dword v1, v0, s[0:1]
+  global_load_dword v2, v0, s[0:1] offset:256
+  s_waitcnt vmcnt(0)
+  v_add_f32 v1, v1, v2
+  global_store_dword v0, v1, s[0:1]
+  s_sub_u32 s2, s2, 1
+  s_cmp_lg_u32 s2, 0
+  s_cbranch_scc1 .Lloop
+  s_endpgm
+"""
+    (finding,) = [d for d in snippet.lint(stream).diagnostics if d.name == "issue-oversubscription"]
+    # 3 dword requests x 32 waves x 8 cycles (a quarter of a dwordx4's 32) = 768 for 8 x 4 = 32 cycles
+    assert "3 VMEM requests" in finding.message and "~768 cycles" in finding.message and "~32 cycles" in finding.message
+    assert str(finding.severity) == "info"
+
+
+@pytest.mark.parametrize("mnemonic, size", [("buffer_load_dwordx4", 16), ("global_load_dword", 4), ("ds_read_b128", 16),
+                                            ("ds_read_b32", 4), ("global_load_ushort", 2), ("buffer_load_ubyte", 1),
+                                            ("global_load_b96", 12), ("ds_write_b64", 8)])
+def test_lane_bytes(mnemonic, size):
+    from amdgpu_lint.rules.issue_oversubscription import lane_bytes
+
+    assert lane_bytes(mnemonic) == size

@@ -41,7 +41,9 @@ class PrefetchReport:
     loads: list[LoadDistance]
     loop_cycles: dict[int, int]  # loop header block -> issue cycles of one trip through the loop's blocks
     loop_instructions: dict[int, int]  # loop header block -> instructions in the loop's blocks
+    loops: dict[int, list[int]]  # loop header block -> instruction indices of the loop's blocks
     cycles: list[int]  # per instruction issue cycles
+    units: list[str]  # per instruction execution unit (vmem, ds, valu, ...)
 
 
 def _loops(successors: list[list[int]]) -> list[frozenset[int]]:
@@ -107,13 +109,15 @@ class PrefetchAnalysis(Analysis):
             loop = loops[block_of[index]]
             wait, distance = _walk(index, counter, loop, cycles, counted, events, blocks, starts, block_of)
             loads.append(LoadDistance(index, counter, wait, distance, bool(loop)))
-        loop_cycles, loop_sizes = {}, {}
+        loop_cycles, loop_sizes, loop_members = {}, {}, {}
         for loop in {loop for loop in loops if loop}:
             header = min(loop)
-            members = [i for b in loop for i in range(starts[b], starts[b] + len(blocks[b].instructions))]
+            members = sorted(i for b in loop for i in range(starts[b], starts[b] + len(blocks[b].instructions)))
             loop_cycles[header] = sum(cycles[i] for i in members)
             loop_sizes[header] = len(members)
-        return PrefetchReport(table, loads, loop_cycles, loop_sizes, cycles)
+            loop_members[header] = members
+        units = [info.klass.unit for info in infos]
+        return PrefetchReport(table, loads, loop_cycles, loop_sizes, loop_members, cycles, units)
 
 
 def _walk(load, counter, loop, cycles, counted, events, blocks, starts, block_of) -> tuple[int | None, int]:
