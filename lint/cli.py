@@ -149,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input_options(report)
     report.add_argument("--format", choices=("text", "json", "html"), default="text")
     report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
+    report.add_argument("--simulate", action="store_true", help="simulate the kernel's waves on one CU (seed 002 model)")
+    report.add_argument("--waves", type=_positive, metavar="N", help="waves per CU to simulate (default: the occupancy)")
+    report.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
+                        help="iterations of the loop that branches back to LABEL (default 8)")
+    report.add_argument("--taken", action="append", default=[], metavar="LABEL",
+                        help="forward conditional branches to LABEL are taken (default: fall through)")
 
     baseline = commands.add_parser("baseline", help="write each kernel's resources and occupancy as a JSON snapshot")
     _add_input_options(baseline)
@@ -363,6 +369,8 @@ def run_report(args: argparse.Namespace) -> int:
     args.select, args.ignore, args.fail_on, args.baseline = ["ALL"], [], None, None
     results, _ = _lint_all(args)
     reports = [kernel_report(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
+    if args.simulate:
+        _add_simulations(args, results, reports)
     if args.plots:
         for path in write_plots(Path(args.plots), reports):
             print(f"wrote {path}", file=sys.stderr)
@@ -380,6 +388,22 @@ def run_report(args: argparse.Namespace) -> int:
     for message in errors:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     return EXIT_USAGE if errors else EXIT_CLEAN
+
+
+def _add_simulations(args: argparse.Namespace, results: list[FileResult], reports: list[dict]) -> None:
+    from .simulator import hot_lines, simulate
+
+    kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
+    for (module, kernel), report in zip(kernels, reports, strict=True):
+        if not kernel.is_kernel:
+            continue
+        waves = args.waves or report.get("waves_per_cu") or 4
+        result = simulate(module, kernel, waves, trip_counts=dict(args.trip_count), taken=set(args.taken),
+                          latency_table=module.options.latency_table if module.options else None)
+        if result is not None:
+            report["simulation"] = result.to_json() | {
+                "hot_lines": [{"line": line, "reason": reason, "share": round(share, 3)}
+                              for line, _, reason, share in hot_lines(kernel, result)]}
 
 
 def run_baseline(args: argparse.Namespace) -> int:

@@ -205,6 +205,23 @@ def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
             out.write(f"  kernel_code_t: {' '.join(f'{k}={fields[k]}' for k in keys) or f'{len(fields)} fields'}\n")
         if "waves_per_simd" in report:
             _write_occupancy_text(out, report)
+        if "simulation" in report:
+            _write_simulation_text(out, report["simulation"])
+
+
+def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
+    out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
+              f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%}\n")
+    out.write(f"    {simulation['bottleneck']}\n")
+    busy = ", ".join(f"{unit} {share:.0%}" for unit, share in simulation["utilization"].items())
+    out.write(f"    utilization: {busy}\n")
+    if simulation["stalls"]:
+        total = sum(simulation["stalls"].values())
+        stalls = ", ".join(f"{reason} {cycles / total:.0%}" for reason, cycles in
+                           sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
+        out.write(f"    stalls by reason: {stalls}\n")
+    for hot in simulation.get("hot_lines", []):
+        out.write(f"    line {hot['line']}: stalled here {hot['share']:.0%} ({hot['reason']})\n")
 
 
 def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:

@@ -5,15 +5,13 @@ import json
 import re
 
 import pytest
-
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.cli import main
 from amdgpu_lint.passes import AnalysisManager
-
 from conftest import FIXTURES
 
 GEMM = FIXTURES / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"
-LOAD = re.compile(r"^ *buffer_load_dwordx4 .*\n", re.M)
+LOAD = re.compile(r"^ *buffer_load_dwordx4 .*\n", re.MULTILINE)
 
 
 def late_loads(text: str) -> str:

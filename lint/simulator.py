@@ -1,0 +1,309 @@
+"""A compute-unit simulator in the manner of seed 002 (Pyramid's Scrutinizer), extended to CDNA.
+
+N waves of one kernel run on one CU of 4 SIMDs (wave w on SIMD w mod 4). Each SIMD gets an issue
+turn every 4 cycles and may issue, each to a different wave, at most one scalar (SALU, SMEM or
+branch), one VALU (MFMA included), one VMEM and one LDS instruction; `s_waitcnt`, `s_barrier`
+and `s_nop` issue freely. Arbitration is oldest wave first. Latencies and the CU's VMEM/LDS
+request rates come from the latency table. Counters retire in order per type; a wait holds its
+wave until few enough events are outstanding. MFMAs occupy their SIMD's matrix pipe for
+passes x 4 cycles, and an instruction reading an MFMA result waits until the result is there.
+The path one wave takes is fixed beforehand: loop back-edges are taken `trip_count` times
+(per loop label, default 8), other conditional branches fall through unless `taken` names
+their label.
+
+Assumptions (as in seed 002): no cache misses (one latency per access type, the middle of the
+table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
+SMEM in order; the workgroup is all simulated waves (for barriers).
+"""
+
+from __future__ import annotations
+
+from collections import Counter as Tally
+from dataclasses import dataclass, field
+
+from .analyses.cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
+from .analyses.defuse import DefUseAnalysis
+from .analyses.waitcnt import events_of
+from .ir import Kernel, Module
+from .isa.waits import wait_counts
+from .latency import issue_cycles, load_table
+from .nodes import Num
+from .passes import AnalysisManager
+from .rules.issue_oversubscription import lane_bytes
+
+DEFAULT_TRIP_COUNT = 8
+MAX_TRACE = 200_000
+MAX_CYCLES = 50_000_000
+_REFERENCE_BYTES = 16 * 64
+_FREE = ("wait", "nop", "barrier", "endpgm")
+
+
+@dataclass
+class Step:
+    """One instruction of the trace with what the simulator needs of it."""
+
+    index: int  # instruction index in the kernel
+    category: str  # scalar, valu, vmem, lds, free
+    cost: int  # cycles the wave (or MFMA pipe) is busy
+    latency: int  # cycles until its result / counter event completes (memory)
+    counters: tuple[str, ...]  # counter events it starts
+    waits: dict[str, int] | None  # counts it waits for
+    mfma_passes: int
+    reads: frozenset
+    writes: frozenset
+    pipe_cycles: int  # cycles of the CU's VMEM or LDS pipe it takes
+    barrier: bool = False
+    nop: bool = False
+
+
+@dataclass
+class Simulation:
+    waves: int
+    cycles: int
+    clocks_per_wave: float
+    utilization: dict[str, float]
+    stall_rate: float
+    stalls: dict[str, int]  # reason -> wave-cycles
+    per_line: dict[int, dict[str, int]]  # instruction index -> reason -> wave-cycles
+    trace_length: int
+    bottleneck: str = ""
+    assumptions: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict:
+        return {"waves": self.waves, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
+                "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
+                "stall_rate": round(self.stall_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
+                "trace_length": self.trace_length}
+
+
+def trace(kernel: Kernel, manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> list[int]:
+    """Instruction indices one wave executes, loops unrolled by their trip counts."""
+    cfg = manager.get(CFGAnalysis)
+    starts, position = [], 0
+    for block in cfg.blocks:
+        starts.append(position)
+        position += len(block.instructions)
+    trips: Tally = Tally()
+    path: list[int] = []
+    block = 0
+    while block is not None and len(path) < MAX_TRACE and cfg.blocks:
+        current = cfg.blocks[block]
+        path.extend(range(starts[block], starts[block] + len(current.instructions)))
+        last = current.terminator
+        following = block + 1 if block + 1 < len(cfg.blocks) else None
+        if last is None or last.mnemonic in ("s_endpgm", "s_endpgm_saved", "s_setpc_b64"):
+            break
+        label = branch_label(last)
+        target = kernel.labels.get(label) if label else None
+        target_block = next((b.index for b, s in zip(cfg.blocks, starts, strict=True) if s == target and b.instructions), None)
+        if is_unconditional_branch(last.mnemonic):
+            block = target_block
+        elif is_conditional_branch(last.mnemonic) and target_block is not None:
+            if target_block <= block:  # loop back-edge
+                trips[block] += 1
+                block = target_block if trips[block] < trip_counts.get(label, DEFAULT_TRIP_COUNT) else following
+            else:
+                block = target_block if label in taken else following
+        else:
+            block = following
+    return path
+
+
+def _steps(kernel: Kernel, manager: AnalysisManager, override: str | None) -> list[Step]:
+    module = manager.module
+    target = module.target
+    def_use = manager.get(DefUseAnalysis)
+    table = load_table(target, override)
+    wave = def_use.wave_size
+    vmem = table["vmem_load"]
+    lds = table["lds_read"]
+    smem = table["smem_load"]
+    steps = []
+    for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
+        klass = info.klass
+        nop = int(instruction.operands[0].value) + 1 if instruction.mnemonic == "s_nop" and instruction.operands \
+            and isinstance(instruction.operands[0], Num) else 0
+        cost = issue_cycles(klass, instruction.mnemonic, nop, table, target, wave)
+        unit = klass.unit
+        category = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar",
+                    "branch": "scalar", "message": "scalar"}.get(unit, "free")
+        latency, pipe = 0, 0
+        if unit == "vmem":
+            latency = (vmem.low + vmem.high) // 2
+            pipe = max(1, round(table["vmem_issue_per_cu"].low * lane_bytes(instruction.mnemonic) * wave / _REFERENCE_BYTES))
+        elif unit == "ds":
+            latency = (lds.low + lds.high) // 2
+            pipe = max(1, round(table["lds_issue_per_cu"].low * lane_bytes(instruction.mnemonic) * wave / _REFERENCE_BYTES))
+        elif unit == "smem":
+            latency = (smem.low + smem.high) // 2
+        waits = wait_counts(instruction.mnemonic, instruction.operands, target) if unit == "wait" else None
+        steps.append(Step(
+            0, category, cost, latency, tuple(e.counter for e in events_of(info, target)), waits,
+            klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
+            frozenset(info.uses), frozenset(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
+            nop=instruction.mnemonic == "s_nop",
+        ))
+    return steps
+
+
+@dataclass
+class _Wave:
+    number: int
+    simd: int
+    position: int = 0  # into the trace
+    ready: int = 0  # cycle from which it may issue again
+    events: dict[str, list[int]] = field(default_factory=dict)  # counter -> completion cycles, oldest first
+    results: dict = field(default_factory=dict)  # register unit -> cycle its MFMA result is ready
+    at_barrier: bool = False
+    done_at: int | None = None
+    busy_with: str = "busy"  # why `ready` is in the future: "s_nop" counts as a stall, "busy" does not
+    waiting: bool = False  # held by an s_waitcnt at its last turn
+    released: bool = False  # every wave reached the barrier it is at
+
+
+def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
+             taken: set[str] | None = None, simds: int = 4, latency_table: str | None = None) -> Simulation | None:
+    """Run `waves` copies of the kernel on one CU; None without a known target."""
+    if module.target is None or not kernel.instructions:
+        return None
+    manager = AnalysisManager(module, kernel)
+    if manager.get(DefUseAnalysis) is None:
+        return None
+    path = trace(kernel, manager, trip_counts or {}, taken or set())
+    by_index = _steps(kernel, manager, latency_table)
+    crew = [_Wave(w, w % simds) for w in range(waves)]
+    busy: Tally = Tally()  # unit -> busy cycles
+    stalls: Tally = Tally()
+    per_line: dict[int, Tally] = {}
+    matrix_free = [0] * simds
+    pipe_free = {"vmem": 0, "lds": 0}
+    idle_turns = turns = 0
+    cycle = 0
+    while any(w.done_at is None for w in crew) and cycle < MAX_CYCLES:
+        simd = cycle % 4
+        if simd < simds:
+            turns += 1
+            issued_categories: set[str] = set()
+            issued_any = False
+            for wave in crew:  # oldest first
+                if wave.simd != simd or wave.done_at is not None:
+                    continue
+                while wave.done_at is None:
+                    if wave.position >= len(path):
+                        wave.done_at = max(cycle, wave.ready)
+                        break
+                    index = path[wave.position]
+                    step = by_index[index]
+                    if step.barrier and wave.released:
+                        wave.released = False
+                        wave.position += 1
+                        continue
+                    if step.barrier and not wave.at_barrier and wave.ready <= cycle:
+                        wave.at_barrier = True  # arrives; held until every wave has arrived
+                        issued_any = True
+                        break
+                    reason = _blocked(wave, step, cycle, crew, matrix_free[simd], pipe_free, issued_categories)
+                    wave.waiting = reason is not None and reason.startswith("waiting on")
+                    if reason is not None:
+                        if reason != "busy":
+                            stalls[reason] += 4
+                            per_line.setdefault(index, Tally())[reason] += 4
+                        break
+                    issued_any = True
+                    _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories)
+                    wave.position += 1
+                    if step.category != "free":
+                        break  # one real instruction per wave per turn; free ones continue
+            if not issued_any and any(w.simd == simd and w.done_at is None and w.waiting for w in crew):
+                idle_turns += 1
+        _release_barrier(crew, cycle)
+        cycle += 1
+    total = max([w.done_at or cycle for w in crew] + matrix_free) or 1  # the matrix pipe drains too
+    units = {"VALU": busy["valu"] / (total * simds), "MFMA": busy["mfma"] / (total * simds),
+             "SALU": busy["scalar"] / (total * simds), "VMEM": busy["vmem"] / total, "LDS": busy["lds"] / total}
+    result = Simulation(waves, total, sum((w.done_at or total) for w in crew) / waves, units,
+                        idle_turns / max(1, turns), dict(stalls), {i: dict(t) for i, t in per_line.items()}, len(path))
+    result.bottleneck = bottleneck(result)
+    return result
+
+
+def _blocked(wave: _Wave, step: Step, cycle: int, crew, matrix_free: int, pipe_free, issued) -> str | None:
+    if wave.ready > cycle:
+        return wave.busy_with
+    if step.waits is not None:
+        for counter, count in step.waits.items():
+            outstanding = [done for done in wave.events.get(counter, ()) if done > cycle]
+            if len(outstanding) > count:
+                return f"waiting on {counter}"
+        return None
+    if step.barrier:
+        return "barrier"
+    if any(wave.results.get(unit, 0) > cycle for unit in step.reads):
+        return "MFMA result"
+    if step.mfma_passes and matrix_free > cycle:
+        return "MFMA pipe busy"
+    if step.category in ("vmem", "lds") and pipe_free[step.category] > cycle:
+        return f"{'VMEM' if step.category == 'vmem' else 'LDS'} pipe busy"
+    if step.category != "free" and step.category in issued:
+        return "busy"  # the SIMD already issued this kind this turn (to an older wave)
+    return None
+
+
+def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, issued) -> None:
+    if step.waits is not None:
+        return
+    if step.category != "free":
+        issued.add(step.category)
+    if step.mfma_passes:
+        finish = cycle + step.mfma_passes * 4
+        matrix_free[wave.simd] = finish
+        busy["mfma"] += step.mfma_passes * 4
+        for unit in step.writes:
+            wave.results[unit] = finish
+        wave.ready = cycle + 4
+        wave.busy_with = "busy"
+        return
+    if step.category in ("vmem", "lds"):
+        pipe_free[step.category] = max(pipe_free[step.category], cycle) + step.pipe_cycles
+        busy[step.category] += step.pipe_cycles
+    elif step.category in ("valu", "scalar"):
+        busy[step.category] += step.cost
+    for counter in step.counters:
+        queue = wave.events.setdefault(counter, [])
+        done = max([cycle + step.latency] + queue[-1:])  # in-order return per counter
+        queue.append(done)
+    wave.ready = cycle + step.cost
+    wave.busy_with = "s_nop" if step.nop else "busy"
+
+
+def _release_barrier(crew, cycle: int) -> None:
+    waiting = [w for w in crew if w.done_at is None]
+    if waiting and all(w.at_barrier for w in waiting):
+        for wave in waiting:
+            wave.at_barrier = False
+            wave.released = True
+
+
+def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[int, int, str, float]]:
+    """(line, instruction index, main reason, share of all stall cycles) of the most stalled lines."""
+    total = max(1, sum(result.stalls.values()))
+    ranked = sorted(result.per_line.items(), key=lambda item: -sum(item[1].values()))[:limit]
+    return [(kernel.instructions[index].where.line, index, max(reasons, key=reasons.get), sum(reasons.values()) / total)
+            for index, reasons in ranked]
+
+
+def bottleneck(result: Simulation) -> str:
+    """One sentence naming what bounds the kernel."""
+    unit, share = max(result.utilization.items(), key=lambda item: item[1])
+    waiting = {reason: cycles for reason, cycles in result.stalls.items() if reason.startswith("waiting on")}
+    wave_cycles = max(1, result.clocks_per_wave * result.waves)
+    memory = sum(waiting.values()) / wave_cycles
+    if share >= 0.6:
+        head = f"{unit}-bound: {unit} busy {share:.0%}"
+    elif memory >= 0.3:
+        head = f"latency-bound: waves spend {memory:.0%} of their time waiting for memory"
+    else:
+        head = f"no unit saturated (busiest: {unit} {share:.0%})"
+    vm = sum(c for r, c in waiting.items() if r in ("waiting on vmcnt", "waiting on loadcnt")) / wave_cycles
+    tail = "VMEM latency hidden" if vm < 0.05 else f"VMEM latency exposed ({vm:.0%} of wave time)"
+    return f"{head}; {tail}"
