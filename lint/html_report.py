@@ -60,6 +60,23 @@ def _occupancy_section(report: dict[str, Any]) -> str:
     )
 
 
+def _simulation_section(simulation: dict[str, Any]) -> str:
+    busy = "".join(f"<tr><td>{escape(unit)}</td><td>{share:.0%}</td></tr>" for unit, share in simulation["utilization"].items())
+    total = max(1, sum(simulation["stalls"].values()))
+    stalls = "".join(f"<tr><td>{escape(reason)}</td><td>{cycles / total:.0%}</td></tr>"
+                     for reason, cycles in sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
+    hot = "".join(f"<li>line {item['line']}: stalled here {item['share']:.0%} ({escape(item['reason'])})</li>"
+                  for item in simulation.get("hot_lines", []))
+    return (
+        f"<p><b>Simulation</b>: {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
+        f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%}. "
+        f"<b>{escape(simulation['bottleneck'])}</b></p>"
+        f'<table class="occupancy"><tr><th>unit</th><th>busy</th></tr>{busy}</table>'
+        + (f'<table class="occupancy"><tr><th>stall reason</th><th>share</th></tr>{stalls}</table>' if stalls else "")
+        + (f"<ul>{hot}</ul>" if hot else "")
+    )
+
+
 def _pressure_by_line(module: Module, path: str) -> dict[int, int]:
     pressure: dict[int, int] = {}
     for kernel in module.kernels:
@@ -110,5 +127,7 @@ def write_html(out: TextIO, modules: list[Module], reports: list[dict[str, Any]]
         for report in reports:
             if report["path"] == module.path and "waves_per_simd" in report:
                 out.write(_occupancy_section(report))
+                if "simulation" in report:
+                    out.write(_simulation_section(report["simulation"]))
         out.write(_listing(module, module.path, diagnostics))
     out.write("</body></html>\n")

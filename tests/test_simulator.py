@@ -96,3 +96,10 @@ def test_report_simulate_text_and_json(capsys):
     assert main(["report", "--no-config", "--simulate", "--waves", "8", "--format", "json", str(GEMM)]) == 0
     (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
     assert kernel["simulation"]["waves"] == 8 and kernel["simulation"]["utilization"]["MFMA"] > 0.5
+
+
+def test_html_report_shows_the_simulation(tmp_path):
+    output = tmp_path / "report.html"
+    assert main(["report", "--no-config", "--simulate", "--format", "html", "-o", str(output), str(GEMM)]) == 0
+    page = output.read_text()
+    assert "<b>Simulation</b>: 4 waves on one CU" in page and "MFMA-bound" in page and "stalled here" in page
