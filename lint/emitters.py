@@ -211,7 +211,8 @@ def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
 
 def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
     out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
-              f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%}\n")
+              f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
+              f"stall rate {simulation['stall_rate']:.0%}, starve rate {simulation['starve_rate']:.0%}\n")
     out.write(f"    {simulation['bottleneck']}\n")
     busy = ", ".join(f"{unit} {share:.0%}" for unit, share in simulation["utilization"].items())
     out.write(f"    utilization: {busy}\n")

@@ -100,4 +100,8 @@ def issue_cycles(klass: InstructionClass, mnemonic: str, nop_states: int, table:
         return valu * _RATE.get(klass.rate, 1)
     if mnemonic == "s_nop":
         return max(scalar, nop_states)
+    if klass.unit == "export":
+        return table["export"].low
+    if klass.unit == "branch":
+        return table["branch"].low
     return scalar

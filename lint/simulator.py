@@ -54,6 +54,7 @@ class Step:
     pipe_cycles: int  # cycles of the CU's VMEM or LDS pipe it takes
     barrier: bool = False
     nop: bool = False
+    unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
 
 
 @dataclass
@@ -66,14 +67,16 @@ class Simulation:
     stalls: dict[str, int]  # reason -> wave-cycles
     per_line: dict[int, dict[str, int]]  # instruction index -> reason -> wave-cycles
     trace_length: int
+    starve_rate: float = 0.0  # share of SIMD time with no wave left on the SIMD (the tail)
+    work_items_per_cycle: float = 0.0  # throughput of the CU
     bottleneck: str = ""
-    assumptions: tuple[str, ...] = field(default_factory=tuple)
 
     def to_json(self) -> dict:
         return {"waves": self.waves, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
+                "work_items_per_cycle": round(self.work_items_per_cycle, 3),
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
-                "stall_rate": round(self.stall_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
-                "trace_length": self.trace_length}
+                "stall_rate": round(self.stall_rate, 3), "starve_rate": round(self.starve_rate, 3),
+                "stalls": self.stalls, "bottleneck": self.bottleneck, "trace_length": self.trace_length}
 
 
 def trace(kernel: Kernel, manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> list[int]:
@@ -126,7 +129,7 @@ def _steps(kernel: Kernel, manager: AnalysisManager, override: str | None) -> li
         cost = issue_cycles(klass, instruction.mnemonic, nop, table, target, wave)
         unit = klass.unit
         category = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar",
-                    "branch": "scalar", "message": "scalar"}.get(unit, "free")
+                    "branch": "scalar", "message": "scalar", "export": "export"}.get(unit, "free")
         latency, pipe = 0, 0
         if unit == "vmem":
             latency = (vmem.low + vmem.high) // 2
@@ -141,7 +144,7 @@ def _steps(kernel: Kernel, manager: AnalysisManager, override: str | None) -> li
             0, category, cost, latency, tuple(e.counter for e in events_of(info, target)), waits,
             klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
             frozenset(info.uses), frozenset(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
-            nop=instruction.mnemonic == "s_nop",
+            nop=instruction.mnemonic == "s_nop", unit=unit,
         ))
     return steps
 
@@ -170,6 +173,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     if manager.get(DefUseAnalysis) is None:
         return None
     path = trace(kernel, manager, trip_counts or {}, taken or set())
+    wave_size = manager.get(DefUseAnalysis).wave_size
     by_index = _steps(kernel, manager, latency_table)
     crew = [_Wave(w, w % simds) for w in range(waves)]
     busy: Tally = Tally()  # unit -> busy cycles
@@ -219,10 +223,15 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
         _release_barrier(crew, cycle)
         cycle += 1
     total = max([w.done_at or cycle for w in crew] + matrix_free) or 1  # the matrix pipe drains too
-    units = {"VALU": busy["valu"] / (total * simds), "MFMA": busy["mfma"] / (total * simds),
-             "SALU": busy["scalar"] / (total * simds), "VMEM": busy["vmem"] / total, "LDS": busy["lds"] / total}
+    per_simd = total * simds
+    units = {"VALU": busy["valu"] / per_simd, "MFMA": busy["mfma"] / per_simd, "SALU": busy["salu"] / per_simd,
+             "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / total,
+             "LDS": busy["lds"] / total, "export": busy["export"] / total}
+    empty = sum(total - max((w.done_at or total) for w in crew if w.simd == s) if any(w.simd == s for w in crew)
+                else total for s in range(simds))
     result = Simulation(waves, total, sum((w.done_at or total) for w in crew) / waves, units,
-                        idle_turns / max(1, turns), dict(stalls), {i: dict(t) for i, t in per_line.items()}, len(path))
+                        idle_turns / max(1, turns), dict(stalls), {i: dict(t) for i, t in per_line.items()}, len(path),
+                        starve_rate=empty / per_simd, work_items_per_cycle=waves * wave_size / total)
     result.bottleneck = bottleneck(result)
     return result
 
@@ -266,8 +275,8 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     if step.category in ("vmem", "lds"):
         pipe_free[step.category] = max(pipe_free[step.category], cycle) + step.pipe_cycles
         busy[step.category] += step.pipe_cycles
-    elif step.category in ("valu", "scalar"):
-        busy[step.category] += step.cost
+    elif step.category in ("valu", "scalar", "export"):
+        busy[step.unit if step.category == "scalar" else step.category] += step.cost
     for counter in step.counters:
         queue = wave.events.setdefault(counter, [])
         done = max([cycle + step.latency] + queue[-1:])  # in-order return per counter
