@@ -33,7 +33,8 @@ from .rules.issue_oversubscription import lane_bytes
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
-MAX_CYCLES = 50_000_000
+MAX_CYCLES = 20_000_000
+STUCK_CYCLES = 200_000  # no instruction issued for this long: stop (a wait that nothing satisfies)
 _REFERENCE_BYTES = 16 * 64
 _FREE = ("wait", "nop", "barrier", "endpgm")
 
@@ -86,7 +87,8 @@ def trace(kernel: Kernel, manager: AnalysisManager, trip_counts: dict[str, int],
     for block in cfg.blocks:
         starts.append(position)
         position += len(block.instructions)
-    trips: Tally = Tally()
+    trips: Tally = Tally()  # loop header block -> back-edges taken to it
+    exhausted: dict[int, int] = {}  # loop header whose trips are done -> its latch block
     path: list[int] = []
     block = 0
     while block is not None and len(path) < MAX_TRACE and cfg.blocks:
@@ -99,14 +101,21 @@ def trace(kernel: Kernel, manager: AnalysisManager, trip_counts: dict[str, int],
         label = branch_label(last)
         target = kernel.labels.get(label) if label else None
         target_block = next((b.index for b, s in zip(cfg.blocks, starts, strict=True) if s == target and b.instructions), None)
-        if is_unconditional_branch(last.mnemonic):
+        conditional = is_conditional_branch(last.mnemonic)
+        if target_block is not None and target_block <= block and (conditional or is_unconditional_branch(last.mnemonic)):
+            if target_block not in exhausted:  # a back-edge: one more trip, or the loop is done
+                trips[target_block] += 1
+                if trips[target_block] < trip_counts.get(label, DEFAULT_TRIP_COUNT):
+                    block = target_block
+                    continue
+                exhausted[target_block] = block
+            # done: leave through the fall-through (or, after an unconditional latch, past it)
+            block = following
+        elif conditional and target_block is not None:
+            leaves = any(header <= block <= latch < target_block for header, latch in exhausted.items())
+            block = target_block if (label in taken or leaves) else following
+        elif is_unconditional_branch(last.mnemonic):
             block = target_block
-        elif is_conditional_branch(last.mnemonic) and target_block is not None:
-            if target_block <= block:  # loop back-edge
-                trips[block] += 1
-                block = target_block if trips[block] < trip_counts.get(label, DEFAULT_TRIP_COUNT) else following
-            else:
-                block = target_block if label in taken else following
         else:
             block = following
     return path
@@ -180,10 +189,11 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     stalls: Tally = Tally()
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
+    valu_free = [0] * simds
     pipe_free = {"vmem": 0, "lds": 0}
     idle_turns = turns = 0
-    cycle = 0
-    while any(w.done_at is None for w in crew) and cycle < MAX_CYCLES:
+    cycle = last_issue = 0
+    while any(w.done_at is None for w in crew) and cycle < MAX_CYCLES and cycle - last_issue < STUCK_CYCLES:
         simd = cycle % 4
         if simd < simds:
             turns += 1
@@ -206,7 +216,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         wave.at_barrier = True  # arrives; held until every wave has arrived
                         issued_any = True
                         break
-                    reason = _blocked(wave, step, cycle, crew, matrix_free[simd], pipe_free, issued_categories)
+                    reason = _blocked(wave, step, cycle, matrix_free[simd], valu_free[simd], pipe_free, issued_categories)
                     wave.waiting = reason is not None and reason.startswith("waiting on")
                     if reason is not None:
                         if reason != "busy":
@@ -215,10 +225,14 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         break
                     issued_any = True
                     _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories)
+                    if step.category == "valu" and not step.mfma_passes:
+                        valu_free[simd] = cycle + step.cost
                     wave.position += 1
                     if step.category != "free":
                         break  # one real instruction per wave per turn; free ones continue
-            if not issued_any and any(w.simd == simd and w.done_at is None and w.waiting for w in crew):
+            if issued_any:
+                last_issue = cycle
+            elif any(w.simd == simd and w.done_at is None and w.waiting for w in crew):
                 idle_turns += 1
         _release_barrier(crew, cycle)
         cycle += 1
@@ -236,7 +250,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     return result
 
 
-def _blocked(wave: _Wave, step: Step, cycle: int, crew, matrix_free: int, pipe_free, issued) -> str | None:
+def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: int, pipe_free, issued) -> str | None:
     if wave.ready > cycle:
         return wave.busy_with
     if step.waits is not None:
@@ -251,6 +265,8 @@ def _blocked(wave: _Wave, step: Step, cycle: int, crew, matrix_free: int, pipe_f
         return "MFMA result"
     if step.mfma_passes and matrix_free > cycle:
         return "MFMA pipe busy"
+    if step.category == "valu" and not step.mfma_passes and valu_free > cycle:
+        return "VALU busy"  # a multi-cycle op (quarter rate, transcendental, f64) of another wave
     if step.category in ("vmem", "lds") and pipe_free[step.category] > cycle:
         return f"{'VMEM' if step.category == 'vmem' else 'LDS'} pipe busy"
     if step.category != "free" and step.category in issued:
@@ -275,8 +291,10 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     if step.category in ("vmem", "lds"):
         pipe_free[step.category] = max(pipe_free[step.category], cycle) + step.pipe_cycles
         busy[step.category] += step.pipe_cycles
-    elif step.category in ("valu", "scalar", "export"):
-        busy[step.unit if step.category == "scalar" else step.category] += step.cost
+    elif step.category in ("valu", "export"):
+        busy[step.category] += step.cost
+    elif step.category == "scalar":
+        busy[step.unit] += min(step.cost, 4)  # a branch's latency is the wave's, not the SIMD's
     for counter in step.counters:
         queue = wave.events.setdefault(counter, [])
         done = max([cycle + step.latency] + queue[-1:])  # in-order return per counter

@@ -103,3 +103,33 @@ def test_html_report_shows_the_simulation(tmp_path):
     assert main(["report", "--no-config", "--simulate", "--format", "html", "-o", str(output), str(GEMM)]) == 0
     page = output.read_text()
     assert "<b>Simulation</b>: 4 waves on one CU" in page and "MFMA-bound" in page and "stalled here" in page
+
+
+def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
+    """LLVM's rotated loops: entered in the middle, latched by an unconditional s_branch, left by
+    a forward conditional branch. After the trip count the forward exit is taken."""
+    from amdgpu_lint.passes import AnalysisManager
+    from amdgpu_lint.simulator import trace
+
+    module = snippet.build(HEAD + """  s_mov_b32 s2, 0
+  s_branch .L2
+.L1:
+  s_add_u32 s2, s2, 1
+  s_cmp_ge_u32 s2, 4
+  s_cbranch_scc1 .Lexit
+.L2:
+  v_mov_b32 v1, 0
+  s_cbranch_execz .L1
+  v_mov_b32 v2, 0
+  s_branch .L1
+.Lexit:
+  s_endpgm
+""")
+    kernel = module.kernels[0]
+    path = trace(kernel, AnalysisManager(module, kernel), {".L1": 3}, set())
+    mnemonics = [kernel.instructions[i].mnemonic for i in path]
+    assert mnemonics[-1] == "s_endpgm"
+    # the body runs 3 times: the latch `s_branch .L1` is reached 3 times (plus the entry branch);
+    # the third time the loop is done and the trace leaves past the latch
+    assert mnemonics.count("s_branch") == 1 + 3 and mnemonics.count("s_add_u32") == 2
+    assert simulate(module, kernel, 2).cycles > 0
