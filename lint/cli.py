@@ -398,8 +398,7 @@ def _add_simulations(args: argparse.Namespace, results: list[FileResult], report
         if not kernel.is_kernel:
             continue
         waves = args.waves or report.get("waves_per_cu") or 4
-        result = simulate(module, kernel, waves, trip_counts=dict(args.trip_count), taken=set(args.taken),
-                          latency_table=module.options.latency_table if module.options else None)
+        result = simulate(module, kernel, waves, trip_counts=dict(args.trip_count), taken=set(args.taken))
         if result is not None:
             report["simulation"] = result.to_json() | {
                 "hot_lines": [{"line": line, "reason": reason, "share": round(share, 3)}

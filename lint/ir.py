@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .nodes import LocalRef, Node, Sym
+from .nodes import LocalRef, Node, Num, Sym
 from .source import SourceFile
 from .syntax import Statement
 from .targets import Target
@@ -65,6 +65,13 @@ class Instruction:
     def from_statement(cls, statement: Statement, where: Provenance) -> Instruction:
         pair = cls.from_statement(statement.pair, where) if statement.pair else None
         return cls(statement.name, statement.operands, statement.modifiers, where, pair)
+
+    @property
+    def wait_states(self) -> int:
+        """Wait states (cycles of the issue pipe) it provides: 1, or k+1 for `s_nop k`."""
+        if self.mnemonic == "s_nop" and self.operands and isinstance(self.operands[0], Num):
+            return int(self.operands[0].value) + 1
+        return 1
 
     @property
     def branch_target(self) -> Sym | LocalRef | None:

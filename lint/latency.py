@@ -4,11 +4,13 @@ optionally overridden by a user file (`--latency-table`, config `latency-table`)
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from .ir import Instruction
 from .isa.classes import InstructionClass
 from .targets import Target
 
@@ -85,11 +87,33 @@ def load_table(target: Target, override: str | None = None) -> LatencyTable:
 
 
 _RATE = {"full": 1, "half": 2, "quarter": 4, "trans": 4}
+_WIDTH = re.compile(r"dwordx(\d)|b(\d+)\b|_(u|s)?(byte|short)|dword")
+_REFERENCE_BYTES = 16 * 64  # the table's request rates are for a 16-byte-per-lane wave64 access (dwordx4, b128)
 
 
-def issue_cycles(klass: InstructionClass, mnemonic: str, nop_states: int, table: LatencyTable, target: Target,
+def lane_bytes(mnemonic: str) -> int:
+    """Bytes per lane an access moves: dwordx4 16, b128 16, dword 4, short 2, byte 1."""
+    match = _WIDTH.search(mnemonic)
+    if match is None:
+        return 4
+    if match.group(1):
+        return 4 * int(match.group(1))
+    if match.group(2):
+        return max(1, int(match.group(2)) // 8)
+    if match.group(4):
+        return 1 if match.group(4) == "byte" else 2
+    return 4
+
+
+def request_cycles(rate: Entry, mnemonic: str, wave_size: int) -> float:
+    """Cycles of the CU's shared VMEM or LDS pipe one wave's access takes (rate scaled by size)."""
+    return rate.low * lane_bytes(mnemonic) * wave_size / _REFERENCE_BYTES
+
+
+def issue_cycles(klass: InstructionClass, instruction: Instruction, table: LatencyTable, target: Target,
                  wave_size: int) -> int:
     """Cycles one wave occupies its SIMD issuing this instruction (MFMA: the matrix pipe)."""
+    mnemonic = instruction.mnemonic
     valu = table["valu_issue"].low * (2 if target.major >= 10 and wave_size == 64 else 1)
     scalar = table["salu_issue"].low
     if klass.matrix in ("mfma", "smfmac"):
@@ -99,7 +123,7 @@ def issue_cycles(klass: InstructionClass, mnemonic: str, nop_states: int, table:
             return valu * (1 if target.has_gfx90a_insts else 4)
         return valu * _RATE.get(klass.rate, 1)
     if mnemonic == "s_nop":
-        return max(scalar, nop_states)
+        return max(scalar, instruction.wait_states)
     if klass.unit == "export":
         return table["export"].low
     if klass.unit == "branch":

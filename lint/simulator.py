@@ -23,27 +23,23 @@ from dataclasses import dataclass, field
 
 from .analyses.cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from .analyses.defuse import DefUseAnalysis
-from .analyses.waitcnt import events_of
+from .analyses.prefetch import PrefetchAnalysis
 from .ir import Kernel, Module
-from .isa.waits import wait_counts
-from .latency import issue_cycles, load_table
-from .nodes import Num
+from .latency import request_cycles
 from .passes import AnalysisManager
-from .rules.issue_oversubscription import lane_bytes
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
 MAX_CYCLES = 20_000_000
 STUCK_CYCLES = 200_000  # no instruction issued for this long: stop (a wait that nothing satisfies)
-_REFERENCE_BYTES = 16 * 64
-_FREE = ("wait", "nop", "barrier", "endpgm")
+_CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar", "branch": "scalar",
+             "message": "scalar", "export": "export"}  # everything else issues freely
 
 
 @dataclass
 class Step:
     """One instruction of the trace with what the simulator needs of it."""
 
-    index: int  # instruction index in the kernel
     category: str  # scalar, valu, vmem, lds, free
     cost: int  # cycles the wave (or MFMA pipe) is busy
     latency: int  # cycles until its result / counter event completes (memory)
@@ -80,27 +76,22 @@ class Simulation:
                 "stalls": self.stalls, "bottleneck": self.bottleneck, "trace_length": self.trace_length}
 
 
-def trace(kernel: Kernel, manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> list[int]:
+def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> list[int]:
     """Instruction indices one wave executes, loops unrolled by their trip counts."""
     cfg = manager.get(CFGAnalysis)
-    starts, position = [], 0
-    for block in cfg.blocks:
-        starts.append(position)
-        position += len(block.instructions)
     trips: Tally = Tally()  # loop header block -> back-edges taken to it
     exhausted: dict[int, int] = {}  # loop header whose trips are done -> its latch block
     path: list[int] = []
     block = 0
     while block is not None and len(path) < MAX_TRACE and cfg.blocks:
         current = cfg.blocks[block]
-        path.extend(range(starts[block], starts[block] + len(current.instructions)))
+        path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
         last = current.terminator
         following = block + 1 if block + 1 < len(cfg.blocks) else None
         if last is None or last.mnemonic in ("s_endpgm", "s_endpgm_saved", "s_setpc_b64"):
             break
         label = branch_label(last)
-        target = kernel.labels.get(label) if label else None
-        target_block = next((b.index for b, s in zip(cfg.blocks, starts, strict=True) if s == target and b.instructions), None)
+        target_block = cfg.block_of_label.get(label) if label else None
         conditional = is_conditional_branch(last.mnemonic)
         if target_block is not None and target_block <= block and (conditional or is_unconditional_branch(last.mnemonic)):
             if target_block not in exhausted:  # a back-edge: one more trip, or the loop is done
@@ -121,36 +112,22 @@ def trace(kernel: Kernel, manager: AnalysisManager, trip_counts: dict[str, int],
     return path
 
 
-def _steps(kernel: Kernel, manager: AnalysisManager, override: str | None) -> list[Step]:
-    module = manager.module
-    target = module.target
+def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
+    """Per instruction what the simulator needs, from the cached def/use and timing analyses."""
     def_use = manager.get(DefUseAnalysis)
-    table = load_table(target, override)
-    wave = def_use.wave_size
-    vmem = table["vmem_load"]
-    lds = table["lds_read"]
-    smem = table["smem_load"]
+    timing = manager.get(PrefetchAnalysis)
+    table, wave = timing.table, def_use.wave_size
+    latency_of = {unit: (table[name].low + table[name].high) // 2
+                  for unit, name in (("vmem", "vmem_load"), ("ds", "lds_read"), ("smem", "smem_load"))}
+    pipes = {"vmem": table["vmem_issue_per_cu"], "ds": table["lds_issue_per_cu"]}
     steps = []
-    for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
+    for index, (instruction, info) in enumerate(zip(kernel.instructions, def_use.per_instruction, strict=True)):
         klass = info.klass
-        nop = int(instruction.operands[0].value) + 1 if instruction.mnemonic == "s_nop" and instruction.operands \
-            and isinstance(instruction.operands[0], Num) else 0
-        cost = issue_cycles(klass, instruction.mnemonic, nop, table, target, wave)
         unit = klass.unit
-        category = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar",
-                    "branch": "scalar", "message": "scalar", "export": "export"}.get(unit, "free")
-        latency, pipe = 0, 0
-        if unit == "vmem":
-            latency = (vmem.low + vmem.high) // 2
-            pipe = max(1, round(table["vmem_issue_per_cu"].low * lane_bytes(instruction.mnemonic) * wave / _REFERENCE_BYTES))
-        elif unit == "ds":
-            latency = (lds.low + lds.high) // 2
-            pipe = max(1, round(table["lds_issue_per_cu"].low * lane_bytes(instruction.mnemonic) * wave / _REFERENCE_BYTES))
-        elif unit == "smem":
-            latency = (smem.low + smem.high) // 2
-        waits = wait_counts(instruction.mnemonic, instruction.operands, target) if unit == "wait" else None
+        pipe = max(1, round(request_cycles(pipes[unit], instruction.mnemonic, wave))) if unit in pipes else 0
         steps.append(Step(
-            0, category, cost, latency, tuple(e.counter for e in events_of(info, target)), waits,
+            _CATEGORY.get(unit, "free"), timing.cycles[index], latency_of.get(unit, 0),
+            tuple(timing.events.get(index, ())), timing.waits.get(index) if unit == "wait" else None,
             klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
             frozenset(info.uses), frozenset(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
             nop=instruction.mnemonic == "s_nop", unit=unit,
@@ -174,16 +151,16 @@ class _Wave:
 
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
-             taken: set[str] | None = None, simds: int = 4, latency_table: str | None = None) -> Simulation | None:
+             taken: set[str] | None = None, simds: int = 4) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU; None without a known target."""
     if module.target is None or not kernel.instructions:
         return None
     manager = AnalysisManager(module, kernel)
     if manager.get(DefUseAnalysis) is None:
         return None
-    path = trace(kernel, manager, trip_counts or {}, taken or set())
+    path = trace(manager, trip_counts or {}, taken or set())
     wave_size = manager.get(DefUseAnalysis).wave_size
-    by_index = _steps(kernel, manager, latency_table)
+    by_index = _steps(kernel, manager)
     crew = [_Wave(w, w % simds) for w in range(waves)]
     busy: Tally = Tally()  # unit -> busy cycles
     stalls: Tally = Tally()

@@ -22,12 +22,13 @@ accept it: a streaming kernel is meant to be bound by memory. The numbers come f
 table; override them with `--latency-table`.
 """
 
-import re
 from collections.abc import Iterator
 
+from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
+from amdgpu_lint.latency import request_cycles
 from amdgpu_lint.rule import KernelContext
 
 CODE = "AGL402"
@@ -35,27 +36,9 @@ NAME = "issue-oversubscription"
 SEVERITY = Severity.INFO
 SUMMARY = "loops needing more VMEM or LDS requests than the CU accepts"
 SCOPE = "kernel"
-REQUIRES = (PrefetchAnalysis, ResourceAnalysis)
+REQUIRES = (DefUseAnalysis, PrefetchAnalysis, ResourceAnalysis)
 
 _PIPES = (("vmem", "VMEM", "vmem_issue_per_cu"), ("ds", "LDS", "lds_issue_per_cu"))
-_WIDTH = re.compile(r"dwordx(\d)|b(\d+)\b|_(u|s)?(byte|short)|dword")
-_REFERENCE_BYTES = 16 * 64  # the table's rates are for a 16-byte-per-lane wave64 request (dwordx4, b128)
-
-
-def lane_bytes(mnemonic: str) -> int:
-    """Bytes per lane an access moves: dwordx4 16, b128 16, dword 4, short 2, byte 1."""
-    match = _WIDTH.search(mnemonic)
-    if match is None:
-        return 4
-    if match.group(1):
-        return 4 * int(match.group(1))
-    if match.group(2):
-        return max(1, int(match.group(2)) // 8)
-    if match.group(4):
-        return 1 if match.group(4) == "byte" else 2
-    return 4
-
-
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(PrefetchAnalysis)
     resources = context.get(ResourceAnalysis)
@@ -63,13 +46,14 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     waves = max(1, resources.occupancy.waves_per_cu)
     kernel = context.kernel
+    infos = context.get(DefUseAnalysis).per_instruction
     for header, members in sorted(report.loops.items()):
-        trip = report.loop_cycles[header]
+        trip = report.trip_cycles(header)
         for unit, label, entry_name in _PIPES:
-            accesses = [kernel.instructions[index].mnemonic for index in members if report.units[index] == unit]
+            accesses = [kernel.instructions[index].mnemonic for index in members if infos[index].klass.unit == unit]
             requests = len(accesses)
             rate = report.table[entry_name]
-            per_wave = sum(rate.low * lane_bytes(m) * resources.wave_size / _REFERENCE_BYTES for m in accesses)
+            per_wave = sum(request_cycles(rate, m, resources.wave_size) for m in accesses)
             needed = round(per_wave * waves)
             if not requests or needed <= trip:
                 continue

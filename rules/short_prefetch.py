@@ -48,10 +48,10 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     latency = report.table["vmem_load"]
     kernel = context.kernel
     target = context.module.target
-    average = (sum(report.loop_cycles.values()) / max(1, sum(report.loop_instructions.values()))) or 4
     for load in report.loads:
-        if not load.in_loop or load.wait is None or load.cycles * waves >= latency.low:
+        if load.loop is None or load.wait is None or load.cycles * waves >= latency.low:
             continue
+        average = report.trip_cycles(load.loop) / len(report.loops[load.loop])  # cycles per instruction
         instruction = kernel.instructions[load.load]
         wait = kernel.instructions[load.wait]
         exposed = latency.high - load.cycles * waves

@@ -141,11 +141,14 @@ def test_debug_locations_map_listing_lines_to_source(tmp_path):
 
 
 def test_findings_on_ir_carry_the_source_location(tmp_path):
-    """A finding on a listing made from IR notes how the listing was made."""
+    """A finding on a listing made from IR notes how the listing was made and, from the debug
+    location in force at its line (the kernel's first instruction), the source line."""
     (tmp_path / "scale.ll").write_text(DEBUG_IR)
     results = lint_input(tmp_path / "scale.ll", BuildOptions(mcpu="gfx942", min_waves=9), list(RULES))
     (finding,) = [d for d in results[0].diagnostics if d.name == "occupancy-below-target"]
     assert any("compiled from" in note.message and "scale.ll" in note.message for note in finding.notes)
+    source = [note for note in finding.notes if note.message == "IR source location"]
+    assert [(n.path, n.line, n.column) for n in source] == [("/src/scale.hip", 4, 13)]
 
 
 def _bundle(entries: list[tuple[str, bytes]]) -> bytes:

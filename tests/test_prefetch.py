@@ -30,9 +30,10 @@ def test_seed_gemm_hides_hbm_latency(snippet):
     result = snippet.lint(GEMM.read_text(), "gemm.s")
     assert result.diagnostics == []
     report = distances(snippet, GEMM.read_text())
-    assert len(report.loads) == 8 and all(load.in_loop for load in report.loads)
+    assert len(report.loads) == 8 and all(load.loop is not None for load in report.loads)
     # 64 MFMAs x 32 cycles = 2048 per iteration (seed 003) plus 40 other instructions
-    (loop_cycles,) = report.loop_cycles.values()
+    (header,) = report.loops
+    loop_cycles = report.trip_cycles(header)
     assert 2048 < loop_cycles < 2048 + 256
     # every load has at least 800 cycles (the top of seed 003's HBM range) before its wait
     assert min(load.cycles for load in report.loads) >= 800
@@ -120,6 +121,6 @@ k:
                                             ("ds_read_b32", 4), ("global_load_ushort", 2), ("buffer_load_ubyte", 1),
                                             ("global_load_b96", 12), ("ds_write_b64", 8)])
 def test_lane_bytes(mnemonic, size):
-    from amdgpu_lint.rules.issue_oversubscription import lane_bytes
+    from amdgpu_lint.latency import lane_bytes
 
     assert lane_bytes(mnemonic) == size

@@ -22,9 +22,9 @@ def table(tmp_path):
     return str(path)
 
 
-def run(snippet, body, waves, table=None, simds=4, **options):
-    module = snippet.build(HEAD + body + "  s_endpgm\n", **options)
-    return simulate(module, module.kernels[0], waves, simds=simds, latency_table=table)
+def run(snippet, body, waves, table=None, simds=4):
+    module = snippet.build(HEAD + body + "  s_endpgm\n", latency_table=table)
+    return simulate(module, module.kernels[0], waves, simds=simds)
 
 
 def test_one_wave_load_and_use(snippet, table):
@@ -126,7 +126,7 @@ def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
   s_endpgm
 """)
     kernel = module.kernels[0]
-    path = trace(kernel, AnalysisManager(module, kernel), {".L1": 3}, set())
+    path = trace(AnalysisManager(module, kernel), {".L1": 3}, set())
     mnemonics = [kernel.instructions[i].mnemonic for i in path]
     assert mnemonics[-1] == "s_endpgm"
     # the body (.L2) runs 3 times; the third back-edge finds the loop done, and the trace leaves

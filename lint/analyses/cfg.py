@@ -35,6 +35,8 @@ def branch_label(instruction: Instruction) -> str | None:
 class ControlFlowGraph:
     blocks: list[BasicBlock]
     block_of_label: dict[str, int]
+    starts: list[int]  # index of each block's first instruction in the kernel
+    block_of: list[int]  # block of each instruction
 
     def reachable(self) -> set[int]:
         seen: set[int] = set()
@@ -90,4 +92,5 @@ class CFGAnalysis(Analysis):
         for block in blocks:
             for successor in block.successors:
                 blocks[successor].predecessors.append(block.index)
-        return ControlFlowGraph(blocks, block_of_label)
+        block_of = [block.index for block in blocks for _ in block.instructions]
+        return ControlFlowGraph(blocks, block_of_label, starts, block_of)

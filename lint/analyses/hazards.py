@@ -421,13 +421,6 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
     return None
 
 
-def wait_states(instruction: Instruction) -> int:
-    """Wait states an instruction provides: 1, or k+1 for `s_nop k`."""
-    if instruction.mnemonic == "s_nop" and instruction.operands and isinstance(instruction.operands[0], Num):
-        return int(instruction.operands[0].value) + 1
-    return 1
-
-
 @dataclass(frozen=True, slots=True)
 class Hazard:
     consumer: int
@@ -455,13 +448,7 @@ class HazardAnalysis(Analysis):
         facts = [facts_of(i, info) for i, info in zip(kernel.instructions, def_use.per_instruction, strict=True)]
         lookahead = 19 if any(f.mfma or f.dst for f in facts) else 5
         cfg = manager.get(CFGAnalysis)
-        block_of: list[int] = []
-        starts: list[int] = []
-        position = 0
-        for block in cfg.blocks:
-            starts.append(position)
-            block_of += [block.index] * len(block.instructions)
-            position += len(block.instructions)
+        starts, block_of = cfg.starts, cfg.block_of
         report = HazardReport()
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
         dgemm_row = DGEMM_BETWEEN.applies(target)
@@ -499,7 +486,7 @@ def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) 
                 needed = row.states(producer, this, target)
                 if needed > states and (worst is None or needed - states > worst.needed - worst.present):
                     worst = Hazard(consumer, index, row, needed, states)
-            states += wait_states(producer.instruction)
+            states += producer.instruction.wait_states
             index -= 1
         if states >= lookahead:
             continue

@@ -65,10 +65,7 @@ class InitializedAnalysis(Analysis):
         if entry is None:
             return None
         cfg = manager.get(CFGAnalysis)
-        starts, position = [], 0
-        for block in cfg.blocks:
-            starts.append(position)
-            position += len(block.instructions)
+        starts = cfg.starts
         EVERYTHING = None  # after a call, any register may have been written
         incoming: list[set[Unit] | None] = [set() for _ in cfg.blocks]
         if cfg.blocks:

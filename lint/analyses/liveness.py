@@ -27,11 +27,7 @@ class LivenessAnalysis(Analysis):
         if def_use is None:
             return None
         cfg = manager.get(CFGAnalysis)
-        blocks = cfg.blocks
-        starts, position = [], 0
-        for block in blocks:
-            starts.append(position)
-            position += len(block.instructions)
+        blocks, starts = cfg.blocks, cfg.starts
         infos = def_use.per_instruction
         live_in: list[frozenset] = [frozenset()] * len(blocks)
         changed = True

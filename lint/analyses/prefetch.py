@@ -16,13 +16,11 @@ from dataclasses import dataclass
 from ..ir import Kernel
 from ..isa.waits import wait_counts
 from ..latency import LatencyTable, issue_cycles, load_table
-from ..nodes import Num
 from ..passes import Analysis, AnalysisManager
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
-from .waitcnt import events_of
+from .waitcnt import LOAD_COUNTERS, events_of
 
-_LOAD_COUNTERS = ("vmcnt", "loadcnt")
 MAX_STEPS = 4000  # instructions one walk may visit
 
 
@@ -32,18 +30,24 @@ class LoadDistance:
     counter: str
     wait: int | None  # the wait that retires it on the shortest path (None: no wait within reach)
     cycles: int  # issue cycles of work between the load and that wait
-    in_loop: bool
+    loop: int | None  # header block of the loop the load is in
 
 
 @dataclass
 class PrefetchReport:
+    """Issue timing of one kernel: per instruction cycles, counter events and waits; per load its
+    distance; per loop its instructions."""
+
     table: LatencyTable
     loads: list[LoadDistance]
-    loop_cycles: dict[int, int]  # loop header block -> issue cycles of one trip through the loop's blocks
-    loop_instructions: dict[int, int]  # loop header block -> instructions in the loop's blocks
     loops: dict[int, list[int]]  # loop header block -> instruction indices of the loop's blocks
     cycles: list[int]  # per instruction issue cycles
-    units: list[str]  # per instruction execution unit (vmem, ds, valu, ...)
+    events: dict[int, frozenset[str]]  # instruction -> counters it starts events on
+    waits: dict[int, dict[str, int]]  # wait instruction -> counts it waits for
+
+    def trip_cycles(self, header: int) -> int:
+        """Issue cycles of one trip through the loop's blocks."""
+        return sum(self.cycles[index] for index in self.loops[header])
 
 
 def _loops(successors: list[list[int]]) -> list[frozenset[int]]:
@@ -77,47 +81,34 @@ class PrefetchAnalysis(Analysis):
         table = load_table(target, override)
         infos = def_use.per_instruction
         instructions = kernel.instructions
-        cycles = []
-        for instruction, info in zip(instructions, infos, strict=True):
-            nop = int(instruction.operands[0].value) + 1 if instruction.mnemonic == "s_nop" and instruction.operands \
-                and isinstance(instruction.operands[0], Num) else 0
-            cycles.append(issue_cycles(info.klass, instruction.mnemonic, nop, table, target, def_use.wave_size))
+        cycles = [issue_cycles(info.klass, instruction, table, target, def_use.wave_size)
+                  for instruction, info in zip(instructions, infos, strict=True)]
         cfg = manager.get(CFGAnalysis)
-        blocks = cfg.blocks
-        starts, block_of = [], []
-        for block in blocks:
-            starts.append(len(block_of))
-            block_of += [block.index] * len(block.instructions)
+        blocks, starts, block_of = cfg.blocks, cfg.starts, cfg.block_of
         loops = _loops([block.successors for block in blocks])
-        counted: dict[int, dict[str, int]] = {}  # instruction -> counters it waits on
+        waits: dict[int, dict[str, int]] = {}
         events: dict[int, frozenset[str]] = {}
         for index, (instruction, info) in enumerate(zip(instructions, infos, strict=True)):
             if info.klass.unit == "wait":
                 counts = wait_counts(instruction.mnemonic, instruction.operands, target)
                 if counts:
-                    counted[index] = counts
+                    waits[index] = counts
             started = frozenset(e.counter for e in events_of(info, target))
             if started:
                 events[index] = started
+        members = {min(loop): sorted(i for b in loop for i in range(starts[b], starts[b] + len(blocks[b].instructions)))
+                   for loop in set(loops) if loop}
         loads = []
         for index, info in enumerate(infos):
             if info.klass.unit != "vmem" or info.klass.kind != "load" or info.klass.lds_dma:
                 continue
-            counter = next((c for c in _LOAD_COUNTERS if c in events.get(index, ())), None)
+            counter = next((c for c in sorted(LOAD_COUNTERS) if c in events.get(index, ())), None)
             if counter is None:
                 continue
             loop = loops[block_of[index]]
-            wait, distance = _walk(index, counter, loop, cycles, counted, events, blocks, starts, block_of)
-            loads.append(LoadDistance(index, counter, wait, distance, bool(loop)))
-        loop_cycles, loop_sizes, loop_members = {}, {}, {}
-        for loop in {loop for loop in loops if loop}:
-            header = min(loop)
-            members = sorted(i for b in loop for i in range(starts[b], starts[b] + len(blocks[b].instructions)))
-            loop_cycles[header] = sum(cycles[i] for i in members)
-            loop_sizes[header] = len(members)
-            loop_members[header] = members
-        units = [info.klass.unit for info in infos]
-        return PrefetchReport(table, loads, loop_cycles, loop_sizes, loop_members, cycles, units)
+            wait, distance = _walk(index, counter, loop, cycles, waits, events, blocks, starts, block_of)
+            loads.append(LoadDistance(index, counter, wait, distance, min(loop) if loop else None))
+        return PrefetchReport(table, loads, members, cycles, events, waits)
 
 
 def _walk(load, counter, loop, cycles, counted, events, blocks, starts, block_of) -> tuple[int | None, int]:

@@ -25,7 +25,7 @@ from .defuse import DefUseAnalysis
 LDS_DMA: Unit = ("lds_dma", 0)  # LDS written by buffer_load ... lds / global_load_lds
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics
 _REGISTER_FILES = frozenset(("v", "s", "a"))
-_LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
+LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
 #: Cache invalidations: loads still in flight would refill the cache behind them (LLVM waits first).
 _INVALIDATES = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_inv", "global_inv")
 
@@ -163,7 +163,7 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, target: Target
             entry = counter.regs.get(unit)
             if entry is None or unit[0] not in _REGISTER_FILES:
                 continue
-            if name in _LOAD_COUNTERS and (name, entry[2]) in own:
+            if name in LOAD_COUNTERS and (name, entry[2]) in own:
                 continue  # loads of one type write their VGPRs in order
             needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "overwritten"))
     if info.klass.unit == "barrier":
@@ -243,11 +243,7 @@ class WaitcntAnalysis(Analysis):
         if target is None or def_use is None:
             return None
         cfg = manager.get(CFGAnalysis)
-        blocks = cfg.blocks
-        starts, position = [], 0
-        for block in blocks:
-            starts.append(position)
-            position += len(block.instructions)
+        blocks, starts = cfg.blocks, cfg.starts
         # a callable function returns (s_setpc_b64) and never ends the program; its callers may
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
         mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
