@@ -102,12 +102,12 @@ def main() -> int:
     parser.add_argument("--million", action="store_true", help="also measure a 1M-line file (slow)")
     args = parser.parse_args()
 
-    from amdgpu_lint import syntax
-    from amdgpu_lint.builder import BuildOptions, build_module
-    from amdgpu_lint.linter import lint_file
-    from amdgpu_lint.preprocessor import Preprocessor
+    from amdgpu_lint.driver.linter import lint_file
+    from amdgpu_lint.frontend import syntax
+    from amdgpu_lint.frontend.builder import BuildOptions, build_module
+    from amdgpu_lint.frontend.preprocessor import Preprocessor
+    from amdgpu_lint.frontend.source import read_source
     from amdgpu_lint.rules import RULES
-    from amdgpu_lint.source import read_source
 
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "big_gfx942.s"

@@ -1,4 +1,7 @@
-"""Command line: `amdgpu-lint check|report|rules|explain`."""
+"""The command line: `amdgpu-lint check|report|baseline|occupancy|rules|explain`.
+
+Parses flags, asks the driver (driver/session.py) to lint, and hands results to an output format.
+"""
 
 from __future__ import annotations
 
@@ -8,44 +11,29 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from . import __version__
-from .builder import BuildOptions
-from .config import Config, ConfigError, find_config
-from .diagnostics import Diagnostic, Severity
-from .emitters import (
-    kernel_report,
-    write_calculator_plot,
-    write_calculator_text,
-    write_json,
-    write_plots,
-    write_report_json,
-    write_report_text,
-    write_text,
-)
-from .formats import write_github, write_gitlab, write_sarif
-from .launch import DEVICES, Launch, find_device, parse_grid
-from .linter import FileResult, RuleSelection, SelectionError, finding_keys, lint_input
+from .devices import DEVICES
+from .diagnostics import Diagnostic
+from .driver.config import ConfigError
+from .driver.linter import FileResult, finding_keys
+from .driver.report import add_simulation, kernel_report
+from .driver.session import Flags, UsageError, check_paths, lint_paths
+from .frontend.source import read_source
+from .ir import SourceFile
+from .outputs.github import write_github
+from .outputs.gitlab import write_gitlab
+from .outputs.json_format import write_json, write_report_json
+from .outputs.plots import write_calculator_plot, write_plots
+from .outputs.report_text import write_calculator_text, write_report_text
+from .outputs.sarif import write_sarif
+from .outputs.text import write_text
 from .rules.occupancy_regression import baseline_key
-from .source import SourceFile, read_source
 from .targets import UnknownTarget, parse_target_id
 
-ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
-#: what a directory argument is searched for: assembly and Triton cache listings (IR and code
-#: objects are linted when named explicitly)
-DIRECTORY_SUFFIXES = ASSEMBLY_SUFFIXES + (".amdgcn",)
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad command line or configuration: exit code 2."""
-
-
-def _comma_list(values: list[str] | None) -> list[str]:
-    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
 
 
 def _defsym(text: str) -> tuple[str, int]:
@@ -68,52 +56,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _launch(args: argparse.Namespace) -> Launch | None:
-    if not args.grid:
-        if args.device or args.cus:
-            raise UsageError("--device and --cus describe the device for --grid; give --grid too")
-        return None
-    try:
-        grid = parse_grid(args.grid)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    if args.device:
-        device = find_device(args.device)
-        if device is None:
-            raise UsageError(f"unknown device '{args.device}' (known: {', '.join(sorted(d.name for d in DEVICES.values()))})")
-        return Launch(grid, args.cus or device.compute_units, device.name)
-    if not args.cus:
-        raise UsageError("--grid needs --device NAME or --cus N")
-    return Launch(grid, args.cus)
-
-
-def _read_baseline(path: str | None) -> dict | None:
-    if not path:
-        return None
-    try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UsageError(f"cannot read baseline {path}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise UsageError(f"baseline {path} is not JSON: {error}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("kernels"), dict):
-        raise UsageError(f"baseline {path} has no 'kernels' table; write it with 'amdgpu-lint baseline'")
-    return document
-
-
-def _latency_table(path: str | None) -> str | None:
-    """Check a latency-table override once, up front (a usage error, not a finding per kernel)."""
-    if path is None:
-        return None
-    from .latency import LatencyTableError, read_override
-
-    try:
-        read_override(path)
-    except LatencyTableError as error:
-        raise UsageError(f"--latency-table: {error}") from None
-    return path
-
-
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--mcpu", help="target processor when the file has no .amdgcn_target (e.g. gfx942)")
@@ -131,7 +73,9 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="amdgpu-lint", description="Static analysis for AMDGPU assembly.")
+    parser = argparse.ArgumentParser(
+        prog="amdgpu-lint", description="Static analysis for AMDGPU assembly.",
+        epilog="amdgpu-lint lsp runs the language server on stdin/stdout (needs the 'lsp' extra: pygls).")
     parser.add_argument("--version", action="version", version=f"amdgpu-lint {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -178,8 +122,6 @@ def build_parser() -> argparse.ArgumentParser:
     calculator.add_argument("--format", choices=("text", "json"), default="text")
     calculator.add_argument("--output", "-o", metavar="FILE")
 
-    commands.add_parser("lsp", help="run the language server on stdin/stdout (needs the 'lsp' extra: pygls)")
-
     listing = commands.add_parser("rules", help="list every rule")
     listing.add_argument("--format", choices=("text", "markdown"), default="text",
                          help="markdown: the rule reference (docs/rules.md)")
@@ -188,49 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def collect_files(paths: list[str]) -> list[Path]:
-    files: list[Path] = []
-    for text in paths:
-        path = Path(text)
-        if path.is_dir():
-            found = [p for p in path.rglob("*") if p.suffix in DIRECTORY_SUFFIXES and p.is_file()]
-            files.extend(sorted(found))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise UsageError(f"{text}: no such file or directory")
-    return files
-
-
-@dataclass
-class _Settings:
-    options: BuildOptions
-    selection: RuleSelection
-    fail_on: Severity
-
-
-def _settings(args: argparse.Namespace, config: Config) -> _Settings:
-    options = BuildOptions(
-        mcpu=args.mcpu or config.mcpu,
-        include_dirs=list(args.include_dirs) + config.include_dirs,
-        defsyms={**config.defsyms, **dict(args.defsym)},
-        wg_size=args.wg_size,
-        launch=_launch(args),
-        min_waves=args.min_waves or config.min_waves,
-        baseline=_read_baseline(getattr(args, "baseline", None) or config.baseline),
-        latency_table=_latency_table(args.latency_table or config.latency_table),
+def _flags(args: argparse.Namespace) -> Flags:
+    """The driver's view of the command line. `report` and `baseline` run every rule, without a baseline."""
+    checking = args.command == "check"
+    return Flags(
+        mcpu=args.mcpu, include_dirs=args.include_dirs, defsyms=args.defsym, use_config=not args.no_config,
+        wg_size=args.wg_size, grid=args.grid, device=args.device, cus=args.cus, min_waves=args.min_waves,
+        latency_table=args.latency_table,
+        select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
+        fail_on=args.fail_on if checking else None, baseline=args.baseline if checking else None,
     )
-    select = _comma_list(getattr(args, "select", None)) or config.select or ["ALL"]
-    ignore = _comma_list(getattr(args, "ignore", None)) + config.ignore
-    selection = RuleSelection(select, ignore, dict(config.severities), list(config.per_file_ignores))
-    fail_on = Severity.parse(args.fail_on) if getattr(args, "fail_on", None) else (config.fail_on or Severity.WARNING)
-    return _Settings(options, selection, fail_on)
-
-
-def _config_for(path: Path, args: argparse.Namespace) -> Config:
-    if args.no_config:
-        return Config()
-    return find_config(path.resolve().parent)
 
 
 @contextmanager
@@ -240,92 +149,6 @@ def _output(path: str | None) -> Iterator[TextIO]:
         return
     with open(path, "w", encoding="utf-8") as handle:
         yield handle
-
-
-@dataclass
-class _Job:
-    path: Path
-    settings: _Settings
-    rule_codes: tuple[str, ...]
-
-
-def _jobs(args: argparse.Namespace) -> list[_Job]:
-    from .rules import RULES
-
-    jobs = []
-    for path in collect_files(args.paths):
-        settings = _settings(args, _config_for(path, args))
-        try:
-            settings.selection.validate(RULES)
-        except SelectionError as error:
-            raise UsageError(str(error)) from None
-        if settings.options.mcpu:
-            try:
-                parse_target_id(settings.options.mcpu)
-            except UnknownTarget as error:
-                raise UsageError(f"--mcpu: unknown processor {error}") from None
-        jobs.append(_Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES))))
-    return jobs
-
-
-def _run_job(job: _Job, cache_directory: Path | None = None) -> list[FileResult]:
-    """Lint one input. With a cache directory, assembly files are looked up and stored, and the
-    results carry no module (the caller re-reads sources it needs for snippets)."""
-    from .rules import find_rule
-
-    rules = [find_rule(code) for code in job.rule_codes]
-    settings = job.settings
-    from .inputs import is_other_input
-
-    if cache_directory is None or is_other_input(job.path):
-        results = lint_input(job.path, settings.options, rules, settings.selection)
-        return results if cache_directory is None else [FileResult(r.path, None, r.diagnostics, r.error) for r in results]
-    from .cache import ResultCache
-
-    cache = ResultCache(cache_directory)
-    try:
-        data = job.path.read_bytes()
-    except OSError as error:
-        return [FileResult(str(job.path), None, [], f"{job.path}: cannot read: {error.strerror or error}")]
-    key = cache.key(job.path, data, f"{settings.options!r}{settings.selection!r}{job.rule_codes}")
-    cached = cache.load(key)
-    if cached is not None:
-        return [FileResult(str(job.path), None, cached)]
-    (result,) = lint_input(job.path, settings.options, rules, settings.selection)
-    if result.module is not None and result.error is None:
-        cache.store(key, [p for p in result.module.sources if p != result.path], result.diagnostics)
-    return [FileResult(result.path, None, result.diagnostics, result.error)]
-
-
-def _lint_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity]]:
-    """Every input, in order, with the fail level of its configuration (modules kept)."""
-    results: list[FileResult] = []
-    fail_levels: list[Severity] = []
-    for job in _jobs(args):
-        for result in _run_job(job):
-            results.append(result)
-            fail_levels.append(job.settings.fail_on)
-    return results, fail_levels
-
-
-def _check_all(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity]]:
-    """Like _lint_all for `check`: cached and, for several files, in parallel worker processes."""
-    from .cache import cache_dir
-
-    jobs = _jobs(args)
-    directory = None if args.no_cache else cache_dir()
-    workers = min(args.jobs or os.cpu_count() or 1, len(jobs))
-    if workers > 1:
-        import multiprocessing
-        from functools import partial
-
-        with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers) as pool:
-            per_job = pool.map(partial(_run_job, cache_directory=directory), jobs, chunksize=max(1, len(jobs) // (workers * 4)))
-    else:
-        per_job = [_run_job(job, directory) for job in jobs]
-    results = [result for job_results in per_job for result in job_results]
-    levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
-    return results, levels
 
 
 def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> dict[str, SourceFile]:
@@ -340,7 +163,7 @@ def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> di
 
 
 def run_check(args: argparse.Namespace) -> int:
-    results, fail_levels = _check_all(args)
+    results, fail_levels = check_paths(args.paths, _flags(args), workers=args.jobs, use_cache=not args.no_cache)
     unreadable = [result.error for result in results if result.error]
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
     sources = _sources_for(diagnostics, results)
@@ -366,11 +189,12 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    args.select, args.ignore, args.fail_on, args.baseline = ["ALL"], [], None, None
-    results, _ = _lint_all(args)
-    reports = [kernel_report(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
+    results, _ = lint_paths(args.paths, _flags(args))
+    kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
+    reports = [kernel_report(module, kernel) for module, kernel in kernels]
     if args.simulate:
-        _add_simulations(args, results, reports)
+        for (module, kernel), report in zip(kernels, reports, strict=True):
+            add_simulation(module, kernel, report, waves=args.waves, trip_counts=dict(args.trip_count), taken=set(args.taken))
     if args.plots:
         for path in write_plots(Path(args.plots), reports):
             print(f"wrote {path}", file=sys.stderr)
@@ -378,7 +202,7 @@ def run_report(args: argparse.Namespace) -> int:
         if args.format == "json":
             write_report_json(out, reports)
         elif args.format == "html":
-            from .html_report import write_html
+            from .outputs.html_report import write_html
 
             diagnostics = [d for r in results for d in r.diagnostics]
             write_html(out, [r.module for r in results if r.module], reports, diagnostics)
@@ -390,24 +214,8 @@ def run_report(args: argparse.Namespace) -> int:
     return EXIT_USAGE if errors else EXIT_CLEAN
 
 
-def _add_simulations(args: argparse.Namespace, results: list[FileResult], reports: list[dict]) -> None:
-    from .simulator import hot_lines, simulate
-
-    kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
-    for (module, kernel), report in zip(kernels, reports, strict=True):
-        if not kernel.is_kernel:
-            continue
-        waves = args.waves or report.get("waves_per_cu") or 4
-        result = simulate(module, kernel, waves, trip_counts=dict(args.trip_count), taken=set(args.taken))
-        if result is not None:
-            report["simulation"] = result.to_json() | {
-                "hot_lines": [{"line": line, "reason": reason, "share": round(share, 3)}
-                              for line, _, reason, share in hot_lines(kernel, result)]}
-
-
 def run_baseline(args: argparse.Namespace) -> int:
-    args.select, args.ignore, args.fail_on, args.baseline = ["ALL"], [], None, None
-    results, _ = _lint_all(args)
+    results, _ = lint_paths(args.paths, _flags(args))
     kernels = {}
     findings = []
     for result in results:
@@ -427,7 +235,7 @@ def run_baseline(args: argparse.Namespace) -> int:
 
 
 def run_calculator(args: argparse.Namespace) -> int:
-    from .calculator import CalculatorError, Request, gcn_inputs, gcn_result, terascale
+    from .analyses.calculator import CalculatorError, Request, gcn_inputs, gcn_result, terascale
 
     try:
         if args.arch == "terascale":
@@ -460,22 +268,13 @@ def run_rules_listing(form: str = "text") -> int:
     from .rules import RULES
 
     if form == "markdown":
+        from .outputs.rules_doc import rules_markdown
+
         sys.stdout.write(rules_markdown(RULES))
         return EXIT_CLEAN
     for rule in RULES:
         print(f"{rule.code}  {rule.name:<22} {rule.severity!s:<8} {rule.summary}")
     return EXIT_CLEAN
-
-
-def rules_markdown(rules) -> str:
-    """The rule reference, generated from the rules' own docs (`amdgpu-lint rules --format markdown`)."""
-    lines = ["# amdgpu-lint rules", "", "Generated by `amdgpu-lint rules --format markdown`; do not edit.", "",
-             "| code | name | severity | summary |", "|---|---|---|---|"]
-    lines += [f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity} | {r.summary} |" for r in rules]
-    for rule in rules:
-        body = rule.explain.replace("## ", "#### ")
-        lines += ["", f"## {rule.code} {rule.name}", "", f"Default severity: **{rule.severity}**. {rule.summary}.", "", body]
-    return "\n".join(lines) + "\n"
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -504,12 +303,6 @@ def main(argv: list[str] | None = None) -> int:
             return run_baseline(args)
         if args.command == "occupancy":
             return run_calculator(args)
-        if args.command == "lsp":
-            try:
-                from .lsp import main as serve
-            except ImportError:
-                raise UsageError("the language server needs pygls: pip install 'amdgpu-lint[lsp]'") from None
-            return serve()
         if args.command == "rules":
             return run_rules_listing(args.format)
         return run_explain(args)

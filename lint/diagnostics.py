@@ -1,11 +1,14 @@
-"""Diagnostics: what a rule reports, with location, severity and notes."""
+"""Diagnostics: what a rule reports, with location, severity, notes and fix; their counts and stable fingerprints."""
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
-from .ir import Provenance
+from .ir import Provenance, SourceFile
 
 
 class Severity(IntEnum):
@@ -101,3 +104,32 @@ class Diagnostic:
 def expansion_notes(where: Provenance) -> tuple[Note, ...]:
     """One note per expansion step (macro, .rept, include), innermost first."""
     return tuple(Note(step.describe(), step.path, step.line, step.column) for step in where.chain)
+
+
+def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
+    counts = Counter(str(d.severity) for d in diagnostics)
+    return {
+        "files": files,
+        "diagnostics": len(diagnostics),
+        "errors": counts.get("error", 0),
+        "warnings": counts.get("warning", 0),
+        "info": counts.get("info", 0),
+    }
+
+
+def fingerprint(diagnostic: Diagnostic, sources: dict[str, SourceFile], occurrence: int) -> str:
+    """Stable across unrelated edits: rule, path and the stripped text of the line, not its number."""
+    source = sources.get(diagnostic.path)
+    text = " ".join((source.line_text(diagnostic.line) if source else "").split())
+    digest = hashlib.sha256(f"{diagnostic.code}\0{diagnostic.path}\0{text}".encode()).hexdigest()[:16]
+    return f"{digest}:{occurrence}"
+
+
+def fingerprints(diagnostics: list[Diagnostic], sources: dict[str, SourceFile]) -> list[str]:
+    seen: Counter[str] = Counter()
+    result = []
+    for diagnostic in diagnostics:
+        base = fingerprint(diagnostic, sources, 0).split(":")[0]
+        seen[base] += 1
+        result.append(f"{base}:{seen[base]}")
+    return result

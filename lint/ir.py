@@ -1,14 +1,46 @@
-"""The IR: Module -> Kernel -> BasicBlock -> Instruction, each instruction with provenance."""
+"""The IR: Module -> Kernel -> BasicBlock -> Instruction, each instruction with provenance, and
+the source text the provenance points into."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from .nodes import LocalRef, Node, Num, Sym
-from .source import SourceFile
-from .syntax import Statement
+from .nodes import LocalRef, Node, Num, Statement, Sym
 from .targets import Target
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLine:
+    """The code part of one physical line. `column` is where `text` starts (1-based)."""
+
+    path: str
+    number: int
+    text: str
+    column: int
+    is_cpp: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReadProblem:
+    """Something wrong with the file as bytes: rule name, message, line, column."""
+
+    rule: str
+    message: str
+    line: int
+    column: int = 1
+
+
+@dataclass
+class SourceFile:
+    path: str
+    raw_lines: list[str]
+    lines: list[SourceLine]
+    comments: dict[int, str] = field(default_factory=dict)
+    problems: list[ReadProblem] = field(default_factory=list)
+
+    def line_text(self, number: int) -> str:
+        return self.raw_lines[number - 1] if 0 < number <= len(self.raw_lines) else ""
 
 
 @dataclass(frozen=True, slots=True)

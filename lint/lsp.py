@@ -7,24 +7,20 @@ carry one (missing-wait inserts the wait).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from dataclasses import dataclass
-from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__
+from .analyses.manager import AnalysisManager
 from .analyses.resources import ResourceAnalysis
-from .builder import build_module
-from .cli import _config_for, _settings, build_parser
 from .diagnostics import Diagnostic, Severity
-from .formats import RULES_URL
-from .linter import run_rules
-from .passes import AnalysisManager
-from .rules import RULES
-from .source import split_lines
+from .driver.rule import documentation_url
+from .driver.session import lint_buffer
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -45,11 +41,7 @@ def _range(line: int, column: int, end_line: int, end_column: int) -> types.Rang
 
 def lint_text(path: str, text: str) -> Linted:
     """Lint an editor buffer as if it were the file at `path` (config and includes from there)."""
-    args = build_parser().parse_args(["check", path])
-    settings = _settings(args, _config_for(Path(path), args))
-    rules = settings.selection.enabled(RULES)
-    module = build_module(split_lines(path, text), settings.options)
-    diagnostics = [d for d in run_rules(module, rules) if d.path == path]
+    module, diagnostics = lint_buffer(path, text)
     hovers: dict[int, str] = {}
     lines = text.splitlines()
     for kernel in module.kernels:
@@ -85,7 +77,7 @@ class AmdgpuLanguageServer(LanguageServer):
                 message=d.message,
                 severity=_SEVERITY[d.severity],
                 code=d.code,
-                code_description=types.CodeDescription(href=f"{RULES_URL}#{d.code.lower()}-{d.name}"),
+                code_description=types.CodeDescription(href=documentation_url(d.code, d.name)),
                 source="amdgpu-lint",
             )
             for d in linted.diagnostics
@@ -160,6 +152,8 @@ def code_actions(ls: AmdgpuLanguageServer, params: types.CodeActionParams) -> li
     return actions
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """`amdgpu-lint lsp`: serve on stdin/stdout until the client exits."""
+    argparse.ArgumentParser(prog="amdgpu-lint lsp", description="The amdgpu-lint language server, on stdin/stdout.").parse_args(argv)
     server.start_io()
     return 0

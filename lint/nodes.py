@@ -1,4 +1,4 @@
-"""Expression and operand nodes produced by the statement parser.
+"""Statements and their expression and operand nodes, as the statement parser produces them.
 
 Nodes are immutable and hashable so parsed statements can be shared between every
 occurrence of the same source text.
@@ -158,3 +158,17 @@ def _register_list(node: ListExpr) -> Reg | None:
         if reg.kind != first.kind or reg.index != first.index + offset:
             return None
     return Reg(first.kind, first.index, len(regs))
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One parsed statement. `kind` is instruction, directive, assignment or empty."""
+
+    kind: str
+    name: str = ""
+    labels: tuple[str, ...] = ()
+    operands: tuple[Node, ...] = ()
+    modifiers: tuple[tuple[str, Node | None], ...] = ()
+    args: str = ""
+    resolved: bool = True  # False when operands or modifiers mention symbols (values set by .set)
+    pair: Statement | None = None  # the second half of a gfx11+ dual-issue (VOPD) instruction

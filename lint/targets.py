@@ -328,3 +328,22 @@ def parse_target_id(text: str) -> Target:
     if unsupported:
         raise UnknownTarget(f"{processor} does not support the target feature(s) {', '.join(unsupported)}")
     return target
+
+
+def extra_sgprs(target: Target, vcc: bool, flat_scratch: bool, xnack: bool) -> int:
+    """SGPRs the hardware reserves above the numbered ones (getNumExtraSGPRs; assignments, not sums)."""
+    extra = 2 if vcc else 0
+    if target.major >= 10:
+        return extra
+    if target.major < 8:
+        return 4 if flat_scratch else extra
+    if xnack:
+        extra = 4
+    if flat_scratch or target.architected_flat_scratch:
+        extra = 6
+    return extra
+
+
+def xnack_reserved(target: Target) -> bool:
+    """XNACK mask SGPRs are reserved when the target has xnack and it is on or 'any'."""
+    return "xnack" in target.supported_features and target.features.get("xnack", True) and target.major < 10

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from amdgpu_lint.rule import Rule
+from amdgpu_lint.driver.rule import Rule
 
 from . import (
     input_conversion,
-    issue_oversubscription,
     invalid_encoding,
+    issue_oversubscription,
     lds_budget,
     missing_nop,
     missing_wait,

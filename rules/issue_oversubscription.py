@@ -25,11 +25,11 @@ table; override them with `--latency-table`.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.latency import request_cycles
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
-from amdgpu_lint.latency import request_cycles
-from amdgpu_lint.rule import KernelContext
+from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL402"
 NAME = "issue-oversubscription"

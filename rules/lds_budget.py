@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.nodes import Num
-from amdgpu_lint.rule import KernelContext
 
 CODE = "AGL102"
 NAME = "lds-budget"

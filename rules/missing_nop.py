@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.hazards import HazardAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
-from amdgpu_lint.rule import KernelContext
+from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL301"
 NAME = "missing-nop"

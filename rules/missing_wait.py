@@ -36,9 +36,9 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.waitcnt import LDS_DMA, LDS_STORE, WaitcntAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
+from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_text
-from amdgpu_lint.rule import KernelContext
 
 CODE = "AGL201"
 NAME = "missing-wait"

@@ -27,8 +27,8 @@ from amdgpu_lint.analyses.cfg import CFGAnalysis
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.waits import wait_counts, wait_text
-from amdgpu_lint.rule import KernelContext
 
 CODE = "AGL203"
 NAME = "overstrict-wait"

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
-from amdgpu_lint.rule import KernelContext
+from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL202"
 NAME = "redundant-wait"

@@ -26,10 +26,10 @@ used, or lower them to what the code uses.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.occupancy import Inputs, occupancy
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
-from amdgpu_lint.occupancy import Inputs, occupancy
-from amdgpu_lint.rule import KernelContext
+from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL101"
 NAME = "register-budget"

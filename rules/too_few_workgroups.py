@@ -18,10 +18,10 @@ concurrently on separate streams.
 
 from collections.abc import Iterator
 
+from amdgpu_lint.analyses.launch import fill
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
-from amdgpu_lint.launch import fill
-from amdgpu_lint.rule import KernelContext
+from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL106"
 NAME = "too-few-workgroups"

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.cfg import branch_label, is_branch
 from amdgpu_lint.diagnostics import Diagnostic, Severity
-from amdgpu_lint.rule import ModuleContext
+from amdgpu_lint.driver.rule import ModuleContext
 
 CODE = "AGL003"
 NAME = "undefined-symbol"

@@ -29,8 +29,8 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.initialized import InitializedAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
-from amdgpu_lint.rule import KernelContext
 
 CODE = "AGL007"
 NAME = "uninitialized-register"

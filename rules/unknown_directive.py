@@ -21,9 +21,9 @@ import difflib
 from collections.abc import Iterator
 
 from amdgpu_lint.diagnostics import Diagnostic, Severity
-from amdgpu_lint.metadata import AMDHSA_DIRECTIVES
-from amdgpu_lint.preprocessor import RAW_BLOCKS
-from amdgpu_lint.rule import ModuleContext
+from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.frontend.metadata import AMDHSA_DIRECTIVES
+from amdgpu_lint.frontend.preprocessor import RAW_BLOCKS
 
 CODE = "AGL002"
 NAME = "unknown-directive"

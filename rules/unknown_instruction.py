@@ -27,8 +27,8 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
-from amdgpu_lint.rule import KernelContext
 
 CODE = "AGL006"
 NAME = "unknown-instruction"

@@ -6,12 +6,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from amdgpu_lint.builder import BuildOptions, build_module
+from amdgpu_lint.driver.linter import FileResult, lint_file
+from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.source import read_source
 from amdgpu_lint.ir import Module
-from amdgpu_lint.linter import FileResult, lint_file
 from amdgpu_lint.rules import RULES
-from amdgpu_lint.source import read_source
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -5,12 +5,10 @@ import json
 import xml.etree.ElementTree as ElementTree
 
 import pytest
-
-from amdgpu_lint.calculator import Request, gcn_inputs, gcn_result, terascale
+import test_occupancy_differential as differential
+from amdgpu_lint.analyses.calculator import Request, gcn_inputs, gcn_result, terascale
 from amdgpu_lint.cli import main
 from amdgpu_lint.targets import parse_target_id
-
-import test_occupancy_differential as differential
 
 
 def test_calculator_matches_the_kernel_report_on_every_differential_kernel():

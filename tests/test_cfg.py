@@ -1,7 +1,7 @@
 """The control-flow graph: blocks, branch and fall-through edges, exits and calls."""
 
 from amdgpu_lint.analyses.cfg import CFGAnalysis
-from amdgpu_lint.passes import AnalysisManager
+from amdgpu_lint.analyses.manager import AnalysisManager
 
 HEADER = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n'
 

@@ -5,9 +5,7 @@ import subprocess
 import sys
 
 import pytest
-
 from amdgpu_lint.cli import main
-
 from conftest import FIXTURES
 
 GOOD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n s_endpgm\n'
@@ -97,7 +95,7 @@ def test_config_file_and_no_config(capsys, tmp_path):
     code, out, _ = run(capsys, "check", "--no-config", str(tmp_path / "k.s"))
     assert code == 1 and "unknown-target" in out and "unknown-directive" in out
     (tmp_path / ".amdgpu-lint.toml").write_text("colour = 1\n")
-    from amdgpu_lint.config import find_config
+    from amdgpu_lint.driver.config import find_config
 
     find_config.cache_clear()
     code, _, err = run(capsys, "check", str(tmp_path / "k.s"))

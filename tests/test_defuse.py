@@ -5,9 +5,8 @@ Units are written compactly: "v0-3" is v0..v3, "vcc" is both halves, "vcc_lo" on
 """
 
 import pytest
-
+from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.isa.defuse import def_use
-from amdgpu_lint.syntax import parse_statement
 from amdgpu_lint.targets import parse_target_id
 
 _PAIRS = {"vcc": ("vcc", (0, 1)), "exec": ("exec", (0, 1)), "flat_scratch": ("flat_scratch", (0, 1))}

@@ -2,10 +2,9 @@
 
 import io
 
-from amdgpu_lint.cli import rules_markdown
-from amdgpu_lint.emitters import write_text
+from amdgpu_lint.outputs.rules_doc import rules_markdown
+from amdgpu_lint.outputs.text import write_text
 from amdgpu_lint.rules import RULES
-
 from conftest import ROOT, names
 
 

@@ -3,7 +3,6 @@
 import json
 
 from amdgpu_lint.cli import main
-
 from conftest import FIXTURES
 
 

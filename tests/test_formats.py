@@ -6,9 +6,7 @@ import json
 
 import jsonschema
 import pytest
-
 from amdgpu_lint.cli import main
-
 from conftest import FIXTURES, ROOT, names
 
 SCHEMA_PATH = ROOT.parent / "shared" / "sarif" / "sarif-schema-2.1.0.json"
@@ -110,7 +108,7 @@ def test_per_file_ignores(tmp_path, capsys):
     (tmp_path / "generated" / "k.s").write_text(KERNEL.format(" s_branch .Lnope"))
     (tmp_path / "k.s").write_text(KERNEL.format(" s_branch .Lnope"))
     (tmp_path / ".amdgpu-lint.toml").write_text('[per-file-ignores]\n"generated/*.s" = ["undefined-symbol"]\n')
-    from amdgpu_lint.config import find_config
+    from amdgpu_lint.driver.config import find_config
 
     find_config.cache_clear()
     main(["check", "--format", "json", str(tmp_path)])

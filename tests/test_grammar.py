@@ -1,9 +1,8 @@
 """The statement grammar: every operand form LLVM 22 and hand-written kernels use."""
 
 import pytest
-
+from amdgpu_lint.frontend.syntax import ParseFailure, parse_expressions, parse_statement
 from amdgpu_lint.nodes import Abs, BinOp, Call, ListExpr, LocalRef, Num, Reg, RegExpr, SpecialReg, Str, Sym, UnOp
-from amdgpu_lint.syntax import ParseFailure, parse_expressions, parse_statement
 
 
 def instruction(text):

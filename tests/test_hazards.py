@@ -2,10 +2,7 @@
 with enough; wait-state counting (s_nop k = k+1, worst path across blocks); the fix."""
 
 import pytest
-
 from amdgpu_lint.rules.missing_nop import nops_for
-
-from conftest import names
 
 # (row, target, producer lines, consumer line, wait states needed)
 ROWS = [

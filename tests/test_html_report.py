@@ -2,14 +2,12 @@
 
 import re
 
+from amdgpu_lint.analyses.liveness import LivenessAnalysis
+from amdgpu_lint.analyses.manager import AnalysisManager
+from amdgpu_lint.cli import main
+from conftest import FIXTURES
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Error
-
-from amdgpu_lint.analyses.liveness import LivenessAnalysis
-from amdgpu_lint.cli import main
-from amdgpu_lint.passes import AnalysisManager
-
-from conftest import FIXTURES
 
 NETWORK = re.compile(r"""(src|href)\s*=\s*["']?\s*(https?:|//)|url\(\s*["']?(https?:|//)|@import|<link\b|<script\b""", re.I)
 

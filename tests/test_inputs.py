@@ -5,14 +5,12 @@ import json
 import struct
 
 import pytest
-
-from amdgpu_lint import inputs
+from amdgpu_lint.analyses.manager import AnalysisManager
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.builder import BuildOptions
-from amdgpu_lint.linter import lint_input
-from amdgpu_lint.passes import AnalysisManager
+from amdgpu_lint.driver.linter import lint_input
+from amdgpu_lint.frontend import inputs
+from amdgpu_lint.frontend.builder import BuildOptions
 from amdgpu_lint.rules import RULES
-
 from conftest import FIXTURES
 from llvm_oracle import compile_ir, compile_object, fixture_supports
 

@@ -9,11 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-
 from amdgpu_lint.analyses.cfg import CFGAnalysis
 from amdgpu_lint.analyses.initialized import InitializedAnalysis
-from amdgpu_lint.passes import AnalysisManager
-
+from amdgpu_lint.analyses.manager import AnalysisManager
 from conftest import FIXTURES
 from llvm_oracle import compile_ir, fixture_supports
 

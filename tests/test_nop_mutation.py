@@ -10,11 +10,10 @@ import re
 from collections import defaultdict
 from functools import lru_cache
 
-from amdgpu_lint.builder import BuildOptions, build_module
-from amdgpu_lint.linter import run_rules
+from amdgpu_lint.driver.linter import run_rules
+from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.rules import find_rule
-from amdgpu_lint.source import split_lines
-
 from conftest import FIXTURES
 from llvm_oracle import compile_ir, fixture_supports
 

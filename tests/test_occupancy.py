@@ -2,11 +2,16 @@
 one test per pitfall hand-written calculators get wrong."""
 
 import pytest
-
-from amdgpu_lint.occupancy import (
-    Inputs, extra_sgprs, max_vgprs_for, occupancy, total_vgprs_used, waves_with_sgprs, waves_with_vgprs, what_if,
+from amdgpu_lint.analyses.occupancy import (
+    Inputs,
+    max_vgprs_for,
+    occupancy,
+    total_vgprs_used,
+    waves_with_sgprs,
+    waves_with_vgprs,
+    what_if,
 )
-from amdgpu_lint.targets import parse_target_id
+from amdgpu_lint.targets import extra_sgprs, parse_target_id
 
 
 def transitions(target: str, wave: int) -> list[tuple[int, int]]:

@@ -8,12 +8,10 @@ targets in one llvmlite process with the remark switched on.
 from functools import lru_cache
 
 import pytest
-
+from amdgpu_lint.analyses.manager import AnalysisManager
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.builder import BuildOptions, build_module
-from amdgpu_lint.passes import AnalysisManager
-from amdgpu_lint.source import split_lines
-
+from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.source import split_lines
 from ir_kernels import pressure_kernel
 
 pytest.importorskip("llvmlite")

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 GOOD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\nk:\n s_endpgm\n'

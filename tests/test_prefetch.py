@@ -5,9 +5,9 @@ import json
 import re
 
 import pytest
+from amdgpu_lint.analyses.manager import AnalysisManager
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.cli import main
-from amdgpu_lint.passes import AnalysisManager
 from conftest import FIXTURES
 
 GEMM = FIXTURES / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"
@@ -121,6 +121,6 @@ k:
                                             ("ds_read_b32", 4), ("global_load_ushort", 2), ("buffer_load_ubyte", 1),
                                             ("global_load_b96", 12), ("ds_write_b64", 8)])
 def test_lane_bytes(mnemonic, size):
-    from amdgpu_lint.latency import lane_bytes
+    from amdgpu_lint.analyses.latency import lane_bytes
 
     assert lane_bytes(mnemonic) == size

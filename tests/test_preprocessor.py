@@ -1,8 +1,7 @@
 """GNU-as preprocessing: macros, repetition, conditionals, symbols, includes and provenance."""
 
+from amdgpu_lint.frontend.preprocessor import split_macro_arguments
 from amdgpu_lint.nodes import Reg
-from amdgpu_lint.preprocessor import split_macro_arguments
-
 from conftest import names
 
 HEADER = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n'

@@ -5,7 +5,6 @@ import json
 import xml.etree.ElementTree as ElementTree
 
 from amdgpu_lint.cli import main
-
 from conftest import FIXTURES, names
 from llvm_oracle import compile_ir
 

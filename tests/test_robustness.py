@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from amdgpu_lint.cli import main
 
 TARGET = b'.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n'

@@ -1,9 +1,7 @@
 """Each rule fires on a small kernel that has the problem and stays quiet on the fixed one."""
 
 import pytest
-
 from amdgpu_lint.rules import RULES, find_rule
-
 from conftest import names
 
 HEADER = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n'
@@ -158,8 +156,8 @@ def test_target_features_are_kept(snippet):
 def test_invalid_encoding(snippet, tmp_path):
     path = tmp_path / "latin1.s"
     path.write_bytes(HEADER.encode() + b"; auteur: Ren\xe9\nk:\n s_endpgm\n")
-    from amdgpu_lint.builder import BuildOptions
-    from amdgpu_lint.linter import lint_file
+    from amdgpu_lint.driver.linter import lint_file
+    from amdgpu_lint.frontend.builder import BuildOptions
 
     result = lint_file(path, BuildOptions(), list(RULES))
     assert names(result) == ["invalid-encoding"] and result.diagnostics[0].line == 2

@@ -8,8 +8,8 @@ import json
 import re
 
 import pytest
+from amdgpu_lint.analyses.simulator import simulate
 from amdgpu_lint.cli import main
-from amdgpu_lint.simulator import simulate
 from conftest import FIXTURES
 
 HEAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n'
@@ -108,8 +108,8 @@ def test_html_report_shows_the_simulation(tmp_path):
 def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
     """LLVM's rotated loops: entered in the middle, latched by an unconditional s_branch, left by
     a forward conditional branch. After the trip count the forward exit is taken."""
-    from amdgpu_lint.passes import AnalysisManager
-    from amdgpu_lint.simulator import trace
+    from amdgpu_lint.analyses.manager import AnalysisManager
+    from amdgpu_lint.analyses.simulator import trace
 
     module = snippet.build(HEAD + """  s_mov_b32 s2, 0
   s_branch .L2

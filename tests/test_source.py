@@ -1,6 +1,6 @@
 """Reading files: comments, line endings, encodings and binary input."""
 
-from amdgpu_lint.source import read_source, split_lines
+from amdgpu_lint.frontend.source import read_source, split_lines
 
 
 def texts(source):

@@ -1,7 +1,6 @@
 """Processor properties follow LLVM 22 (llvm-amdgpu-facts.md §1.5, §2.5, §4.3)."""
 
 import pytest
-
 from amdgpu_lint.cli import main
 from amdgpu_lint.targets import UnknownTarget, parse_target_id
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..ir import BasicBlock, Instruction, Kernel
 from ..nodes import Sym
-from ..passes import Analysis, AnalysisManager
+from .manager import Analysis, AnalysisManager
 
 #: Instructions that end the program or leave the function with no static successor.
 EXITS = frozenset(("s_endpgm", "s_endpgm_saved", "s_endpgm_ordered_ps_done", "s_setpc_b64", "s_rfe_b64"))

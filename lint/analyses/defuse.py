@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..ir import Kernel, Module
 from ..isa.defuse import DefUse, def_use
-from ..passes import Analysis, AnalysisManager
+from .manager import Analysis, AnalysisManager
 
 
 def kernel_wave_size(module: Module, kernel: Kernel) -> int:

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
 from ..nodes import Call, Num, Reg, Sym
-from ..passes import Analysis, AnalysisManager
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
+from .manager import Analysis, AnalysisManager
 
 _VECTOR = ("v", "a")
 SHORT_LOOKAHEAD = 5  # the most wait states any non-MFMA row asks for

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from ..ir import Kernel
 from ..isa.defuse import Unit
-from ..passes import Analysis, AnalysisManager
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
+from .manager import Analysis, AnalysisManager
 
 _SYSTEM_SGPRS = ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y", "system_sgpr_workgroup_id_z",
                  "system_sgpr_workgroup_info")

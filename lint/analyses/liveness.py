@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import Kernel
-from ..passes import Analysis, AnalysisManager
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
+from .manager import Analysis, AnalysisManager
 
 
 @dataclass

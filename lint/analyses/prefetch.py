@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from ..ir import Kernel
 from ..isa.waits import wait_counts
-from ..latency import LatencyTable, issue_cycles, load_table
-from ..passes import Analysis, AnalysisManager
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
+from .latency import LatencyTable, issue_cycles, load_table
+from .manager import Analysis, AnalysisManager
 from .waitcnt import LOAD_COUNTERS, events_of
 
 MAX_STEPS = 4000  # instructions one walk may visit

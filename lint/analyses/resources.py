@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from ..expr import EvalError, evaluate
 from ..ir import Kernel, Module
-from ..occupancy import Inputs, Occupancy, extra_sgprs, occupancy, total_vgprs_used, xnack_reserved
-from ..passes import Analysis, AnalysisManager
+from ..targets import extra_sgprs, xnack_reserved
 from .defuse import DefUseAnalysis
+from .manager import Analysis, AnalysisManager
+from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
 
 #: `.max_flat_workgroup_size` LLVM writes when the source sets no bound.
 UNBOUNDED_WG_SIZE = 1024

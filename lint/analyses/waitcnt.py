@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from ..ir import Kernel
 from ..isa.defuse import DefUse, Unit
 from ..isa.waits import wait_counts
-from ..passes import Analysis, AnalysisManager
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
+from .manager import Analysis, AnalysisManager
 
 LDS_DMA: Unit = ("lds_dma", 0)  # LDS written by buffer_load ... lds / global_load_lds
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics

@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .expr import EvalError, Value, evaluate
-from .ir import ExpansionStep, Finding, Provenance
-from .nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Sym, UnOp
-from .source import SourceFile, SourceLine, read_source
-from .syntax import ParseFailure, Statement, parse_expressions, parse_statement
+from ..expr import EvalError, Value, evaluate
+from ..ir import ExpansionStep, Finding, Provenance, SourceFile, SourceLine
+from ..nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Statement, Sym, UnOp
+from .source import read_source
+from .syntax import ParseFailure, parse_expressions, parse_statement
 
 #: LLVM's assembler refuses macros nested deeper than this.
 MAX_MACRO_DEPTH = 20

@@ -7,9 +7,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .expr import EvalError, Value, evaluate
-from .ir import Finding, Instruction, Kernel, Module, Provenance
-from .launch import Launch
+from ..devices import Launch
+from ..expr import EvalError, Value, evaluate
+from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
+from ..nodes import LocalRef, Statement, Sym
+from ..targets import Target, UnknownTarget, parse_target_id
 from .metadata import (
     AMDHSA_DIRECTIVES,
     MetadataError,
@@ -17,11 +19,8 @@ from .metadata import (
     parse_kernel_code_t,
     parse_metadata_yaml,
 )
-from .nodes import LocalRef, Sym
 from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, Preprocessor
-from .source import SourceFile
-from .syntax import ParseFailure, Statement, parse_expressions
-from .targets import Target, UnknownTarget, parse_target_id
+from .syntax import ParseFailure, parse_expressions
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")

@@ -10,12 +10,12 @@ from typing import Any, TextIO
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
-from . import __version__
-from .analyses.liveness import LivenessAnalysis
-from .diagnostics import Diagnostic
-from .ir import Module
+from .. import __version__
+from ..analyses.liveness import LivenessAnalysis
+from ..analyses.manager import AnalysisManager
+from ..diagnostics import Diagnostic
+from ..ir import Module
 from .lexer import AMDGPULexer
-from .passes import AnalysisManager
 from .plots import step_chart
 
 _STYLE = """

@@ -18,8 +18,9 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..ir import ReadProblem, SourceFile
 from .builder import BuildOptions
-from .source import ReadProblem, SourceFile, split_lines
+from .source import split_lines
 
 IR_SUFFIXES = (".ll", ".bc")
 CODE_OBJECT_SUFFIXES = (".o", ".hsaco", ".co")
@@ -264,8 +265,7 @@ def _descriptor_directives(descriptor: bytes, target_cpu: str, sgpr_count: int |
     group, private, kernarg = struct.unpack_from("<III", descriptor, 0)
     rsrc3, rsrc1, rsrc2 = struct.unpack_from("<III", descriptor, 44)
     (properties,) = struct.unpack_from("<H", descriptor, 56)
-    from .occupancy import extra_sgprs
-    from .targets import parse_target_id
+    from ..targets import extra_sgprs, parse_target_id
 
     target = parse_target_id(target_cpu) if target_cpu else None
     wave32 = bool(properties & (1 << 10)) and target is not None and target.major >= 10

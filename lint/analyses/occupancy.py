@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .targets import Target
+from ..targets import Target
 
 VGPR, SGPR, LDS, WORKGROUP, WAVE_SLOTS = "VGPR", "SGPR", "LDS", "workgroup slots", "wave slots"
 
@@ -29,25 +29,6 @@ def total_vgprs_used(target: Target, arch_vgprs: int, agprs: int) -> int:
     if target.agpr_file == "separate":
         return max(arch_vgprs, agprs)
     return arch_vgprs
-
-
-def extra_sgprs(target: Target, vcc: bool, flat_scratch: bool, xnack: bool) -> int:
-    """SGPRs the hardware reserves above the numbered ones (getNumExtraSGPRs; assignments, not sums)."""
-    extra = 2 if vcc else 0
-    if target.major >= 10:
-        return extra
-    if target.major < 8:
-        return 4 if flat_scratch else extra
-    if xnack:
-        extra = 4
-    if flat_scratch or target.architected_flat_scratch:
-        extra = 6
-    return extra
-
-
-def xnack_reserved(target: Target) -> bool:
-    """XNACK mask SGPRs are reserved when the target has xnack and it is on or 'any'."""
-    return "xnack" in target.supported_features and target.features.get("xnack", True) and target.major < 10
 
 
 def waves_with_vgprs(target: Target, vgprs: int, wave_size: int) -> int:

@@ -6,14 +6,13 @@ import fnmatch
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .builder import BuildOptions, build_module
-from .diagnostics import Diagnostic, Note, Severity
-from .formats import fingerprints
-from .ir import Module
-from .passes import AnalysisManager
+from ..analyses.manager import AnalysisManager
+from ..diagnostics import Diagnostic, Note, Severity, fingerprints
+from ..frontend.builder import BuildOptions, build_module
+from ..frontend.source import read_source, split_lines
+from ..ir import Module, ReadProblem, SourceFile
+from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
-from .rules import RULES
-from .source import ReadProblem, SourceFile, read_source, split_lines
 from .suppressions import Suppressions
 
 
@@ -114,7 +113,7 @@ def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], select
 
 def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> list[FileResult]:
     """Lint any input: assembly, or LLVM IR / code objects / Triton entries turned into assembly."""
-    from . import inputs
+    from ..frontend import inputs
 
     if not inputs.is_other_input(path):
         return [lint_file(path, options, rules, selection)]

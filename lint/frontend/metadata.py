@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .targets import Target
+from ..targets import Target
 
 REQUIRED = "required"
 FROM_TARGET = "target"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic
-from .source import SourceFile
+from ..diagnostics import Diagnostic
+from ..ir import SourceFile
 
 _DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
+from typing import Any
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 560, 300, 56, 16, 34, 46
 
@@ -43,3 +45,42 @@ def step_chart(title: str, x_label: str, points: list[tuple[int, int]], x_max: i
         f'<text x="14" y="{TOP + plot_h / 2:.1f}" transform="rotate(-90 14 {TOP + plot_h / 2:.1f})" '
         'text-anchor="middle">waves per SIMD</text></svg>\n'
     )
+
+
+def write_plots(directory: Path, reports: list[dict[str, Any]]) -> list[Path]:
+    """One SVG per what-if curve and kernel: <file>.<kernel>.<curve>.svg."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    axes = {"vgprs": ("VGPRs per lane", "vgpr"), "lds_bytes": ("LDS bytes per work-group", "lds_bytes"),
+            "wg_size": ("work-items per work-group", "wg_size")}
+    for report in reports:
+        if "what_if" not in report:
+            continue
+        for curve, points in report["what_if"].items():
+            label, key = axes[curve]
+            current = report[key]
+            waves_now = next((w for x, w in reversed(points) if x <= current), points[0][1])
+            x_max = max(report["what_if_range"][curve], current)
+            svg = step_chart(f"{report['name']} ({report['target']}): occupancy vs {label}", label, [tuple(p) for p in points],
+                             x_max, report["max_waves_per_simd"], (current, waves_now))
+            path = directory / f"{Path(report['path']).stem}.{report['name']}.{curve}.svg"
+            path.write_text(svg)
+            written.append(path)
+    return written
+
+
+def write_calculator_plot(path: Path, document: dict[str, Any]) -> None:
+    """The three what-if curves side by side in one SVG."""
+    inputs = document["inputs"]
+    charts = []
+    for curve, label, key, x_max in (("vgprs", "VGPRs", "vgprs", 512), ("lds_bytes", "LDS bytes", "lds_bytes", 163840),
+                                      ("wg_size", "work-group size", "wg_size", 1024)):
+        points = [tuple(p) for p in document["what_if"][curve]]
+        current = inputs[key]
+        waves_now = next((w for x, w in reversed(points) if x <= current), points[0][1])
+        span = max(points[-1][0] * (2 if curve != "wg_size" else 1), current, 1)
+        charts.append(step_chart(f"occupancy vs {label}", label, points, min(x_max, span),
+                                 document["max_waves_per_simd"], (current, waves_now)))
+    width = 560
+    body = "".join(f'<g transform="translate({index * width},0)">{chart}</g>' for index, chart in enumerate(charts))
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * 3}" height="300">{body}</svg>\n')

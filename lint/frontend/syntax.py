@@ -13,8 +13,8 @@ from importlib import resources
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .expr import EvalError, binary_op
-from .nodes import (
+from ..expr import EvalError, binary_op
+from ..nodes import (
     REGISTER_PREFIXES,
     Abs,
     BinOp,
@@ -25,6 +25,7 @@ from .nodes import (
     Num,
     Reg,
     RegExpr,
+    Statement,
     Str,
     Sym,
     UnOp,
@@ -37,19 +38,6 @@ MODIFIER_WORDS = frozenset(
     clamp done vm compr row_en high nv""".split()
 )
 
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """One parsed statement. `kind` is instruction, directive, assignment or empty."""
-
-    kind: str
-    name: str = ""
-    labels: tuple[str, ...] = ()
-    operands: tuple[Node, ...] = ()
-    modifiers: tuple[tuple[str, Node | None], ...] = ()
-    args: str = ""
-    resolved: bool = True  # False when operands or modifiers mention symbols (values set by .set)
-    pair: Statement | None = None  # the second half of a gfx11+ dual-issue (VOPD) instruction
 
 @dataclass(frozen=True, slots=True)
 class ParseFailure:

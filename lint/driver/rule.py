@@ -7,9 +7,17 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from .diagnostics import Diagnostic, Edit, Fix, Note, Severity, expansion_notes
-from .ir import Finding, Kernel, Module, Provenance
-from .passes import Analysis, AnalysisManager
+from ..analyses.manager import Analysis, AnalysisManager
+from ..diagnostics import Diagnostic, Edit, Fix, Note, Severity, expansion_notes
+from ..ir import Finding, Kernel, Module, Provenance
+
+#: Where each rule's documentation is published (docs/rules.md, one anchor per rule).
+RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"
+
+
+def documentation_url(code: str, name: str) -> str:
+    """The rule's section of the published rule reference."""
+    return f"{RULES_URL}#{code.lower()}-{name}"
 
 
 @dataclass(frozen=True)

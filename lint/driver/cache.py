@@ -13,7 +13,7 @@ import pickle
 from functools import lru_cache
 from pathlib import Path
 
-from .diagnostics import Diagnostic
+from ..diagnostics import Diagnostic
 
 FORMAT = 1
 _PACKAGE = Path(__file__).resolve().parent
@@ -38,7 +38,7 @@ def tool_fingerprint() -> str:
     except PackageNotFoundError:
         digest = hashlib.sha256(b"unknown")
     roots = {_PACKAGE}
-    from . import grammars, rules
+    from .. import grammars, rules
 
     roots |= {Path(rules.__file__).parent, Path(grammars.__file__).parent}
     for root in sorted(roots):

@@ -8,46 +8,14 @@ files) or a line marker. Comment text is kept per line for inline suppressions.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..ir import ReadProblem, SourceFile, SourceLine
 
 #: Files larger than this are not read (a generated kernel library file is far smaller).
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 _NEEDS_SCAN = re.compile(r'[;/"]')
-
-
-@dataclass(frozen=True, slots=True)
-class SourceLine:
-    """The code part of one physical line. `column` is where `text` starts (1-based)."""
-
-    path: str
-    number: int
-    text: str
-    column: int
-    is_cpp: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ReadProblem:
-    """Something wrong with the file as bytes: rule name, message, line, column."""
-
-    rule: str
-    message: str
-    line: int
-    column: int = 1
-
-
-@dataclass
-class SourceFile:
-    path: str
-    raw_lines: list[str]
-    lines: list[SourceLine]
-    comments: dict[int, str] = field(default_factory=dict)
-    problems: list[ReadProblem] = field(default_factory=list)
-
-    def line_text(self, number: int) -> str:
-        return self.raw_lines[number - 1] if 0 < number <= len(self.raw_lines) else ""
 
 
 def _decode(data: bytes, problems: list[ReadProblem]) -> str:

@@ -10,9 +10,9 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from .ir import Instruction
-from .isa.classes import InstructionClass
-from .targets import Target
+from ..ir import Instruction
+from ..isa.classes import InstructionClass
+from ..targets import Target
 
 
 class LatencyTableError(ValueError):

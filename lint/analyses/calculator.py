@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..targets import Target
 from .occupancy import (
-    Inputs, Occupancy, largest_lds_for, max_sgprs_for, max_vgprs_for, occupancy, total_vgprs_used, what_if,
+    Inputs,
+    Occupancy,
+    largest_lds_for,
+    max_sgprs_for,
+    max_vgprs_for,
+    occupancy,
+    total_vgprs_used,
+    what_if,
 )
-from .targets import Target
 
 
 class CalculatorError(ValueError):

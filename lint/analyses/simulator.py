@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections import Counter as Tally
 from dataclasses import dataclass, field
 
-from .analyses.cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
-from .analyses.defuse import DefUseAnalysis
-from .analyses.prefetch import PrefetchAnalysis
-from .ir import Kernel, Module
+from ..ir import Kernel, Module
+from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
+from .defuse import DefUseAnalysis
 from .latency import request_cycles
-from .passes import AnalysisManager
+from .manager import AnalysisManager
+from .prefetch import PrefetchAnalysis
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .ir import Kernel, Module
+from ..ir import Kernel, Module
 
 
 class Analysis:

@@ -1,0 +1,85 @@
+"""The report document: per kernel, what the analyses found (resources, occupancy, what-if, launch fill).
+
+Every report format (text, JSON, HTML, plots) and the baseline read this one document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..analyses.cfg import CFGAnalysis
+from ..analyses.launch import fill
+from ..analyses.manager import AnalysisManager
+from ..analyses.occupancy import what_if
+from ..analyses.resources import KernelResources, ResourceAnalysis
+from ..ir import Kernel, Module
+
+
+def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
+    manager = AnalysisManager(module, kernel)
+    cfg = manager.get(CFGAnalysis)
+    resources = manager.get(ResourceAnalysis)
+    report = {
+        "path": module.path,
+        "name": kernel.name,
+        "target": str(module.target) if module.target else None,
+        "family": module.target.family if module.target else None,
+        "kind": "kernel" if kernel.is_kernel else "function",
+        "line": kernel.where.line,
+        "instructions": len(kernel.instructions),
+        "basic_blocks": len(cfg.blocks),
+        "code_object_version": module.code_object_version,
+        "descriptor": kernel.descriptor or None,
+        "metadata": kernel.metadata,
+        "kernel_code_t": kernel.kernel_code_t,
+    }
+    if resources is not None and module.target is not None:
+        report.update(resource_report(module, kernel, resources))
+    return report
+
+
+def resource_report(module: Module, kernel: Kernel, resources: KernelResources) -> dict[str, Any]:
+    target = module.target
+    occupancy = resources.occupancy
+    curves = what_if(target, resources.inputs)
+    report: dict[str, Any] = {
+        "wave_size": resources.wave_size,
+        "cumode": resources.cumode,
+        "vgpr": resources.vgprs,
+        "arch_vgpr": resources.arch_vgprs,
+        "agpr": resources.agprs,
+        "sgpr": resources.sgprs,
+        "allocated_vgpr": resources.allocated_vgprs,
+        "allocated_sgpr": resources.allocated_sgprs,
+        "usage_source": resources.usage_source,
+        "lds_bytes": resources.lds_bytes,
+        "scratch_bytes": resources.scratch_bytes,
+        "wg_size": resources.wg_size,
+        "wg_size_source": resources.wg_size_source,
+        "waves_per_simd": occupancy.waves_per_simd,
+        "waves_per_cu": occupancy.waves_per_cu,
+        "cu_unit": "WGP" if target.major >= 10 and not resources.cumode else "CU",
+        "max_waves_per_simd": target.max_waves_per_simd,
+        "limits": occupancy.limits,
+        "limiter": occupancy.limiters,
+        "next_step": occupancy.next_step,
+        "what_if": {name: [list(point) for point in points] for name, points in curves.items()},
+        "what_if_range": {"vgprs": target.addressable_vgprs, "lds_bytes": target.lds_per_workgroup, "wg_size": 1024},
+    }
+    launch = module.options.launch if module.options is not None else None
+    if launch is not None:
+        report["launch"] = fill(launch, target, occupancy.workgroups_per_cu, resources.cumode).to_json()
+    return report
+
+
+def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, waves: int | None,
+                   trip_counts: dict[str, int], taken: set[str]) -> None:
+    """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report."""
+    from ..analyses.simulator import hot_lines, simulate
+
+    if not kernel.is_kernel:
+        return
+    result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken)
+    if result is not None:
+        report["simulation"] = result.to_json() | {
+            "hot_lines": [{"line": line, "reason": reason, "share": round(share, 3)}
+                          for line, _, reason, share in hot_lines(kernel, result)]}

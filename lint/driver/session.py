@@ -1,0 +1,248 @@
+"""What the front doors share: settings from configuration and flags, the files to lint, and linting them.
+
+The command line and the language server both start here; neither knows the other.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..devices import DEVICES, Launch, find_device, parse_grid
+from ..diagnostics import Diagnostic, Severity
+from ..frontend.builder import BuildOptions, build_module
+from ..frontend.source import split_lines
+from ..ir import Module
+from ..targets import UnknownTarget, parse_target_id
+from .config import Config, find_config
+from .linter import FileResult, RuleSelection, SelectionError, lint_input, run_rules
+
+ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
+#: what a directory argument is searched for: assembly and Triton cache listings (IR and code
+#: objects are linted when named explicitly)
+DIRECTORY_SUFFIXES = ASSEMBLY_SUFFIXES + (".amdgcn",)
+
+
+class UsageError(Exception):
+    """Bad command line or configuration: exit code 2."""
+
+
+@dataclass
+class Flags:
+    """What the user said on the command line (or the editor, nothing); unset values come from the configuration."""
+
+    mcpu: str | None = None
+    include_dirs: list[str] = field(default_factory=list)
+    defsyms: list[tuple[str, int]] = field(default_factory=list)
+    use_config: bool = True
+    wg_size: int | None = None
+    grid: str | None = None
+    device: str | None = None
+    cus: int | None = None
+    min_waves: int | None = None
+    latency_table: str | None = None
+    select: list[str] = field(default_factory=list)  # comma-separated entries allowed
+    ignore: list[str] = field(default_factory=list)
+    fail_on: str | None = None
+    baseline: str | None = None
+
+
+@dataclass
+class Settings:
+    """Everything needed to lint one file: how to build it, which rules, and what fails."""
+
+    options: BuildOptions
+    selection: RuleSelection
+    fail_on: Severity
+
+
+def _comma_list(values: list[str]) -> list[str]:
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _launch(flags: Flags) -> Launch | None:
+    if not flags.grid:
+        if flags.device or flags.cus:
+            raise UsageError("--device and --cus describe the device for --grid; give --grid too")
+        return None
+    try:
+        grid = parse_grid(flags.grid)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if flags.device:
+        device = find_device(flags.device)
+        if device is None:
+            raise UsageError(f"unknown device '{flags.device}' (known: {', '.join(sorted(d.name for d in DEVICES.values()))})")
+        return Launch(grid, flags.cus or device.compute_units, device.name)
+    if not flags.cus:
+        raise UsageError("--grid needs --device NAME or --cus N")
+    return Launch(grid, flags.cus)
+
+
+def _read_baseline(path: str | None) -> dict | None:
+    if not path:
+        return None
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"cannot read baseline {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise UsageError(f"baseline {path} is not JSON: {error}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("kernels"), dict):
+        raise UsageError(f"baseline {path} has no 'kernels' table; write it with 'amdgpu-lint baseline'")
+    return document
+
+
+def _latency_table(path: str | None) -> str | None:
+    """Check a latency-table override once, up front (a usage error, not a finding per kernel)."""
+    if path is None:
+        return None
+    from ..analyses.latency import LatencyTableError, read_override
+
+    try:
+        read_override(path)
+    except LatencyTableError as error:
+        raise UsageError(f"--latency-table: {error}") from None
+    return path
+
+
+def config_for(path: Path, flags: Flags) -> Config:
+    """The configuration that governs `path` (found upward from its directory), unless switched off."""
+    if not flags.use_config:
+        return Config()
+    return find_config(path.resolve().parent)
+
+
+def settings_for(path: Path, flags: Flags) -> Settings:
+    """Flags over configuration over defaults, for the file at `path`."""
+    config = config_for(path, flags)
+    options = BuildOptions(
+        mcpu=flags.mcpu or config.mcpu,
+        include_dirs=list(flags.include_dirs) + config.include_dirs,
+        defsyms={**config.defsyms, **dict(flags.defsyms)},
+        wg_size=flags.wg_size,
+        launch=_launch(flags),
+        min_waves=flags.min_waves or config.min_waves,
+        baseline=_read_baseline(flags.baseline or config.baseline),
+        latency_table=_latency_table(flags.latency_table or config.latency_table),
+    )
+    select = _comma_list(flags.select) or config.select or ["ALL"]
+    ignore = _comma_list(flags.ignore) + config.ignore
+    selection = RuleSelection(select, ignore, dict(config.severities), list(config.per_file_ignores))
+    fail_on = Severity.parse(flags.fail_on) if flags.fail_on else (config.fail_on or Severity.WARNING)
+    return Settings(options, selection, fail_on)
+
+
+def collect_files(paths: list[str]) -> list[Path]:
+    """Files named, and the assembly found below directories named, in order."""
+    files: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            found = [p for p in path.rglob("*") if p.suffix in DIRECTORY_SUFFIXES and p.is_file()]
+            files.extend(sorted(found))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UsageError(f"{text}: no such file or directory")
+    return files
+
+
+@dataclass
+class Job:
+    """One input and how to lint it; picklable, for worker processes."""
+
+    path: Path
+    settings: Settings
+    rule_codes: tuple[str, ...]
+
+
+def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
+    """A job per input file; bad selections and unknown processors are usage errors, up front."""
+    from ..rules import RULES
+
+    jobs = []
+    for path in collect_files(paths):
+        settings = settings_for(path, flags)
+        try:
+            settings.selection.validate(RULES)
+        except SelectionError as error:
+            raise UsageError(str(error)) from None
+        if settings.options.mcpu:
+            try:
+                parse_target_id(settings.options.mcpu)
+            except UnknownTarget as error:
+                raise UsageError(f"--mcpu: unknown processor {error}") from None
+        jobs.append(Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES))))
+    return jobs
+
+
+def run_job(job: Job, cache_directory: Path | None = None) -> list[FileResult]:
+    """Lint one input. With a cache directory, assembly files are looked up and stored, and the
+    results carry no module (the caller re-reads sources it needs for snippets)."""
+    from ..frontend.inputs import is_other_input
+    from ..rules import find_rule
+
+    rules = [find_rule(code) for code in job.rule_codes]
+    settings = job.settings
+    if cache_directory is None or is_other_input(job.path):
+        results = lint_input(job.path, settings.options, rules, settings.selection)
+        return results if cache_directory is None else [FileResult(r.path, None, r.diagnostics, r.error) for r in results]
+    from .cache import ResultCache
+
+    cache = ResultCache(cache_directory)
+    try:
+        data = job.path.read_bytes()
+    except OSError as error:
+        return [FileResult(str(job.path), None, [], f"{job.path}: cannot read: {error.strerror or error}")]
+    key = cache.key(job.path, data, f"{settings.options!r}{settings.selection!r}{job.rule_codes}")
+    cached = cache.load(key)
+    if cached is not None:
+        return [FileResult(str(job.path), None, cached)]
+    (result,) = lint_input(job.path, settings.options, rules, settings.selection)
+    if result.module is not None and result.error is None:
+        cache.store(key, [p for p in result.module.sources if p != result.path], result.diagnostics)
+    return [FileResult(result.path, None, result.diagnostics, result.error)]
+
+
+def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[Severity]]:
+    """Every input, in order, with the fail level of its configuration (modules kept)."""
+    results: list[FileResult] = []
+    fail_levels: list[Severity] = []
+    for job in jobs_for(paths, flags):
+        for result in run_job(job):
+            results.append(result)
+            fail_levels.append(job.settings.fail_on)
+    return results, fail_levels
+
+
+def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cache: bool) -> tuple[list[FileResult], list[Severity]]:
+    """Like lint_paths for `check`: cached and, for several files, in parallel worker processes (no modules kept)."""
+    from .cache import cache_dir
+
+    jobs = jobs_for(paths, flags)
+    directory = cache_dir() if use_cache else None
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    if workers > 1:
+        import multiprocessing
+        from functools import partial
+
+        with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers) as pool:
+            per_job = pool.map(partial(run_job, cache_directory=directory), jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+    else:
+        per_job = [run_job(job, directory) for job in jobs]
+    results = [result for job_results in per_job for result in job_results]
+    levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
+    return results, levels
+
+
+def lint_buffer(path: str, text: str, flags: Flags | None = None) -> tuple[Module, list[Diagnostic]]:
+    """Lint unsaved text as if it were the file at `path` (configuration and includes from there)."""
+    settings = settings_for(Path(path), flags or Flags())
+    from ..rules import RULES
+
+    module = build_module(split_lines(path, text), settings.options)
+    return module, [d for d in run_rules(module, settings.selection.enabled(RULES)) if d.path == path]

@@ -1,0 +1,24 @@
+"""`--format json` for `check` (findings and a summary) and `report` (one entry per kernel)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from .. import __version__
+from ..diagnostics import Diagnostic, summarize
+
+
+def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int) -> None:
+    document = {
+        "version": __version__,
+        "diagnostics": [d.to_json() for d in diagnostics],
+        "summary": summarize(diagnostics, files),
+    }
+    json.dump(document, out, indent=2)
+    out.write("\n")
+
+
+def write_report_json(out: TextIO, reports: list[dict[str, Any]]) -> None:
+    json.dump({"version": __version__, "kernels": reports}, out, indent=2, default=str)
+    out.write("\n")

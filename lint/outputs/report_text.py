@@ -1,0 +1,127 @@
+"""`report --format text` and the occupancy calculator's text: per-resource tables, next steps, what-if."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+#: Descriptor fields shown by `report` in text form.
+_REPORT_DESCRIPTOR_KEYS = (
+    "next_free_vgpr", "next_free_sgpr", "accum_offset", "group_segment_fixed_size",
+    "private_segment_fixed_size", "wavefront_size32", "workgroup_processor_mode",
+)
+
+
+_REPORT_METADATA_KEYS = (
+    ".vgpr_count", ".agpr_count", ".sgpr_count", ".max_flat_workgroup_size", ".wavefront_size",
+    ".group_segment_fixed_size", ".private_segment_fixed_size", ".reqd_workgroup_size",
+    ".vgpr_spill_count", ".sgpr_spill_count",
+)
+
+
+def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
+    if not reports:
+        out.write("No kernels found.\n")
+    for report in reports:
+        out.write(f"{report['path']}:{report['line']}: {report['kind']} {report['name']}\n")
+        family = f" ({report['family']})" if report["family"] else ""
+        out.write(f"  target:        {report['target'] or 'unknown'}{family}\n")
+        out.write(f"  instructions:  {report['instructions']} in {report['basic_blocks']} basic blocks\n")
+        descriptor = report["descriptor"] or {}
+        shown = [f"{key}={descriptor[key]}" for key in _REPORT_DESCRIPTOR_KEYS if key in descriptor]
+        if shown:
+            out.write(f"  descriptor:    {' '.join(shown)}\n")
+        metadata = report["metadata"] or {}
+        shown = [f"{key[1:]}={metadata[key]}" for key in _REPORT_METADATA_KEYS if key in metadata]
+        if shown:
+            out.write(f"  metadata:      {' '.join(shown)}\n")
+        if report["kernel_code_t"]:
+            fields = report["kernel_code_t"]
+            keys = [k for k in ("workitem_vgpr_count", "wavefront_sgpr_count", "workgroup_group_segment_byte_size") if k in fields]
+            out.write(f"  kernel_code_t: {' '.join(f'{k}={fields[k]}' for k in keys) or f'{len(fields)} fields'}\n")
+        if "waves_per_simd" in report:
+            _write_occupancy_text(out, report)
+        if "simulation" in report:
+            _write_simulation_text(out, report["simulation"])
+
+
+def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
+    allocated = ""
+    if report["allocated_vgpr"] is not None:
+        allocated = f"; descriptor allocates VGPR {report['allocated_vgpr']}, SGPR {report['allocated_sgpr']}"
+    out.write(f"  registers:     VGPR {report['vgpr']} (arch {report['arch_vgpr']}, AGPR {report['agpr']}), "
+              f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
+    out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
+    mode = ", CU mode" if report["cumode"] else ""
+    out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {report['wg_size']} ({report['wg_size_source']})\n")
+    out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
+              f"{report['waves_per_cu']} waves/{report['cu_unit']}\n")
+    out.write("    resource          waves/SIMD\n")
+    for name, waves in report["limits"].items():
+        marker = "  <- limiter" if name in report["limiter"] else ""
+        out.write(f"    {name:<17} {waves:>3}{marker}\n")
+    for step in report["next_step"]:
+        out.write(f"  next step:     {step}\n")
+    curves = report["what_if"]
+    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], report['vgpr'])}\n")
+    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], report['lds_bytes'])}\n")
+    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], report['wg_size'])}\n")
+    if "launch" in report:
+        launch = report["launch"]
+        out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
+                  f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
+                  f"{launch['last_wave_efficiency']:.0%} full\n")
+
+
+def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
+    out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
+              f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
+              f"stall rate {simulation['stall_rate']:.0%}, starve rate {simulation['starve_rate']:.0%}\n")
+    out.write(f"    {simulation['bottleneck']}\n")
+    busy = ", ".join(f"{unit} {share:.0%}" for unit, share in simulation["utilization"].items())
+    out.write(f"    utilization: {busy}\n")
+    if simulation["stalls"]:
+        total = sum(simulation["stalls"].values())
+        stalls = ", ".join(f"{reason} {cycles / total:.0%}" for reason, cycles in
+                           sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
+        out.write(f"    stalls by reason: {stalls}\n")
+    for hot in simulation.get("hot_lines", []):
+        out.write(f"    line {hot['line']}: stalled here {hot['share']:.0%} ({hot['reason']})\n")
+
+
+def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
+    if document.get("arch") == "terascale":
+        out.write(f"TeraScale (VLIW5/VLIW4): {document['wavefronts_per_cu']} wavefronts per CU "
+                  f"(occupancy {document['occupancy']:.0%})\n")
+        for name, waves in document["limits"].items():
+            marker = "  <- limiter" if name in document["limiter"] else ""
+            out.write(f"  {name:<17} {waves:>3}{marker}\n")
+        return
+    inputs = document["inputs"]
+    out.write(f"{document['target']}: {document['waves_per_simd']} of {document['max_waves_per_simd']} waves/SIMD, "
+              f"{document['waves_per_cu']} waves per CU/WGP ({inputs['vgprs']} VGPRs, {inputs['sgprs']} SGPRs, "
+              f"{inputs['lds_bytes']} bytes LDS, work-group {inputs['wg_size']}, wave{inputs['wave_size']})\n")
+    out.write("  resource          waves/SIMD\n")
+    for name, waves in document["limits"].items():
+        marker = "  <- limiter" if name in document["limiter"] else ""
+        out.write(f"  {name:<17} {waves:>3}{marker}\n")
+    for step in document["next_step"]:
+        out.write(f"  next step: {step}\n")
+    curves = document["what_if"]
+    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], inputs['vgprs'])}\n")
+    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], inputs['lds_bytes'])}\n")
+    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], inputs['wg_size'])}\n")
+    if "thresholds" in document:
+        out.write("  waves/SIMD  max VGPRs  max SGPRs  max LDS bytes\n")
+        for row in document["thresholds"]:
+            cells = [row["max_vgprs"], row["max_sgprs"], row["max_lds_bytes"]]
+            text = ["-" if cell is None else str(cell) for cell in cells]
+            out.write(f"  {row['waves_per_simd']:>10}  {text[0]:>9}  {text[1]:>9}  {text[2]:>13}\n")
+
+
+def _curve_text(points: list[list[int]], current: int) -> str:
+    marked = []
+    for index, (x, waves) in enumerate(points):
+        following = points[index + 1][0] if index + 1 < len(points) else None
+        here = x <= current and (following is None or current < following)
+        marked.append(f"{x}->{waves}" + ("*" if here else ""))
+    return ", ".join(marked)
