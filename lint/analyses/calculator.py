@@ -1,6 +1,6 @@
 """`amdgpu-lint occupancy`: the occupancy calculator, with no assembly.
 
-GCN/CDNA/RDNA targets use lint/occupancy.py (the engine the kernel report uses). `--arch
+GCN/CDNA/RDNA targets use analyses/occupancy.py (the engine the kernel report uses). `--arch
 terascale` implements seed 000's VLIW5/VLIW4 (Radeon HD 5000/6000) formula: wavefronts of 64,
 16384 registers per compute unit, at most 8 work-groups per CU, LDS shared per work-group.
 """

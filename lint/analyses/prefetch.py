@@ -1,7 +1,7 @@
 """Prefetch distance: for every vector-memory load, the cycles of independent work one wave
 issues between the load and the first wait that must retire it.
 
-Cycles are issue cycles from the latency table (lint/latency.py). The walk follows every path
+Cycles are issue cycles from the latency table (analyses/latency.py). The walk follows every path
 forward and keeps the shortest; inside a loop it stays in the loop, so a load issued for the
 next iteration counts the rest of this iteration and the next one up to its wait, and a path
 leaving the loop (the last iteration's prefetch) is not held against it. Counters retire in

@@ -9,8 +9,6 @@ _REPORT_DESCRIPTOR_KEYS = (
     "next_free_vgpr", "next_free_sgpr", "accum_offset", "group_segment_fixed_size",
     "private_segment_fixed_size", "wavefront_size32", "workgroup_processor_mode",
 )
-
-
 _REPORT_METADATA_KEYS = (
     ".vgpr_count", ".agpr_count", ".sgpr_count", ".max_flat_workgroup_size", ".wavefront_size",
     ".group_segment_fixed_size", ".private_segment_fixed_size", ".reqd_workgroup_size",
@@ -55,16 +53,10 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
     out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {report['wg_size']} ({report['wg_size_source']})\n")
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
               f"{report['waves_per_cu']} waves/{report['cu_unit']}\n")
-    out.write("    resource          waves/SIMD\n")
-    for name, waves in report["limits"].items():
-        marker = "  <- limiter" if name in report["limiter"] else ""
-        out.write(f"    {name:<17} {waves:>3}{marker}\n")
+    _write_limits(out, report, "    ")
     for step in report["next_step"]:
         out.write(f"  next step:     {step}\n")
-    curves = report["what_if"]
-    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], report['vgpr'])}\n")
-    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], report['lds_bytes'])}\n")
-    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], report['wg_size'])}\n")
+    _write_what_if(out, report["what_if"], report["vgpr"], report["lds_bytes"], report["wg_size"])
     if "launch" in report:
         launch = report["launch"]
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
@@ -92,30 +84,37 @@ def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
     if document.get("arch") == "terascale":
         out.write(f"TeraScale (VLIW5/VLIW4): {document['wavefronts_per_cu']} wavefronts per CU "
                   f"(occupancy {document['occupancy']:.0%})\n")
-        for name, waves in document["limits"].items():
-            marker = "  <- limiter" if name in document["limiter"] else ""
-            out.write(f"  {name:<17} {waves:>3}{marker}\n")
+        _write_limits(out, document, "  ", header=False)
         return
     inputs = document["inputs"]
     out.write(f"{document['target']}: {document['waves_per_simd']} of {document['max_waves_per_simd']} waves/SIMD, "
               f"{document['waves_per_cu']} waves per CU/WGP ({inputs['vgprs']} VGPRs, {inputs['sgprs']} SGPRs, "
               f"{inputs['lds_bytes']} bytes LDS, work-group {inputs['wg_size']}, wave{inputs['wave_size']})\n")
-    out.write("  resource          waves/SIMD\n")
-    for name, waves in document["limits"].items():
-        marker = "  <- limiter" if name in document["limiter"] else ""
-        out.write(f"  {name:<17} {waves:>3}{marker}\n")
+    _write_limits(out, document, "  ")
     for step in document["next_step"]:
         out.write(f"  next step: {step}\n")
-    curves = document["what_if"]
-    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], inputs['vgprs'])}\n")
-    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], inputs['lds_bytes'])}\n")
-    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], inputs['wg_size'])}\n")
+    _write_what_if(out, document["what_if"], inputs["vgprs"], inputs["lds_bytes"], inputs["wg_size"])
     if "thresholds" in document:
         out.write("  waves/SIMD  max VGPRs  max SGPRs  max LDS bytes\n")
         for row in document["thresholds"]:
             cells = [row["max_vgprs"], row["max_sgprs"], row["max_lds_bytes"]]
             text = ["-" if cell is None else str(cell) for cell in cells]
             out.write(f"  {row['waves_per_simd']:>10}  {text[0]:>9}  {text[1]:>9}  {text[2]:>13}\n")
+
+
+def _write_limits(out: TextIO, document: dict[str, Any], indent: str, header: bool = True) -> None:
+    """Waves each resource allows, the binding ones marked."""
+    if header:
+        out.write(f"{indent}resource          waves/SIMD\n")
+    for name, waves in document["limits"].items():
+        marker = "  <- limiter" if name in document["limiter"] else ""
+        out.write(f"{indent}{name:<17} {waves:>3}{marker}\n")
+
+
+def _write_what_if(out: TextIO, curves: dict[str, list], vgprs: int, lds_bytes: int, wg_size: int) -> None:
+    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], vgprs)}\n")
+    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], lds_bytes)}\n")
+    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], wg_size)}\n")
 
 
 def _curve_text(points: list[list[int]], current: int) -> str:

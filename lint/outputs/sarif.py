@@ -17,8 +17,6 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 #: GitHub code scanning rejects a run with more results than this.
 SARIF_MAX_RESULTS = 25000
-
-
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 

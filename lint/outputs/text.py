@@ -27,8 +27,6 @@ def _snippet(source: SourceFile | None, diagnostic: Diagnostic) -> list[str]:
 
 
 _ANSI = {"error": "\033[1;31m", "warning": "\033[1;33m", "info": "\033[1;36m", "note": "\033[1;36m"}
-
-
 _RESET = "\033[0m"
 
 
