@@ -54,9 +54,7 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
               f"{report['waves_per_cu']} waves/{report['cu_unit']}\n")
     _write_limits(out, report, "    ")
-    for step in report["next_step"]:
-        out.write(f"  next step:     {step}\n")
-    _write_what_if(out, report["what_if"], report["vgpr"], report["lds_bytes"], report["wg_size"])
+    _write_steps_and_what_if(out, report, "next step:     ", report["vgpr"], report["lds_bytes"], report["wg_size"])
     if "launch" in report:
         launch = report["launch"]
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
@@ -91,9 +89,7 @@ def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
               f"{document['waves_per_cu']} waves per CU/WGP ({inputs['vgprs']} VGPRs, {inputs['sgprs']} SGPRs, "
               f"{inputs['lds_bytes']} bytes LDS, work-group {inputs['wg_size']}, wave{inputs['wave_size']})\n")
     _write_limits(out, document, "  ")
-    for step in document["next_step"]:
-        out.write(f"  next step: {step}\n")
-    _write_what_if(out, document["what_if"], inputs["vgprs"], inputs["lds_bytes"], inputs["wg_size"])
+    _write_steps_and_what_if(out, document, "next step: ", inputs["vgprs"], inputs["lds_bytes"], inputs["wg_size"])
     if "thresholds" in document:
         out.write("  waves/SIMD  max VGPRs  max SGPRs  max LDS bytes\n")
         for row in document["thresholds"]:
@@ -111,7 +107,12 @@ def _write_limits(out: TextIO, document: dict[str, Any], indent: str, header: bo
         out.write(f"{indent}{name:<17} {waves:>3}{marker}\n")
 
 
-def _write_what_if(out: TextIO, curves: dict[str, list], vgprs: int, lds_bytes: int, wg_size: int) -> None:
+def _write_steps_and_what_if(out: TextIO, document: dict[str, Any], step_label: str, vgprs: int, lds_bytes: int,
+                             wg_size: int) -> None:
+    """The next steps to one more wave, then each what-if curve with the current point starred."""
+    for step in document["next_step"]:
+        out.write(f"  {step_label}{step}\n")
+    curves = document["what_if"]
     out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], vgprs)}\n")
     out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], lds_bytes)}\n")
     out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], wg_size)}\n")
