@@ -23,6 +23,16 @@ _PROCESSORS = (
     "gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 gfx1200 gfx1201 gfx1250 gfx1251"
 ).split()
 
+#: LLVM's other names for processors (AMDGPUUsage, "AMDGPU Processors"), accepted by llc and llvm-mc,
+#: and its processors for a missing -mcpu: `generic` (SI-class) and `generic-hsa` (CI-class, flat).
+PROCESSOR_ALIASES = {
+    "tahiti": "gfx600", "pitcairn": "gfx601", "verde": "gfx601", "hainan": "gfx602", "oland": "gfx602",
+    "kaveri": "gfx700", "hawaii": "gfx701", "kabini": "gfx703", "mullins": "gfx703", "bonaire": "gfx704",
+    "carrizo": "gfx801", "iceland": "gfx802", "tonga": "gfx802", "fiji": "gfx803", "polaris10": "gfx803",
+    "polaris11": "gfx803", "tongapro": "gfx805", "stoney": "gfx810",
+    "generic": "gfx600", "generic-hsa": "gfx700",
+}
+
 _NAME = re.compile(r"gfx(\d+?)([0-9a-f])([0-9a-f])\Z")
 
 _FAMILY_NAMES = {6: "GFX6 (SI)", 7: "GFX7 (CI)", 8: "GFX8 (VI)", 9: "GFX9", 10: "GFX10", 11: "GFX11", 12: "GFX12"}
@@ -274,17 +284,12 @@ class Target:
         return {"vmcnt": 15, "expcnt": 7, "lgkmcnt": 15}
 
     # ---- predefined assembler symbols
-    @property
-    def generation_symbols(self) -> dict[str, int]:
-        """Values of the assembler's predefined generation symbols."""
-        return {
-            ".amdgcn.gfx_generation_number": self.major,
-            ".amdgcn.gfx_generation_minor": self.minor,
-            ".amdgcn.gfx_generation_stepping": self.stepping,
-            ".option.machine_version_major": self.major,
-            ".option.machine_version_minor": self.minor,
-            ".option.machine_version_stepping": self.stepping,
-        }
+    def generation_symbols(self, hsa: bool) -> dict[str, int]:
+        """The assembler's predefined generation symbols: `.amdgcn.gfx_generation_*` for amdhsa
+        (code object v3+), `.option.machine_version_*` for every other OS (as llvm-mc 22 does)."""
+        prefix, names = (".amdgcn.gfx_generation_", ("number", "minor", "stepping")) if hsa else \
+            (".option.machine_version_", ("major", "minor", "stepping"))
+        return dict(zip((prefix + name for name in names), (self.major, self.minor, self.stepping), strict=True))
 
     def __str__(self) -> str:
         suffix = "".join(f":{name}{'+' if on else '-'}" for name, on in self.features.items())
@@ -310,7 +315,7 @@ def parse_target_id(text: str) -> Target:
     elif text.count("-") >= 2 and not text.startswith("gfx"):
         text = text.rsplit("-", 1)[1]
     processor, *feature_parts = text.split(":")
-    processor = processor.lower()
+    processor = PROCESSOR_ALIASES.get(processor.lower(), processor.lower())
     features: dict[str, bool] = {}
     for part in feature_parts:
         if len(part) < 2 or part[-1] not in "+-":
@@ -320,7 +325,7 @@ def parse_target_id(text: str) -> Target:
         _, (major, minor, stepping) = _GENERIC[processor]
         target = Target(processor, major, minor, stepping, generic=processor, features=features)
     elif processor not in _PROCESSORS:
-        guess = difflib.get_close_matches(processor, _PROCESSORS + list(_GENERIC), n=1, cutoff=0.6)
+        guess = difflib.get_close_matches(processor, _PROCESSORS + list(_GENERIC) + list(PROCESSOR_ALIASES), n=1, cutoff=0.6)
         raise UnknownTarget(f"{processor}" + (f" (did you mean {guess[0]}?)" if guess else ""))
     else:
         target = Target(processor, *_generation(processor), features=features)

@@ -65,3 +65,25 @@ def test_jobs_give_the_same_text_output(tmp_path, cache, capsys):
         outputs.append((code, capsys.readouterr().out))
     assert outputs[0] == outputs[1] and outputs[0][0] == 1
     assert outputs[0][1].count("s_branch .Lmissing") == 6  # snippets re-read for results without a module
+
+
+def test_tool_fingerprint_covers_every_stage_of_the_package():
+    """An edit anywhere in the tool (front end, analyses, rules, grammar) invalidates cached results."""
+    import os
+    from pathlib import Path
+
+    import amdgpu_lint
+    from amdgpu_lint.driver.cache import tool_fingerprint
+
+    package = Path(amdgpu_lint.__file__).parent
+    for stage_file in (package / "frontend" / "syntax.py", package / "analyses" / "waitcnt.py", package / "isa" / "waits.py"):
+        before = stage_file.stat()
+        tool_fingerprint.cache_clear()
+        original = tool_fingerprint()
+        try:
+            os.utime(stage_file, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+            tool_fingerprint.cache_clear()
+            assert tool_fingerprint() != original, stage_file
+        finally:
+            os.utime(stage_file, ns=(before.st_atime_ns, before.st_mtime_ns))
+            tool_fingerprint.cache_clear()

@@ -71,7 +71,7 @@ def test_target_ids_and_generics():
     assert (target.name, target.features) == ("gfx90a", {"sramecc": True, "xnack": False})
     generic = parse_target_id("gfx11-generic")
     assert (generic.major, generic.isa_pages) == (11, ("gfx11",))
-    assert parse_target_id("gfx90c").stepping == 12 and parse_target_id("gfx90a").generation_symbols[".amdgcn.gfx_generation_stepping"] == 10
+    assert parse_target_id("gfx90c").stepping == 12 and parse_target_id("gfx90a").generation_symbols(hsa=True)[".amdgcn.gfx_generation_stepping"] == 10
 
 
 @pytest.mark.parametrize("text, hint", [("gfx943", "gfx942"), ("gfx1101x", None), ("gfx1030:xnack+", "does not support")])

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostic
 
 FORMAT = 1
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # the amdgpu_lint package, every stage
 
 
 def cache_dir() -> Path:

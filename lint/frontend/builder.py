@@ -51,6 +51,14 @@ def _scan_target(source: SourceFile) -> tuple[str, int] | None:
     return None
 
 
+def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
+    """Whether the file is for the amdhsa OS: its `.amdgcn_target` says so or, without one, it
+    describes kernels with `.amdhsa_*` directives (only amdhsa accepts them)."""
+    if declared:
+        return "amdhsa" in declared[0]
+    return any(line.text.startswith(".amdhsa_") for line in source.lines)
+
+
 def resolve_target(
     declared: tuple[str, int] | None, path: str, mcpu: str | None, findings: list[Finding]
 ) -> Target | None:
@@ -289,7 +297,7 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
     preprocessor = Preprocessor(
         options.include_dirs,
         options.defsyms,
-        predefined=target.generation_symbols if target else None,
+        predefined=target.generation_symbols(_is_hsa(source, declared)) if target else None,
         statement_budget=options.statement_budget,
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None

@@ -2,7 +2,8 @@
 
 It reads source lines, expands `.macro/.rept/.irp/.irpc`, follows `.if` families and
 `.include`, evaluates `.set/.equ/=` symbols, handles the C-preprocessor subset hand-written
-.S kernels use (`#include`, object-like `#define`, `#if` families), and emits parsed
+.S kernels use (`#include`, object-like `#define`, `#if` families; in `.s` files a `#` line is a
+comment, as llvm-mc reads it), and emits parsed
 statements, each with its provenance (source line plus the expansion chain).
 Runaway expansion stops with a diagnostic instead of hanging.
 """
@@ -26,6 +27,8 @@ MAX_MACRO_DEPTH = 20
 MAX_INCLUDE_DEPTH = 32
 #: Instruction statements longer than this are not parsed (no real instruction comes close).
 MAX_INSTRUCTION_CHARS = 65536
+#: Files that go through the C preprocessor before the assembler (clang's `.S` and `.sx`).
+CPP_SUFFIXES = (".S", ".sx")
 #: Upper bound on statements produced by expansion for one input file.
 DEFAULT_STATEMENT_BUDGET = 4_000_000
 
@@ -166,6 +169,7 @@ class Preprocessor:
         self.include_dirs = [Path(d) for d in include_dirs or []]
         self.symbols: dict[str, Value | Node] = {**(predefined or {}), **(defsyms or {})}
         self.macros: dict[str, Macro] = {}
+        self.cpp = False  # whether '#' lines are C-preprocessor directives (.S files) or comments
         self.cpp_defines: dict[str, str] = {}
         self._cpp_pattern: re.Pattern[str] | None = None
         self.findings: list[Finding] = []
@@ -173,7 +177,7 @@ class Preprocessor:
         self.statement_budget = statement_budget
         self.budget = statement_budget
         self._budget_reported = False
-        self._expansion_count = 0
+        self._macro_instantiations = 0  # the value of `\@`, as llvm-mc counts it
         self._aborted_macros: set[str] = set()
         self._stack: list[_Frame] = []
         self._next_free = {"v": 0, "s": 0}
@@ -183,6 +187,7 @@ class Preprocessor:
     def run(self, source: SourceFile) -> Iterator[Emitted]:
         """Yield every statement of `source` after preprocessing."""
         self.sources[source.path] = source
+        self.cpp = source.path.endswith(CPP_SUFFIXES)
         self._stack = [_Frame(source.lines, (), source)]
         while self._stack:
             frame = self._stack[-1]
@@ -272,7 +277,8 @@ class Preprocessor:
             return
         text = self._substitute_cpp(line.text)
         match = _FIRST_WORD.match(text)
-        word = match.group(1).lower() if match else ""
+        name = match.group(1) if match else ""
+        word = name.lower()
         if not self._active(frame):
             if word in _IF_DIRECTIVES or word in (".else", ".elseif", ".endif"):
                 self._conditional(word, text[match.end() :].strip(), line, frame)
@@ -281,7 +287,7 @@ class Preprocessor:
             yield from self._directive(word, text[match.end() :].strip(), line, frame)
             return
         if word and text[match.end() : match.end() + 1] != ":":
-            macro = self.macros.get(word)
+            macro = self.macros.get(name)  # macro names are case-sensitive, directives are not
             if macro is not None:
                 self._invoke(macro, text[match.end() :], line, frame)
                 return
@@ -401,7 +407,7 @@ class Preprocessor:
             else:
                 self._report("parse-error", "'.exitm' outside a macro", line, frame)
         elif word == ".purgem":
-            name = args.strip().lower()
+            name = args.strip()
             if self.macros.pop(name, None) is None:
                 self._report("parse-error", f"'.purgem': no macro named '{name}'", line, frame)
         elif word in _REPEAT_DIRECTIVES:
@@ -526,15 +532,14 @@ class Preprocessor:
             default = (match.group(3) or "").strip('"')
             params.append(MacroParam(match.group(1), default, match.group(2) == "req", match.group(2) == "vararg"))
         if body is not None:
-            self.macros[name.lower()] = Macro(name, params, body, self._where(line, frame))
-            self._aborted_macros.discard(name.lower())
+            self.macros[name] = Macro(name, params, body, self._where(line, frame))
+            self._aborted_macros.discard(name)
 
     def _invoke(self, macro: Macro, arg_text: str, line: SourceLine, frame: _Frame) -> None:
-        key = macro.name.lower()
-        if key in self._aborted_macros:
+        if macro.name in self._aborted_macros:
             return
         if frame.macro_depth >= MAX_MACRO_DEPTH:
-            self._aborted_macros.add(key)
+            self._aborted_macros.add(macro.name)
             self._report(
                 "parse-error",
                 f"macros nested deeper than {MAX_MACRO_DEPTH} levels while expanding '{macro.name}' "
@@ -559,14 +564,16 @@ class Preprocessor:
             if param.vararg:
                 values[param.name] = arg_text[start:].strip()
                 break
-            values[param.name] = text
+            if text:  # an empty argument takes the parameter's default
+                values[param.name] = text
             position += 1
         for param in macro.params:
             if param.required and not values[param.name]:
                 self._report("parse-error", f"missing value for required parameter '{param.name}' of '{macro.name}'", line, frame)
                 return
         step = ExpansionStep("macro", macro.name, line.path, line.number, line.column)
-        lines = self._substituted(macro.body, values, self._next_expansion())
+        lines = self._substituted(macro.body, values, self._macro_instantiations)
+        self._macro_instantiations += 1
         self._push(lines, frame, step, macro_depth=frame.macro_depth + 1, is_macro=True)
 
     def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int) -> list[SourceLine]:
@@ -642,12 +649,9 @@ class Preprocessor:
         if passes == 0 or not body:
             return
         step = ExpansionStep(word[1:], word, line.path, line.number, line.column)
-        bodies = (self._substituted(body, values, self._next_expansion()) for values in values_per_pass) if values_per_pass else (body for _ in range(passes))
+        # `\@` in an .irp/.irpc body is the count of macro instantiations so far; .rept substitutes nothing
+        bodies = (self._substituted(body, values, self._macro_instantiations) for values in values_per_pass) if values_per_pass else (body for _ in range(passes))
         self._push(next(bodies), frame, step, frame.macro_depth, iterations=bodies)
-
-    def _next_expansion(self) -> int:
-        self._expansion_count += 1
-        return self._expansion_count
 
     def _raw_block(self, word: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
         closer = RAW_BLOCKS[word]
@@ -693,6 +697,8 @@ class Preprocessor:
     # ----------------------------------------------------------------- C preprocessor subset
 
     def _cpp_line(self, line: SourceLine, frame: _Frame) -> None:
+        if not self.cpp:
+            return  # llvm-mc reads a line starting with '#' as a comment (or a line marker)
         match = _CPP.match(line.text)
         word = (match.group(1) or "") if match else ""
         rest = match.group(2).strip() if match else ""

@@ -84,8 +84,9 @@ class _ToNodes(Transformer):
         return LocalRef(int(text[:-1]), text[-1] == "f")
 
     def symbol(self, children):
-        name = str(children[0])
-        return register_from_name(name) or Sym(name)
+        # a name is a register only where an operand stands (see _operand); inside an expression
+        # such as a register index `v[acc0 + 1]` it is a symbol, as llvm-mc reads it
+        return Sym(str(children[0]))
 
     def reg_range(self, children):
         name, first, last = str(children[0]), children[1], children[2]
@@ -101,19 +102,19 @@ class _ToNodes(Transformer):
     def call(self, children):
         name = str(children[0])
         args = tuple(child for child in children[1:] if child is not None)
-        return Call(name.lower() if name.lower() in ("neg", "abs", "sext") else name, args)
+        return Call(name.lower() if name.lower() in ("neg", "abs", "sext") else name, tuple(map(_operand, args)))
 
     def list(self, children):
-        return ListExpr(tuple(child for child in children if child is not None))
+        return ListExpr(tuple(_operand(child) for child in children if child is not None))
 
     def abs(self, children):
-        return Abs(children[1])
+        return Abs(_operand(children[1]))
 
     def binop(self, children):
         return _fold_binop(str(children[1]), children[0], children[2])
 
     def unop(self, children):
-        op, operand = str(children[0]), children[1]
+        op, operand = str(children[0]), _operand(children[1])
         if isinstance(operand, Num):
             if op == "-":
                 return Num(-operand.value)
@@ -130,7 +131,7 @@ class _ToNodes(Transformer):
         return children
 
     def exprlist(self, children):
-        return tuple(child for child in children if child is not None)
+        return tuple(_operand(child) for child in children if child is not None)
 
     def label(self, children):
         return ("label", str(children[0])[:-1])
@@ -145,6 +146,7 @@ class _ToNodes(Transformer):
         )
 
     def operation(self, children):
+        mnemonic = str(children[0]).lower()
         operands: list[Node] = []
         modifiers: list[tuple[str, Node | None]] = []
         for group in children[1:]:
@@ -153,13 +155,13 @@ class _ToNodes(Transformer):
             for position, item in enumerate(group):
                 if isinstance(item, tuple):
                     modifiers.append((item[1], item[2]))
-                elif isinstance(item, Sym) and (item.name.lower() in MODIFIER_WORDS or position > 0):
+                elif isinstance(item, Sym) and (position > 0 or _is_modifier_word(item.name.lower(), mnemonic)):
                     modifiers.append((item.name.lower(), None))
                 else:
-                    operands.append(item)
+                    operands.append(_operand(item))
         return Statement(
             "instruction",
-            str(children[0]).lower(),
+            mnemonic,
             operands=tuple(operands),
             modifiers=tuple(modifiers),
             resolved=not any(_mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
@@ -175,6 +177,18 @@ class _ToNodes(Transformer):
         labels = tuple(child[1] for child in children if isinstance(child, tuple))
         body = children[-1] if children and isinstance(children[-1], Statement) else Statement("empty")
         return replace(body, labels=labels) if labels else body
+
+
+def _operand(node: Node) -> Node:
+    """A name standing as an operand is a register when it spells one (`v0`, `acc3`, `vcc_lo`)."""
+    if isinstance(node, Sym):
+        return register_from_name(node.name) or node
+    return node
+
+
+def _is_modifier_word(word: str, mnemonic: str) -> bool:
+    # `a16` is the AGPR a16 everywhere but in image instructions, where it is the 16-bit-address bit
+    return word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))
 
 
 def _mentions_symbols(node: Node) -> bool:
