@@ -41,13 +41,15 @@ KNOWN_DIRECTIVES = frozenset(
     .file .loc .loc_mark_labeled .ident .comm .lcomm .addrsig .addrsig_sym .end .abort
     .altmacro .noaltmacro .print .lto_discard .lto_set_conditional .prefalign .linker_option
     .amdgcn_target .amdhsa_code_object_version .amdhsa_kernel .end_amdhsa_kernel
-    .amdgpu_hsa_kernel .amdgpu_lds .amdgpu_info .hsa_code_object_version .hsa_code_object_isa
+    .amdgpu_hsa_kernel .amdgpu_lds .amdgpu_info
     .amd_amdgpu_isa .amdgcn.next_free_vgpr .amdgcn.next_free_sgpr""".split()
 ) | frozenset(RAW_BLOCKS) | frozenset(RAW_BLOCKS.values())
 
 _PREFIXES = (".cfi_", ".cv_", ".seh_", ".debug_")
 #: Code-object-v2 directives that LLVM 22 accepts only when the OS is not amdhsa.
-_NON_HSA_ONLY = frozenset((".amd_kernel_code_t", ".amdgpu_hsa_kernel", ".hsa_code_object_version", ".hsa_code_object_isa"))
+_NON_HSA_ONLY = frozenset((".amd_kernel_code_t", ".amdgpu_hsa_kernel"))
+#: Code-object-v2 directives LLVM 22 no longer accepts for any OS.
+_REMOVED = frozenset((".hsa_code_object_version", ".hsa_code_object_isa"))
 _CANDIDATES = sorted(KNOWN_DIRECTIVES | {f".amdhsa_{key}" for key in AMDHSA_DIRECTIVES})
 
 
@@ -59,8 +61,16 @@ def is_known(name: str) -> bool:
 
 def check(context: ModuleContext) -> Iterator[Diagnostic]:
     yield from context.report_findings()
-    hsa = "amdhsa" in (context.module.target_triple or "")
+    module = context.module
+    # amdhsa by its triple or, without `.amdgcn_target`, by what only amdhsa files contain
+    hsa = "amdhsa" in (module.target_triple or "") or (module.target_triple is None and (
+        (module.code_object_version or 0) >= 3 or any(kernel.descriptor_where for kernel in module.kernels)))
     for statement, where in context.module.directives:
+        if statement.name in _REMOVED:
+            yield context.diagnostic(
+                where, f"'{statement.name}' is a code-object-v2 directive that LLVM 22 no longer accepts; remove it"
+                " (the code object version comes from .amdhsa_code_object_version or the assembler's option)")
+            continue
         if hsa and statement.name in _NON_HSA_ONLY:
             yield context.diagnostic(
                 where,

@@ -146,3 +146,77 @@ def test_llvm_processor_names_and_generic_processors(snippet):
           s_endpgm
     """, mcpu="tonga")
     assert parse_findings(result) == []
+
+
+METADATA = """
+amdhsa.version: [ 1, 2 ]   ; llvm-mc drops assembler comments before the YAML is read
+amdhsa.kernels:
+  - .name: {name}
+    .symbol: {name}.kd
+    .sgpr_count: {sgprs}
+    .vgpr_count: 4
+    .kernarg_segment_size: 0
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .wavefront_size: 64
+    .max_flat_workgroup_size: 256
+    .args: [ ]   ; none
+"""
+
+
+def test_metadata_in_a_macro_body_takes_the_arguments_and_drops_comments(snippet):
+    module = snippet.build(
+        '.amdgcn_target "amdgcn-amd-amdhsa--gfx900"\nk:\n  s_endpgm\n'
+        ".macro META name, sc\n.amdgpu_metadata\n---" + METADATA.format(name="\\name", sgprs="\\sc")
+        + "...\n.end_amdgpu_metadata\n.endm\nMETA k, 20\n")
+    assert module.findings == []
+    assert module.kernels[0].metadata[".sgpr_count"] == 20 and module.kernels[0].metadata[".args"] == []
+
+
+def test_semicolon_comments_inside_metadata_in_the_file(snippet):
+    module = snippet.build('.amdgcn_target "amdgcn-amd-amdhsa--gfx900"\nk:\n  s_endpgm\n.amdgpu_metadata\n---'
+                           + METADATA.format(name="k", sgprs=12) + "...\n.end_amdgpu_metadata\n")
+    assert module.findings == [] and module.kernels[0].metadata[".sgpr_count"] == 12
+
+
+def test_lds_dma_without_vdata_and_omitted_smem_offsets(snippet):
+    # LLVM 22's own gfx950 output and ROCR's trap handler; llvm-mc 22 prints the offset as 0x0
+    result = snippet.lint("""
+        .amdgcn_target "amdgcn-amd-amdhsa--gfx950"
+        k:
+          s_mov_b32 m0, 0
+          s_nop 0
+          buffer_load_dwordx4 v2, s[12:15], 0 offen lds
+          s_store_dwordx2 ttmp[0:1], ttmp[2:3]
+          s_load_dword s0, s[0:1]
+          s_atomic_add s0, s[2:3]
+          s_waitcnt vmcnt(0) lgkmcnt(0)
+          s_endpgm 1
+    """)
+    assert parse_findings(result) == []
+    wrong = snippet.lint('.amdgcn_target "amdgcn-amd-amdhsa--gfx950"\nk:\n  s_load_dword s0\n  s_endpgm v0\n')
+    assert [name for name, _, _ in parse_findings(wrong)] == ["unknown-instruction", "unknown-instruction"]
+
+
+def test_export_with_off_sources(snippet):
+    module = snippet.build("k:\n  exp mrt0 off, off, off, off done vm\n  s_endpgm\n", mcpu="bonaire")
+    export = module.kernels[0].instructions[0]
+    assert len(export.operands) == 5 and {name for name, _ in export.modifiers} == {"done", "vm"}
+    assert parse_findings(snippet.lint("k:\n  exp mrt0 off, off, off, off\n  s_endpgm\n", mcpu="bonaire")) == []
+
+
+def test_code_object_v2_directives_in_a_v3_file_without_a_target_line(snippet):
+    # llvm-mc 22 (amdhsa): "unknown directive" on both
+    result = snippet.lint("""
+        .amdhsa_code_object_version 5
+        .hsa_code_object_version 2,1
+        .hsa_code_object_isa 9,0,0,"AMD","AMDGPU"
+        k:
+          s_endpgm
+    """, mcpu="gfx900")
+    assert [line for name, line, _ in parse_findings(result) if name == "unknown-directive"] == [3, 4]
+    # every OS: the two v2 directives are gone; a v2 kernel descriptor is still fine outside amdhsa
+    pal = snippet.lint('.amdgcn_target "amdgcn-unknown-amdpal--gfx900"\n.hsa_code_object_version 2,1\n'
+                       '.amdgpu_hsa_kernel k\nk:\n.amd_kernel_code_t\n.end_amd_kernel_code_t\n  s_endpgm\n')
+    assert [(name, line) for name, line, _ in parse_findings(pal)] == [("unknown-directive", 2)]

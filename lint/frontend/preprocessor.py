@@ -156,6 +156,18 @@ def split_macro_arguments(text: str) -> list[tuple[int, str]]:
     return args
 
 
+def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
+    """A raw block's text as the assembler hands it on: comments gone, macro arguments substituted,
+    indentation kept, and one text line per source line (so a YAML error maps back to its line)."""
+    lines: list[str] = []
+    for body_line in body:
+        gap = body_line.number - opening.number - 1 - len(lines)
+        if body_line.path == opening.path and gap > 0:
+            lines += [""] * gap
+        lines.append(" " * (body_line.column - 1) + body_line.text)
+    return "\n".join(lines)
+
+
 class Preprocessor:
     """Turns one input file into a stream of parsed statements with provenance."""
 
@@ -658,12 +670,7 @@ class Preprocessor:
         body = self._collect_body(line, frame, frozenset((word,)), frozenset((closer,)))
         if body is None:
             return
-        if frame.source is not None:
-            end = frame.lines[frame.index - 1].number
-            raw = "\n".join(frame.source.raw_lines[line.number : end - 1])
-        else:
-            raw = "\n".join(body_line.text for body_line in body)
-        yield Emitted(Statement("block", word), self._where(line, frame), raw)
+        yield Emitted(Statement("block", word), self._where(line, frame), _block_text(line, body))
 
     def _include(self, target: str, line: SourceLine, frame: _Frame, system: bool = False) -> None:
         name = target.strip().strip('"<>')

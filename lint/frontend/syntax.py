@@ -155,7 +155,8 @@ class _ToNodes(Transformer):
             for position, item in enumerate(group):
                 if isinstance(item, tuple):
                     modifiers.append((item[1], item[2]))
-                elif isinstance(item, Sym) and (position > 0 or _is_modifier_word(item.name.lower(), mnemonic)):
+                elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic) or (
+                        position > 0 and register_from_name(item.name) is None)):
                     modifiers.append((item.name.lower(), None))
                 else:
                     operands.append(_operand(item))

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..nodes import Node, Reg, SpecialReg, Sym, operand_register
+from ..nodes import Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..targets import Target
 from . import Variant, instruction_set
 from .classes import InstructionClass, classify
@@ -59,6 +59,8 @@ _M0_READERS = re.compile(
 _VARIABLE_WIDTH = frozenset(("vaddr", "addr", "vaddr0", "vaddr1", "vaddr2", "vaddr3", "vaddr4"))
 #: Instructions whose single operand may be written as several juxtaposed items.
 _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s_wait_alu"))
+#: Instructions the tables show without operands that llvm-mc also takes with an immediate.
+_OPTIONAL_IMMEDIATE = frozenset(("s_endpgm",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +101,12 @@ def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tup
     if operand_count == len(specs):
         return tuple(range(len(specs))), ()
     # drop optional operands first (an atomic's vdst when it does not return, as gfx12 writes it;
-    # the vdst that gfx950's page shows for LDS-DMA loads, which llvm-mc 22 does not accept),
+    # the vdst that gfx950's page shows for LDS-DMA loads, which llvm-mc 22 does not accept; a
+    # buffer load's vdata with `lds`; the offset of a scalar memory access, 0 when omitted),
     # then the fixed special registers the syntax may omit
-    optional = [i for i, s in enumerate(specs) if s.optional or (vdst_optional and s.is_def and s.name == "vdst")]
+    optional = [i for i, s in enumerate(specs) if s.optional or (vdst_optional and s.is_def and s.name in ("vdst", "vdata"))]
+    if variant.encoding in ("SMEM", "SMRD") and specs and specs[-1].name in ("soffset", "offset") and len(specs) - 1 not in optional:
+        optional.append(len(specs) - 1)
     droppable = optional + [i for i, s in enumerate(specs) if s.implicit_register and i not in optional]
     extra = len(specs) - operand_count
     if extra < 0 or extra > len(droppable):
@@ -111,10 +116,11 @@ def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tup
     return tuple(i for i in range(len(specs)) if i not in dropped), implicit
 
 
-def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...]):
+def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...], mod_names: frozenset[str]):
     wanted = _suffix_encodings(mnemonic)
     ordered = sorted(variants, key=lambda v: 0 if wanted is None or v.encoding in wanted else 1)
-    vdst_optional = "_atomic" in mnemonic or mnemonic.startswith("global_load_lds")
+    vdst_optional = "_atomic" in mnemonic or mnemonic.startswith("global_load_lds") or (
+        "lds" in mod_names and mnemonic.startswith("buffer_load"))
     for variant in ordered:
         fit = _fit(variant, len(operands), vdst_optional)
         if fit is not None:
@@ -157,7 +163,9 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int) -> D
     if mnemonic in _FOLDED_OPERANDS and len(operands) > 1:
         operands = (operands[0],)  # `s_waitcnt vmcnt(0) lgkmcnt(0)`: one operand written as several
     variants = instruction_set(target).variants(mnemonic)
-    variant, fit = _choose(variants, mnemonic, operands) if variants else (None, None)
+    if mnemonic in _OPTIONAL_IMMEDIATE and all(isinstance(node, Num) for node in operands):
+        operands = ()
+    variant, fit = _choose(variants, mnemonic, operands, mod_names) if variants else (None, None)
     defs: set[Unit] = set()
     uses: set[Unit] = set()
     problem = None
