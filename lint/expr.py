@@ -82,23 +82,63 @@ def _align_to(value: int, alignment: int) -> int:
     return -(-value // alignment) * alignment
 
 
+def _waves_with_sgprs(sgprs: int, max_waves: int, generation: int) -> int:
+    """LLVM's SGPR occupancy steps by its generation number (SI/CI < 7 = VI <= GFX9 < 9 = GFX10)."""
+    if generation >= 9:
+        return max_waves
+    steps = ((80, 10), (88, 9), (100, 8)) if generation >= 7 else ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
+    return next((waves for limit, waves in steps if sgprs <= limit), 7 if generation >= 7 else 5)
+
+
+def _occupancy(args: list[Value]) -> int:
+    """`occupancy(max_waves, granule, total_vgprs, generation, initial, sgprs, vgprs)` as LLVM's MC expression."""
+    max_waves, granule, total_vgprs, generation, initial, sgprs, vgprs = (_int(arg, "occupancy") for arg in args)
+    waves = initial
+    if sgprs:
+        waves = min(waves, _waves_with_sgprs(sgprs, max_waves, generation))
+    if vgprs:
+        fitting = max_waves if vgprs < granule else max(min(total_vgprs // _align_to(vgprs, granule), max_waves), 1)
+        waves = min(waves, fitting)
+    return waves
+
+
 _FUNCTIONS: dict[str, Callable[[list[Value]], Value]] = {
     "max": lambda args: max(args),
     "min": lambda args: min(args),
     "or": lambda args: int(any(args)),
     "alignto": lambda args: _align_to(_int(args[0], "alignto"), _int(args[1], "alignto")),
+    "occupancy": _occupancy,
 }
+_ARITY = {"alignto": 2, "occupancy": 7, "extrasgprs": 3, "totalnumvgprs": 2}
+Functions = dict[str, Callable[[list[Value]], Value]]
 
 
-def evaluate(node: Node, lookup: Lookup) -> Value:
-    """Evaluate `node`; `lookup(name)` returns a symbol's value or None when it is undefined."""
+def target_functions(target) -> Functions:
+    """LLVM's AMDGPU MC expression functions whose value depends on the processor."""
+    from .targets import extra_sgprs
+
+    def total_vgprs(args: list[Value]) -> int:
+        agprs, vgprs = (_int(arg, "totalnumvgprs") for arg in args)
+        if target.agpr_file == "unified":
+            return _align_to(vgprs, 4) + agprs if agprs else vgprs
+        return max(vgprs, agprs)
+
+    return {
+        "extrasgprs": lambda args: extra_sgprs(target, *(bool(_int(arg, "extrasgprs")) for arg in args)),
+        "totalnumvgprs": total_vgprs,
+    }
+
+
+def evaluate(node: Node, lookup: Lookup, functions: Functions | None = None) -> Value:
+    """Evaluate `node`; `lookup(name)` returns a symbol's value or None when it is undefined;
+    `functions` adds the processor's MC expression functions (`target_functions`)."""
     try:
-        return _evaluate(node, lookup)
+        return _evaluate(node, lookup, functions or {})
     except RecursionError:
         raise EvalError("expression nested too deeply") from None
 
 
-def _evaluate(node: Node, lookup: Lookup) -> Value:
+def _evaluate(node: Node, lookup: Lookup, functions: Functions) -> Value:
     if isinstance(node, Num):
         return node.value
     if isinstance(node, Sym):
@@ -107,9 +147,9 @@ def _evaluate(node: Node, lookup: Lookup) -> Value:
             raise EvalError(f"symbol '{node.name}' is not defined", node.name)
         return value
     if isinstance(node, BinOp):
-        return binary_op(node.op, _evaluate(node.left, lookup), _evaluate(node.right, lookup))
+        return binary_op(node.op, _evaluate(node.left, lookup, functions), _evaluate(node.right, lookup, functions))
     if isinstance(node, UnOp):
-        value = _evaluate(node.operand, lookup)
+        value = _evaluate(node.operand, lookup, functions)
         if node.op == "-":
             return -value if isinstance(value, float) else _wrap(-value)
         if node.op == "+":
@@ -118,12 +158,13 @@ def _evaluate(node: Node, lookup: Lookup) -> Value:
             return _wrap(~_int(value, "~"))
         return int(not value)
     if isinstance(node, Call):
-        function = _FUNCTIONS.get(node.name.lower())
+        name = node.name.lower()
+        function = functions.get(name) or _FUNCTIONS.get(name)
         if function is None or not node.args:
             raise EvalError(f"'{node.name}(...)' is not a constant expression")
-        if node.name.lower() == "alignto" and len(node.args) != 2:
-            raise EvalError("alignto() takes two arguments")
-        return function([_evaluate(arg, lookup) for arg in node.args])
+        if name in _ARITY and len(node.args) != _ARITY[name]:
+            raise EvalError(f"{name}() takes {_ARITY[name]} arguments")
+        return function([_evaluate(arg, lookup, functions) for arg in node.args])
     if isinstance(node, (Reg, RegExpr, SpecialReg)):
         raise EvalError(f"register '{node}' is not a constant expression")
     if isinstance(node, (Str, ListExpr, Abs)):

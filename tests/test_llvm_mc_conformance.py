@@ -220,3 +220,68 @@ def test_code_object_v2_directives_in_a_v3_file_without_a_target_line(snippet):
     pal = snippet.lint('.amdgcn_target "amdgcn-unknown-amdpal--gfx900"\n.hsa_code_object_version 2,1\n'
                        '.amdgpu_hsa_kernel k\nk:\n.amd_kernel_code_t\n.end_amd_kernel_code_t\n  s_endpgm\n')
     assert [(name, line) for name, line, _ in parse_findings(pal)] == [("unknown-directive", 2)]
+
+
+def test_spellings_llvm_mc_still_accepts(snippet):
+    # gfx12 keeps the pre-rename names, gfx11.5 has gfx12's SALU float instructions (its own
+    # spelling s_min_f32), gfx950 spells new MFMAs both ways, v_accvgpr_read/write are aliases
+    cases = {
+        "gfx1200": """
+            s_load_dwordx2 s[0:1], s[2:3], 0x0
+            s_add_u32 s0, s1, s2
+            s_addc_u32 s3, s4, s5
+            s_andn2_b32 s6, s7, s8
+            ds_read_b32 v0, v1
+            ds_write2_b32 v1, v2, v3 offset1:1
+            exp mrt0 v0, v0, v0, v0 done
+        """,
+        "gfx1150": "s_cvt_f32_i32 s0, s1\n s_min_f32 s0, s1, s2\n s_fmac_f32 s0, s1, s2\n",
+        "gfx950": "v_mfma_i32_16x16x64i8 v[0:3], v[4:7], v[8:11], v[0:3]\n",
+        "gfx90a": "v_accvgpr_write a0, v1\n v_accvgpr_read v2, a0\n",
+    }
+    for cpu, body in cases.items():
+        result = snippet.lint("k:\n" + body + "\n s_endpgm\n", mcpu=cpu)
+        assert [f for f in parse_findings(result) if f[0] == "unknown-instruction"] == [], cpu
+    module = snippet.build("k:\n ds_read_b32 v0, v1\n s_load_dword s0, s[2:3]\n s_endpgm\n", mcpu="gfx1200")
+    from amdgpu_lint.analyses.defuse import DefUseAnalysis
+    from amdgpu_lint.analyses.manager import AnalysisManager
+
+    facts = AnalysisManager(module, module.kernels[0]).get(DefUseAnalysis).per_instruction
+    assert facts[0].klass.unit == "ds" and ("v", 0) in facts[0].defs  # read as ds_load_b32
+    assert facts[1].klass.unit == "smem" and ("s", 0) in facts[1].defs
+    # still wrong where llvm-mc says so
+    wrong = snippet.lint("k:\n s_cvt_f32_i32 s0, s1\n s_endpgm\n", mcpu="gfx1100")
+    assert [f[0] for f in parse_findings(wrong)] == ["unknown-instruction"]
+
+
+def test_the_spellings_table_matches_llvm_mc():
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+    from conftest import ROOT
+
+    if shutil.which("llvm-mc-22") is None:
+        pytest.skip("llvm-mc-22 is not installed (Debian's llvm-22); the table is checked where it is")
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_accepted_spellings.py"), "--check"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+
+
+def test_amdgpu_mc_expression_functions(snippet):
+    # values llvm-mc 22 prints for the same .set lines
+    text = """
+        .set a, extrasgprs(1, 0, 1)
+        .set b, extrasgprs(0, 1, 0)
+        .set c, totalnumvgprs(3, 6)
+        .set d, totalnumvgprs(0, 6)
+        .set e, occupancy(8, 8, 512, 8, 8, 90, 100)
+        .set f, alignto(13, 8)
+        .set g, max(3, or(0, 2))
+    """
+    expected = {"gfx90a": [4, 6, 11, 6, 4, 16, 3], "gfx1030": [2, 0, 6, 6, 4, 16, 3]}
+    for cpu, values in expected.items():
+        module = snippet.build(text, mcpu=cpu)
+        assert [module.symbols[name] for name in "abcdefg"] == values, cpu
+        assert module.findings == []

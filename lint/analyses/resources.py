@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..expr import EvalError, evaluate
+from ..expr import EvalError, evaluate, target_functions
 from ..ir import Kernel, Module
 from ..targets import extra_sgprs, xnack_reserved
 from .defuse import DefUseAnalysis
@@ -56,7 +56,8 @@ def _symbol(module: Module, name: str) -> int | None:
     if isinstance(value, int):
         return value
     try:
-        result = evaluate(value, lambda key: _symbol(module, key))
+        functions = target_functions(module.target) if module.target else None
+        result = evaluate(value, lambda key: _symbol(module, key), functions)
     except (EvalError, RecursionError):
         return None
     return result if isinstance(result, int) else None

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..devices import Launch
-from ..expr import EvalError, Value, evaluate
+from ..expr import EvalError, Value, evaluate, target_functions
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import LocalRef, Statement, Sym
 from ..targets import Target, UnknownTarget, parse_target_id
@@ -198,7 +198,7 @@ class _Builder:
             self.module.findings.append(Finding("parse-error", f"bad value '{text}': {message}", where))
             return None
         try:
-            value = evaluate(parsed[0], self.pre.lookup)
+            value = evaluate(parsed[0], self.pre.lookup, self.pre.functions)
         except EvalError:
             return None  # refers to symbols LLVM resolves at link time; not an error
         return value if isinstance(value, int) else None
@@ -261,10 +261,14 @@ class _Builder:
     def _attach_metadata(self) -> None:
         module = self.module
         by_name = {kernel.name: kernel for kernel in module.kernels}
+        has_code = any(kernel.instructions for kernel in module.kernels)
         for name, (raw_values, where) in self.descriptors.items():
             kernel = by_name.get(name)
             if kernel is None:
-                module.findings.append(Finding("undefined-symbol", f".amdhsa_kernel '{name}' has no code label '{name}:'", where))
+                # a descriptor may describe code assembled elsewhere (llvm-mc accepts it); next to
+                # other code, a missing label is more likely a misspelt one
+                if has_code:
+                    module.findings.append(Finding("undefined-symbol", f".amdhsa_kernel '{name}' has no code label '{name}:'", where))
                 kernel = Kernel(name, where)
                 module.kernels.append(kernel)
                 by_name[name] = kernel
@@ -299,6 +303,7 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
         options.defsyms,
         predefined=target.generation_symbols(_is_hsa(source, declared)) if target else None,
         statement_budget=options.statement_budget,
+        functions=target_functions(target) if target else None,
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..expr import EvalError, Value, evaluate
+from ..expr import EvalError, Functions, Value, evaluate
 from ..ir import ExpansionStep, Finding, Provenance, SourceFile, SourceLine
 from ..nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Statement, Sym, UnOp
 from .source import read_source
@@ -43,7 +43,7 @@ RAW_BLOCKS = {
 _IF_DIRECTIVES = frozenset(
     ".if .ifdef .ifndef .ifnotdef .ifeq .ifne .ifgt .ifge .iflt .ifle .ifc .ifnc .ifeqs .ifnes .ifb .ifnb".split()
 )
-_REPEAT_DIRECTIVES = frozenset((".rept", ".irp", ".irpc"))
+_REPEAT_DIRECTIVES = frozenset((".rept", ".rep", ".irp", ".irpc"))  # .rep is .rept
 _HANDLED = frozenset(
     ".macro .endm .endmacro .exitm .purgem .endr .else .elseif .endif .include .set .equ .equiv .eqv "
     ".err .error .warning".split()
@@ -177,9 +177,11 @@ class Preprocessor:
         defsyms: dict[str, Value] | None = None,
         predefined: dict[str, Value] | None = None,
         statement_budget: int = DEFAULT_STATEMENT_BUDGET,
+        functions: Functions | None = None,
     ):
         self.include_dirs = [Path(d) for d in include_dirs or []]
         self.symbols: dict[str, Value | Node] = {**(predefined or {}), **(defsyms or {})}
+        self.functions = functions or {}  # the processor's MC expression functions (extrasgprs, ...)
         self.macros: dict[str, Macro] = {}
         self.cpp = False  # whether '#' lines are C-preprocessor directives (.S files) or comments
         self.cpp_defines: dict[str, str] = {}
@@ -228,7 +230,7 @@ class Preprocessor:
             return value
         self.symbols[name] = 0  # guards against self-reference while evaluating
         try:
-            result = evaluate(value, self.lookup)
+            result = evaluate(value, self.lookup, self.functions)
         except EvalError:
             self.symbols[name] = value
             return None
@@ -261,7 +263,7 @@ class Preprocessor:
             self._report("parse-error", f"expected one expression, found {len(parsed)}: '{text}'", line, frame)
             return None
         try:
-            return evaluate(parsed[0], self.lookup)
+            return evaluate(parsed[0], self.lookup, self.functions)
         except EvalError as error:
             self._report("parse-error", f"cannot evaluate '{text}': {error}", line, frame)
             return None
@@ -350,8 +352,8 @@ class Preprocessor:
             nonlocal failed
             if isinstance(node, RegExpr):
                 try:
-                    first = evaluate(node.first, self.lookup)
-                    last = first if node.last is None else evaluate(node.last, self.lookup)
+                    first = evaluate(node.first, self.lookup, self.functions)
+                    last = first if node.last is None else evaluate(node.last, self.lookup, self.functions)
                 except EvalError as error:
                     rule = "undefined-symbol" if error.symbol else "parse-error"
                     self._report(rule, f"register index of '{node.kind}[...]': {error}", line, frame)
@@ -364,7 +366,7 @@ class Preprocessor:
                 return Reg(node.kind, first, last - first + 1)
             if isinstance(node, (Sym, BinOp)):
                 try:
-                    return Num(evaluate(node, self.lookup))
+                    return Num(evaluate(node, self.lookup, self.functions))
                 except EvalError:
                     return node
             if isinstance(node, UnOp):
@@ -414,10 +416,7 @@ class Preprocessor:
         elif word in (".endm", ".endmacro", ".endr"):
             self._report("parse-error", f"'{word}' without a matching opening directive", line, frame)
         elif word == ".exitm":
-            if frame.is_macro:
-                frame.index = len(frame.lines)
-            else:
-                self._report("parse-error", "'.exitm' outside a macro", line, frame)
+            self._exit_macro(line, frame)
         elif word == ".purgem":
             name = args.strip()
             if self.macros.pop(name, None) is None:
@@ -440,6 +439,19 @@ class Preprocessor:
         elif word in RAW_BLOCKS:
             yield from self._raw_block(word, line, frame)
 
+    def _exit_macro(self, line: SourceLine, frame: _Frame) -> None:
+        """`.exitm`: leave the innermost macro expansion, with any loops and conditionals inside it."""
+        inside: list[_Frame] = []
+        for candidate in reversed(self._stack):
+            if candidate.source is not None:
+                break
+            inside.append(candidate)
+            if candidate.is_macro:
+                for exited in inside:
+                    exited.index, exited.iterations, exited.conditions = len(exited.lines), None, []
+                return
+        self._report("parse-error", "'.exitm' outside a macro", line, frame)
+
     def _define(self, name: str, value_text: str, line: SourceLine, frame: _Frame, how: str) -> None:
         if how == ".equiv" and name in self.symbols:
             self._report("parse-error", f"'.equiv': symbol '{name}' is already defined", line, frame)
@@ -450,7 +462,7 @@ class Preprocessor:
             self._report("parse-error", f"bad value for '{name}': {problem}", line, frame)
             return
         try:
-            self.symbols[name] = evaluate(parsed[0], self.lookup)
+            self.symbols[name] = evaluate(parsed[0], self.lookup, self.functions)
         except EvalError as error:
             if error.symbol is None:
                 self._report("parse-error", f"cannot evaluate value of '{name}': {error}", line, frame)
@@ -625,7 +637,7 @@ class Preprocessor:
         if body is None:
             return
         values_per_pass: list[dict[str, str]]
-        if word == ".rept":
+        if word in (".rept", ".rep"):
             count = self._eval_text(args, line, frame)
             if count is None:
                 return

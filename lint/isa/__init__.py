@@ -66,17 +66,23 @@ class Variant:
 
 
 class InstructionSet:
-    """The instructions of one processor: mnemonic -> encoding variants."""
+    """The instructions of one processor: mnemonic -> encoding variants.
 
-    def __init__(self, pages: tuple[str, ...]):
+    `spellings` are the other mnemonics llvm-mc 22 accepts on the processor (tables/spellings.json,
+    from scripts/gen_accepted_spellings.py): mnemonic -> (page, row), the row it reads as on its own
+    pages (page "") or on another page.
+    """
+
+    def __init__(self, pages: tuple[str, ...], spellings: tuple[tuple[str, str, str], ...] = ()):
         self.pages = pages
         self._variants: dict[str, tuple[Variant, ...]] = {}
         for page in pages:
             for mnemonic, variants in _load_page(page).items():
                 self._variants[mnemonic] = self._variants.get(mnemonic, ()) + variants
+        self._spellings = {name: (page, row) for name, page, row in spellings}
 
     def __contains__(self, mnemonic: str) -> bool:
-        return bool(self.variants(mnemonic))
+        return bool(self.variants(mnemonic)) or _ALL_SUFFIXES.sub("", mnemonic) in self._spellings or mnemonic in self._spellings
 
     def __len__(self) -> int:
         return len(self._variants)
@@ -87,6 +93,9 @@ class InstructionSet:
         found = self._variants.get(mnemonic)
         if found is None:
             found = self._variants.get(_ALL_SUFFIXES.sub("", mnemonic))
+        if found is None:
+            page, row = self._spellings.get(mnemonic) or self._spellings.get(_ALL_SUFFIXES.sub("", mnemonic), ("", ""))
+            found = _load_page(page).get(row) if page else self._variants.get(row)
         return found or ()
 
     def suggestions(self, mnemonic: str, count: int = 3) -> list[str]:
@@ -120,13 +129,19 @@ def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
     }
 
 
+@lru_cache(maxsize=1)
+def _spellings() -> dict:
+    return json.loads(resources.files("amdgpu_lint.isa").joinpath("tables", "spellings.json").read_text())
+
+
 @lru_cache(maxsize=64)
-def _instruction_set(pages: tuple[str, ...]) -> InstructionSet:
-    return InstructionSet(pages)
+def _instruction_set(pages: tuple[str, ...], group: int | None) -> InstructionSet:
+    spellings = _spellings()["groups"][group] if group is not None else {}
+    return InstructionSet(pages, tuple((name, page, row) for name, (page, row) in spellings.items()))
 
 
 def instruction_set(target: Target) -> InstructionSet:
-    return _instruction_set(target.isa_pages)
+    return _instruction_set(target.isa_pages, _spellings()["processors"].get(target.name))
 
 
 def pages_with(mnemonic: str) -> list[str]:
