@@ -123,17 +123,17 @@ def test_undefined_register_symbol(snippet):
     assert names(result) == ["undefined-symbol"] and "vgprB" in result.diagnostics[0].message
 
 
-DESCRIPTOR = ".amdhsa_kernel ghost\n .amdhsa_next_free_vgpr 1\n .amdhsa_next_free_sgpr 1\n .amdhsa_accum_offset 4\n.end_amdhsa_kernel\n"
+GHOST_DESCRIPTOR = ".amdhsa_kernel ghost\n .amdhsa_next_free_vgpr 1\n .amdhsa_next_free_sgpr 1\n .amdhsa_accum_offset 4\n.end_amdhsa_kernel\n"
 
 
 def test_descriptor_without_code_next_to_other_code(snippet):
-    result = snippet.lint(HEADER + "host:\n s_endpgm\n" + DESCRIPTOR)
+    result = snippet.lint(HEADER + "host:\n s_endpgm\n" + GHOST_DESCRIPTOR)
     assert names(result) == ["undefined-symbol"] and "ghost" in result.diagnostics[0].message
 
 
 def test_descriptor_of_code_assembled_elsewhere(snippet):
     # a file of descriptors only (llvm-mc 22 assembles it; the code comes from another object)
-    assert names(snippet.lint(HEADER + DESCRIPTOR)) == []
+    assert names(snippet.lint(HEADER + GHOST_DESCRIPTOR)) == []
 
 
 # ---------------------------------------------------------------- unknown-target
