@@ -124,7 +124,7 @@ def test_expression_lists():
 @pytest.mark.parametrize(
     "text, column, words",
     [
-        ("v_add_f32 v0, v1,", 18, "end of statement"),
+        ("v_add_f32 v0, v1, +", 20, "end of statement"),  # a trailing comma alone is fine
         ("v_add_f32 v0, @", 15, "'@'"),
         ("s_mov_b32 s0, (1 + 2", 21, "end of statement"),
         ("v_mov_b32 v[0:1", 16, "end of statement"),

@@ -74,7 +74,7 @@ def test_error_inside_header_macro_reports_header_line_and_chain(snippet, tmp_pa
     for path in HANDWRITTEN.iterdir():
         shutil.copy(path, tmp_path / path.name)
     header = tmp_path / "tensile_common.inc"
-    header.write_text(header.read_text().replace("v_mov_b32 v[\\vtmp], s[\\sbase+1]", "v_mov_b32 v[\\vtmp], s[\\sbase+1],"))
+    header.write_text(header.read_text().replace("v_mov_b32 v[\\vtmp], s[\\sbase+1]", "v_mov_b32 v[\\vtmp], s[\\sbase+1], +"))
     from amdgpu_lint.driver.linter import lint_file
     from amdgpu_lint.frontend.builder import BuildOptions
     from amdgpu_lint.rules import RULES

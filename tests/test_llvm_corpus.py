@@ -96,8 +96,8 @@ def test_property_catches_a_wrong_operand_role(snippet, monkeypatch):
     import amdgpu_lint.analyses.defuse as defuse_analysis
     from amdgpu_lint.isa.defuse import DefUse, def_use
 
-    def swapped(mnemonic, operands, modifiers, target, wave):
-        info = def_use(mnemonic, operands, modifiers, target, wave)
+    def swapped(mnemonic, operands, modifiers, target, wave, either_wave=False):
+        info = def_use(mnemonic, operands, modifiers, target, wave, either_wave)
         if info.klass.unit in ("vmem", "smem") and info.klass.kind in ("load", ""):
             return DefUse(frozenset(), info.uses | info.defs, info.klass, info.variant)
         return info

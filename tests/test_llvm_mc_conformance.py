@@ -285,3 +285,50 @@ def test_amdgpu_mc_expression_functions(snippet):
         module = snippet.build(text, mcpu=cpu)
         assert [module.symbols[name] for name in "abcdefg"] == values, cpu
         assert module.findings == []
+
+
+def test_image_data_width_follows_dmask_d16_and_tfe(snippet):
+    # llvm-mc 22: "image data size does not match dmask, d16 and tfe" on the wrong ones only
+    good = """
+        k:
+          image_load v0, v[1:2], s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_2D
+          image_load v[0:2], v[1:2], s[4:11] dmask:0xb dim:SQ_RSRC_IMG_2D
+          image_load v[0:1], v[1:2], s[4:11] dmask:0x7 dim:SQ_RSRC_IMG_2D d16
+          image_load v[0:1], v[1:2], s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_2D tfe
+          image_load v0, v[1:2], s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_2D lwe
+          image_gather4 v[0:3], v[1:2], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D
+          image_atomic_cmpswap v[0:1], v2, s[4:11] dmask:0x3 dim:SQ_RSRC_IMG_1D glc
+          s_endpgm
+    """
+    assert parse_findings(snippet.lint(good, mcpu="gfx1030")) == []
+    wrong = snippet.lint("k:\n image_load v[0:3], v[1:2], s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\n s_endpgm\n", mcpu="gfx1030")
+    assert ["image_load" in message for _, _, message in parse_findings(wrong)] == [True]
+    # gfx11 msaa_load returns four samples whatever the dmask; gfx10 one per dmask bit
+    msaa = "k:\n image_msaa_load {} , v[2:3], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA unorm a16\n s_endpgm\n"
+    assert parse_findings(snippet.lint(msaa.format("v[0:3]"), mcpu="gfx1100")) == []
+    assert parse_findings(snippet.lint(msaa.format("v0"), mcpu="gfx1030")) == []
+
+
+def test_buffer_load_with_tfe_writes_one_more_dword(snippet):
+    result = snippet.lint("k:\n buffer_load_sbyte v[5:6], off, s[8:11], s3 tfe\n s_endpgm\n", mcpu="gfx1010")
+    assert parse_findings(result) == []
+
+
+def test_scc_after_glc_is_the_cache_bit_and_trailing_commas(snippet):
+    module = snippet.build("k:\n global_atomic_add_f32 v0, v[0:1], v2, off glc scc\n v_cndmask_b32_e32 v1, v2, v3,\n s_endpgm\n",
+                           mcpu="gfx90a")
+    atomic, select, _ = module.kernels[0].instructions
+    assert len(atomic.operands) == 4 and ("scc", None) in atomic.modifiers
+    assert len(select.operands) == 3 and module.findings == []
+
+
+def test_wave_size_of_an_undeclared_listing(snippet):
+    # PAL/Mesa output on gfx10+ does not say its wave size: the code does (vcc vs vcc_lo) ...
+    wave64 = snippet.lint("k:\n v_cmp_eq_u32_e64 s[0:1], v0, v1\n v_cndmask_b32_e64 v2, 0, 1, s[0:1]\n"
+                          " s_and_b64 vcc, exec, s[0:1]\n s_endpgm\n", mcpu="gfx1030")
+    assert parse_findings(wave64) == []
+    wrong = snippet.lint("k:\n v_cmp_eq_u32_e64 s0, v0, v1\n s_and_b64 vcc, exec, s[0:1]\n s_endpgm\n", mcpu="gfx1030")
+    assert len(parse_findings(wrong)) == 1
+    # ... and where it does not, either wave size's operand widths are accepted
+    wmma = snippet.lint("k:\n v_wmma_f32_16x16x16_f16 v[16:19], v[0:7], v[8:15], v[16:19]\n s_endpgm\n", mcpu="gfx1100")
+    assert parse_findings(wmma) == []

@@ -12,7 +12,7 @@ CASES = {
     "only_comments": (b"; nothing here\n// nor here\n/* or here */\n", []),
     "binary": (b"\x7fELF\x02\x01\x01\x00" * 64, [("parse-error", 1)]),
     "non_utf8": (TARGET + b"k:\n v_mov_b32 v0, \xff\n s_endpgm\n", [("parse-error", 3), ("invalid-encoding", 3)]),
-    "crlf": (TARGET.replace(b"\n", b"\r\n") + b"k:\r\n s_nop 0\r\n s_bad_thing v0,\r\n s_endpgm\r\n", [("parse-error", 4)]),
+    "crlf": (TARGET.replace(b"\n", b"\r\n") + b"k:\r\n s_nop 0\r\n s_bad_thing v0, +\r\n s_endpgm\r\n", [("parse-error", 4)]),
     "huge_line": (TARGET + b"k:\n v_mov_b32 v0, " + b"1+" * 500_000 + b"1\n s_endpgm\n", [("parse-error", 3)]),
     "huge_directive_line": (TARGET + b"k:\n s_endpgm\n.byte " + b"1," * 500_000 + b"1\n", []),
     "huge_garbage_line": (TARGET + b"k:\n" + b"@" * 1_000_000 + b"\n s_endpgm\n", [("parse-error", 3)]),

@@ -20,10 +20,10 @@ def test_every_rule_is_documented():
 # ---------------------------------------------------------------- parse-error
 
 def test_parse_error_fires_and_rest_of_file_is_linted(snippet):
-    result = snippet.lint(HEADER + "k:\n  v_add_f32 v0, v1,\n  s_branch .Lnowhere\n  s_endpgm\n")
+    result = snippet.lint(HEADER + "k:\n  v_add_f32 v0, v1, +\n  s_branch .Lnowhere\n  s_endpgm\n")
     assert names(result) == ["parse-error", "undefined-symbol"]
     error = result.diagnostics[0]
-    assert (error.line, error.column) == (3, 20) and "expected" in error.message
+    assert (error.line, error.column) == (3, 22) and "expected" in error.message
 
 
 def test_parse_error_quiet(snippet):

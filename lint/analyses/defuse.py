@@ -5,17 +5,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import Kernel, Module
+from ..nodes import SpecialReg
 from ..isa.defuse import DefUse, def_use
 from .manager import Analysis, AnalysisManager
 
 
 def kernel_wave_size(module: Module, kernel: Kernel) -> int:
-    """Wave size from the metadata, else the descriptor, else the target's default."""
+    """Wave size from the metadata, else the descriptor, else the code, else the target's default."""
     if kernel.metadata and kernel.metadata.get(".wavefront_size") in (32, 64):
         return kernel.metadata[".wavefront_size"]
     if kernel.descriptor.get("wavefront_size32") in (0, 1):
         return 32 if kernel.descriptor["wavefront_size32"] else 64
-    return module.target.default_wave_size if module.target else 64
+    if module.target is None:
+        return 64
+    if len(module.target.wave_sizes) > 1:
+        return _wave_size_of_code(kernel) or module.target.default_wave_size
+    return module.target.default_wave_size
+
+
+def wave_size_is_declared(module: Module, kernel: Kernel) -> bool:
+    """Whether the kernel's wave size is known (declared, shown by the code, or the only one)."""
+    return (bool(kernel.metadata and kernel.metadata.get(".wavefront_size") in (32, 64))
+            or kernel.descriptor.get("wavefront_size32") in (0, 1) or module.target is None
+            or len(module.target.wave_sizes) == 1 or _wave_size_of_code(kernel) is not None)
+
+
+def _wave_size_of_code(kernel: Kernel) -> int | None:
+    """Where both wave sizes exist and nothing declares one (PAL and Mesa listings, -mattr=+wavefrontsize64):
+    wave64 code names the whole `vcc`/`exec`, wave32 code their low halves (as LLVM prints them)."""
+    names = {operand.name for instruction in kernel.instructions for operand in instruction.operands
+             if isinstance(operand, SpecialReg)}
+    whole, halves = bool(names & {"vcc", "exec"}), bool(names & {"vcc_lo", "exec_lo"})
+    if whole != halves:
+        return 64 if whole else 32
+    return None
 
 
 @dataclass
@@ -36,12 +59,13 @@ class DefUseAnalysis(Analysis):
         if target is None:
             return None
         wave = kernel_wave_size(module, kernel)
+        either = not wave_size_is_declared(module, kernel)  # operand widths of either wave size are fine
         results = []
         for instruction in kernel.instructions:
-            info = def_use(instruction.mnemonic, instruction.operands, instruction.modifiers, target, wave)
+            info = def_use(instruction.mnemonic, instruction.operands, instruction.modifiers, target, wave, either)
             if instruction.pair is not None:
                 pair = instruction.pair
-                second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave)
+                second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
                 info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
                               info.problem or second.problem, info.preserved | second.preserved)
             results.append(info)

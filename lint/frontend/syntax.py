@@ -155,7 +155,7 @@ class _ToNodes(Transformer):
             for position, item in enumerate(group):
                 if isinstance(item, tuple):
                     modifiers.append((item[1], item[2]))
-                elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic) or (
+                elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
                         position > 0 and register_from_name(item.name) is None)):
                     modifiers.append((item.name.lower(), None))
                 else:
@@ -187,9 +187,10 @@ def _operand(node: Node) -> Node:
     return node
 
 
-def _is_modifier_word(word: str, mnemonic: str) -> bool:
-    # `a16` is the AGPR a16 everywhere but in image instructions, where it is the 16-bit-address bit
-    return word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))
+def _is_modifier_word(word: str, mnemonic: str, position: int = 0) -> bool:
+    # `a16` is the AGPR a16 everywhere but in image instructions, where it is the 16-bit-address bit;
+    # `scc` after another item of a group is gfx90a's cache-coherence bit, not the register
+    return (word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))) or (word == "scc" and position > 0)
 
 
 def _mentions_symbols(node: Node) -> bool:

@@ -128,14 +128,35 @@ def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, 
     return None, None
 
 
-def _width_problem(mnemonic: str, spec, node: Node, wave_size: int) -> str | None:
+def _image_data_dwords(mnemonic: str, mods: dict[str, Node | None], target: Target) -> int:
+    """Dwords of an image instruction's data: a component per dmask bit (four for gather4 and gfx11+
+    msaa_load), halved when d16 packs two per dword, plus one for the tfe status."""
+    dmask = mods.get("dmask")
+    components = bin(dmask.value).count("1") if isinstance(dmask, Num) and isinstance(dmask.value, int) else 1
+    if "gather4" in mnemonic or ("msaa_load" in mnemonic and target.major >= 11):
+        components = 4  # four texels (gather4) or, from gfx11, four samples (msaa_load) of one channel
+    components = max(components, 1)
+    packed_d16 = not (target.major == 8 and target.name != "gfx810")  # gfx80x keep one half per dword
+    if "d16" in mods and packed_d16:
+        components = (components + 1) // 2
+    return components + (1 if "tfe" in mods else 0)  # llvm-mc counts tfe's status dword, not lwe's
+
+
+def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave: bool,
+                   image_data: int | None = None, tfe: bool = False) -> str | None:
     """A register whose width contradicts the table (only where the row describes that file)."""
     register = operand_register(node)
     expected = spec.dwords(wave_size)
+    if image_data is not None and spec.name in ("vdata", "vdst") and not mnemonic.startswith("image_bvh"):
+        expected = image_data
+    elif tfe and spec.is_def and expected:
+        expected += 1  # a buffer load with tfe also writes its status dword
     if not isinstance(register, Reg) or not expected or spec.name in _VARIABLE_WIDTH or register.half:
         return None
     if register.kind not in spec.kinds or register.count == expected:
         return None
+    if either_wave and register.count == spec.dwords(96 - wave_size):
+        return None  # the wave size is not known: the other one's width is as likely
     plural = "s" if expected > 1 else ""
     return f"operand '{spec.name}' of {mnemonic} is {expected} dword{plural}, but {register} is {register.count}"
 
@@ -151,13 +172,14 @@ def _returns(mnemonic: str, modifiers: dict[str, Node | None], target: Target, h
 
 
 def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
-            target: Target, wave_size: int) -> DefUse:
-    """Def/use of one instruction instance on `target` (memoized on its text-level content)."""
-    return _def_use(mnemonic, operands, modifiers, target, wave_size)
+            target: Target, wave_size: int, either_wave: bool = False) -> DefUse:
+    """Def/use of one instruction instance on `target` (memoized on its text-level content).
+    `either_wave`: the wave size is a guess, so operand widths of the other one are accepted too."""
+    return _def_use(mnemonic, operands, modifiers, target, wave_size, either_wave)
 
 
 @lru_cache(maxsize=131072)
-def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int) -> DefUse:
+def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, either_wave: bool) -> DefUse:
     mods = dict(modifiers)
     mod_names = frozenset(mods)
     if mnemonic in _FOLDED_OPERANDS and len(operands) > 1:
@@ -190,7 +212,8 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int) -> D
             else:
                 uses.update(units)
             if problem is None:
-                problem = _width_problem(mnemonic, spec, node, wave_size)
+                image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
+                problem = _width_problem(mnemonic, spec, node, wave_size, either_wave, image_data, "tfe" in mods)
         for spec_index in implicit:
             spec = specs[spec_index]
             units = _SPECIAL_UNITS[spec.implicit_register]
