@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import Kernel, Module
-from ..nodes import SpecialReg
 from ..isa.defuse import DefUse, def_use
+from ..nodes import SpecialReg
 from .manager import Analysis, AnalysisManager
 
 
