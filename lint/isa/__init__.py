@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -115,18 +115,34 @@ def _spec(raw: list, kinds: list[list[str]]) -> OperandSpec:
     )
 
 
+#: Operand sizes (wave32, wave64 dwords) where a page is wrong, each checked with llvm-mc 22: gfx12
+#: packs WMMA's 16-bit A/B (and 16-bit C/D) into half the VGPRs gfx11 used.
+_SIZE_CORRECTIONS = {
+    ("gfx12", "v_wmma_f16_16x16x16_f16"): {"vdst": (4, 2), "src0": (4, 2), "src1": (4, 2), "src2": (4, 2)},
+    ("gfx12", "v_wmma_bf16_16x16x16_bf16"): {"vdst": (4, 2), "src0": (4, 2), "src1": (4, 2), "src2": (4, 2)},
+    ("gfx12", "v_wmma_f32_16x16x16_f16"): {"src0": (4, 2), "src1": (4, 2)},
+    ("gfx12", "v_wmma_f32_16x16x16_bf16"): {"src0": (4, 2), "src1": (4, 2)},
+}
+
+
 @lru_cache(maxsize=None)
 def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
     text = resources.files("amdgpu_lint.isa").joinpath("tables", f"{page}.json").read_text()
     table = json.loads(text)
     kinds = table["kinds"]
-    return {
+    rows = {
         mnemonic: tuple(
             Variant(v["enc"], tuple(_spec(op, kinds) for op in v["ops"]), tuple(v.get("mods", ())))
             for v in variants
         )
         for mnemonic, variants in table["instructions"].items()
     }
+    for (corrected_page, mnemonic), sizes in _SIZE_CORRECTIONS.items():
+        if corrected_page == page and mnemonic in rows:
+            rows[mnemonic] = tuple(
+                Variant(v.encoding, tuple(replace(op, size=sizes.get(op.name, op.size)) for op in v.operands), v.modifiers)
+                for v in rows[mnemonic])
+    return rows
 
 
 @lru_cache(maxsize=1)
