@@ -351,3 +351,24 @@ def test_gfx12_wmma_16_bit_operands_are_packed(snippet):
     assert parse_findings(wave32) == [] and parse_findings(wave64) == []
     gfx11_sized = snippet.lint(text.format(w32=1, d="v[0:7]", a="v[8:11]", b="v[12:15]"), mcpu="gfx1200")
     assert [name for name, _, _ in parse_findings(gfx11_sized)] == ["unknown-instruction"]
+
+
+def test_numeric_branch_target_keeps_the_code_after_it_reachable(snippet):
+    # SP3-translated MIOpen kernels branch by dword offset (`s_branch 2` skips two 4-byte
+    # instructions); until offsets are resolved the code after it must not look dead
+    text = """
+        k:
+          v_mov_b32 v1, 0
+          s_branch 2
+          s_nop 0
+          s_nop 0
+          v_add_u32 v2, v1, v1
+          s_endpgm
+    """
+    module = snippet.build(text, mcpu="gfx900")
+    from amdgpu_lint.analyses.cfg import CFGAnalysis
+    from amdgpu_lint.analyses.manager import AnalysisManager
+
+    cfg = AnalysisManager(module, module.kernels[0]).get(CFGAnalysis)
+    assert cfg.reachable() == set(range(len(cfg.blocks)))
+    assert "uninitialized-register" not in names(snippet.lint(text, mcpu="gfx900"))

@@ -86,7 +86,9 @@ class CFGAnalysis(Analysis):
                     target = block_of_label.get(branch_label(last) or "")
                     if target is not None:
                         block.successors.append(target)
-                    falls_through = falls_through and is_conditional_branch(mnemonic)
+                    # a target this kernel does not resolve (`s_branch 61`, a dword offset; a label
+                    # elsewhere) may be the next block: never make the code after it unreachable
+                    falls_through = falls_through and (is_conditional_branch(mnemonic) or target is None)
             if falls_through and block.index + 1 not in block.successors:
                 block.successors.append(block.index + 1)
         for block in blocks:
