@@ -4,7 +4,7 @@ Each expected value below was checked by assembling the same text with llvm-mc 2
 (`llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=...`): what it accepts we accept and read the same way.
 """
 
-from amdgpu_lint.nodes import Reg
+from amdgpu_lint.nodes import Num, Reg, Sym
 from conftest import names
 
 PARSE_LEVEL = {"parse-error", "unknown-directive", "undefined-symbol", "unknown-target", "unknown-instruction"}
@@ -372,3 +372,34 @@ def test_numeric_branch_target_keeps_the_code_after_it_reachable(snippet):
     cfg = AnalysisManager(module, module.kernels[0]).get(CFGAnalysis)
     assert cfg.reachable() == set(range(len(cfg.blocks)))
     assert "uninitialized-register" not in names(snippet.lint(text, mcpu="gfx900"))
+
+
+def test_altmacro_mode(snippet):
+    # llvm-mc 22 prints: v_add_u32_e32 v8, 3, v8 / v10, 1 / v11, 2 / v5, 7, then v_mov_b32_e32 v6, reg
+    module = snippet.build("""
+        .altmacro
+        .macro inc reg, amount
+          v_add_u32 v[reg], amount, v[\\reg]
+        .endm
+        .macro twice reg
+          inc reg, 1
+          inc %(reg+1), <2>
+        .endm
+        .set base, 4
+        k:
+          inc %(base*2), 3
+          twice 10
+          inc <5>, <7>
+        .noaltmacro
+        .macro plain reg
+          v_mov_b32 v[\\reg], reg
+        .endm
+          plain 6
+          s_endpgm
+    """, mcpu="gfx900")
+    rows = [(i.operands[0].index, i.operands[1]) for i in module.kernels[0].instructions[:-1]]
+    assert rows == [(8, Num(3)), (10, Num(1)), (11, Num(2)), (5, Num(7)), (6, Sym("reg"))]
+    assert module.findings == []
+    from amdgpu_lint.frontend.preprocessor import split_macro_arguments
+
+    assert [text for _, text in split_macro_arguments("<5,6>, 7", angle_strings=True)] == ["<5,6>", "7"]

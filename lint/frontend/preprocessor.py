@@ -46,12 +46,13 @@ _IF_DIRECTIVES = frozenset(
 _REPEAT_DIRECTIVES = frozenset((".rept", ".rep", ".irp", ".irpc"))  # .rep is .rept
 _HANDLED = frozenset(
     ".macro .endm .endmacro .exitm .purgem .endr .else .elseif .endif .include .set .equ .equiv .eqv "
-    ".err .error .warning".split()
+    ".err .error .warning .altmacro .noaltmacro".split()
 ) | _IF_DIRECTIVES | _REPEAT_DIRECTIVES | frozenset(RAW_BLOCKS)
 
 _FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
 _ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
 _SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
+_BARE_PARAMETER = re.compile(r"(?<![\w.$])(\\?)([A-Za-z_.$][\w.$]*)&?")
 _MACRO_PARAM = re.compile(r"([A-Za-z_][\w]*)\s*(?::\s*(req|vararg))?\s*(?:=\s*(\"[^\"]*\"|[^,\s]+))?")
 _OPERATOR_CHARS = frozenset("+-*/%|&^<>=!~")
 _CPP = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)\Z")
@@ -102,8 +103,22 @@ class Emitted:
     raw: str = ""  # body text of a raw block (.amdgpu_metadata ...)
 
 
-def split_macro_arguments(text: str) -> list[tuple[int, str]]:
-    """Split macro-call arguments (commas, or blanks not next to an operator); returns (start, text)."""
+def _angle_string_end(text: str, i: int) -> int | None:
+    """Index just past the `>` closing the altmacro string that opens at text[i] (`!` escapes), or None."""
+    j = i + 1
+    while j < len(text):
+        if text[j] == "!":
+            j += 2
+            continue
+        if text[j] == ">":
+            return j + 1
+        j += 1
+    return None
+
+
+def split_macro_arguments(text: str, angle_strings: bool = False) -> list[tuple[int, str]]:
+    """Split macro-call arguments (commas, or blanks not next to an operator); returns (start, text).
+    With `angle_strings` (.altmacro), `<a, b>` is one argument."""
     args: list[tuple[int, str]] = []
     start, depth, i, n = None, 0, 0, len(text)
     current: list[str] = []
@@ -116,6 +131,11 @@ def split_macro_arguments(text: str) -> list[tuple[int, str]]:
 
     while i < n:
         char = text[i]
+        if angle_strings and char == "<" and start is None and (end := _angle_string_end(text, i)) is not None:
+            start = i
+            current.append(text[i:end])
+            i = end
+            continue
         if char == '"':
             j = i + 1
             while j < n and text[j] != '"':
@@ -184,6 +204,7 @@ class Preprocessor:
         self.functions = functions or {}  # the processor's MC expression functions (extrasgprs, ...)
         self.macros: dict[str, Macro] = {}
         self.cpp = False  # whether '#' lines are C-preprocessor directives (.S files) or comments
+        self.altmacro = False  # GNU as alternate macro mode: bare parameter names, %expr, <strings>
         self.cpp_defines: dict[str, str] = {}
         self._cpp_pattern: re.Pattern[str] | None = None
         self.findings: list[Finding] = []
@@ -431,6 +452,8 @@ class Preprocessor:
                 self._report("parse-error", f"'{word}' needs a symbol name and a value", line, frame)
             else:
                 self._define(name.strip(), value.strip(), line, frame, word)
+        elif word in (".altmacro", ".noaltmacro"):
+            self.altmacro = word == ".altmacro"
         elif word in (".err", ".error"):
             message = args.strip().strip('"') or "assembly stopped by .err"
             self._report("parse-error", f"{word}: {message}", line, frame)
@@ -574,9 +597,11 @@ class Preprocessor:
             return
         values: dict[str, str] = {param.name: param.default for param in macro.params}
         positional = macro.params
-        arguments = split_macro_arguments(arg_text)
+        arguments = split_macro_arguments(arg_text, self.altmacro)
         position = 0
         for start, text in arguments:
+            if self.altmacro:
+                text = self._altmacro_argument(text, line, frame)
             keyword = re.match(r"([A-Za-z_]\w*)\s*=(?!=)\s*(.*)\Z", text, re.S)
             if keyword and keyword.group(1) in values:
                 values[keyword.group(1)] = keyword.group(2)
@@ -596,11 +621,21 @@ class Preprocessor:
                 self._report("parse-error", f"missing value for required parameter '{param.name}' of '{macro.name}'", line, frame)
                 return
         step = ExpansionStep("macro", macro.name, line.path, line.number, line.column)
-        lines = self._substituted(macro.body, values, self._macro_instantiations)
+        lines = self._substituted(macro.body, values, self._macro_instantiations, bare=self.altmacro)
         self._macro_instantiations += 1
         self._push(lines, frame, step, macro_depth=frame.macro_depth + 1, is_macro=True)
 
-    def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int) -> list[SourceLine]:
+    def _altmacro_argument(self, text: str, line: SourceLine, frame: _Frame) -> str:
+        """`%expr` is the expression's value; `<text>` is the text, `!` escaping the next character."""
+        if text.startswith("%"):
+            value = self._eval_text(text[1:], line, frame)
+            return text if value is None else str(value)
+        if text.startswith("<") and text.endswith(">") and _angle_string_end(text, 0) == len(text):
+            return re.sub(r"!(.)", r"\1", text[1:-1])
+        return text
+
+    def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int,
+                     bare: bool = False) -> list[SourceLine]:
         def replace(match: re.Match[str]) -> str:
             key = match.group(1)
             if key == "()":
@@ -609,9 +644,18 @@ class Preprocessor:
                 return str(counter)
             return values.get(key, match.group(0))
 
+        def replace_bare(match: re.Match[str]) -> str:
+            # .altmacro: a parameter is named with or without `\`; `&` ends the name
+            name = match.group(2)
+            if name not in values:
+                return match.group(0)
+            return values[name]
+
         result = []
         for source_line in body:
             text = source_line.text
+            if bare and values:
+                text = _BARE_PARAMETER.sub(replace_bare, text)
             if "\\" in text:
                 text = _SUBSTITUTION.sub(replace, text)
             result.append(SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp))
