@@ -27,20 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "lint" / "isa" / "tables" / "spellings.json"
 
-#: LLVM's renames between generations, applied together (old -> new)
-_RENAMES = (
-    (r"^ds_read2st64_", "ds_load_2addr_stride64_"), (r"^ds_write2st64_", "ds_store_2addr_stride64_"),
-    (r"^ds_read2_", "ds_load_2addr_"), (r"^ds_write2_", "ds_store_2addr_"),
-    (r"^ds_read_", "ds_load_"), (r"^ds_write_", "ds_store_"), (r"^ds_wrxchg", "ds_storexchg"),
-    (r"dwordx4", "b128"), (r"dwordx3", "b96"), (r"dwordx2", "b64"), (r"dword", "b32"),
-    (r"_ubyte", "_u8"), (r"_sbyte", "_i8"), (r"_ushort", "_u16"), (r"_sshort", "_i16"),
-    (r"_byte", "_b8"), (r"_short", "_b16"),
-    (r"^s_andn2_", "s_and_not1_"), (r"^s_orn2_", "s_or_not1_"),
-    (r"^s_add_u32$", "s_add_co_u32"), (r"^s_addc_u32$", "s_add_co_ci_u32"),
-    (r"^s_sub_u32$", "s_sub_co_u32"), (r"^s_subb_u32$", "s_sub_co_ci_u32"),
-    (r"^exp$", "export"), (r"^v_accvgpr_(read|write)$", r"v_accvgpr_\1_b32"),
-    (r"(x\d+)(bf16|f16|i8|xf32|bf8|fp8)", r"\1_\2"), (r"_(bf8|fp8)(bf8|fp8)$", r"_\1_\2"),
-)
 _REJECTED = ("invalid instruction", "not supported", "instruction requires")
 
 
@@ -88,18 +74,13 @@ def _errors(llvm_mc: str, processor: str, lines: list[str]) -> dict[int, str]:
     return errors
 
 
-def _renamed(name: str) -> str:
-    for pattern, replacement in _RENAMES:
-        name = re.sub(pattern, replacement, name)
-    return name
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--llvm-mc", default="llvm-mc-22")
     parser.add_argument("--check", action="store_true", help="compare with the committed table; exit 1 if it differs")
     args = parser.parse_args()
     from amdgpu_lint.isa import _ALL_SUFFIXES, PAGES, InstructionSet, _load_page
+    from amdgpu_lint.isa.renames import renamed
     from amdgpu_lint.targets import _PROCESSORS, parse_target_id
 
     loaded = {page: _load_page(page) for page in PAGES}
@@ -121,9 +102,9 @@ def main() -> int:
         for name in sorted(set(everything) | fused | set(unnumbered)):
             if name in own or _ALL_SUFFIXES.sub("", name) in own:
                 continue
-            renamed = _renamed(name)
-            if renamed in own:
-                probes += [(name, "", renamed, line) for line in _instances(name, own.variants(renamed), wave_size)]
+            new_name = renamed(name)
+            if new_name in own:
+                probes += [(name, "", new_name, line) for line in _instances(name, own.variants(new_name), wave_size)]
             else:
                 sources = [(page, name) for page, rows in loaded.items() if name in rows] or [unnumbered.get(name, ("", ""))]
                 for page, row in sources:

@@ -196,3 +196,63 @@ def _is_instruction_line(text: str, line: int) -> bool:
 def lint_text(text: str, name: str, mcpu: str, directory: Path) -> list[tuple[str, int, str]]:
     """Parse-level findings for a generated listing (CodeGen output)."""
     return lint_case(Case(name, text, name, mcpu), directory).findings
+
+
+LLVM_MC = "llvm-mc-22"
+_PRINTED_INSTRUCTION = re.compile(r"^\t([a-z_][\w.]*)(?:\s|$)")
+_ENCODING_SUFFIX = re.compile(r"(_e32|_e64|_e64_dpp|_dpp|_sdwa)$")
+
+
+def _normal(mnemonic: str) -> str:
+    """Encoding suffixes dropped and every spelling of an instruction folded into one name."""
+    from amdgpu_lint.isa.renames import printed_name
+
+    return printed_name(_ENCODING_SUFFIX.sub("", mnemonic))
+
+
+def llvm_mc_mnemonics(case: Case, directory: Path) -> list[str] | None:
+    """The instruction stream llvm-mc 22 prints for the case (after every macro, loop and
+    conditional), encoding suffixes dropped; None where llvm-mc is missing or refuses the file."""
+    import shutil
+    import subprocess
+
+    if shutil.which(LLVM_MC) is None or not case.amdgpu:
+        return None
+    path = directory / case.name
+    path.write_text(case.text, encoding="utf-8")
+    command = [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={case.mcpu}"]
+    command += [f"-mattr={','.join(case.mattr)}"] if case.mattr else []
+    command += [f"--defsym={name}={value}" for name, value in case.defsyms]
+    command += [f"-I{directory}" for directory in case.include_dirs] + [str(path)]
+    run = subprocess.run(command, capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        return None
+    stream = []
+    for line in run.stdout.splitlines():
+        match = _PRINTED_INSTRUCTION.match(line)
+        if match and not match.group(1).startswith("."):
+            stream.append(_normal(match.group(1)))
+            second = re.search(r"::\s*([a-z_][\w.]*)", line)  # the other half of a VOPD pair
+            if second:
+                stream.append(_normal(second.group(1)))
+    return stream
+
+
+def our_mnemonics(case: Case, directory: Path) -> list[str]:
+    """Our instruction stream for the case, each mnemonic as llvm-mc prints it (other accepted
+    spellings read as their row), encoding suffixes dropped."""
+    from amdgpu_lint.frontend.builder import build_module
+    from amdgpu_lint.frontend.source import read_source
+    from amdgpu_lint.isa import instruction_set
+
+    path = directory / case.name
+    path.write_text(case.text, encoding="utf-8")
+    options = BuildOptions(mcpu=case.mcpu, include_dirs=list(case.include_dirs), defsyms=dict(case.defsyms))
+    module = build_module(read_source(path), options)
+    spellings = instruction_set(module.target).printed_names() if module.target else {}
+    stream = []
+    for kernel in module.kernels:
+        for instruction in kernel.instructions:
+            for half in (instruction, instruction.pair) if instruction.pair else (instruction,):
+                stream.append(_normal(spellings.get(half.mnemonic, half.mnemonic)))
+    return stream

@@ -98,6 +98,10 @@ class InstructionSet:
             found = _load_page(page).get(row) if page else self._variants.get(row)
         return found or ()
 
+    def printed_names(self) -> dict[str, str]:
+        """Accepted spelling -> the row name it reads as on this processor's own pages."""
+        return {name: row for name, (page, row) in self._spellings.items() if not page and row != name}
+
     def suggestions(self, mnemonic: str, count: int = 3) -> list[str]:
         base = _ENCODING_SUFFIX.sub("", mnemonic)
         names = {_ENCODING_SUFFIX.sub("", name) for name in self._variants}
