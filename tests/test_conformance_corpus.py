@@ -97,3 +97,48 @@ def test_llvm_mc_expands_the_same_instruction_stream(tmp_path):
             first = next((i for i, pair in enumerate(zip(ours, theirs, strict=False)) if pair[0] != pair[1]), None)
             differing.append(f"{case}: {len(ours)} vs {len(theirs)} instructions, first difference at {first}")
     assert compared > 200 and differing == []
+
+
+def test_encoded_sizes_match_llvm_mc_on_llvm_output(tmp_path, request):
+    """Where llvm-mc-22 is installed: every size we give for an instruction of LLVM's CodeGen
+    output equals the bytes `llvm-mc -show-encoding` encodes it in (sizes we leave open: None)."""
+    import re
+    import shutil
+    import subprocess
+
+    pytest.importorskip("llvmlite")
+    if shutil.which(llvm_conformance.LLVM_MC) is None:
+        pytest.skip("llvm-mc-22 is not installed (Debian's llvm-22)")
+    from amdgpu_lint.analyses.defuse import DefUseAnalysis
+    from amdgpu_lint.analyses.manager import AnalysisManager
+    from amdgpu_lint.frontend.builder import BuildOptions, build_module
+    from amdgpu_lint.frontend.source import read_source
+    from amdgpu_lint.isa.sizes import encoded_size, vopd_size
+
+    cases = llvm_conformance.codegen_cases()
+    listings = llvm_conformance.compile_codegen(cases, request.config.cache.mkdir("llvm-codegen"))
+    known = wrong = 0
+    for (local, triple, cpu, mattr), asm in ((case, listings[case]) for case in cases):
+        if asm is None:
+            continue
+        path = tmp_path / "listing.s"
+        path.write_text(asm)
+        run = subprocess.run([llvm_conformance.LLVM_MC, f"-triple={triple}", f"-mcpu={cpu}", "-show-encoding", str(path)]
+                             + ([f"-mattr={mattr}"] if mattr else []), capture_output=True, text=True, check=False)
+        if run.returncode:
+            continue
+        theirs = [len(m.group(1).split(",")) for m in re.finditer(r"^\t[a-z_].*; encoding: \[([^\]]*)\]", run.stdout, re.M)]
+        module = build_module(read_source(path), BuildOptions(mcpu=cpu))
+        ours = []
+        for kernel in module.kernels:
+            facts = AnalysisManager(module, kernel).get(DefUseAnalysis).per_instruction
+            ours += [vopd_size(i, module.target) if i.pair else
+                     encoded_size(i.mnemonic, f.variant, i.operands, frozenset(n for n, _ in i.modifiers), module.target)
+                     for i, f in zip(kernel.instructions, facts, strict=True)]
+        if len(ours) != len(theirs):
+            continue
+        for size, encoded in zip(ours, theirs, strict=True):
+            if size is not None:
+                known += 1
+                wrong += size != encoded
+    assert known > 30000 and wrong == 0

@@ -354,13 +354,13 @@ def test_gfx12_wmma_16_bit_operands_are_packed(snippet):
 
 
 def test_numeric_branch_target_keeps_the_code_after_it_reachable(snippet):
-    # SP3-translated MIOpen kernels branch by dword offset (`s_branch 2` skips two 4-byte
-    # instructions); until offsets are resolved the code after it must not look dead
+    # SP3-translated MIOpen kernels branch by dword offset; where a size on the way is unknown
+    # (a DPP form here) the offset is not resolved, and the code after the branch must not look dead
     text = """
         k:
           v_mov_b32 v1, 0
-          s_branch 2
-          s_nop 0
+          s_branch 3
+          v_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
           s_nop 0
           v_add_u32 v2, v1, v1
           s_endpgm
@@ -403,3 +403,52 @@ def test_altmacro_mode(snippet):
     from amdgpu_lint.frontend.preprocessor import split_macro_arguments
 
     assert [text for _, text in split_macro_arguments("<5,6>, 7", angle_strings=True)] == ["<5,6>", "7"]
+
+
+def test_encoded_sizes_as_llvm_mc_encodes_them(snippet):
+    # byte counts of `llvm-mc-22 -mcpu=gfx900 -show-encoding` for the same lines
+    lines = """s_mov_b32 s0, 1
+        s_mov_b32 s0, 0x12345
+        s_movk_i32 s0, 0x1234
+        v_add_f32 v0, v1, v2
+        v_add_f32 v0, v1, s2
+        v_add_f32 v0, 0x40490fdb, v2
+        v_add_f32 v0, |v1|, v2
+        v_cmp_eq_u32 vcc, v1, v2
+        v_cmp_eq_u32 s[0:1], v1, v2
+        v_cndmask_b32 v0, v1, v2, vcc
+        global_load_dword v0, v[0:1], off offset:16
+        s_load_dword s0, s[0:1], 0x10
+        ds_read_b32 v0, v1 offset:64
+        s_add_u32 s0, s0, sym@rel32@lo+4
+        s_branch 3"""
+    module = snippet.build("k:\n" + lines + "\n", mcpu="gfx900")
+    from amdgpu_lint.analyses.defuse import DefUseAnalysis
+    from amdgpu_lint.analyses.manager import AnalysisManager
+    from amdgpu_lint.isa.sizes import encoded_size
+
+    kernel = module.kernels[0]
+    facts = AnalysisManager(module, kernel).get(DefUseAnalysis).per_instruction
+    sizes = [encoded_size(i.mnemonic, f.variant, i.operands, frozenset(n for n, _ in i.modifiers), module.target)
+             for i, f in zip(kernel.instructions, facts, strict=True)]
+    assert sizes == [4, 8, 4, 4, 8, 8, 8, 4, 8, 4, 8, 8, 8, 8, 4]
+
+
+def test_numeric_branch_offsets_resolve_over_known_sizes(snippet):
+    # s_branch 3 skips the 8-byte v_add_f32 (VOP3: SGPR second source) and the 4-byte s_nop
+    module = snippet.build("""
+        k:
+          s_branch 3
+          v_add_f32 v0, v1, s2
+          s_nop 0
+          s_cbranch_scc0 -4
+          s_endpgm
+    """, mcpu="gfx900")
+    from amdgpu_lint.analyses.cfg import CFGAnalysis
+    from amdgpu_lint.analyses.manager import AnalysisManager
+
+    cfg = AnalysisManager(module, module.kernels[0]).get(CFGAnalysis)
+    by_first = {block.instructions[0].mnemonic: block for block in cfg.blocks}
+    assert cfg.blocks[0].successors == [cfg.block_of[3]]  # to s_cbranch_scc0, 4 + 4*3 bytes on
+    assert cfg.block_of[1] in cfg.blocks[cfg.block_of[3]].successors  # -4 dwords: back to v_add_f32
+    assert by_first["s_endpgm"].index in cfg.blocks[cfg.block_of[3]].successors

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import BasicBlock, Instruction, Kernel
-from ..nodes import Sym
+from ..isa.sizes import encoded_size, vopd_size
+from ..nodes import Num, Sym, UnOp
 from .manager import Analysis, AnalysisManager
 
 #: Instructions that end the program or leave the function with no static successor.
@@ -57,8 +58,10 @@ class CFGAnalysis(Analysis):
     @classmethod
     def run(cls, kernel: Kernel, manager: AnalysisManager) -> ControlFlowGraph:
         instructions = kernel.instructions
+        numeric_targets = _numeric_branch_targets(kernel, manager)
         leaders = {0} if instructions else set()
         leaders.update(index for index in kernel.labels.values() if index < len(instructions))
+        leaders.update(numeric_targets.values())
         for index, instruction in enumerate(instructions):
             mnemonic = instruction.mnemonic
             if (is_branch(mnemonic) or mnemonic in EXITS) and index + 1 < len(instructions):
@@ -84,6 +87,9 @@ class CFGAnalysis(Analysis):
                     falls_through = False
                 elif is_branch(mnemonic):
                     target = block_of_label.get(branch_label(last) or "")
+                    last_index = starts[block.index] + len(block.instructions) - 1
+                    if target is None and last_index in numeric_targets:
+                        target = block_at[numeric_targets[last_index]]
                     if target is not None:
                         block.successors.append(target)
                     # a target this kernel does not resolve (`s_branch 61`, a dword offset; a label
@@ -96,3 +102,40 @@ class CFGAnalysis(Analysis):
                 blocks[successor].predecessors.append(block.index)
         block_of = [block.index for block in blocks for _ in block.instructions]
         return ControlFlowGraph(blocks, block_of_label, starts, block_of)
+
+
+def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager) -> dict[int, int]:
+    """Branches written as a signed dword offset from the next instruction (`s_branch 61`, as in
+    SP3-translated kernels): branch index -> target index, where every size on the way is known
+    and the offset lands on an instruction. Others stay unresolved (and the CFG conservative)."""
+    branches = {index: instruction.operands[0] for index, instruction in enumerate(kernel.instructions)
+                if is_branch(instruction.mnemonic) and instruction.operands and _offset(instruction.operands[0]) is not None}
+    if not branches or manager.module.target is None:
+        return {}
+    from .defuse import DefUseAnalysis
+
+    facts = manager.get(DefUseAnalysis)
+    target = manager.module.target
+    offsets: list[int | None] = [0]
+    for instruction, info in zip(kernel.instructions, facts.per_instruction, strict=True):
+        size = encoded_size(instruction.mnemonic, info.variant, instruction.operands,
+                            frozenset(name for name, _ in instruction.modifiers), target)
+        if instruction.pair is not None:
+            size = vopd_size(instruction, target)
+        offsets.append(None if size is None or offsets[-1] is None else offsets[-1] + size)
+    index_at = {offset: index for index, offset in enumerate(offsets[:-1]) if offset is not None}
+    resolved = {}
+    for index, operand in branches.items():
+        after = offsets[index + 1]
+        destination = index_at.get(after + 4 * _offset(operand)) if after is not None else None
+        if destination is not None and all(offsets[i] is not None for i in range(min(index, destination), max(index, destination) + 1)):
+            resolved[index] = destination
+    return resolved
+
+
+def _offset(node) -> int | None:
+    if isinstance(node, Num) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num) and isinstance(node.operand.value, int):
+        return -node.operand.value
+    return None
