@@ -452,3 +452,31 @@ def test_numeric_branch_offsets_resolve_over_known_sizes(snippet):
     assert cfg.blocks[0].successors == [cfg.block_of[3]]  # to s_cbranch_scc0, 4 + 4*3 bytes on
     assert cfg.block_of[1] in cfg.blocks[cfg.block_of[3]].successors  # -4 dwords: back to v_add_f32
     assert by_first["s_endpgm"].index in cfg.blocks[cfg.block_of[3]].successors
+
+
+def test_location_counter_in_expressions(snippet):
+    # ROCR's trap handler pads to a 64-byte boundary; llvm-mc 22 -filetype=obj emits 14 and 13
+    # `s_nop 1` (the literal 0x12345 makes the s_mov_b32 eight bytes long)
+    text = """
+        trap_entry:
+          s_nop 0
+          s_mov_b32 s0, {source}
+          .rept (64 - ((. - trap_entry) % 64)) / 4
+            s_nop 1
+          .endr
+          s_endpgm
+    """
+    for source, padding in (("s1", 14), ("0x12345", 13)):
+        module = snippet.build(text.format(source=source), mcpu="gfx900")
+        assert module.findings == []
+        assert sum(i.mnemonic == "s_nop" and i.operands[0] == Num(1) for i in module.kernels[0].instructions) == padding
+    data = snippet.build("""
+        start:
+          .long 1, 2
+          .p2align 4
+          .byte 1
+        .if . - start == 17
+          s_nop 3
+        .endif
+    """, mcpu="gfx900")
+    assert [i.operands[0] for k in data.kernels for i in k.instructions] == [Num(3)]

@@ -293,6 +293,20 @@ class _Builder:
                 kernel.is_kernel = True
 
 
+def _size_function(target: Target):
+    """Encoded size of a parsed instruction on `target` (for the location counter `.`)."""
+    from ..isa.defuse import def_use
+    from ..isa.sizes import encoded_size, vopd_size
+
+    def size_of(statement: Statement) -> int | None:
+        if statement.pair is not None:
+            return vopd_size(statement, target)
+        info = def_use(statement.name, statement.operands, statement.modifiers, target, target.default_wave_size, True)
+        return encoded_size(statement.name, info.variant, statement.operands, frozenset(n for n, _ in statement.modifiers), target)
+
+    return size_of
+
+
 def build_module(source: SourceFile, options: BuildOptions) -> Module:
     """Read, preprocess and build one file into a Module (never raises on bad input)."""
     findings: list[Finding] = [Finding(p.rule, p.message, Provenance(source.path, p.line, p.column)) for p in source.problems]
@@ -304,6 +318,7 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
         predefined=target.generation_symbols(_is_hsa(source, declared)) if target else None,
         statement_budget=options.statement_budget,
         functions=target_functions(target) if target else None,
+        size_of=_size_function(target) if target else None,
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -52,6 +52,11 @@ _HANDLED = frozenset(
 _FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
 _ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
 _SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
+_LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
+#: bytes per value of the data directives
+_DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".value": 2, ".long": 4, ".int": 4, ".4byte": 4,
+               ".word": 4, ".quad": 8, ".8byte": 8}
+_SIZED_DIRECTIVES = frozenset(_DATA_SIZES) | {".zero", ".space", ".skip", ".fill", ".p2align", ".balign", ".align"}
 _BARE_PARAMETER = re.compile(r"(?<![\w.$])(\\?)([A-Za-z_.$][\w.$]*)&?")
 _MACRO_PARAM = re.compile(r"([A-Za-z_][\w]*)\s*(?::\s*(req|vararg))?\s*(?:=\s*(\"[^\"]*\"|[^,\s]+))?")
 _OPERATOR_CHARS = frozenset("+-*/%|&^<>=!~")
@@ -198,10 +203,18 @@ class Preprocessor:
         predefined: dict[str, Value] | None = None,
         statement_budget: int = DEFAULT_STATEMENT_BUDGET,
         functions: Functions | None = None,
+        size_of: Callable[[Statement], int | None] | None = None,
     ):
         self.include_dirs = [Path(d) for d in include_dirs or []]
         self.symbols: dict[str, Value | Node] = {**(predefined or {}), **(defsyms or {})}
         self.functions = functions or {}  # the processor's MC expression functions (extrasgprs, ...)
+        # the location counter `.`: bytes emitted so far per section (None once a size is unknown)
+        self._size_of = size_of
+        self._section = ".text"
+        self._emitted: dict[str, list[Statement]] = {".text": []}  # statements that take bytes, per section
+        self._offsets: dict[str, list[int | None]] = {}  # their offsets, worked out on demand
+        self._label_at: dict[str, tuple[str, int]] = {}  # label -> (section, position)
+        self._with_labels = False  # label values are visible while evaluating an expression with `.`
         self.macros: dict[str, Macro] = {}
         self.cpp = False  # whether '#' lines are C-preprocessor directives (.S files) or comments
         self.altmacro = False  # GNU as alternate macro mode: bare parameter names, %expr, <strings>
@@ -242,6 +255,11 @@ class Preprocessor:
         """Symbol value for expression evaluation (deferred definitions evaluated on demand)."""
         value = self.symbols.get(name)
         if value is None:
+            if name == ".":
+                return self._location_of(self._section, len(self._emitted.get(self._section, [])))
+            if self._with_labels and name in self._label_at:
+                section, position = self._label_at[name]
+                return self._location_of(section, position) if section == self._section else None
             if name == ".amdgcn.next_free_vgpr":
                 return self._next_free["v"]
             if name == ".amdgcn.next_free_sgpr":
@@ -276,6 +294,13 @@ class Preprocessor:
             )
 
     def _eval_text(self, text: str, line: SourceLine, frame: _Frame) -> Value | None:
+        self._with_labels = _LOCATION.search(text) is not None  # `. - label`: a distance in bytes
+        try:
+            return self._evaluate_text(text, line, frame)
+        finally:
+            self._with_labels = False
+
+    def _evaluate_text(self, text: str, line: SourceLine, frame: _Frame) -> Value | None:
         parsed = parse_expressions(text)
         if isinstance(parsed, ParseFailure):
             self._report("parse-error", f"bad expression '{text}': {parsed.message}", line, frame)
@@ -350,7 +375,56 @@ class Preprocessor:
                 if parsed is None:
                     return
             self._track_next_free(parsed)
+        self._advance(parsed)
         yield Emitted(parsed, self._where(line, frame))
+
+    def _advance(self, statement: Statement) -> None:
+        """Record a statement for the location counter. Sizes are worked out only when an
+        expression asks for `.`, so files that never do pay nothing for it."""
+        items = self._emitted.setdefault(self._section, [])
+        for label in statement.labels:
+            self._label_at[label] = (self._section, len(items))
+        if statement.kind == "directive" and (statement.name in (".text", ".data", ".bss", ".rodata", ".section", ".pushsection")):
+            args = statement.args.split(",")[0].strip()
+            self._section = args if statement.name in (".section", ".pushsection") and args else statement.name
+            self._emitted.setdefault(self._section, [])
+        elif statement.kind in ("instruction", "directive"):
+            items.append(statement)
+
+    def _location_of(self, section: str, position: int) -> int | None:
+        """Byte offset in `section` before its `position`-th statement: instructions by their
+        encoded size, data and alignment directives by their bytes; None past an unknown size."""
+        items = self._emitted.get(section, [])
+        offsets = self._offsets.setdefault(section, [0])
+        while len(offsets) <= position:
+            here = offsets[-1]
+            statement = items[len(offsets) - 1]
+            if here is not None and statement.kind == "instruction":
+                size = self._size_of(statement) if self._size_of else None
+                here = None if size is None else here + size
+            elif here is not None and statement.name in _SIZED_DIRECTIVES:
+                here = self._after_data(statement.name, statement.args, here)
+            offsets.append(here)
+        return offsets[position]
+
+    def _after_data(self, name: str, args: str, here: int) -> int | None:
+        parsed = parse_expressions(args) if args else ()
+        if isinstance(parsed, ParseFailure):
+            return None
+        try:
+            values = [evaluate(node, self.lookup, self.functions) for node in parsed]
+        except EvalError:
+            return None
+        if name in _DATA_SIZES:
+            return here + _DATA_SIZES[name] * len(values)
+        if name in (".zero", ".space", ".skip"):
+            return here + int(values[0]) if values else None
+        if name == ".fill":
+            return here + int(values[0]) * int(values[1] if len(values) > 1 else 1) if values else None
+        if not values:
+            return None
+        alignment = 1 << int(values[0]) if name == ".p2align" else int(values[0])  # .align is bytes on ELF
+        return -(-here // alignment) * alignment if alignment > 0 else None
 
     def _track_next_free(self, statement: Statement) -> None:
         operands = statement.operands + statement.pair.operands if statement.pair else statement.operands
