@@ -96,7 +96,7 @@ def main() -> int:
         probes: list[tuple[str, str, str, str]] = []  # (name, page, row mnemonic, line)
         # LLVM spells some matrix instructions both ways (`..._16x16x64i8` and `..._16x16x64_i8`)
         fused = {re.sub(r"(x\d+)_(bf16|f16|i8|xf32|bf8|fp8)", r"\1\2", row) for page in target.isa_pages for row in loaded[page]}
-        fused = {re.sub(r"_(bf8|fp8)_(bf8|fp8)$", r"_\1\2", name) for name in fused}
+        fused = {re.sub(r"(bf8|fp8)_(bf8|fp8)$", r"\1\2", name) for name in fused}
         # gfx11.5 spells gfx12's SALU `s_min_num_f32` as `s_min_f32`
         unnumbered = {row.replace("_num_", "_"): (page, row) for page, rows in loaded.items() for row in rows if "_num_" in row}
         for name in sorted(set(everything) | fused | set(unnumbered)):

@@ -14,7 +14,6 @@ pytestmark = pytest.mark.skipif(not llvm_conformance.available(), reason="../sha
 
 #: case -> (parse-level findings it draws today, the front-end gap behind them)
 KNOWN_GAPS = {
-    "MC/mai-gfx950.s[gfx950]": (36, "v_mfma_ld_scale_b32 is on no instruction-syntax page"),
     "MC/sym_kernel_scope.s[generic]": (8, ".kernel.vgpr_count scope symbols of .amdgpu_hsa_kernel"),
     "MC/hsa-metadata-kernel-args-v3.s[gfx800]": (1, "the RUN line names gfx800, which llvm-mc ignores as unknown"),
     "MC/hsa-metadata-kernel-attrs-v3.s[gfx800]": (1, "the RUN line names gfx800, which llvm-mc ignores as unknown"),

@@ -480,3 +480,14 @@ def test_location_counter_in_expressions(snippet):
         .endif
     """, mcpu="gfx900")
     assert [i.operands[0] for k in data.kernels for i in k.instructions] == [Num(3)]
+
+
+def test_gfx950_scale_load_reads_two_sources(snippet):
+    module = snippet.build("k:\n v_mfma_ld_scale_b32 v0, 64\n v_mfma_ld_scale_b32 s0, v1 op_sel:[1,0]\n s_endpgm\n",
+                           mcpu="gfx950")
+    from amdgpu_lint.analyses.defuse import DefUseAnalysis
+    from amdgpu_lint.analyses.manager import AnalysisManager
+
+    first, second, _ = AnalysisManager(module, module.kernels[0]).get(DefUseAnalysis).per_instruction
+    assert first.problem is None and ("v", 0) in first.uses and not first.defs - {("exec", 0), ("exec", 1)}
+    assert {("s", 0), ("v", 1)} <= second.uses

@@ -129,6 +129,15 @@ _SIZE_CORRECTIONS = {
 }
 
 
+_SOURCE = ("v", "s", "constant", "literal")
+#: Rows a page lacks, each checked with llvm-mc 22 (`-show-encoding`): gfx950's scale-load
+#: instruction reads two 32-bit sources and writes no register.
+_MISSING_ROWS = {
+    ("gfx950", "v_mfma_ld_scale_b32"): (Variant("VOP3P", (OperandSpec("src0", False, 1, _SOURCE), OperandSpec("src1", False, 1, _SOURCE)),
+                                                ("op_sel", "op_sel_hi")),),
+}
+
+
 @lru_cache(maxsize=None)
 def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
     text = resources.files("amdgpu_lint.isa").joinpath("tables", f"{page}.json").read_text()
@@ -141,6 +150,7 @@ def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
         )
         for mnemonic, variants in table["instructions"].items()
     }
+    rows.update({mnemonic: row for (missing_page, mnemonic), row in _MISSING_ROWS.items() if missing_page == page})
     for (corrected_page, mnemonic), sizes in _SIZE_CORRECTIONS.items():
         if corrected_page == page and mnemonic in rows:
             rows[mnemonic] = tuple(
