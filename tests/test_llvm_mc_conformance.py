@@ -491,3 +491,25 @@ def test_gfx950_scale_load_reads_two_sources(snippet):
     first, second, _ = AnalysisManager(module, module.kernels[0]).get(DefUseAnalysis).per_instruction
     assert first.problem is None and ("v", 0) in first.uses and not first.defs - {("exec", 0), ("exec", 1)}
     assert {("s", 0), ("v", 1)} <= second.uses
+
+
+def test_kernel_scope_register_counts(snippet):
+    # llvm-mc 22: .kernel.vgpr_count / .kernel.sgpr_count count the registers used so far in the
+    # .amdgpu_hsa_kernel scope (A=0, B=1, C=2; D=4 after s0, E=8)
+    module = snippet.build("""
+        v_mov_b32 v5, s8
+        .amdgpu_hsa_kernel K3
+        K3:
+        A = .kernel.vgpr_count
+          v_mov_b32_e32 v[A], s0
+        B = .kernel.vgpr_count
+          v_mov_b32_e32 v[B], s0
+          v_mov_b32_e32 v[B], v[A]
+        C = .kernel.vgpr_count
+          v_mov_b32_e32 v[C], v[A]
+        D = .kernel.sgpr_count + 3
+        E = D + 4
+          s_load_dwordx4 s[D:D+3], s[E:E+1], 0x0
+          s_endpgm
+    """, mcpu="tahiti")
+    assert [module.symbols[name] for name in "ABCDE"] == [0, 1, 2, 4, 8] and module.findings == []

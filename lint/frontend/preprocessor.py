@@ -229,6 +229,7 @@ class Preprocessor:
         self._aborted_macros: set[str] = set()
         self._stack: list[_Frame] = []
         self._next_free = {"v": 0, "s": 0}
+        self._kernel_free = {"v": 0, "s": 0}  # `.kernel.vgpr_count` / `.kernel.sgpr_count` of the .amdgpu_hsa_kernel scope
 
     # ----------------------------------------------------------------- public API
 
@@ -260,6 +261,8 @@ class Preprocessor:
             if self._with_labels and name in self._label_at:
                 section, position = self._label_at[name]
                 return self._location_of(section, position) if section == self._section else None
+            if name in (".kernel.vgpr_count", ".kernel.sgpr_count"):
+                return self._kernel_free[name[8]]
             if name == ".amdgcn.next_free_vgpr":
                 return self._next_free["v"]
             if name == ".amdgcn.next_free_sgpr":
@@ -375,6 +378,8 @@ class Preprocessor:
                 if parsed is None:
                     return
             self._track_next_free(parsed)
+        if parsed.kind == "directive" and parsed.name == ".amdgpu_hsa_kernel":
+            self._kernel_free = {"v": 0, "s": 0}  # a new kernel scope
         self._advance(parsed)
         yield Emitted(parsed, self._where(line, frame))
 
@@ -433,6 +438,8 @@ class Preprocessor:
                 end = operand.index + operand.count
                 if end > self._next_free[operand.kind]:
                     self._next_free[operand.kind] = end
+                if end > self._kernel_free[operand.kind]:
+                    self._kernel_free[operand.kind] = end
 
     def _resolve_symbols(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement | None:
         """Replace .set symbols in operands and modifiers by their values, as the assembler does.
