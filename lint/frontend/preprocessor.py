@@ -181,6 +181,15 @@ def split_macro_arguments(text: str, angle_strings: bool = False) -> list[tuple[
     return args
 
 
+#: a placeholder for statements the location counter did not record
+_UNKNOWN_SIZE = Statement("instruction", "<unrecorded>")
+
+
+def _uses_location(source: SourceFile) -> bool:
+    """Whether any line may use the location counter `.` (cheap, and errs towards yes)."""
+    return any("." in line.text and _LOCATION.search(line.text) for line in source.lines)
+
+
 def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
     """A raw block's text as the assembler hands it on: comments gone, macro arguments substituted,
     indentation kept, and one text line per source line (so a YAML error maps back to its line)."""
@@ -215,6 +224,7 @@ class Preprocessor:
         self._offsets: dict[str, list[int | None]] = {}  # their offsets, worked out on demand
         self._label_at: dict[str, tuple[str, int]] = {}  # label -> (section, position)
         self._with_labels = False  # label values are visible while evaluating an expression with `.`
+        self._track_location = False  # only files that use `.` pay for recording statements
         self.macros: dict[str, Macro] = {}
         self.cpp = False  # whether '#' lines are C-preprocessor directives (.S files) or comments
         self.altmacro = False  # GNU as alternate macro mode: bare parameter names, %expr, <strings>
@@ -237,6 +247,7 @@ class Preprocessor:
         """Yield every statement of `source` after preprocessing."""
         self.sources[source.path] = source
         self.cpp = source.path.endswith(CPP_SUFFIXES)
+        self._track_location = _uses_location(source)
         self._stack = [_Frame(source.lines, (), source)]
         while self._stack:
             frame = self._stack[-1]
@@ -386,6 +397,8 @@ class Preprocessor:
     def _advance(self, statement: Statement) -> None:
         """Record a statement for the location counter. Sizes are worked out only when an
         expression asks for `.`, so files that never do pay nothing for it."""
+        if not self._track_location:
+            return
         items = self._emitted.setdefault(self._section, [])
         for label in statement.labels:
             self._label_at[label] = (self._section, len(items))
@@ -830,6 +843,10 @@ class Preprocessor:
                         self._report("parse-error", f"cannot read included file '{name}': {error.strerror}", line, frame)
                         return
                     self.sources[key] = source
+                    if not self._track_location and _uses_location(source):
+                        # what came before was not recorded: locations are unknown until the next section
+                        self._track_location = True
+                        self._emitted = {section: [_UNKNOWN_SIZE] for section in self._emitted}
                     for problem in source.problems:
                         self.findings.append(Finding(problem.rule, problem.message, Provenance(key, problem.line, problem.column)))
                 step = ExpansionStep("include", name, line.path, line.number, line.column)
