@@ -513,3 +513,22 @@ def test_kernel_scope_register_counts(snippet):
           s_endpgm
     """, mcpu="tahiti")
     assert [module.symbols[name] for name in "ABCDE"] == [0, 1, 2, 4, 8] and module.findings == []
+
+
+def test_generation_symbols_without_a_target_line(snippet):
+    # ROCR's blit shaders and trap handler have no .amdgcn_target; ROCR assembles them for amdhsa
+    module = snippet.build("""
+        .if .amdgcn.gfx_generation_number >= 10
+          s_nop 1
+        .endif
+        .ifdef .option.machine_version_major
+          s_nop 2
+        .endif
+        k:
+          s_endpgm
+    """, mcpu="gfx1030")
+    assert [i.operands[0] for i in module.kernels[0].instructions[:-1]] == [Num(1)] and module.findings == []
+    # a listing with PAL metadata is for another OS: the code-object-v2 names
+    pal = snippet.build(".ifdef .option.machine_version_major\n s_nop 2\n.endif\nk:\n s_endpgm\n"
+                        ".amdgpu_pal_metadata\n---\namdpal.version: [ 2, 6 ]\n...\n.end_amdgpu_pal_metadata\n", mcpu="gfx1030")
+    assert [i.operands[0] for i in pal.kernels[0].instructions[:-1]] == [Num(2)]

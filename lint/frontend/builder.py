@@ -51,12 +51,17 @@ def _scan_target(source: SourceFile) -> tuple[str, int] | None:
     return None
 
 
+#: What only a listing for another OS than amdhsa contains (PAL metadata, code-object-v2 kernels).
+_NON_HSA_MARKS = (".amdgpu_pal_metadata", ".amd_amdgpu_pal_metadata", ".amd_kernel_code_t", ".amdgpu_hsa_kernel")
+
+
 def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
-    """Whether the file is for the amdhsa OS: its `.amdgcn_target` says so or, without one, it
-    describes kernels with `.amdhsa_*` directives (only amdhsa accepts them)."""
+    """Whether the file is for the amdhsa OS: its `.amdgcn_target` says so; without one, hand-written
+    ROCm kernels (ROCR's blit and trap shaders, MIOpen) are assembled for amdhsa, and a listing for
+    another OS shows itself by what only it contains."""
     if declared:
         return "amdhsa" in declared[0]
-    return any(line.text.startswith(".amdhsa_") for line in source.lines)
+    return not any(line.text.startswith(_NON_HSA_MARKS) for line in source.lines)
 
 
 def resolve_target(
