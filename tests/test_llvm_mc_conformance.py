@@ -532,3 +532,19 @@ def test_generation_symbols_without_a_target_line(snippet):
     pal = snippet.build(".ifdef .option.machine_version_major\n s_nop 2\n.endif\nk:\n s_endpgm\n"
                         ".amdgpu_pal_metadata\n---\namdpal.version: [ 2, 6 ]\n...\n.end_amdgpu_pal_metadata\n", mcpu="gfx1030")
     assert [i.operands[0] for i in pal.kernels[0].instructions[:-1]] == [Num(2)]
+
+
+def test_altmacro_backslash_parameter_inside_a_word(snippet):
+    # MIOpen's conv3x3 (under .altmacro): `s_load_dwordx\count` is the \count form, not bare `count`
+    module = snippet.build("""
+        .altmacro
+        .macro load count, base
+          s_load_dwordx\\count s[\\base:\\base+\\count-1], s[0:1], 0
+        .endm
+        k:
+          load 4, 8
+          s_endpgm
+    """, mcpu="gfx906")
+    load = module.kernels[0].instructions[0]
+    assert (load.mnemonic, load.operands[0].index, load.operands[0].count) == ("s_load_dwordx4", 8, 4)
+    assert module.findings == []

@@ -61,6 +61,8 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     another OS shows itself by what only it contains."""
     if declared:
         return "amdhsa" in declared[0]
+    if any(line.text.startswith(".amdhsa_") for line in source.lines):
+        return True  # only amdhsa takes .amdhsa_* (a file may keep v2 directives in an .if branch too)
     return not any(line.text.startswith(_NON_HSA_MARKS) for line in source.lines)
 
 

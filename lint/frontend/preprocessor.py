@@ -57,7 +57,7 @@ _LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
 _DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".value": 2, ".long": 4, ".int": 4, ".4byte": 4,
                ".word": 4, ".quad": 8, ".8byte": 8}
 _SIZED_DIRECTIVES = frozenset(_DATA_SIZES) | {".zero", ".space", ".skip", ".fill", ".p2align", ".balign", ".align"}
-_BARE_PARAMETER = re.compile(r"(?<![\w.$])(\\?)([A-Za-z_.$][\w.$]*)&?")
+_BARE_PARAMETER = re.compile(r"(?<![\w.$\\])(\\?)([A-Za-z_.$][\w.$]*)&?")
 _MACRO_PARAM = re.compile(r"([A-Za-z_][\w]*)\s*(?::\s*(req|vararg))?\s*(?:=\s*(\"[^\"]*\"|[^,\s]+))?")
 _OPERATOR_CHARS = frozenset("+-*/%|&^<>=!~")
 _CPP = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)\Z")
