@@ -19,7 +19,6 @@ KNOWN_GAPS = {
     # AsmParser (x86 RUN lines): only the preprocessor is judged
     "AsmParser/exprs.s[x86]": (90, "x86 '$' immediates in .if expressions"),
     "AsmParser/motorola_integers.s[x86]": (2, "-motorola-integers ('%' binary numbers)"),
-    "AsmParser/altmacro_string.s[x86]": (1, "a backslash before '<' in an .altmacro argument"),
     "AsmParser/macro-max-depth.s[x86]": (1, "the RUN line raises the nesting limit (-asm-macro-max-nesting-depth=42)"),
     "AsmParser/ifc.s[x86]": (1, "x86's ';' statement separator (a comment on AMDGPU)"),
     "AsmParser/ifnes.s[x86]": (1, "x86's ';' statement separator (a comment on AMDGPU)"),

@@ -528,6 +528,10 @@ def test_generation_symbols_without_a_target_line(snippet):
           s_endpgm
     """, mcpu="gfx1030")
     assert [i.operands[0] for i in module.kernels[0].instructions[:-1]] == [Num(1)] and module.findings == []
+    # v2 kernel directives in a branch for old ROCm versions change nothing (MIOpen's rocm_version.inc)
+    dead_branch = snippet.build(".if 0\n.amdgpu_hsa_kernel k\n.endif\n.ifdef .option.machine_version_major\n"
+                                " .error \"v2\"\n.endif\nk:\n s_endpgm\n", mcpu="gfx906")
+    assert dead_branch.findings == []
     # a listing with PAL metadata is for another OS: the code-object-v2 names
     pal = snippet.build(".ifdef .option.machine_version_major\n s_nop 2\n.endif\nk:\n s_endpgm\n"
                         ".amdgpu_pal_metadata\n---\namdpal.version: [ 2, 6 ]\n...\n.end_amdgpu_pal_metadata\n", mcpu="gfx1030")

@@ -51,8 +51,9 @@ def _scan_target(source: SourceFile) -> tuple[str, int] | None:
     return None
 
 
-#: What only a listing for another OS than amdhsa contains (PAL metadata, code-object-v2 kernels).
-_NON_HSA_MARKS = (".amdgpu_pal_metadata", ".amd_amdgpu_pal_metadata", ".amd_kernel_code_t", ".amdgpu_hsa_kernel")
+#: What only a listing for another OS than amdhsa contains: PAL metadata. (Code-object-v2 kernel
+#: directives are no sign: ROCm kernels keep them in .if branches for old ROCm versions.)
+_NON_HSA_MARKS = (".amdgpu_pal_metadata", ".amd_amdgpu_pal_metadata")
 
 
 def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
@@ -61,8 +62,6 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     another OS shows itself by what only it contains."""
     if declared:
         return "amdhsa" in declared[0]
-    if any(line.text.startswith(".amdhsa_") for line in source.lines):
-        return True  # only amdhsa takes .amdhsa_* (a file may keep v2 directives in an .if branch too)
     return not any(line.text.startswith(_NON_HSA_MARKS) for line in source.lines)
 
 
