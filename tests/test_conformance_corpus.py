@@ -23,7 +23,6 @@ KNOWN_GAPS = {
     "AsmParser/ifc.s[x86]": (1, "x86's ';' statement separator (a comment on AMDGPU)"),
     "AsmParser/ifnes.s[x86]": (1, "x86's ';' statement separator (a comment on AMDGPU)"),
     "AsmParser/dot-symbol-assignment.s[x86]": (1, "x86's .code64"),
-    "AsmParser/directive_include.s[x86]": (1, "escapes in .include file names"),
 }
 
 

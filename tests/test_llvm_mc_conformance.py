@@ -552,3 +552,9 @@ def test_altmacro_backslash_parameter_inside_a_word(snippet):
     load = module.kernels[0].instructions[0]
     assert (load.mnemonic, load.operands[0].index, load.operands[0].count) == ("s_load_dwordx4", 8, 4)
     assert module.findings == []
+
+
+def test_include_file_name_escapes(snippet):
+    snippet.write("s_nop 5\n", "inc_file.s")
+    module = snippet.build('k:\n .include "inc\\137file.s"\n s_endpgm\n', mcpu="gfx900")
+    assert [i.mnemonic for i in module.kernels[0].instructions] == ["s_nop", "s_endpgm"] and module.findings == []

@@ -190,6 +190,24 @@ def _uses_location(source: SourceFile) -> bool:
     return any("." in line.text and _LOCATION.search(line.text) for line in source.lines)
 
 
+_QUOTED = re.compile(r'"((?:\\.|[^"\\])*)"')
+_ESCAPE = re.compile(r"\\([0-7]{1,3}|x[0-9a-fA-F]+|.)")
+_NAMED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+
+
+def _unescape(text: str) -> str:
+    """A quoted assembler string's text: octal, hex and C escapes as GNU as and llvm-mc read them."""
+    def one(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code[0] in "01234567":
+            return chr(int(code, 8))
+        if code[0] == "x" and len(code) > 1:
+            return chr(int(code[1:], 16) & 0xFF)
+        return _NAMED_ESCAPES.get(code, code)
+
+    return _ESCAPE.sub(one, text)
+
+
 def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
     """A raw block's text as the assembler hands it on: comments gone, macro arguments substituted,
     indentation kept, and one text line per source line (so a YAML error maps back to its line)."""
@@ -823,7 +841,8 @@ class Preprocessor:
         yield Emitted(Statement("block", word), self._where(line, frame), _block_text(line, body))
 
     def _include(self, target: str, line: SourceLine, frame: _Frame, system: bool = False) -> None:
-        name = target.strip().strip('"<>')
+        quoted = _QUOTED.match(target.strip())
+        name = _unescape(quoted.group(1)) if quoted else target.strip().strip('"<>')
         if not name:
             self._report("parse-error", "'.include' needs a file name", line, frame)
             return
