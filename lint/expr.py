@@ -82,23 +82,18 @@ def _align_to(value: int, alignment: int) -> int:
     return -(-value // alignment) * alignment
 
 
-def _waves_with_sgprs(sgprs: int, max_waves: int, generation: int) -> int:
-    """LLVM's SGPR occupancy steps by its generation number (SI/CI < 7 = VI <= GFX9 < 9 = GFX10)."""
-    if generation >= 9:
-        return max_waves
-    steps = ((80, 10), (88, 9), (100, 8)) if generation >= 7 else ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
-    return next((waves for limit, waves in steps if sgprs <= limit), 7 if generation >= 7 else 5)
-
-
 def _occupancy(args: list[Value]) -> int:
     """`occupancy(max_waves, granule, total_vgprs, generation, initial, sgprs, vgprs)` as LLVM's MC expression."""
     max_waves, granule, total_vgprs, generation, initial, sgprs, vgprs = (_int(arg, "occupancy") for arg in args)
+    from .targets import waves_for_sgprs, waves_for_vgprs
+
     waves = initial
-    if sgprs:
-        waves = min(waves, _waves_with_sgprs(sgprs, max_waves, generation))
+    if sgprs:  # LLVM's generation numbers: 7 is Volcanic Islands (gfx8), 9 is gfx10, where SGPRs stop limiting
+        waves = min(waves, max_waves if generation >= 9 else waves_for_sgprs(sgprs, generation >= 7))
     if vgprs:
-        fitting = max_waves if vgprs < granule else max(min(total_vgprs // _align_to(vgprs, granule), max_waves), 1)
-        waves = min(waves, fitting)
+        if granule <= 0:
+            raise EvalError("occupancy() needs a positive VGPR granule")
+        waves = min(waves, waves_for_vgprs(vgprs, granule, total_vgprs, max_waves))
     return waves
 
 

@@ -352,3 +352,16 @@ def extra_sgprs(target: Target, vcc: bool, flat_scratch: bool, xnack: bool) -> i
 def xnack_reserved(target: Target) -> bool:
     """XNACK mask SGPRs are reserved when the target has xnack and it is on or 'any'."""
     return "xnack" in target.supported_features and target.features.get("xnack", True) and target.major < 10
+
+
+def waves_for_sgprs(sgprs: int, volcanic_islands_or_later: bool) -> int:
+    """LLVM's SGPR occupancy steps before gfx10 (getOccupancyWithNumSGPRs), not capped by the target."""
+    steps = ((80, 10), (88, 9), (100, 8)) if volcanic_islands_or_later else ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
+    return next((waves for limit, waves in steps if sgprs <= limit), 7 if volcanic_islands_or_later else 5)
+
+
+def waves_for_vgprs(vgprs: int, granule: int, total_vgprs: int, max_waves: int) -> int:
+    """Waves the VGPR file holds at `vgprs` per lane, allocated in `granule`s (getNumWavesPerEUWithNumVGPRs)."""
+    if vgprs < granule:
+        return max_waves
+    return min(max(total_vgprs // (-(-vgprs // granule) * granule), 1), max_waves)

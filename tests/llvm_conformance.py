@@ -3,7 +3,7 @@
 `assembler_cases()` gives every positive MC and AsmParser file once per distinct target of its
 positive RUN lines (the part a split file's RUN line assembles), with the RUN line's --defsym
 and -I; `codegen_cases()` gives every CodeGen IR file once per -mcpu/-mattr of its RUN lines.
-`lint_case()` lints one and returns its parse-level findings.
+`lint_case()` lints one and returns its parse-level findings; `compile_codegen()` compiles the IR.
 """
 
 from __future__ import annotations
@@ -192,10 +192,6 @@ def _is_instruction_line(text: str, line: int) -> bool:
     statement = re.sub(r"^\s*([\w.$]+:\s*)*", "", lines[line - 1]).strip()
     return bool(statement) and not statement.startswith((".", "#"))
 
-
-def lint_text(text: str, name: str, mcpu: str, directory: Path) -> list[tuple[str, int, str]]:
-    """Parse-level findings for a generated listing (CodeGen output)."""
-    return lint_case(Case(name, text, name, mcpu), directory).findings
 
 
 LLVM_MC = "llvm-mc-22"

@@ -425,11 +425,11 @@ def test_encoded_sizes_as_llvm_mc_encodes_them(snippet):
     module = snippet.build("k:\n" + lines + "\n", mcpu="gfx900")
     from amdgpu_lint.analyses.defuse import DefUseAnalysis
     from amdgpu_lint.analyses.manager import AnalysisManager
-    from amdgpu_lint.isa.sizes import encoded_size
+    from amdgpu_lint.isa.sizes import instruction_size
 
     kernel = module.kernels[0]
     facts = AnalysisManager(module, kernel).get(DefUseAnalysis).per_instruction
-    sizes = [encoded_size(i.mnemonic, f.variant, i.operands, frozenset(n for n, _ in i.modifiers), module.target)
+    sizes = [instruction_size(i.mnemonic, i.operands, i.modifiers, f.variant, module.target)
              for i, f in zip(kernel.instructions, facts, strict=True)]
     assert sizes == [4, 8, 4, 4, 8, 8, 8, 4, 8, 4, 8, 8, 8, 8, 4]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import BasicBlock, Instruction, Kernel
-from ..isa.sizes import encoded_size, vopd_size
+from ..isa.sizes import instruction_size
 from ..nodes import Num, Sym, UnOp
 from .manager import Analysis, AnalysisManager
 
@@ -118,10 +118,8 @@ def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager) -> dict[in
     target = manager.module.target
     offsets: list[int | None] = [0]
     for instruction, info in zip(kernel.instructions, facts.per_instruction, strict=True):
-        size = encoded_size(instruction.mnemonic, info.variant, instruction.operands,
-                            frozenset(name for name, _ in instruction.modifiers), target)
-        if instruction.pair is not None:
-            size = vopd_size(instruction, target)
+        size = instruction_size(instruction.mnemonic, instruction.operands, instruction.modifiers, info.variant, target,
+                                instruction.pair.operands if instruction.pair else None)
         offsets.append(None if size is None or offsets[-1] is None else offsets[-1] + size)
     index_at = {offset: index for index, offset in enumerate(offsets[:-1]) if offset is not None}
     resolved = {}

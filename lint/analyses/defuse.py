@@ -10,24 +10,19 @@ from ..nodes import SpecialReg
 from .manager import Analysis, AnalysisManager
 
 
-def kernel_wave_size(module: Module, kernel: Kernel) -> int:
-    """Wave size from the metadata, else the descriptor, else the code, else the target's default."""
+def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
+    """(wave size, whether it is known): from the metadata, else the descriptor, else the code;
+    else the target's default, a guess where the target has both."""
     if kernel.metadata and kernel.metadata.get(".wavefront_size") in (32, 64):
-        return kernel.metadata[".wavefront_size"]
+        return kernel.metadata[".wavefront_size"], True
     if kernel.descriptor.get("wavefront_size32") in (0, 1):
-        return 32 if kernel.descriptor["wavefront_size32"] else 64
+        return (32 if kernel.descriptor["wavefront_size32"] else 64), True
     if module.target is None:
-        return 64
-    if len(module.target.wave_sizes) > 1:
-        return _wave_size_of_code(kernel) or module.target.default_wave_size
-    return module.target.default_wave_size
-
-
-def wave_size_is_declared(module: Module, kernel: Kernel) -> bool:
-    """Whether the kernel's wave size is known (declared, shown by the code, or the only one)."""
-    return (bool(kernel.metadata and kernel.metadata.get(".wavefront_size") in (32, 64))
-            or kernel.descriptor.get("wavefront_size32") in (0, 1) or module.target is None
-            or len(module.target.wave_sizes) == 1 or _wave_size_of_code(kernel) is not None)
+        return 64, True
+    if len(module.target.wave_sizes) == 1:
+        return module.target.default_wave_size, True
+    shown = _wave_size_of_code(kernel)
+    return (shown, True) if shown else (module.target.default_wave_size, False)
 
 
 def _wave_size_of_code(kernel: Kernel) -> int | None:
@@ -58,8 +53,8 @@ class DefUseAnalysis(Analysis):
         target = module.target
         if target is None:
             return None
-        wave = kernel_wave_size(module, kernel)
-        either = not wave_size_is_declared(module, kernel)  # operand widths of either wave size are fine
+        wave, known = kernel_wave_size(module, kernel)
+        either = not known  # operand widths of either wave size are fine
         results = []
         for instruction in kernel.instructions:
             info = def_use(instruction.mnemonic, instruction.operands, instruction.modifiers, target, wave, either)

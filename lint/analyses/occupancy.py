@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..targets import Target
+from ..targets import Target, waves_for_sgprs, waves_for_vgprs
 
 VGPR, SGPR, LDS, WORKGROUP, WAVE_SLOTS = "VGPR", "SGPR", "LDS", "workgroup slots", "wave slots"
 
@@ -32,25 +32,14 @@ def total_vgprs_used(target: Target, arch_vgprs: int, agprs: int) -> int:
 
 
 def waves_with_vgprs(target: Target, vgprs: int, wave_size: int) -> int:
-    granule = target.vgpr_alloc_granule(wave_size)
-    max_waves = target.max_waves_per_simd
-    if vgprs < granule:
-        return max_waves
-    return min(max(target.total_vgprs(wave_size) // _align_up(vgprs, granule), 1), max_waves)
+    return waves_for_vgprs(vgprs, target.vgpr_alloc_granule(wave_size), target.total_vgprs(wave_size), target.max_waves_per_simd)
 
 
 def waves_with_sgprs(target: Target, sgprs: int) -> int:
     max_waves = target.max_waves_per_simd
     if not target.sgprs_limit_occupancy:
         return max_waves
-    if target.major >= 8:
-        steps = ((80, 10), (88, 9), (100, 8))
-        fallback = 7
-    else:
-        steps = ((48, 10), (56, 9), (64, 8), (72, 7), (80, 6))
-        fallback = 5
-    waves = next((w for limit, w in steps if sgprs <= limit), fallback)
-    return min(waves, max_waves)
+    return min(waves_for_sgprs(sgprs, target.major >= 8), max_waves)
 
 
 def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int:

@@ -302,13 +302,12 @@ class _Builder:
 def _size_function(target: Target):
     """Encoded size of a parsed instruction on `target` (for the location counter `.`)."""
     from ..isa.defuse import def_use
-    from ..isa.sizes import encoded_size, vopd_size
+    from ..isa.sizes import instruction_size
 
     def size_of(statement: Statement) -> int | None:
-        if statement.pair is not None:
-            return vopd_size(statement, target)
         info = def_use(statement.name, statement.operands, statement.modifiers, target, target.default_wave_size, True)
-        return encoded_size(statement.name, info.variant, statement.operands, frozenset(n for n, _ in statement.modifiers), target)
+        return instruction_size(statement.name, statement.operands, statement.modifiers, info.variant, target,
+                                statement.pair.operands if statement.pair else None)
 
     return size_of
 

@@ -52,6 +52,7 @@ _HANDLED = frozenset(
 _FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
 _ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
 _SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
+_KERNEL_SCOPE_COUNTS = {".kernel.vgpr_count": "v", ".kernel.sgpr_count": "s"}
 _LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
 #: bytes per value of the data directives
 _DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".value": 2, ".long": 4, ".int": 4, ".4byte": 4,
@@ -181,10 +182,6 @@ def split_macro_arguments(text: str, angle_strings: bool = False) -> list[tuple[
     return args
 
 
-#: a placeholder for statements the location counter did not record
-_UNKNOWN_SIZE = Statement("instruction", "<unrecorded>")
-
-
 def _uses_location(source: SourceFile) -> bool:
     """Whether any line may use the location counter `.` (cheap, and errs towards yes)."""
     return any("." in line.text and _LOCATION.search(line.text) for line in source.lines)
@@ -238,7 +235,7 @@ class Preprocessor:
         # the location counter `.`: bytes emitted so far per section (None once a size is unknown)
         self._size_of = size_of
         self._section = ".text"
-        self._emitted: dict[str, list[Statement]] = {".text": []}  # statements that take bytes, per section
+        self._emitted: dict[str, list[Statement | None]] = {".text": []}  # per section; None: not recorded
         self._offsets: dict[str, list[int | None]] = {}  # their offsets, worked out on demand
         self._label_at: dict[str, tuple[str, int]] = {}  # label -> (section, position)
         self._with_labels = False  # label values are visible while evaluating an expression with `.`
@@ -285,13 +282,13 @@ class Preprocessor:
         """Symbol value for expression evaluation (deferred definitions evaluated on demand)."""
         value = self.symbols.get(name)
         if value is None:
-            if name == ".":
+            if name == "." and self._track_location:
                 return self._location_of(self._section, len(self._emitted.get(self._section, [])))
             if self._with_labels and name in self._label_at:
                 section, position = self._label_at[name]
                 return self._location_of(section, position) if section == self._section else None
-            if name in (".kernel.vgpr_count", ".kernel.sgpr_count"):
-                return self._kernel_free[name[8]]
+            if name in _KERNEL_SCOPE_COUNTS:
+                return self._kernel_free[_KERNEL_SCOPE_COUNTS[name]]
             if name == ".amdgcn.next_free_vgpr":
                 return self._next_free["v"]
             if name == ".amdgcn.next_free_sgpr":
@@ -435,7 +432,9 @@ class Preprocessor:
         while len(offsets) <= position:
             here = offsets[-1]
             statement = items[len(offsets) - 1]
-            if here is not None and statement.kind == "instruction":
+            if statement is None:
+                here = None
+            elif here is not None and statement.kind == "instruction":
                 size = self._size_of(statement) if self._size_of else None
                 here = None if size is None else here + size
             elif here is not None and statement.name in _SIZED_DIRECTIVES:
@@ -467,10 +466,8 @@ class Preprocessor:
         for operand in operands:
             if isinstance(operand, Reg) and operand.kind in ("v", "s"):
                 end = operand.index + operand.count
-                if end > self._next_free[operand.kind]:
-                    self._next_free[operand.kind] = end
-                if end > self._kernel_free[operand.kind]:
-                    self._kernel_free[operand.kind] = end
+                for counts in (self._next_free, self._kernel_free):
+                    counts[operand.kind] = max(counts[operand.kind], end)
 
     def _resolve_symbols(self, statement: Statement, line: SourceLine, frame: _Frame) -> Statement | None:
         """Replace .set symbols in operands and modifiers by their values, as the assembler does.
@@ -758,10 +755,7 @@ class Preprocessor:
 
         def replace_bare(match: re.Match[str]) -> str:
             # .altmacro: a parameter is named with or without `\`; `&` ends the name
-            name = match.group(2)
-            if name not in values:
-                return match.group(0)
-            return values[name]
+            return values.get(match.group(2), match.group(0))
 
         result = []
         for source_line in body:
@@ -865,7 +859,8 @@ class Preprocessor:
                     if not self._track_location and _uses_location(source):
                         # what came before was not recorded: locations are unknown until the next section
                         self._track_location = True
-                        self._emitted = {section: [_UNKNOWN_SIZE] for section in self._emitted}
+                        self._emitted = {section: [None] for section in self._emitted}
+                        self._offsets = {}
                     for problem in source.problems:
                         self.findings.append(Finding(problem.rule, problem.message, Provenance(key, problem.line, problem.column)))
                 step = ExpansionStep("include", name, line.path, line.number, line.column)

@@ -82,7 +82,11 @@ class InstructionSet:
         self._spellings = {name: (page, row) for name, page, row in spellings}
 
     def __contains__(self, mnemonic: str) -> bool:
-        return bool(self.variants(mnemonic)) or _ALL_SUFFIXES.sub("", mnemonic) in self._spellings or mnemonic in self._spellings
+        return bool(self.variants(mnemonic)) or self._spelling(mnemonic) is not None
+
+    def _spelling(self, mnemonic: str) -> tuple[str, str] | None:
+        """(page, row) an accepted other spelling reads as, written with or without an encoding suffix."""
+        return self._spellings.get(mnemonic) or self._spellings.get(_ALL_SUFFIXES.sub("", mnemonic))
 
     def __len__(self) -> int:
         return len(self._variants)
@@ -93,8 +97,8 @@ class InstructionSet:
         found = self._variants.get(mnemonic)
         if found is None:
             found = self._variants.get(_ALL_SUFFIXES.sub("", mnemonic))
-        if found is None:
-            page, row = self._spellings.get(mnemonic) or self._spellings.get(_ALL_SUFFIXES.sub("", mnemonic), ("", ""))
+        if found is None and (spelling := self._spelling(mnemonic)) is not None:
+            page, row = spelling
             found = _load_page(page).get(row) if page else self._variants.get(row)
         return found or ()
 

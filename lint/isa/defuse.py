@@ -155,7 +155,7 @@ def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave:
         return None
     if register.kind not in spec.kinds or register.count == expected:
         return None
-    if either_wave and register.count == spec.dwords(96 - wave_size):
+    if either_wave and register.count == spec.dwords(64 if wave_size == 32 else 32):
         return None  # the wave size is not known: the other one's width is as likely
     plural = "s" if expected > 1 else ""
     return f"operand '{spec.name}' of {mnemonic} is {expected} dword{plural}, but {register} is {register.count}"
@@ -202,6 +202,7 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
         klass = classify(mnemonic, "", target, False, mod_names)
     else:
         used, implicit = fit
+        image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
         specs = variant.operands
         for node, spec_index in zip(operands, used, strict=True):
             spec = specs[spec_index]
@@ -212,7 +213,6 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
             else:
                 uses.update(units)
             if problem is None:
-                image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
                 problem = _width_problem(mnemonic, spec, node, wave_size, either_wave, image_data, "tfe" in mods)
         for spec_index in implicit:
             spec = specs[spec_index]

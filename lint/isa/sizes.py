@@ -54,15 +54,23 @@ def _needs_vop3(variant: Variant, operands: tuple[Node, ...], modifiers: frozens
     return False
 
 
-def encoded_size(mnemonic: str, variant: Variant | None, operands: tuple[Node, ...], modifiers: frozenset[str],
-                 target: Target) -> int | None:
-    """Bytes llvm-mc encodes the instruction in, or None."""
+def instruction_size(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
+                     variant: Variant | None, target: Target, pair_operands: tuple[Node, ...] | None = None) -> int | None:
+    """Bytes llvm-mc encodes one instruction in, or None; `pair_operands` are the second half of a
+    gfx11+ dual-issue (VOPD) pair: one 64-bit word, plus a literal either half may use."""
+    if not target.isa_exact:
+        return None  # a neighbour's table (gfx1250 reads the GFX12 page): its encodings differ
+    if pair_operands is not None:
+        return 12 if any(_is_literal(node) for node in (*operands, *pair_operands)) else 8
+    return _encoded_size(mnemonic, variant, operands, frozenset(name for name, _ in modifiers), target)
+
+
+def _encoded_size(mnemonic: str, variant: Variant | None, operands: tuple[Node, ...], modifiers: frozenset[str],
+                  target: Target) -> int | None:
     if variant is None or mnemonic.endswith(("_dpp", "_sdwa")) or "dpp8" in modifiers or "dpp_ctrl" in modifiers \
             or any(name.startswith(("row_", "quad_perm", "dst_sel", "src0_sel")) for name in modifiers):
         return None
     encoding = variant.encoding
-    if not target.isa_exact:
-        return None  # a neighbour's table (gfx1250 reads the GFX12 page): its encodings differ
     if encoding in _MEMORY_96:
         return 12
     if mnemonic in _VOP1_ON_TABLES_AS_VOP3P:
@@ -90,10 +98,3 @@ def encoded_size(mnemonic: str, variant: Variant | None, operands: tuple[Node, .
         size += 4
     return size
 
-
-def vopd_size(instruction, target: Target) -> int | None:
-    """A gfx11+ dual-issue pair: one 64-bit word, plus a literal either half may use."""
-    if not target.isa_exact:
-        return None
-    halves = (instruction, instruction.pair)
-    return 12 if any(_is_literal(node) for half in halves for node in half.operands) else 8
