@@ -307,6 +307,11 @@ def test_image_data_width_follows_dmask_d16_and_tfe(snippet):
     msaa = "k:\n image_msaa_load {} , v[2:3], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA unorm a16\n s_endpgm\n"
     assert parse_findings(snippet.lint(msaa.format("v[0:3]"), mcpu="gfx1100")) == []
     assert parse_findings(snippet.lint(msaa.format("v0"), mcpu="gfx1030")) == []
+    # d16 packs two halves per dword, except on gfx801-gfx805 (llvm-mc 22 on gfx803, gfx810, gfx900)
+    d16 = "k:\n image_load {}, v0, s[0:7] dmask:0x3 d16\n s_endpgm\n"
+    assert [bool(parse_findings(snippet.lint(d16.format(data), mcpu=cpu))) for cpu, data in
+            (("gfx803", "v[0:1]"), ("gfx803", "v0"), ("gfx810", "v0"), ("gfx810", "v[0:1]"), ("gfx900", "v0"))] == \
+        [False, True, False, True, False]
 
 
 def test_buffer_load_with_tfe_writes_one_more_dword(snippet):
