@@ -272,11 +272,10 @@ class Target:
     def wait_counter_max(self) -> dict[str, int]:
         """Largest encodable count per wait counter (a count of MAX never waits)."""
         if self.major >= 12:
-            counters = {"loadcnt": 63, "storecnt": 63, "samplecnt": 63, "bvhcnt": 7, "dscnt": 63, "kmcnt": 31,
-                        "expcnt": 7}
-            if self.is_gfx1250:
-                counters["xcnt"] = 63
-            return counters
+            if self.is_gfx1250:  # no image or export instructions: no samplecnt, bvhcnt or expcnt
+                return {"loadcnt": 63, "storecnt": 63, "dscnt": 63, "kmcnt": 31, "xcnt": 63}
+            return {"loadcnt": 63, "storecnt": 63, "samplecnt": 63, "bvhcnt": 7, "dscnt": 63, "kmcnt": 31,
+                    "expcnt": 7}
         if self.major >= 10:
             return {"vmcnt": 63, "expcnt": 7, "lgkmcnt": 63, "vscnt": 63}
         if self.major == 9:

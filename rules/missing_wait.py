@@ -2,19 +2,36 @@
 A register read (RAW) or overwritten (WAW) while a memory operation that writes it may still
 be in flight on some path, with the weakest sufficient wait:
 - a VMEM load (`global_load`, `buffer_load`, `flat_load`, `image_*`), an SMEM load
-  (`s_load`, `s_buffer_load`), an LDS read, or an atomic that returns data;
+  (`s_load`, `s_buffer_load`), an LDS read, an LDS parameter load, or an atomic that returns data
+  (an atomic without `glc`/`sc0`/`th:...RETURN` writes no register);
+- the data of a store, export or GDS operation overwritten before `expcnt` says it was read
+  (reading it is fine), and on gfx1250 an address register overwritten before `xcnt`;
 - LDS written by `buffer_load ... lds` read back with `ds_*` before `vmcnt` drains;
-- LDS written by this wave (`ds_write`, atomics) still in flight at `s_barrier`: other waves may
-  read the old data;
-- any vector memory operation in flight at `s_barrier` on gfx6-gfx908, which have no back-off
-  barrier, and loads in flight at a cache invalidation (`buffer_gl0_inv`, `buffer_wbinvl1`, ...);
+- LDS written by this wave (`ds_write`, atomics) still in flight at `s_barrier` when an LDS read
+  can follow that barrier before the writes are waited for and another barrier is passed: other
+  waves may read the old data;
+- loads in flight at a cache invalidation (`buffer_gl0_inv`, `buffer_wbinvl1`, ...);
 - in a non-kernel function, registers used before any wait (the caller's loads may still be in
-  flight: a callee waits at entry), and returns with loads in flight.
+  flight: a callee waits at entry), and returns with loads in flight. A jump to a symbol
+  (`s_getpc_b64` + `callee@rel32@lo` + `s_setpc_b64`) is a tail call, not a return.
+
+As a warning: any vector memory operation in flight at `s_barrier` on gfx6-gfx908, which have
+no back-off barrier. LLVM drains them there as a code-generation policy (XNACK replay and traps
+must not stall a barrier), not because of a dependency; the analysis never assumes the barrier
+drained anything.
 
 The model follows LLVM's SIInsertWaitcnts: loads of one kind retire in order, SMEM does not,
 a counter with mixed kinds of events (LDS and SMEM on `lgkmcnt`) or a FLAT access pending needs a
 wait of 0, counters saturate at each generation's maximum, and loops are iterated to a fixed
-point.
+point. On gfx12 the legacy `s_waitcnt` (still assembled) waits for every counter, like
+`s_wait_idle`.
+
+FLAT accesses: a listing does not show address spaces, so a `flat_*` access counts as LDS
+(needing `lgkmcnt`/`dscnt` too) only when the same kernel or function reads the shared aperture
+(`src_shared_base`, `src_shared_limit` or `hwreg(HW_REG_SH_MEM_BASES)`), the only way to build a
+generic LDS address. Otherwise it is a global access, as LLVM treats flat-for-global (gfx7/gfx8)
+and tgsplit code. An LDS pointer passed in from a caller, or built from the gfx7/gfx8 queue
+descriptor's aperture, is not seen.
 
 ## Why it matters
 The instruction sees the old register contents on some waves, some of the time: a silent data
@@ -34,9 +51,10 @@ vmcnt(1)` is enough for the first load when only the second may still be outstan
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.waitcnt import LDS_DMA, LDS_STORE, WaitcntAnalysis
+from amdgpu_lint.analyses.waitcnt import LDS_DMA, LDS_STORE, Need, WaitcntAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.ir import Instruction
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_text
 
@@ -50,31 +68,40 @@ REQUIRES = (WaitcntAnalysis,)
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(WaitcntAnalysis)
-    target = context.module.target
     if report is None:
         return
-    kernel = context.kernel
     for index, needs in sorted(report.missing.items()):
-        instruction = kernel.instructions[index]
-        counts: dict[str, int] = {}
-        for need in needs:
-            counts[need.counter] = min(counts.get(need.counter, need.count), need.count)
-        lines = wait_text(counts, target)
-        first = min(needs, key=lambda need: (need.producer is None, need.count))
-        message = _message(context, instruction.mnemonic, needs, first)
-        producer_notes = tuple(
-            Note(f"{kernel.instructions[p].mnemonic} issued here", kernel.instructions[p].where.path,
-                 kernel.instructions[p].where.line, kernel.instructions[p].where.column)
-            for p in sorted({need.producer for need in needs if need.producer is not None})
-        )
-        insertion = " and ".join(f"`{line}`" for line in lines)
-        yield context.diagnostic(
-            instruction.where,
-            f"{message}; insert {insertion} before this line",
-            kernel=kernel.name,
-            notes=producer_notes,
-            fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
-        )
+        instruction = context.kernel.instructions[index]
+        races = [need for need in needs if need.access != "barrier-vmem"]
+        policy = [need for need in needs if need.access == "barrier-vmem"]
+        if races:
+            yield _finding(context, instruction, races, None)
+        if policy:  # LLVM's code-generation policy, not a data race
+            yield _finding(context, instruction, policy, Severity.WARNING)
+
+
+def _finding(context: KernelContext, instruction: Instruction, needs: list[Need], severity: Severity | None) -> Diagnostic:
+    kernel = context.kernel
+    counts: dict[str, int] = {}
+    for need in needs:
+        counts[need.counter] = min(counts.get(need.counter, need.count), need.count)
+    lines = wait_text(counts, context.module.target)
+    first = min(needs, key=lambda need: (need.producer is None, need.count))
+    message = _message(context, instruction.mnemonic, needs, first)
+    producer_notes = tuple(
+        Note(f"{kernel.instructions[p].mnemonic} issued here", kernel.instructions[p].where.path,
+             kernel.instructions[p].where.line, kernel.instructions[p].where.column)
+        for p in sorted({need.producer for need in needs if need.producer is not None})
+    )
+    insertion = " and ".join(f"`{line}`" for line in lines)
+    return context.diagnostic(
+        instruction.where,
+        f"{message}; insert {insertion} before this line",
+        kernel=kernel.name,
+        notes=producer_notes,
+        severity=severity,
+        fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
+    )
 
 
 def _message(context: KernelContext, mnemonic: str, needs, first) -> str:
@@ -84,8 +111,9 @@ def _message(context: KernelContext, mnemonic: str, needs, first) -> str:
     if first.access == "barrier-lds":
         return (f"s_barrier while LDS written by {origin} may still be in flight: other waves can read stale LDS")
     if first.access == "barrier-vmem":
-        return (f"{context.module.target.name} has no back-off barrier: vector memory operations (last {origin}) "
-                "must finish before s_barrier")
+        return (f"{context.module.target.name} has no back-off barrier: LLVM drains vector memory operations (last "
+                f"{origin}) before s_barrier so that XNACK replay and traps cannot stall the barrier; this is its "
+                "code-generation policy, not a data race")
     if first.access == "invalidate":
         return f"{mnemonic} invalidates the cache while loads (last {origin}) are in flight"
     if first.access == "return":
@@ -95,7 +123,8 @@ def _message(context: KernelContext, mnemonic: str, needs, first) -> str:
     units = format_units(named)
     plural = len(named) > 1
     if first.unit == LDS_DMA:
-        return f"{mnemonic} reads LDS that {origin} may still be writing"
+        verb = "writes" if mnemonic.startswith(("ds_write", "ds_store")) else "reads"
+        return f"{mnemonic} {verb} LDS that {origin} may still be writing"
     if producer is None:
         return (f"{units} {'are' if plural else 'is'} used before any wait in function "
                 f"'{kernel.name}': {origin} may still be writing it (a callee waits at entry)")

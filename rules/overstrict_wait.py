@@ -17,8 +17,11 @@ s_waitcnt vmcnt(0)                  ; vmcnt(1) is enough
 v_mfma_... v[0:3] ...
 ```
 
+On gfx12 the legacy `s_waitcnt` (still assembled, e.g. in ROCr's blit kernels) waits for every
+counter whatever its operands; it is reported once per kernel.
+
 ## How to fix
-Use the count the message gives.
+Use the count the message gives; on gfx12, the `s_wait_<counter>` instructions.
 """
 
 from collections.abc import Iterator
@@ -71,8 +74,12 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     kernel = context.kernel
     def_use = context.get(DefUseAnalysis).per_instruction
     ends = _block_ends(context)
+    if target.major >= 12:
+        yield from _legacy_waits(context)
     for index, state in sorted(report.states_before.items()):
         instruction = kernel.instructions[index]
+        if instruction.mnemonic == "s_waitcnt" and target.major >= 12:
+            continue
         counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
         end, final = ends[index]
         better: dict[str, int] = {}
@@ -107,3 +114,16 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                 f"{instruction.mnemonic} waits for more than the following instructions need; {advice}",
                 kernel=kernel.name,
             )
+
+
+def _legacy_waits(context: KernelContext) -> Iterator[Diagnostic]:
+    """gfx12 still runs the deprecated `s_waitcnt`, as a wait for every counter: said once per kernel."""
+    legacy = [instruction for instruction in context.kernel.instructions if instruction.mnemonic == "s_waitcnt"]
+    if legacy:
+        more = f" ({len(legacy) - 1} more in '{context.kernel.name}')" if len(legacy) > 1 else ""
+        yield context.diagnostic(
+            legacy[0].where,
+            "on gfx12 the legacy s_waitcnt waits for every counter, stores and samples included (like "
+            f"s_wait_idle), whatever its operands; name the counters with s_wait_loadcnt, s_wait_dscnt, ...{more}",
+            kernel=context.kernel.name,
+        )

@@ -30,7 +30,7 @@ NAME = "undefined-symbol"
 SEVERITY = Severity.ERROR
 SUMMARY = "branch target or symbol that is never defined"
 
-_CALLS = frozenset(("s_call_b64",))
+_CALLS = frozenset(("s_call_b64", "s_call_i64"))
 
 
 def check(context: ModuleContext) -> Iterator[Diagnostic]:

@@ -42,14 +42,27 @@ def test_lds_and_smem_pending_on_lgkmcnt_need_0(snippet):
     assert waits(snippet, "gfx90a", body) == []
 
 
-def test_flat_load_needs_both_counters(snippet):
-    body = " v_mov_b32 v0, 0\n v_mov_b32 v1, 0\n flat_load_dword v2, v[0:1]\n v_add_u32 v3, v2, v2"
+def test_flat_load_that_can_reach_lds_needs_both_counters(snippet):
+    # the kernel builds an LDS address from the shared aperture: its FLAT accesses may go to LDS
+    body = (" v_mov_b32 v0, 0\n v_mov_b32 v1, src_shared_base\n flat_load_dword v2, v[0:1]\n"
+            " v_add_u32 v3, v2, v2")
     (finding,) = waits(snippet, "gfx90a", body)
     assert "insert `s_waitcnt vmcnt(0) lgkmcnt(0)`" in finding.message
     assert waits(snippet, "gfx90a", body.replace(" v_add_u32", " s_waitcnt vmcnt(0)\n v_add_u32")) != []
     assert waits(snippet, "gfx90a", body.replace(" v_add_u32", " s_waitcnt vmcnt(0) lgkmcnt(0)\n v_add_u32")) == []
     (gfx12,) = waits(snippet, "gfx1201", body.replace("flat_load_dword", "flat_load_b32"))
     assert "`s_wait_dscnt 0x0` and `s_wait_loadcnt 0x0`" in gfx12.message
+
+
+def test_flat_load_without_an_lds_address_is_a_global_access(snippet):
+    # item 6: LLVM waits vmcnt only when a FLAT access cannot reach LDS (flat-for-global, tgsplit)
+    body = " v_mov_b32 v0, 0\n v_mov_b32 v1, 0\n flat_load_dword v2, v[0:1]\n v_add_u32 v3, v2, v2"
+    (finding,) = waits(snippet, "gfx803", body)
+    assert "insert `s_waitcnt vmcnt(0)`" in finding.message
+    assert waits(snippet, "gfx803", body.replace(" v_add_u32", " s_waitcnt vmcnt(0)\n v_add_u32")) == []
+    aperture = body.replace(" v_add_u32", " s_getreg_b32 s8, hwreg(HW_REG_SH_MEM_BASES, 16, 16)\n"
+                            " s_waitcnt vmcnt(0)\n v_add_u32")
+    assert len(waits(snippet, "gfx900", aperture)) == 1  # the aperture read makes LDS possible again
 
 
 def test_loop_carried_load(snippet):
@@ -102,7 +115,7 @@ def test_waw_and_in_order_load_overwrite(snippet):
 
 
 def test_barrier_after_lds_write_and_non_back_off_barrier(snippet):
-    body = " v_mov_b32 v1, 0\n ds_write_b32 v1, v1\n s_barrier"
+    body = " v_mov_b32 v1, 0\n ds_write_b32 v1, v1\n s_barrier\n ds_read_b32 v2, v1 offset:4"
     (finding,) = waits(snippet, "gfx942", body)
     assert finding.message.startswith("s_barrier while LDS written by ds_write_b32")
     assert waits(snippet, "gfx942", body.replace(" s_barrier", " s_waitcnt lgkmcnt(0)\n s_barrier")) == []

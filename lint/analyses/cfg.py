@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import BasicBlock, Instruction, Kernel
+from ..isa.classes import RETURNS
 from ..isa.sizes import instruction_size
 from ..nodes import Num, Sym, UnOp
 from .manager import Analysis, AnalysisManager
 
 #: Instructions that end the program or leave the function with no static successor.
-EXITS = frozenset(("s_endpgm", "s_endpgm_saved", "s_endpgm_ordered_ps_done", "s_setpc_b64", "s_rfe_b64"))
-#: Calls return to the next instruction.
-CALLS = frozenset(("s_swappc_b64", "s_call_b64"))
+EXITS = frozenset(("s_endpgm", "s_endpgm_saved", "s_endpgm_ordered_ps_done")) | RETURNS
 
 
 def is_unconditional_branch(mnemonic: str) -> bool:

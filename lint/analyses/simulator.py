@@ -22,6 +22,7 @@ from collections import Counter as Tally
 from dataclasses import dataclass, field
 
 from ..ir import Kernel, Module
+from ..isa.classes import RETURNS
 from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from .defuse import DefUseAnalysis
 from .latency import request_cycles
@@ -88,7 +89,7 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]
         path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
         last = current.terminator
         following = block + 1 if block + 1 < len(cfg.blocks) else None
-        if last is None or last.mnemonic in ("s_endpgm", "s_endpgm_saved", "s_setpc_b64"):
+        if last is None or last.mnemonic in ("s_endpgm", "s_endpgm_saved", *RETURNS):
             break
         label = branch_label(last)
         target_block = cfg.block_of_label.get(label) if label else None

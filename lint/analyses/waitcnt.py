@@ -8,15 +8,25 @@ may touch both VMEM and LDS) only proves anything with `wait(0)`. A counter neve
 than its maximum: the hardware stalls issue, so an event with MAX newer ones has retired.
 Joins keep the larger outstanding count and the nearest (most recent) producer; loops are
 iterated to a fixed point. Non-kernel functions start with unknown events in flight.
+
+What LLVM's output shows and a listing cannot: a FLAT access counts on the LDS counter only when
+the kernel (or function) can build an LDS address, i.e. reads the shared aperture
+(`src_shared_base`/`src_shared_limit`, `hwreg(HW_REG_SH_MEM_BASES)`); otherwise it is a global
+access, as LLVM treats flat-for-global and tgsplit code. An `s_setpc_b64` whose target was built
+from a symbol (`s_getpc_b64` + `@rel32`, a GOT load) is a tail call: the callee waits at entry.
+On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported but never assumed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..ir import Kernel
-from ..isa.defuse import DefUse, Unit
+from ..ir import Instruction, Kernel
+from ..isa.classes import RETURNS
+from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
+from ..nodes import BinOp, Call, Node, Num, SpecialReg, Sym, UnOp
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
@@ -26,6 +36,10 @@ LDS_DMA: Unit = ("lds_dma", 0)  # LDS written by buffer_load ... lds / global_lo
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics
 _REGISTER_FILES = frozenset(("v", "s", "a"))
 LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
+STORE_COUNTERS = frozenset(("vscnt", "storecnt"))
+#: Counters that protect registers an operation reads (its sources may not be overwritten yet):
+#: a read of them needs no wait. expcnt for export/GDS/gfx6 store data, gfx1250 xcnt for addresses.
+_SOURCE_LOCKS = frozenset(("export", "translation"))
 #: Cache invalidations: loads still in flight would refill the cache behind them (LLVM waits first).
 _INVALIDATES = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_inv", "global_inv")
 
@@ -39,9 +53,10 @@ class Counter:
     regs: dict[Unit, tuple[int, int, str]] = field(default_factory=dict)  # unit -> (newer events, producer, type)
     flat: bool = False  # a FLAT access that may hit VMEM or LDS is outstanding
     unknown: bool = False  # events of the caller may be outstanding (function entry)
+    unseen: bool = False  # a FLAT access judged global may still count here: never call a wait useless
 
     def copy(self) -> Counter:
-        return Counter(self.pending, self.types, dict(self.regs), self.flat, self.unknown)
+        return Counter(self.pending, self.types, dict(self.regs), self.flat, self.unknown, self.unseen)
 
     @property
     def out_of_order(self) -> bool:
@@ -53,15 +68,15 @@ class Counter:
             if unit not in regs or entry[0] < regs[unit][0]:
                 regs[unit] = entry
         return Counter(max(self.pending, other.pending), self.types | other.types, regs,
-                       self.flat or other.flat, self.unknown or other.unknown)
+                       self.flat or other.flat, self.unknown or other.unknown, self.unseen or other.unseen)
 
     def same(self, other: Counter) -> bool:
-        return (self.pending, self.types, self.regs, self.flat, self.unknown) == (
-            other.pending, other.types, other.regs, other.flat, other.unknown)
+        return (self.pending, self.types, self.regs, self.flat, self.unknown, self.unseen) == (
+            other.pending, other.types, other.regs, other.flat, other.unknown, other.unseen)
 
     def wait(self, count: int) -> None:
         if count == 0:
-            self.pending, self.types, self.regs, self.flat, self.unknown = 0, frozenset(), {}, False, False
+            self.pending, self.types, self.regs, self.flat, self.unknown, self.unseen = 0, frozenset(), {}, False, False, False
             return
         if not self.out_of_order:
             self.regs = {unit: entry for unit, entry in self.regs.items() if entry[0] < count}
@@ -77,6 +92,7 @@ class Event:
     kind: str
     units: frozenset[Unit]
     flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS
+    unseen: bool = False  # the LDS half of a FLAT access judged global: retired by waits, needs none
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,26 +115,35 @@ class WaitReport:
     states_before: dict[int, State]  # state before each wait instruction (for over-strict checks)
 
 
-def events_of(info: DefUse, target: Target) -> list[Event]:
-    """The counter events one instruction starts."""
+def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: Instruction | None = None) -> list[Event]:
+    """The counter events one instruction starts (`flat_lds`: a FLAT access may reach LDS).
+    A form the tables do not list writes no register we could name: its events mark none."""
     klass = info.klass
     if not klass.counters:
         return []
     gfx10 = target.major >= 10
     events = []
-    registers = frozenset(unit for unit in info.defs if unit[0] in _REGISTER_FILES)
-    flat = klass.unit == "vmem" and klass.memory == "flat"
+    registers = frozenset(unit for unit in info.defs if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
+    flat = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
     for counter in klass.counters:
-        if counter == "expcnt":  # export / GDS / gfx6 store data: the sources must not change
+        if counter == "xcnt":  # gfx1250: the registers an access reads stay locked until translated
+            sources = frozenset(unit for unit in info.uses if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
+            events.append(Event(counter, "smem" if klass.unit == "smem" else "translation", sources))
+        elif counter == "expcnt" and klass.unit == "lds_parameter":
+            events.append(Event(counter, "lds_parameter", registers))
+        elif counter == "expcnt":  # export / GDS / gfx6 store data: the sources must not change
             sources = frozenset(unit for unit in info.uses if unit[0] == "v")
+            if klass.unit == "vmem" and instruction is not None and instruction.operands:
+                sources = frozenset(register_units(instruction.operands[0]))  # gfx6 MUBUF/MIMG data, not address
             events.append(Event(counter, "export", sources))
         elif klass.unit == "vmem":
             if counter in ("lgkmcnt", "dscnt"):
-                events.append(Event(counter, "flat", registers, flat=True))
+                events.append(Event(counter, "flat", registers, flat=True) if flat else
+                              Event(counter, "flat", frozenset(), unseen=True))
             elif klass.lds_dma:
                 events.append(Event(counter, "lds_dma", frozenset({LDS_DMA})))
-            elif counter in ("vscnt", "storecnt"):
-                events.append(Event(counter, "write", frozenset()))
+            elif counter in STORE_COUNTERS or klass.kind == "cache":
+                events.append(Event(counter, "write" if counter in STORE_COUNTERS else "read", frozenset()))
             else:
                 kind = (klass.sampler or "read") if gfx10 else "vmem"
                 events.append(Event(counter, kind, registers, flat=flat))
@@ -129,11 +154,16 @@ def events_of(info: DefUse, target: Target) -> list[Event]:
             events.append(Event(counter, klass.memory, marked))
         elif klass.unit == "message":
             events.append(Event(counter, "message", frozenset()))
+        else:  # gfx12 barrier state queries and s_barrier_leave count as SMEM
+            events.append(Event(counter, "smem", registers))
     return events
 
 
 def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     counter = state[event.counter]
+    if event.unseen:
+        counter.unseen = True
+        return
     shifted = {unit: (entry[0] + 1, entry[1], entry[2]) for unit, entry in counter.regs.items() if entry[0] + 1 < maximum}
     for unit in event.units:
         shifted[unit] = (0, index, event.kind)
@@ -143,21 +173,35 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     counter.flat = counter.flat or event.flat
 
 
-def _needs(index: int, info: DefUse, mnemonic: str, state: State, target: Target, is_function: bool) -> list[Need]:
+@dataclass
+class _Walk:
+    """What the walk over one kernel knows besides the counter state."""
+
+    kernel: Kernel
+    def_use: list[DefUse]
+    target: Target
+    is_function: bool
+    flat_lds: bool  # FLAT accesses may reach LDS
+    tail_calls: frozenset[int]
+    lds_read_follows: Callable[[int, int], bool]  # (barrier, latest LDS writer) -> may other waves read it
+
+
+def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -> list[Need]:
     needs: list[Need] = []
-    own = {(event.counter, event.kind) for event in events_of(info, target)}
+    target = walk.target
+    own = {(event.counter, event.kind) for event in events_of(info, target, walk.flat_lds)}
     uses = set(info.uses)
-    if info.klass.unit == "ds" or (info.klass.unit == "vmem" and info.klass.memory == "flat"):
+    if info.klass.unit == "ds" or (info.klass.unit == "vmem" and info.klass.memory == "flat" and walk.flat_lds):
         uses.add(LDS_DMA)
     for name, counter in state.items():
-        if counter.unknown:
+        if counter.unknown and name not in STORE_COUNTERS and name != "xcnt":
             touched = [unit for unit in (*info.uses, *info.defs) if unit[0] in _REGISTER_FILES]
             if touched:
                 needs.append(Need(name, 0, min(touched), None, "read" if touched[0] in info.uses else "overwritten"))
                 continue
         for unit in uses:
             entry = counter.regs.get(unit)
-            if entry is not None:
+            if entry is not None and entry[2] not in _SOURCE_LOCKS and name != "xcnt":
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "read"))
         for unit in info.defs:
             entry = counter.regs.get(unit)
@@ -165,12 +209,14 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, target: Target
                 continue
             if name in LOAD_COUNTERS and (name, entry[2]) in own:
                 continue  # loads of one type write their VGPRs in order
+            if name == "xcnt" and entry[2] == "translation" and info.klass.unit == "vmem":
+                continue  # VMEM addresses are translated in order: an earlier access's are done first
             needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "overwritten"))
     if info.klass.unit == "barrier":
         for name in ("lgkmcnt", "dscnt"):
             counter = state.get(name)
             entry = counter.regs.get(LDS_STORE) if counter else None
-            if entry is not None:
+            if entry is not None and walk.lds_read_follows(index, entry[1]):
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], LDS_STORE, entry[1], "barrier-lds"))
         vm = state.get("vmcnt")
         if not target.has_back_off_barrier and vm is not None and vm.pending:
@@ -182,21 +228,21 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, target: Target
             if counter is not None and counter.pending:
                 producer = max((entry[1] for entry in counter.regs.values()), default=None)
                 needs.append(Need(name, 0, ("vmem", 0), producer, "invalidate"))
-    if is_function and info.klass.unit == "return":
+    if walk.is_function and info.klass.unit == "return" and index not in walk.tail_calls:
         for name, counter in state.items():
-            if name not in ("vscnt", "storecnt") and (counter.regs or counter.unknown):
+            if name not in STORE_COUNTERS and name != "xcnt" and (counter.regs or counter.unknown):
                 unit = min(counter.regs) if counter.regs else ("v", 0)
                 producer = counter.regs[unit][1] if counter.regs else None
                 needs.append(Need(name, 0, unit, producer, "return"))
     return needs
 
 
-def _walk_block(state: State, instructions, def_use: list[DefUse], start: int, target: Target,
-                is_function: bool, report: WaitReport | None) -> State:
+def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitReport | None) -> State:
+    target = walk.target
     maxima = target.wait_counter_max
-    for offset, instruction in enumerate(instructions):
-        index = start + offset
-        info = def_use[index]
+    for index in range(start, stop):
+        instruction = walk.kernel.instructions[index]
+        info = walk.def_use[index]
         counts = wait_counts(instruction.mnemonic, instruction.operands, target) if info.klass.unit == "wait" else None
         if counts is not None:
             if report is not None:
@@ -205,30 +251,192 @@ def _walk_block(state: State, instructions, def_use: list[DefUse], start: int, t
                     report.useless_waits.append(index)
             for name, count in counts.items():
                 state[name].wait(count)
+            if "xcnt" in state:
+                _translated(state)
             continue
-        needs = _needs(index, info, instruction.mnemonic, state, target, is_function)
+        needs = _needs(index, info, instruction.mnemonic, state, walk)
         if needs:
             if report is not None:
                 report.missing[index] = needs
             for need in needs:  # assume the wait is added, so one mistake gives one finding
-                state[need.counter].wait(need.count)
+                if need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
+                    state[need.counter].wait(need.count)
         if info.klass.unit == "call":
             # the callee waits for everything but stores before it returns: its stores may be in flight
             for name in state:
-                stores = name in ("vscnt", "storecnt")
+                stores = name in STORE_COUNTERS
                 state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset())
             continue
-        for event in events_of(info, target):
+        for event in events_of(info, target, walk.flat_lds, instruction):
             _add_event(state, event, index, maxima[event.counter])
     return state
 
 
+def _translated(state: State) -> None:
+    """gfx1250: an access that completed was translated; with no VMEM (or SMEM) access left in
+    flight, the registers their addresses came from are free."""
+    xcnt = state["xcnt"]
+    done = set()
+    if not state["loadcnt"].pending and not state["storecnt"].pending:
+        done.add("translation")
+    if not state["kmcnt"].pending:
+        done.add("smem")
+    if done and xcnt.types & done:
+        xcnt.regs = {unit: entry for unit, entry in xcnt.regs.items() if entry[2] not in done}
+        xcnt.types = xcnt.types - done
+        if not xcnt.types:
+            xcnt.pending = 0
+
+
 def _retires(counter: Counter, count: int) -> bool:
-    if counter.unknown and count == 0:
+    if (counter.unknown and count == 0) or counter.unseen:
         return True
     if counter.pending > count:
         return True
     return not counter.out_of_order and any(entry[0] >= count for entry in counter.regs.values())
+
+
+def _mentions_symbol(node: Node) -> bool:
+    if isinstance(node, Sym):
+        return True
+    if isinstance(node, BinOp):
+        return _mentions_symbol(node.left) or _mentions_symbol(node.right)
+    if isinstance(node, UnOp):
+        return _mentions_symbol(node.operand)
+    if isinstance(node, Call):
+        return any(_mentions_symbol(arg) for arg in node.args)
+    return False
+
+
+def _tail_calls(kernel: Kernel, def_use: list[DefUse], starts: list[int]) -> frozenset[int]:
+    """`s_setpc_b64` instructions whose target the block built from a symbol (`s_getpc_b64` +
+    `callee@rel32@lo`, a GOT load): jumps into another function, not returns."""
+    found = set()
+    block_start = 0
+    starts_set = set(starts)
+    for index, instruction in enumerate(kernel.instructions):
+        if index in starts_set:
+            block_start = index
+        if instruction.mnemonic not in RETURNS or not instruction.operands:
+            continue
+        wanted = set(register_units(instruction.operands[0]))
+        for earlier in range(index - 1, block_start - 1, -1):
+            if not wanted & set(def_use[earlier].defs):
+                continue
+            producer: Instruction = kernel.instructions[earlier]
+            if (producer.mnemonic.startswith(("s_getpc", "s_get_pc")) or def_use[earlier].klass.unit == "smem"
+                    or any(_mentions_symbol(operand) for operand in producer.operands)):
+                found.add(index)
+                break
+            if not producer.mnemonic.startswith(("s_add", "s_addc", "s_sub")):
+                break
+    return frozenset(found)
+
+
+def _reads_shared_aperture(kernel: Kernel) -> bool:
+    """Whether the code can build a generic address into LDS (reads the shared aperture)."""
+    for instruction in kernel.instructions:
+        for operand in instruction.operands:
+            if isinstance(operand, SpecialReg) and operand.name in ("src_shared_base", "src_shared_limit"):
+                return True
+            if isinstance(operand, Call) and operand.name.lower() == "hwreg" and operand.args:
+                first = operand.args[0]
+                if (isinstance(first, Sym) and "SH_MEM_BASES" in first.name.upper()) or (
+                        isinstance(first, Num) and first.value == 15):
+                    return True
+    return False
+
+
+def _reads_lds(info: DefUse) -> bool:
+    klass = info.klass
+    return klass.unit == "ds" and klass.memory == "lds" and klass.kind in ("read", "read2", "atomic")
+
+
+def _lds_address(instruction: Instruction, info: DefUse) -> tuple | None:
+    """(address operand, offsets) of a DS instruction, to see a read of exactly what a write wrote."""
+    if info.variant is None:
+        return None
+    names = [spec.name for spec in info.variant.operands]
+    for name in ("addr", "vaddr"):
+        if name in names and names.index(name) < len(instruction.operands):
+            offsets = tuple(sorted((key, value) for key, value in instruction.modifiers if key.startswith("offset")))
+            return instruction.operands[names.index(name)], offsets
+    return None
+
+
+class _LdsReadAfterBarrier:
+    """Whether an LDS read can follow a barrier before this wave's LDS writes are known done
+    (an LDS wait that retires them) and another barrier: only then can other waves see old data.
+    A read of exactly the address the latest write used, with the address register unchanged,
+    reads this wave's own data (in order), not another wave's."""
+
+    def __init__(self, kernel: Kernel, def_use: list[DefUse], target: Target, blocks, starts: list[int]):
+        self.kernel, self.def_use, self.target = kernel, def_use, target
+        self.blocks, self.starts = blocks, starts
+        self.block_of = {}
+        for number, start in enumerate(starts):
+            for offset in range(len(blocks[number].instructions)):
+                self.block_of[start + offset] = number
+        self.memo: dict[tuple[int, int], bool] = {}
+
+    def __call__(self, barrier: int, writer: int) -> bool:
+        if (barrier, writer) not in self.memo:
+            self.memo[barrier, writer] = self._search(barrier, writer)
+        return self.memo[barrier, writer]
+
+    def _own_address(self, writer: int, barrier: int):
+        """The writer's address if its register is unchanged up to the barrier (one straight run)."""
+        address = _lds_address(self.kernel.instructions[writer], self.def_use[writer])
+        if address is None or self.block_of.get(writer) != self.block_of.get(barrier):
+            return None, frozenset()
+        registers = frozenset(register_units(address[0]))
+        if any(registers & self.def_use[between].defs for between in range(writer + 1, barrier)):
+            return None, frozenset()
+        return address, registers
+
+    def _search(self, barrier: int, writer: int) -> bool:
+        lds_counters = ("lgkmcnt", "dscnt")
+        own, own_registers = self._own_address(writer, barrier)
+        # (instruction index, retired, LDS events since the barrier, own address still valid)
+        stack = [(barrier + 1, False, 0, own is not None)]
+        seen = set()
+        while stack:
+            item = stack.pop()
+            if item in seen:
+                continue
+            seen.add(item)
+            index, retired, newer, valid = item
+            if index not in self.block_of:
+                continue  # past the end
+            number = self.block_of[index]
+            end = self.starts[number] + len(self.blocks[number].instructions)
+            stopped = False
+            while index < end:
+                instruction = self.kernel.instructions[index]
+                info = self.def_use[index]
+                unit = info.klass.unit
+                if _reads_lds(info) and not (valid and _lds_address(instruction, info) == own):
+                    return True
+                if valid and own_registers & info.defs:
+                    valid = False
+                if unit == "barrier" and retired:
+                    stopped = True
+                    break
+                if unit == "wait":
+                    counts = wait_counts(instruction.mnemonic, instruction.operands, self.target) or {}
+                    if any(counts.get(name, 64) <= newer for name in lds_counters):
+                        retired = True
+                elif unit == "ds":
+                    newer = min(newer + 1, 64)
+                if unit in ("endpgm", "return"):
+                    stopped = True
+                    break
+                index += 1
+            if stopped:
+                continue
+            for successor in self.blocks[number].successors:
+                stack.append((self.starts[successor], retired, newer, valid))
+        return False
 
 
 class WaitcntAnalysis(Analysis):
@@ -244,16 +452,18 @@ class WaitcntAnalysis(Analysis):
             return None
         cfg = manager.get(CFGAnalysis)
         blocks, starts = cfg.blocks, cfg.starts
+        per_instruction = def_use.per_instruction
         # a callable function returns (s_setpc_b64) and never ends the program; its callers may
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
-        mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
-        is_function = not kernel.is_kernel and "s_setpc_b64" in mnemonics and not any(
-            m.startswith("s_endpgm") for m in mnemonics)
+        units = {info.klass.unit for info in per_instruction}
+        is_function = not kernel.is_kernel and "return" in units and "endpgm" not in units
+        walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
+                     _tail_calls(kernel, per_instruction, starts),
+                     _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts))
 
         def initial() -> State:
-            # stores in flight from the caller write no register: only the other counters are unknown
-            return {name: Counter(unknown=is_function and name not in ("vscnt", "storecnt"))
-                    for name in target.wait_counter_max}
+            # a function starts with the caller's events in flight (stores write no register)
+            return {name: Counter(unknown=is_function) for name in target.wait_counter_max}
 
         incoming: list[State | None] = [None] * len(blocks)
         if blocks:
@@ -264,8 +474,7 @@ class WaitcntAnalysis(Analysis):
             visits += 1
             index = worklist.pop(0)
             state = {name: counter.copy() for name, counter in incoming[index].items()}
-            out = _walk_block(state, blocks[index].instructions, def_use.per_instruction, starts[index],
-                              target, is_function, None)
+            out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, None)
             for successor in blocks[index].successors:
                 current = incoming[successor]
                 merged = out if current is None else {name: current[name].merge(out[name]) for name in out}
@@ -277,6 +486,5 @@ class WaitcntAnalysis(Analysis):
         for index, block in enumerate(blocks):
             if incoming[index] is not None:
                 state = {name: counter.copy() for name, counter in incoming[index].items()}
-                _walk_block(state, block.instructions, def_use.per_instruction, starts[index], target,
-                            is_function, report)
+                _walk_block(state, starts[index], starts[index] + len(block.instructions), walk, report)
         return report

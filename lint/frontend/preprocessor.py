@@ -498,7 +498,8 @@ class Preprocessor:
                 try:
                     return Num(evaluate(node, self.lookup, self.functions))
                 except EvalError:
-                    return node
+                    # `vmcnt(1*n) & lgkmcnt(0)`: not a number as a whole, but its counts are
+                    return BinOp(node.op, resolve(node.left), resolve(node.right)) if isinstance(node, BinOp) else node
             if isinstance(node, UnOp):
                 inner = resolve(node.operand)
                 return Num(-inner.value) if node.op == "-" and isinstance(inner, Num) else UnOp(node.op, inner)

@@ -18,8 +18,14 @@ VMEM_ENCODINGS = frozenset((
     "VSCRATCH", "VIMAGE", "VSAMPLE",
 ))
 DS_ENCODINGS = frozenset(("DS", "VDS"))
-VALU_ENCODINGS = frozenset(("VINTRP", "VINTERP", "DPP16", "DPP8", "SDWA", "LDSDIR", "VDSDIR"))
+VALU_ENCODINGS = frozenset(("VINTRP", "VINTERP", "DPP16", "DPP8", "SDWA"))
+LDS_PARAMETER_ENCODINGS = frozenset(("LDSDIR", "VDSDIR"))  # gfx11 lds_param_load, gfx12 ds_param_load
+#: gfx12 cache write-back / invalidation and the counter LLVM 22 counts them on (facts §2.1)
+_BARRIER_QUERIES = ("s_barrier_signal_isfirst", "s_barrier_leave", "s_get_barrier_state")
+_GFX12_CACHE_COUNTER = {"global_wb": "storecnt", "global_wbinv": "storecnt", "global_inv": "loadcnt"}
 SALU_ENCODINGS = frozenset(("SOP1", "SOP2", "SOPC", "SOPK", "SOPP"))
+CALLS = frozenset(("s_swappc_b64", "s_call_b64", "s_swap_pc_i64", "s_call_i64"))  # gfx1250 spells them _i64
+RETURNS = frozenset(("s_setpc_b64", "s_rfe_b64", "s_set_pc_i64", "s_rfe_i64"))  # or tail calls
 
 _TRANS = re.compile(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)(_legacy|_iflag|_clamp)?_f(16|32)(_e32|_e64|_dpp|_sdwa)?$|v_(exp|log)_legacy_f32")
 _QUARTER = re.compile(r"v_(mul_lo|mul_hi|mad_lo|mad_hi)_[iu]32|v_mad_[iu]64_[iu]32|v_mul_lo_i32|v_mul_hi_i32")
@@ -29,8 +35,8 @@ _MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)(_?)([a-z0-9]*)")
 
 @dataclass(frozen=True, slots=True)
 class InstructionClass:
-    """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, export, branch, call,
-    return, wait, barrier, nop, message, endpgm."""
+    """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, lds_parameter, export,
+    branch, call, return, wait, barrier, nop, message, endpgm."""
 
     unit: str
     kind: str = ""  # vmem: load/store/atomic/cache; ds: read/write/read2/write2/atomic/other
@@ -111,34 +117,47 @@ def _ds_kind(mnemonic: str) -> str:
     return "atomic"
 
 
-def _vmem_counters(kind: str, memory: str, lds_dma: bool, sampler: str, target: Target) -> frozenset[str]:
+def _vmem_counters(mnemonic: str, kind: str, memory: str, lds_dma: bool, sampler: str, target: Target) -> frozenset[str]:
+    translated = {"xcnt"} if target.is_gfx1250 else set()  # gfx1250: address translation of every VMEM access
     if kind == "cache":
-        return frozenset()
+        cache_counter = _GFX12_CACHE_COUNTER.get(mnemonic) if target.major >= 12 else None
+        return frozenset({cache_counter, *translated}) if cache_counter else frozenset()
     writes = kind in ("store", "atomic_noret")
     if target.major >= 12:
         if lds_dma or not writes:
             counter = {"sample": "samplecnt", "bvh": "bvhcnt"}.get(sampler, "loadcnt")
         else:
             counter = "storecnt"
-        extra = {"dscnt"} if memory == "flat" else set()
+        extra = ({"dscnt"} if memory == "flat" else set()) | translated
     else:
         counter = "vscnt" if (writes and target.major >= 10 and not lds_dma) else "vmcnt"
         extra = {"lgkmcnt"} if memory == "flat" else set()
     return frozenset({counter, *extra})
 
 
+def _encoding_by_prefix(mnemonic: str) -> str:
+    for prefixes, encoding in ((("buffer_", "tbuffer_"), "MUBUF"), (("global_", "flat_", "scratch_"), "FLAT"),
+                               (("image_",), "MIMG"), (("ds_",), "DS")):
+        if mnemonic.startswith(prefixes):
+            return encoding
+    return ""
+
+
 def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, modifiers: frozenset[str]) -> InstructionClass:
     """Class of one instruction form; `returns_data` says whether an atomic returns (glc/sc0/_rtn)."""
     gfx12 = target.major >= 12
+    if not encoding:  # a form the tables do not list (newer than them): the name tells the unit
+        encoding = _encoding_by_prefix(mnemonic)
     if encoding in VMEM_ENCODINGS or mnemonic.startswith(("global_load_lds", "buffer_wbl2", "buffer_inv")):
         memory = _vmem_memory(mnemonic)
         kind = _vmem_kind(mnemonic)
         lds_dma = (kind == "load" and "lds" in modifiers) or mnemonic.startswith("global_load_lds")
         sampler = ""
         if memory == "image" and gfx12:
-            sampler = "bvh" if "bvh" in mnemonic else ("sample" if mnemonic.startswith(("image_sample", "image_gather")) else "")
+            sampler = "bvh" if "bvh" in mnemonic else (
+                "sample" if mnemonic.startswith(("image_sample", "image_gather", "image_msaa_load")) else "")
         counter_kind = "atomic_noret" if kind == "atomic" and not returns_data else kind
-        counters = _vmem_counters(counter_kind, memory, lds_dma, sampler, target)
+        counters = _vmem_counters(mnemonic, counter_kind, memory, lds_dma, sampler, target)
         if target.major == 6 and kind in ("store", "atomic"):
             counters |= {"expcnt"}  # gfx6 store data VGPRs are protected by expcnt
         return InstructionClass("vmem", kind, memory, returns_data=kind == "atomic" and returns_data,
@@ -155,7 +174,10 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
                                                     "s_scratch_", "s_atomic_", "s_buffer_atomic_", "s_memtime",
                                                     "s_memrealtime", "s_dcache_", "s_atc_probe")):
         counted = not mnemonic.startswith(("s_dcache_inv", "s_dcache_wb"))
-        return InstructionClass("smem", counters=frozenset({"kmcnt" if gfx12 else "lgkmcnt"}) if counted else frozenset())
+        counters = {"kmcnt" if gfx12 else "lgkmcnt"} if counted else set()
+        return InstructionClass("smem", counters=frozenset(counters | ({"xcnt"} if target.is_gfx1250 else set())))
+    if encoding in LDS_PARAMETER_ENCODINGS:  # LDS parameter/direct loads write their VGPR on expcnt
+        return InstructionClass("lds_parameter", "read", "lds", counters=frozenset({"expcnt"}))
     if encoding in ("EXP", "VEXPORT"):
         return InstructionClass("export", counters=frozenset({"expcnt"}))
     if encoding in VALU_ENCODINGS or encoding.startswith("VOP") or mnemonic.startswith("v_"):
@@ -187,12 +209,15 @@ def _classify_valu(mnemonic: str, target: Target) -> InstructionClass:
 def _classify_scalar(mnemonic: str, target: Target) -> InstructionClass:
     if mnemonic in ("s_branch",) or mnemonic.startswith("s_cbranch_"):
         return InstructionClass("branch")
-    if mnemonic in ("s_swappc_b64", "s_call_b64"):
+    if mnemonic in CALLS:
         return InstructionClass("call")
-    if mnemonic in ("s_setpc_b64", "s_rfe_b64"):
+    if mnemonic in RETURNS:
         return InstructionClass("return")
     if mnemonic.startswith(("s_waitcnt", "s_wait_")):
         return InstructionClass("wait")
+    if mnemonic.startswith(_BARRIER_QUERIES) and target.major >= 12:  # LLVM counts these as SMEM
+        return InstructionClass("barrier" if mnemonic.startswith("s_barrier") else "salu",
+                                counters=frozenset({"kmcnt"}))
     if mnemonic.startswith("s_barrier"):
         return InstructionClass("barrier")
     if mnemonic == "s_nop":

@@ -199,7 +199,7 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
         # unknown form: be conservative, the first operand is written and every operand is read
         for index, node in enumerate(operands):
             (defs if index == 0 else uses).update(register_units(node))
-        klass = classify(mnemonic, "", target, False, mod_names)
+        klass = classify(mnemonic, variants[0].encoding if variants else "", target, False, mod_names)
     else:
         used, implicit = fit
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None

@@ -2,7 +2,8 @@
 
 Covers `s_waitcnt` (named counters, `&`/`,`/blank separated, or a raw immediate decoded with
 each generation's bit layout), the gfx10/11 SOPK forms (`s_waitcnt_vscnt null, n`, ...), and
-the gfx12 `s_wait_<counter>` family including the combined `s_wait_loadcnt_dscnt`.
+the gfx12 `s_wait_<counter>` family including the combined `s_wait_loadcnt_dscnt`. gfx12 still
+runs the legacy `s_waitcnt`, whatever its operands, as a wait for every counter (`s_wait_idle`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def wait_counts(mnemonic: str, operands: tuple[Node, ...], target: Target) -> di
     nothing and is left out); None when the instruction is not a memory-counter wait."""
     maxima = target.wait_counter_max
     counts: dict[str, int] = {}
+    if mnemonic == "s_waitcnt" and target.major >= 12:
+        return {name: 0 for name in maxima}  # deprecated on gfx12: waits for every counter, like s_wait_idle
     if mnemonic == "s_waitcnt":
         if not operands:
             counts = {name: 0 for name in ("vmcnt", "expcnt", "lgkmcnt")}

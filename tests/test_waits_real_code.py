@@ -1,0 +1,178 @@
+"""Wait-counter rules on code from the outside (issue 16, items 1-12): each false finding that
+LLVM's output or hand-written MIOpen/ROCr/Tensile kernels drew is gone, and the real race next
+to it is still caught."""
+
+from llvm_oracle import compile_ir
+
+
+def kernel(target: str, body: str, extra: str = "") -> str:
+    accum = " .amdhsa_accum_offset 64\n" if target in ("gfx90a", "gfx942", "gfx950") else ""
+    return (f'.amdgcn_target "amdgcn-amd-amdhsa--{target}"\n.text\n.globl k\n.type k,@function\nk:\n{body}\n s_endpgm\n'
+            ".rodata\n.amdhsa_kernel k\n .amdhsa_user_sgpr_kernarg_segment_ptr 1\n .amdhsa_next_free_vgpr 64\n"
+            f" .amdhsa_next_free_sgpr 64\n{accum}{extra}.end_amdhsa_kernel\n")
+
+
+def function(target: str, body: str) -> str:
+    return f'.amdgcn_target "amdgcn-amd-amdhsa--{target}"\n.text\n.globl f\n.type f,@function\nf:\n{body}\n'
+
+
+def findings(snippet, text: str, rule: str = "missing-wait"):
+    return [d for d in snippet.lint(text).diagnostics if d.name == rule]
+
+
+# 1. tail calls
+def test_tail_call_is_not_a_return(snippet):
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n global_load_dword v3, v[0:1], off\n"
+            " s_getpc_b64 s[4:5]\n s_add_u32 s4, s4, callee@rel32@lo+4\n s_addc_u32 s5, s5, callee@rel32@hi+12\n"
+            " s_setpc_b64 s[4:5]")
+    assert findings(snippet, function("gfx942", body)) == []
+    (real,) = findings(snippet, function("gfx942", body.replace("s_setpc_b64 s[4:5]", "s_setpc_b64 s[30:31]")))
+    assert "'f' returns while global_load_dword" in real.message
+
+
+def test_tail_call_through_the_got_is_not_a_return(snippet):
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n global_load_dword v3, v[0:1], off\n"
+            " s_getpc_b64 s[4:5]\n s_add_u32 s4, s4, callee@gotpcrel32@lo+4\n s_addc_u32 s5, s5, callee@gotpcrel32@hi+12\n"
+            " s_load_dwordx2 s[4:5], s[4:5], 0x0\n s_waitcnt lgkmcnt(0)\n s_setpc_b64 s[4:5]")
+    assert findings(snippet, function("gfx90a", body)) == []
+
+
+# 2. atomics without return
+def test_atomic_without_return_writes_no_register(snippet):
+    body = (" v_mov_b32 v0, 0\n v_mov_b32 v1, 1\n global_atomic_add v0, v1, s[0:1]\n v_add_u32 v2, v1, v1\n"
+            " v_mov_b32 v1, 0")
+    assert findings(snippet, kernel("gfx942", body)) == []
+    returning = body.replace("s[0:1]\n", "s[0:1] sc0\n").replace("global_atomic_add v0", "global_atomic_add v1, v0")
+    (real,) = findings(snippet, kernel("gfx942", returning))
+    assert "v1 is read here but may still be loading (global_atomic_add" in real.message
+    gfx12 = (" v_mov_b32 v0, 0\n v_mov_b32 v1, 1\n global_atomic_add_u32 v0, v1, s[0:1]\n v_add_nc_u32 v2, v1, v1")
+    assert findings(snippet, kernel("gfx1200", gfx12)) == []
+    gfx12_return = gfx12.replace("global_atomic_add_u32 v0, v1, s[0:1]",
+                                 "global_atomic_add_u32 v1, v0, v1, s[0:1] th:TH_ATOMIC_RETURN")
+    assert len(findings(snippet, kernel("gfx1200", gfx12_return))) == 1
+
+
+# 3. symbolic counts in the `&` form (MIOpen's s_wait macro)
+def test_symbolic_count_in_ampersand_form_is_folded(snippet):
+    body = ("mbufs_cnt = 2\n global_load_dword v2, v[0:1], off\n global_load_dword v3, v[0:1], off offset:4\n"
+            " global_load_dword v4, v[0:1], off offset:8\n"
+            " s_waitcnt vmcnt(1*mbufs_cnt-1) & lgkmcnt(0)\n v_add_u32 v5, v2, v2")
+    assert findings(snippet, kernel("gfx906", body)) == []
+    (real,) = findings(snippet, kernel("gfx906", body.replace("v_add_u32 v5, v2, v2", "v_add_u32 v5, v4, v4")))
+    assert "v4 is read" in real.message and "vmcnt(0)" in real.message
+
+
+# 4. gfx12 legacy s_waitcnt
+def test_gfx12_legacy_waitcnt_waits_for_every_counter(snippet):
+    body = (" global_load_b32 v2, v[0:1], off\n global_store_b32 v[0:1], v3, off\n s_waitcnt vmcnt(0)\n"
+            " v_add_nc_u32 v4, v2, v2")
+    text = kernel("gfx1201", body)
+    assert findings(snippet, text) == []
+    (said,) = findings(snippet, text, "overstrict-wait")
+    assert "legacy s_waitcnt waits for every counter" in said.message
+    assert len(findings(snippet, kernel("gfx1201", body.replace(" s_waitcnt vmcnt(0)\n", "")))) == 1
+
+
+# 5. no back-off barrier
+def test_vmcnt_before_barrier_is_a_policy_warning_and_never_assumed(snippet):
+    body = (" global_load_dword v2, v[0:1], off\n global_load_dword v3, v[0:1], off offset:4\n s_barrier\n"
+            " s_waitcnt vmcnt(1)\n global_store_dword v[0:1], v2, off")
+    diagnostics = findings(snippet, kernel("gfx908", body))
+    (policy,) = diagnostics
+    assert str(policy.severity) == "warning" and "code-generation policy, not a data race" in policy.message
+    # the vmcnt(1) protects v2: it is not redundant, whatever the barrier did
+    assert findings(snippet, kernel("gfx908", body), "redundant-wait") == []
+    racy = body.replace(" s_waitcnt vmcnt(1)\n", "")
+    errors = [d for d in findings(snippet, kernel("gfx908", racy)) if str(d.severity) == "error"]
+    assert len(errors) == 1 and "v2 is read" in errors[0].message
+
+
+# 6. FLAT accesses (LLVM's own output: flat-for-global on gfx8)
+def test_llvm_flat_for_global_output_is_clean(snippet):
+    ir = ("declare i32 @llvm.amdgcn.workitem.id.x()\n"
+          "define amdgpu_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {\n"
+          "  %i = call i32 @llvm.amdgcn.workitem.id.x()\n  %a.p = getelementptr i32, ptr addrspace(1) %p, i32 %i\n"
+          "  %a = load i32, ptr addrspace(1) %a.p\n  %b = getelementptr i32, ptr addrspace(1) %a.p, i64 64\n"
+          "  %c = load i32, ptr addrspace(1) %b\n  %s = add i32 %a, %c\n"
+          "  %q.p = getelementptr i32, ptr addrspace(1) %q, i32 %i\n  store i32 %s, ptr addrspace(1) %q.p\n"
+          "  ret void\n}\n")
+    assembly = compile_ir(ir, "gfx803")
+    assert "flat_load_dword" in assembly and "lgkmcnt(0)" not in assembly.split("flat_load_dword", 1)[1]
+    assert findings(snippet, assembly) == []
+
+
+# 7. gfx6 expcnt protects store data, not the result of a returning atomic
+def test_gfx6_returning_atomic_result_needs_no_expcnt(snippet):
+    body = (" v_mov_b32 v1, 1\n buffer_atomic_add v1, off, s[0:3], 0 glc\n s_waitcnt vmcnt(0)\n"
+            " v_add_i32 v2, vcc, v1, v1")
+    assert findings(snippet, kernel("gfx600", body)) == []
+    store = " v_mov_b32 v1, 1\n buffer_store_dword v1, off, s[0:3], 0\n v_mov_b32 v1, 2"
+    (real,) = findings(snippet, kernel("gfx600", store))
+    assert "v1 is overwritten" in real.message and "expcnt(0)" in real.message
+    # the address of a store is not locked, only its data
+    address = " v_mov_b32 v1, 1\n v_mov_b32 v2, 0\n buffer_store_dword v1, v2, s[0:3], 0 offen\n v_mov_b32 v2, 2"
+    assert findings(snippet, kernel("gfx600", address)) == []
+
+
+# 8. counters of gfx12 cache write-back, gfx11 LDS parameter loads, gfx12 MSAA loads
+def test_gfx12_global_wb_counts_on_storecnt(snippet):
+    body = " global_wb scope:SCOPE_SYS\n s_wait_storecnt 0x0"
+    assert findings(snippet, kernel("gfx1200", body), "redundant-wait") == []
+    assert len(findings(snippet, kernel("gfx1200", " s_wait_storecnt 0x0"), "redundant-wait")) == 1
+
+
+def test_gfx11_lds_param_load_counts_on_expcnt(snippet):
+    body = " s_mov_b32 m0, 0\n lds_param_load v1, attr0.x wait_vdst:0\n v_add_f32 v2, v1, v1"
+    (real,) = findings(snippet, kernel("gfx1100", body))
+    assert "v1 is read" in real.message and "expcnt(0)" in real.message
+    assert findings(snippet, kernel("gfx1100", body.replace(" v_add_f32", " s_waitcnt expcnt(0)\n v_add_f32"))) == []
+
+
+def test_gfx12_msaa_load_counts_on_samplecnt(snippet):
+    body = (" image_msaa_load v[0:3], [v4, v5, v6], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA\n"
+            " s_wait_samplecnt 0x0\n v_add_f32 v7, v0, v0")
+    assert findings(snippet, kernel("gfx1200", body)) == []
+    (real,) = findings(snippet, kernel("gfx1200", body.replace("s_wait_samplecnt", "s_wait_loadcnt")))
+    assert "s_wait_samplecnt" in real.message
+
+
+# 10. LDS written before a barrier: only a read that can follow it races
+def test_lds_write_synchronised_twice_is_quiet(snippet):
+    # MIOpen igemm_wrw: barrier, wait for the writes, barrier again, then read
+    body = (" v_mov_b32 v1, 0\n ds_write_b32 v1, v1\n s_barrier\n s_waitcnt lgkmcnt(0)\n s_barrier\n"
+            " ds_read_b32 v2, v1 offset:256")
+    assert findings(snippet, kernel("gfx942", body)) == []
+    early = body.replace(" s_barrier\n s_waitcnt lgkmcnt(0)\n s_barrier\n", " s_barrier\n")
+    (real,) = findings(snippet, kernel("gfx942", early))
+    assert real.message.startswith("s_barrier while LDS written by ds_write_b32")
+
+
+def test_reading_back_its_own_lds_write_after_a_barrier_is_quiet(snippet):
+    # LLVM's gfx12 output: each lane reads the address it wrote itself
+    body = (" v_lshlrev_b32 v1, 2, v0\n ds_store_b32 v1, v0\n s_barrier_signal -1\n s_barrier_wait -1\n"
+            " ds_load_b32 v2, v1\n s_wait_dscnt 0x0")
+    assert findings(snippet, kernel("gfx1200", body)) == []
+    neighbour = body.replace(" ds_load_b32 v2, v1\n", " ds_load_b32 v2, v1 offset:4\n")
+    assert len(findings(snippet, kernel("gfx1200", neighbour))) == 1
+
+
+# 12. a callable function's entry wait
+def test_function_entry_wait_is_not_redundant(snippet):
+    ir = "define void @f(ptr addrspace(1) %p) {\n  store i32 1, ptr addrspace(1) %p\n  ret void\n}\n"
+    for target in ("gfx1100", "gfx1200", "gfx942"):
+        assembly = compile_ir(ir, target)
+        assert findings(snippet, assembly, "redundant-wait") == []
+    body = " s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_waitcnt_vscnt null, 0x0\n s_waitcnt vmcnt(0)\n s_setpc_b64 s[30:31]"
+    (second,) = findings(snippet, function("gfx1100", body), "redundant-wait")
+    assert second.line == 8
+
+
+# gfx1250 address translation (xcnt)
+def test_gfx1250_address_register_overwritten_before_translation(snippet):
+    body = (" v_mov_b32 v0, 0\n global_load_b32 v2, v0, s[0:1]\n v_mov_b32 v0, 4")
+    (real,) = findings(snippet, kernel("gfx1250", body))
+    assert "v0 is overwritten" in real.message and "s_wait_xcnt" in real.message
+    assert findings(snippet, kernel("gfx1250", body.replace(" v_mov_b32 v0, 4", " s_wait_xcnt 0x0\n v_mov_b32 v0, 4"))) == []
+    # a later VMEM access is translated after it: no wait
+    later_load = body.replace(" v_mov_b32 v0, 4", " v_mov_b32 v3, 0\n global_load_b32 v0, v3, s[0:1]")
+    assert findings(snippet, kernel("gfx1250", later_load)) == []
