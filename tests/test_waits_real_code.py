@@ -176,3 +176,22 @@ def test_gfx1250_address_register_overwritten_before_translation(snippet):
     # a later VMEM access is translated after it: no wait
     later_load = body.replace(" v_mov_b32 v0, 4", " v_mov_b32 v3, 0\n global_load_b32 v0, v3, s[0:1]")
     assert findings(snippet, kernel("gfx1250", later_load)) == []
+
+
+# hand-written subroutines and trap handlers (MIOpen Winograd, ROCr trap handler)
+def test_wait_after_a_hand_written_subroutine_call_is_not_redundant(snippet):
+    # the subroutine may return with its LDS reads in flight; the caller waits for them
+    body = (" s_call_b64 s[38:39], sub\n s_waitcnt lgkmcnt(0)\n v_add_f32 v3, v2, v2\n s_endpgm\n"
+            "sub:\n v_mov_b32 v1, 0\n ds_read_b32 v2, v1\n s_setpc_b64 s[38:39]")
+    assert findings(snippet, kernel("gfx906", body), "redundant-wait") == []
+    twice = body.replace(" s_waitcnt lgkmcnt(0)\n", " s_waitcnt lgkmcnt(0)\n s_waitcnt lgkmcnt(0)\n")
+    (second,) = findings(snippet, kernel("gfx906", twice), "redundant-wait")
+    assert second.line == 8
+
+
+def test_trap_handler_is_not_a_callable_function(snippet):
+    body = (" s_getreg_b32 ttmp2, hwreg(HW_REG_STATUS)\n v_mov_b32 v0, ttmp2\n s_and_b32 ttmp1, ttmp1, 0xffff\n"
+            " s_rfe_b64 [ttmp0, ttmp1]")
+    text = function("gfx906", body).replace("f:", "trap_entry:").replace(" f\n", " trap_entry\n")
+    assert findings(snippet, text) == []
+    assert len(findings(snippet, function("gfx906", body.replace("s_rfe_b64 [ttmp0, ttmp1]", "s_setpc_b64 s[30:31]")))) == 1

@@ -262,10 +262,12 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 if need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
                     state[need.counter].wait(need.count)
         if info.klass.unit == "call":
-            # the callee waits for everything but stores before it returns: its stores may be in flight
+            # an LLVM callee waits for everything but stores before it returns: its stores may be in
+            # flight. A hand-written subroutine may leave anything in flight: a later wait is never useless.
             for name in state:
                 stores = name in STORE_COUNTERS
-                state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset())
+                state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset(),
+                                      unseen=True)
             continue
         for event in events_of(info, target, walk.flat_lds, instruction):
             _add_event(state, event, index, maxima[event.counter])
@@ -455,8 +457,10 @@ class WaitcntAnalysis(Analysis):
         per_instruction = def_use.per_instruction
         # a callable function returns (s_setpc_b64) and never ends the program; its callers may
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
-        units = {info.klass.unit for info in per_instruction}
-        is_function = not kernel.is_kernel and "return" in units and "endpgm" not in units
+        # A trap handler (it ends in s_rfe) is entered by the hardware, not called.
+        mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
+        is_function = (not kernel.is_kernel and bool(mnemonics & {"s_setpc_b64", "s_set_pc_i64"})
+                       and not any(m.startswith(("s_endpgm", "s_rfe")) for m in mnemonics))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
                      _tail_calls(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts))
