@@ -195,3 +195,18 @@ def test_trap_handler_is_not_a_callable_function(snippet):
     text = function("gfx906", body).replace("f:", "trap_entry:").replace(" f\n", " trap_entry\n")
     assert findings(snippet, text) == []
     assert len(findings(snippet, function("gfx906", body.replace("s_rfe_b64 [ttmp0, ttmp1]", "s_setpc_b64 s[30:31]")))) == 1
+
+
+# 11. correlated branches (Tensile DGEMM)
+def test_retested_condition_makes_the_contradicting_path_infeasible(snippet):
+    body = (" s_cmp_eq_u32 s5, 0\n s_cbranch_scc1 .Lskip_load\n global_load_dwordx2 v[10:11], v[0:1], off\n"
+            ".Lskip_load:\n v_mov_b32 v2, 1\n s_cmp_eq_u32 s5, 0\n s_cbranch_scc1 .Lskip_wait\n s_waitcnt vmcnt(0)\n"
+            ".Lskip_wait:\n v_mov_b32 v10, 0")
+    assert findings(snippet, kernel("gfx90a", body)) == []
+    # a different condition, or an operand changed in between: the path is feasible, the race real
+    assert len(findings(snippet, kernel("gfx90a", body.replace("s_cmp_eq_u32 s5, 0\n s_cbranch_scc1 .Lskip_wait",
+                                                               "s_cmp_eq_u32 s6, 0\n s_cbranch_scc1 .Lskip_wait")))) == 1
+    changed = body.replace(" v_mov_b32 v2, 1\n", " s_add_u32 s5, s5, 1\n")
+    assert len(findings(snippet, kernel("gfx90a", changed))) == 1
+    # the wait under the second test protects the load: not redundant
+    assert findings(snippet, kernel("gfx90a", body), "redundant-wait") == []

@@ -469,26 +469,133 @@ class WaitcntAnalysis(Analysis):
             # a function starts with the caller's events in flight (stores write no register)
             return {name: Counter(unknown=is_function) for name in target.wait_counter_max}
 
-        incoming: list[State | None] = [None] * len(blocks)
+        tests = _RepeatedTests(kernel, per_instruction, blocks, starts)
+        incoming: list[dict[Facts, State]] = [{} for _ in blocks]
         if blocks:
-            incoming[0] = initial()
+            incoming[0][frozenset()] = initial()
         worklist = [0] if blocks else []
         visits = 0
         while worklist and visits < 50 * len(blocks) + 100:
             visits += 1
             index = worklist.pop(0)
-            state = {name: counter.copy() for name, counter in incoming[index].items()}
-            out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, None)
-            for successor in blocks[index].successors:
-                current = incoming[successor]
-                merged = out if current is None else {name: current[name].merge(out[name]) for name in out}
-                if current is None or any(not merged[name].same(current[name]) for name in merged):
-                    incoming[successor] = {name: counter.copy() for name, counter in merged.items()}
-                    if successor not in worklist:
+            for facts, start_state in list(incoming[index].items()):
+                state = {name: counter.copy() for name, counter in start_state.items()}
+                out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, None)
+                for successor, edge_facts in tests.edges(index, facts):
+                    if tests.join(incoming, successor, edge_facts, out) and successor not in worklist:
                         worklist.append(successor)
-        report = WaitReport({}, [], {})
+        reports = []
         for index, block in enumerate(blocks):
-            if incoming[index] is not None:
-                state = {name: counter.copy() for name, counter in incoming[index].items()}
+            for start_state in incoming[index].values():
+                report = WaitReport({}, [], {})
+                state = {name: counter.copy() for name, counter in start_state.items()}
                 _walk_block(state, starts[index], starts[index] + len(block.instructions), walk, report)
-        return report
+                reports.append(report)
+        return _combined(reports)
+
+
+def _combined(reports: list[WaitReport]) -> WaitReport:
+    """One report from the walks of each block under each set of branch facts: a need on any
+    path, a wait useless on every path, the merged state before each wait."""
+    combined = WaitReport({}, [], {})
+    useful: set[int] = set()
+    useless: set[int] = set()
+    for report in reports:
+        for index, needs in report.missing.items():
+            combined.missing.setdefault(index, []).extend(
+                need for need in needs if need not in combined.missing.get(index, ()))
+        for index, state in report.states_before.items():
+            current = combined.states_before.get(index)
+            combined.states_before[index] = state if current is None else {
+                name: current[name].merge(state[name]) for name in state}
+            (useless if index in report.useless_waits else useful).add(index)
+    combined.useless_waits = sorted(useless - useful)
+    return combined
+
+
+Facts = frozenset  # of (test, SCC value) known on a path
+
+
+class _RepeatedTests:
+    """Path facts for branches that re-test an unchanged condition (Tensile: `s_cmp_eq_u32 s5, 0`
+    twice, loads under the first test and their wait under the second). A path that took one
+    outcome of a test cannot take the other at an identical test while its operands are unchanged.
+    Only tests that occur more than once are tracked; a block keeps at most 8 sets of facts."""
+
+    LIMIT = 8
+
+    def __init__(self, kernel: Kernel, def_use: list[DefUse], blocks, starts: list[int]):
+        self.blocks = blocks
+        keys = [_test_key(instruction) for instruction in kernel.instructions]
+        counts: dict[tuple, int] = {}
+        for key in keys:
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1
+        tracked = {key for key, count in counts.items() if count > 1}
+        self.summaries: list[tuple[frozenset, tuple | None, frozenset, bool] | None] = []
+        operands = {key: frozenset(def_use[index].uses) for index, key in enumerate(keys) if key in tracked}
+        for number, block in enumerate(blocks):
+            if not tracked:
+                self.summaries.append(None)
+                continue
+            killed_before, killed_after, test = set(), set(), None
+            for offset, instruction in enumerate(block.instructions):
+                index = starts[number] + offset
+                defs = def_use[index].defs
+                killed = {key for key, units in operands.items() if units & defs}
+                if keys[index] in tracked:
+                    test, killed_before, killed_after = keys[index], killed_before | killed_after, set()
+                elif ("scc", 0) in defs:
+                    test = None
+                (killed_after if test is not None else killed_before).update(killed)
+            last = block.terminator
+            branch = last is not None and last.mnemonic in ("s_cbranch_scc0", "s_cbranch_scc1")
+            taken = last.mnemonic == "s_cbranch_scc1" if branch else False
+            self.summaries.append((frozenset(killed_before), test if branch else None, frozenset(killed_after), taken))
+        self.collapsed: set[int] = set()
+
+    def edges(self, number: int, facts: Facts) -> list[tuple[int, Facts]]:
+        """The successors a path with `facts` can reach, with the facts on each edge."""
+        successors = self.blocks[number].successors
+        summary = self.summaries[number]
+        if summary is None:
+            return [(successor, facts) for successor in successors]
+        killed_before, test, killed_after, taken_value = summary
+        facts = frozenset(fact for fact in facts if fact[0] not in killed_before)
+        known = next((value for key, value in facts if key == test), None)
+        facts = frozenset(fact for fact in facts if fact[0] not in killed_after)
+        if test is None or len(successors) != 2:
+            return [(successor, facts) for successor in successors]
+        edges = []
+        for successor, value in zip(successors, (taken_value, not taken_value), strict=True):
+            if known is not None and known != value:
+                continue  # contradicts the earlier outcome of the same test
+            edge_facts = facts if test in killed_after else facts | {(test, value)}
+            edges.append((successor, edge_facts))
+        return edges
+
+    def join(self, incoming: list[dict[Facts, State]], number: int, facts: Facts, out: State) -> bool:
+        """Merge `out` into block `number`'s states under `facts`; whether anything changed."""
+        states = incoming[number]
+        if number in self.collapsed or (facts not in states and len(states) >= self.LIMIT):
+            if number not in self.collapsed:
+                self.collapsed.add(number)
+                merged_all = None
+                for state in states.values():
+                    merged_all = state if merged_all is None else {n: merged_all[n].merge(state[n]) for n in state}
+                states.clear()
+                if merged_all is not None:
+                    states[frozenset()] = merged_all
+            facts = frozenset()
+        current = states.get(facts)
+        merged = out if current is None else {name: current[name].merge(out[name]) for name in out}
+        if current is not None and all(merged[name].same(current[name]) for name in merged):
+            return False
+        states[facts] = {name: counter.copy() for name, counter in merged.items()}
+        return True
+
+
+def _test_key(instruction: Instruction) -> tuple | None:
+    if instruction.mnemonic.startswith(("s_cmp_", "s_cmpk_", "s_bitcmp")):
+        return (instruction.mnemonic, *map(str, instruction.operands))
+    return None
