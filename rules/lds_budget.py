@@ -78,8 +78,8 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     def_use = context.get(DefUseAnalysis)
     for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
-        if info.klass.unit != "ds" or info.klass.memory != "lds":
-            continue
+        if info.klass.unit != "ds" or info.klass.memory != "lds" or info.klass.kind == "other":
+            continue  # ds_swizzle/ds_permute/ds_bpermute: the offset is a pattern, no LDS is read
         reach = _reach(instruction.mnemonic, dict(instruction.modifiers))
         if reach is not None and reach > resources.lds_bytes:
             yield context.diagnostic(

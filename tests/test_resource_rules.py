@@ -88,6 +88,12 @@ def test_ds_offsets_past_the_allocation(snippet):
     assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:4096\n", 1024, dynamic=True))) == []
 
 
+def test_ds_swizzle_offset_is_a_pattern_not_an_address(snippet):
+    # MIOpen conv3x3wrw: ds_swizzle_b32 ... offset:0x401F in a kernel without LDS
+    assert names(snippet.lint(_with_metadata(" ds_swizzle_b32 v1, v0 offset:0x401F\n", 0))) == []
+    assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:0x401F\n", 0))) == ["lds-budget"]
+
+
 # ---------------------------------------------------------------- scratch-spill
 
 def test_scratch_and_spills(snippet):

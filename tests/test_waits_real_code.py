@@ -210,3 +210,16 @@ def test_retested_condition_makes_the_contradicting_path_infeasible(snippet):
     assert len(findings(snippet, kernel("gfx90a", changed))) == 1
     # the wait under the second test protects the load: not redundant
     assert findings(snippet, kernel("gfx90a", body), "redundant-wait") == []
+
+
+# 9. LDS DMA retires in order with the loads before gfx10
+def test_partial_vmcnt_retires_an_older_lds_dma_on_gfx9(snippet):
+    body = (" v_mov_b32 v1, 0\n s_mov_b32 m0, 0\n buffer_load_dword v1, s[4:7], 0 offen lds\n"
+            " global_load_dword v5, v[2:3], off\n s_waitcnt vmcnt(1)\n ds_read_b32 v6, v1")
+    assert findings(snippet, kernel("gfx90a", body)) == []
+    swapped = body.replace(" buffer_load_dword v1, s[4:7], 0 offen lds\n global_load_dword v5, v[2:3], off\n",
+                           " global_load_dword v5, v[2:3], off\n buffer_load_dword v1, s[4:7], 0 offen lds\n")
+    assert len(findings(snippet, kernel("gfx90a", swapped))) == 1
+    # gfx10+: an LDS DMA is another event type than a load, only vmcnt(0) proves it done
+    (gfx10,) = findings(snippet, kernel("gfx1030", body))
+    assert "s_waitcnt vmcnt(0)" in gfx10.message

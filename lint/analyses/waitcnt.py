@@ -140,8 +140,8 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
             if counter in ("lgkmcnt", "dscnt"):
                 events.append(Event(counter, "flat", registers, flat=True) if flat else
                               Event(counter, "flat", frozenset(), unseen=True))
-            elif klass.lds_dma:
-                events.append(Event(counter, "lds_dma", frozenset({LDS_DMA})))
+            elif klass.lds_dma:  # before gfx10 the same event type as loads: they retire in order together
+                events.append(Event(counter, "lds_dma" if gfx10 else "vmem", frozenset({LDS_DMA})))
             elif counter in STORE_COUNTERS or klass.kind == "cache":
                 events.append(Event(counter, "write" if counter in STORE_COUNTERS else "read", frozenset()))
             else:
