@@ -14,6 +14,9 @@ v_add_f32 v1, v0, v0
 s_waitcnt vmcnt(0)      ; nothing was issued since the first wait
 ```
 
+A wait in a macro or `.rept` body is reported only when every expansion of it waits for nothing.
+`s_wait_xcnt` is never reported: when an address translation is done is inferred, not known.
+
 ## How to fix
 Delete it.
 """
@@ -36,10 +39,21 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(WaitcntAnalysis)
     if report is None:
         return
+    instructions = context.kernel.instructions
+    # a wait written once in a macro or .rept body is one line of source for all its expansions:
+    # only when every expansion waits for nothing can the line be deleted
+    useless = set(report.useless_waits)
+    useful_lines = {(instructions[index].where.path, instructions[index].where.line)
+                    for index in report.states_before if index not in useless}
+    reported: set[tuple[str, int]] = set()
     for index in report.useless_waits:
-        instruction = context.kernel.instructions[index]
+        instruction = instructions[index]
         if instruction.mnemonic == "s_wait_xcnt":
             continue  # when a translation is done is inferred, not known: no advice to delete
+        line = (instruction.where.path, instruction.where.line)
+        if line in useful_lines or line in reported:
+            continue
+        reported.add(line)
         yield context.diagnostic(
             instruction.where,
             f"{instruction.mnemonic} waits for nothing: no memory operation it counts is outstanding here on any path",

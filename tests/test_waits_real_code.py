@@ -223,3 +223,13 @@ def test_partial_vmcnt_retires_an_older_lds_dma_on_gfx9(snippet):
     # gfx10+: an LDS DMA is another event type than a load, only vmcnt(0) proves it done
     (gfx10,) = findings(snippet, kernel("gfx1030", body))
     assert "s_waitcnt vmcnt(0)" in gfx10.message
+
+
+def test_wait_in_a_rept_body_is_redundant_only_if_every_expansion_is(snippet):
+    # MIOpen conv3x3wrw's pipeline epilogue: `s_wait` in a .rept, needed by all but the last expansion
+    body = (" global_load_dword v2, v[0:1], off\n global_load_dword v3, v[0:1], off offset:4\n"
+            " i = 0\n .rept 3\n  s_waitcnt vmcnt(2 - i)\n  i = i + 1\n .endr\n v_add_u32 v4, v2, v3")
+    assert findings(snippet, kernel("gfx906", body), "redundant-wait") == []
+    (once,) = findings(snippet, kernel("gfx906", body.replace(" .rept 3\n", " s_waitcnt vmcnt(0)\n .rept 3\n")),
+                       "redundant-wait")
+    assert once.line == 11
