@@ -17,6 +17,9 @@ s_waitcnt vmcnt(0)                  ; vmcnt(1) is enough
 v_mfma_... v[0:3] ...
 ```
 
+A wait in a macro or `.rept` body gets one finding for its source line, with a count every
+expansion can take, and none when some expansion needs the count as written.
+
 On gfx12 the legacy `s_waitcnt` (still assembled, e.g. in ROCr's blit kernels) waits for every
 counter whatever its operands; it is reported once per kernel.
 
@@ -76,44 +79,75 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     ends = _block_ends(context)
     if target.major >= 12:
         yield from _legacy_waits(context)
+    better_at: dict[int, dict[str, int | None]] = {}
     for index, state in sorted(report.states_before.items()):
         instruction = kernel.instructions[index]
         if instruction.mnemonic == "s_waitcnt" and target.major >= 12:
             continue
         counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
-        end, final = ends[index]
-        better: dict[str, int] = {}
-        for name, count in counts.items():
-            counter = state[name]
-            if counter.out_of_order or not counter.regs:
-                continue
-            needed, closed = None, final
-            for later in range(index + 1, end):
-                other = kernel.instructions[later]
-                if name in (wait_counts(other.mnemonic, other.operands, target) or {}):
-                    closed = True
-                    break
-                info = def_use[later]
-                if info.klass.unit in ("barrier", "call", "return") or _orders_memory(other, info):
-                    needed = 0  # the wait may be a release for this access, not a register wait
-                    break
-                for unit in info.uses | info.defs:
-                    entry = counter.regs.get(unit)
-                    if entry is not None:
-                        needed = entry[0] if needed is None else min(needed, entry[0])
-            if closed and (needed is None or needed > count):
-                better[name] = needed  # None: nothing before the next wait needs this counter
-        if better:
-            replacement = {**counts, **better}
-            replacement = {name: count for name, count in replacement.items() if count is not None}
-            lines = wait_text(replacement, target)
-            advice = (" and ".join(f"`{line}`" for line in lines) + " is enough") if lines else (
-                "nothing before the next wait needs it: remove it")
-            yield context.diagnostic(
-                instruction.where,
-                f"{instruction.mnemonic} waits for more than the following instructions need; {advice}",
-                kernel=kernel.name,
-            )
+        better_at[index] = _better_counts(context, index, counts, state, ends[index], def_use)
+    # a wait in a macro or .rept body is one source line for all its expansions: advise only a
+    # count every expansion can take
+    lines: dict[tuple[str, int], list[int]] = {}
+    for index in better_at:
+        where = kernel.instructions[index].where
+        lines.setdefault((where.path, where.line), []).append(index)
+    for indices in lines.values():
+        better = _common(better_at[index] for index in indices)
+        if not better:
+            continue
+        instruction = kernel.instructions[indices[0]]
+        counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
+        replacement = {name: count for name, count in {**counts, **better}.items() if count is not None}
+        waits = wait_text(replacement, target)
+        advice = (" and ".join(f"`{line}`" for line in waits) + " is enough") if waits else (
+            "nothing before the next wait needs it: remove it")
+        yield context.diagnostic(
+            instruction.where,
+            f"{instruction.mnemonic} waits for more than the following instructions need; {advice}",
+            kernel=kernel.name,
+        )
+
+
+def _better_counts(context: KernelContext, index: int, counts: dict[str, int], state, end_and_final,
+                   def_use) -> dict[str, int | None]:
+    """Counter -> the count that is enough here (None: nothing before the next wait needs it)."""
+    kernel, target = context.kernel, context.module.target
+    end, final = end_and_final
+    better: dict[str, int | None] = {}
+    for name, count in counts.items():
+        counter = state[name]
+        if counter.out_of_order or not counter.regs:
+            continue
+        needed, closed = None, final
+        for later in range(index + 1, end):
+            other = kernel.instructions[later]
+            if name in (wait_counts(other.mnemonic, other.operands, target) or {}):
+                closed = True
+                break
+            info = def_use[later]
+            if info.klass.unit in ("barrier", "call", "return") or _orders_memory(other, info):
+                needed = 0  # the wait may be a release for this access, not a register wait
+                break
+            for unit in info.uses | info.defs:
+                entry = counter.regs.get(unit)
+                if entry is not None:
+                    needed = entry[0] if needed is None else min(needed, entry[0])
+        if closed and (needed is None or needed > count):
+            better[name] = needed
+    return better
+
+
+def _common(instances) -> dict[str, int | None]:
+    """The relaxations every instance allows: per counter the strictest of them."""
+    common: dict[str, int | None] | None = None
+    for better in instances:
+        if common is None:
+            common = dict(better)
+            continue
+        common = {name: (value if common[name] is None else common[name] if value is None else min(value, common[name]))
+                  for name, value in better.items() if name in common}
+    return common or {}
 
 
 def _legacy_waits(context: KernelContext) -> Iterator[Diagnostic]:

@@ -233,3 +233,12 @@ def test_wait_in_a_rept_body_is_redundant_only_if_every_expansion_is(snippet):
     (once,) = findings(snippet, kernel("gfx906", body.replace(" .rept 3\n", " s_waitcnt vmcnt(0)\n .rept 3\n")),
                        "redundant-wait")
     assert once.line == 11
+
+
+def test_overstrict_wait_in_a_macro_body_advises_only_what_every_expansion_allows(snippet):
+    macro = (".macro step first, second, use\n global_load_dword v\\first, v[0:1], off\n"
+             " global_load_dword v\\second, v[0:1], off offset:4\n s_waitcnt vmcnt(0)\n v_add_u32 v10, v\\use, v\\use\n.endm\n")
+    mixed = findings(snippet, macro + kernel("gfx90a", " step 2, 3, 2\n step 4, 5, 5"), "overstrict-wait")
+    assert mixed == []  # vmcnt(1) would break the second expansion
+    (both,) = findings(snippet, macro + kernel("gfx90a", " step 2, 3, 2\n step 4, 5, 4"), "overstrict-wait")
+    assert "`s_waitcnt vmcnt(1)` is enough" in both.message
