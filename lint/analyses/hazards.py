@@ -63,9 +63,14 @@ def facts_of(instruction: Instruction, info: DefUse) -> Facts:
         any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
     )
     if mfma and len(instruction.operands) >= 4:
-        facts.dst = frozenset(register_units(instruction.operands[0]))
-        facts.src_ab = frozenset(register_units(instruction.operands[1])) | frozenset(register_units(instruction.operands[2]))
-        facts.src_c = frozenset(register_units(instruction.operands[3]))
+        operands = [frozenset(register_units(operand)) for operand in instruction.operands[:4]]
+        facts.dst = operands[0]
+        facts.src_ab = operands[1] | operands[2]
+        if klass.matrix == "smfmac":  # the accumulator is the destination; the fourth operand is the sparsity index
+            facts.src_ab |= operands[3]
+            facts.src_c = facts.dst
+        else:
+            facts.src_c = operands[3]
     return facts
 
 
@@ -82,20 +87,20 @@ def _gfx940(t: Target) -> bool:
     return t.is_gfx94_plus
 
 
-def _mfma_read_states(p: Facts, c: Facts, t: Target, memory: bool) -> int:
-    """Rows 19/20/22: an MFMA result read (or overwritten) too early."""
+def _mfma_result_states(p: Facts, t: Target, memory: bool = False, overwrite: bool = False) -> int:
+    """Rows 18-20 and 22 on gfx90a+: wait states before an MFMA's result is read (by a VALU, a memory
+    instruction, v_accvgpr_read or another MFMA's SrcA/B) or overwritten by a VALU or memory instruction."""
     if p.dgemm:
-        if t.name == "gfx950" and p.passes == 8:
-            return 19  # DGEMM 16x16x4f64 on gfx950 (PR #117262)
-        if t.is_gfx94_plus:
-            return 11 if p.passes == 8 else 6
-        return (18 if memory else 11) if p.passes == 8 else (9 if memory else 6)
-    if t.is_gfx94_plus:
-        extra = 3 if p.xdl else 2
-        if p.xdl and t.name == "gfx950" and p.passes != 2:
-            extra += 1
-        return p.passes + extra
-    return p.passes + 3  # gfx90a SMFMA: 5 / 11 / 19
+        if p.passes == 4:
+            return 9 if memory else 6
+        if memory:
+            return 18
+        return 19 if t.name == "gfx950" and not overwrite else 11
+    if not t.is_gfx94_plus:
+        return p.passes + 3  # gfx90a SMFMA: 5 / 11 / 19
+    if not p.xdl:
+        return p.passes + 2
+    return p.passes + 3 + (1 if t.name == "gfx950" and p.passes != 2 else 0)
 
 
 def _row18(p: Facts, c: Facts, t: Target) -> int:
@@ -103,7 +108,7 @@ def _row18(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return {2: 4, 8: 10}.get(p.passes, 18)
-    return _mfma_read_states(p, c, t, memory=False)
+    return _mfma_result_states(p, t)
 
 
 def _row19(p: Facts, c: Facts, t: Target) -> int:
@@ -111,13 +116,13 @@ def _row19(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if not (p.dst & c.info.uses):
         return 0
-    return _mfma_read_states(p, c, t, memory=c.memory)
+    return _mfma_result_states(p, t, memory=c.memory)
 
 
 def _row20(p: Facts, c: Facts, t: Target) -> int:
     if not p.mfma or c.mfma or not (c.valu or c.memory) or not (p.dst & c.info.defs):
         return 0
-    return _mfma_read_states(p, c, t, memory=c.memory)
+    return _mfma_result_states(p, t, memory=c.memory, overwrite=True)
 
 
 def _row21(p: Facts, c: Facts, t: Target) -> int:
@@ -133,7 +138,7 @@ def _row22(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 2
-    return _mfma_read_states(p, c, t, memory=False)
+    return _mfma_result_states(p, t)
 
 
 def _row24(p: Facts, c: Facts, t: Target) -> int:
@@ -142,9 +147,11 @@ def _row24(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 0  # LLVM 22 emits these adjacent on gfx908 (the facts' "2" is for partial overlap)
-    if t.is_gfx94_plus:
-        return 2 if p.passes == 2 else 0
-    return 4 if (p.dgemm and p.passes == 4 and c.dgemm) else 0
+    if p.dgemm and not c.dgemm and not t.is_gfx94_plus:
+        return 0
+    if p.dgemm and c.dgemm and p.passes == 4 and c.passes == 4:
+        return 4
+    return 2 if t.is_gfx94_plus and p.passes == 2 else 0
 
 
 def _row23(p: Facts, c: Facts, t: Target) -> int:
@@ -153,12 +160,15 @@ def _row23(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 2
-    if t.is_gfx94_plus:
-        if c.xdl and not p.xdl:
-            return 0
-        return p.passes + (2 if t.name == "gfx950" else 1) if p.xdl else p.passes
     if p.dgemm:
-        return 9 if p.passes == 8 else 4
+        if c.xdl or (not t.is_gfx94_plus and not c.dgemm):
+            return 0
+        return 4 if p.passes == 4 else p.passes + 1
+    if t.is_gfx94_plus:
+        if not p.xdl:
+            return 0 if c.xdl else p.passes
+        gfx950_extra = t.name == "gfx950" and (c.xdl or p.passes != 2)
+        return p.passes + 1 + (1 if gfx950_extra else 0)
     return p.passes + (1 if c.dgemm else 0)
 
 

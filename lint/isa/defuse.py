@@ -171,6 +171,12 @@ def _returns(mnemonic: str, modifiers: dict[str, Node | None], target: Target, h
     return bit in modifiers or has_return_operand
 
 
+def _matrix_formats(modifiers: dict[str, Node | None]) -> tuple[int, int]:
+    """An MFMA's cbsz and blgp (the A and B formats of gfx950's f8f6f4 forms), 0 when absent."""
+    values = [modifiers.get(name) for name in ("cbsz", "blgp")]
+    return tuple(int(v.value) if isinstance(v, Num) and isinstance(v.value, int) else 0 for v in values)
+
+
 def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
             target: Target, wave_size: int, either_wave: bool = False) -> DefUse:
     """Def/use of one instruction instance on `target` (memoized on its text-level content).
@@ -224,7 +230,7 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
         for node, spec_index in zip(operands, used, strict=True):
             if specs[spec_index].returns_data and returns:
                 defs.update(register_units(node))
-        klass = classify(mnemonic, variant.encoding, target, returns, mod_names)
+        klass = classify(mnemonic, variant.encoding, target, returns, mod_names, _matrix_formats(mods))
     _add_implicit(mnemonic, operands, mods, klass, target, wave_size, defs, uses)
     preserved = frozenset()
     if operands and (_PARTIAL_WRITES.fullmatch(mnemonic) or mnemonic.endswith("_dpp") or _preserves_sdwa(mnemonic, mods)):
