@@ -44,6 +44,25 @@ ROWS = [
     (19, "gfx950", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "v_add_f32_e32 v8, v0, v9", 8),
     (19, "gfx950", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "v_add_f64 v[12:13], v[0:1], v[14:15]", 19),
     (20, "gfx942", "v_mfma_f32_4x4x4_16b_f16 v[0:3], v[4:5], v[6:7], 0", "v_mov_b32_e32 v1, 0", 5),
+    # pass counts and XDL as LLVM 22's models give them (tests/test_mfma_model.py checks every MFMA):
+    # gfx950's K=64 i8 and K=32 f16 shapes are short, f32 inputs (also _Nb_f32) are not XDL, SMFMAC is
+    # short, f8f6f4 is long only with an fp8/bf8 operand, DGEMM results read by memory need 18 (4x4: 9)
+    (19, "gfx950", "v_mfma_i32_16x16x64_i8 v[0:3], v[4:7], v[8:11], v[0:3]", "v_add_u32_e32 v12, v0, v13", 8),
+    (19, "gfx950", "v_mfma_i32_32x32x32_i8 v[0:15], v[16:19], v[20:23], v[0:15]", "global_store_dword v24, v0, s[0:1]", 12),
+    (19, "gfx942", "v_mfma_f32_32x32x1_2b_f32 v[0:31], v32, v33, v[0:31]", "global_store_dwordx4 v34, v[0:3], s[0:1]", 18),
+    (19, "gfx950", "v_mfma_f32_16x16x1_4b_f32 v[0:15], v32, v33, v[0:15]", "v_accvgpr_mov_b32 a0, v0", 10),
+    (21, "gfx942", "v_mfma_f32_32x32x1_2b_f32 v[0:31], v32, v33, v[36:67]", "v_mov_b32_e32 v36, 0", 0),
+    (23, "gfx942", "v_mfma_f32_4x4x1_16b_f32 v[0:3], v4, v5, v[0:3]", "v_mfma_f32_4x4x1_16b_f32 v[8:11], v4, v5, v[2:5]", 2),
+    (19, "gfx942", "v_smfmac_i32_32x32x32_i8 v[0:15], v[16:17], v[20:23], v24", "global_store_dwordx4 v30, v[0:3], s[0:1]", 11),
+    (21, "gfx942", "v_smfmac_f32_32x32x16_f16 v[0:15], v[16:17], v[20:23], v24", "v_mov_b32_e32 v24, 0", 0),
+    (22, "gfx942", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "v_smfmac_f32_16x16x32_f16 v[8:11], v[12:13], v[16:19], v0", 7),
+    (19, "gfx950", "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:9], v[10:15], v[0:3] cbsz:2 blgp:2", "v_add_f32_e32 v16, v0, v17", 8),
+    (19, "gfx950", "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3] cbsz:2", "v_add_f32_e32 v20, v0, v21", 12),
+    (19, "gfx942", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "global_store_dword v12, v0, s[0:1]", 18),
+    (20, "gfx950", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "v_mov_b32_e32 v0, 0", 11),
+    (24, "gfx942", "v_mfma_f64_4x4x4_4b_f64 v[0:1], v[2:3], v[4:5], 0", "v_mfma_f64_4x4x4_4b_f64 v[0:1], v[2:3], v[4:5], v[0:1]", 4),
+    (23, "gfx950", "v_mfma_f32_4x4x4_16b_f16 v[0:3], v[4:5], v[6:7], 0", "v_mfma_f32_4x4x1_16b_f32 v[8:11], v12, v13, v[2:5]", 3),
+
     (21, "gfx90a", "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], v[16:31]", "v_mov_b32_e32 v16, 0", 15),
     (21, "gfx942", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[8:11]", "v_mov_b32_e32 v8, 0", 3),
     (22, "gfx942", "v_mfma_f32_32x32x2f32 v[0:15], v16, v17, 0", "v_mfma_f32_32x32x2f32 v[20:35], v0, v1, 0", 18),
