@@ -22,7 +22,6 @@ from .manager import Analysis, AnalysisManager
 _VECTOR = ("v", "a")
 SHORT_LOOKAHEAD = 5  # the most wait states any non-MFMA row asks for
 _SCALAR = ("s", "vcc")
-_M0_READERS = ("s_movrel", "v_movrel", "v_interp", "s_sendmsg")
 _DPP_MODIFIERS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
                             "row_mirror", "row_half_mirror", "row_bcast", "row_share", "row_xmask", "row_newbcast", "dpp8"))
 
@@ -288,10 +287,14 @@ def _same_hwreg(p: Facts, c: Facts) -> bool:
 
 
 def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
+    """Row 8 as LLVM 22 applies it (checked with llc-22 on gfx601, gfx700, gfx810, gfx900, gfx90a):
+    on gfx9 s_movrel*, v_interp*, ds_*_addtid, LDS DMA and lds_direct reads; on gfx8 and gfx9
+    s_sendmsg, s_ttracedata and GDS. v_movrel* is not protected on any generation."""
     mnemonic = c.mnemonic
-    if mnemonic.startswith(_M0_READERS[:3]) or "_addtid" in mnemonic or "lds_direct" in str(c.instruction.operands):
-        return not mnemonic.startswith("s_sendmsg") or t.major <= 8
-    return c.info.klass.lds_dma and t.major == 9
+    if mnemonic.startswith(("s_sendmsg", "s_ttracedata")) or c.info.klass.memory == "gds":
+        return True
+    return t.major == 9 and (mnemonic.startswith(("s_movrel", "v_interp")) or "_addtid" in mnemonic
+                             or c.info.klass.lds_dma or "lds_direct" in str(c.instruction.operands))
 
 
 ROWS: tuple[HazardRow, ...] = (
@@ -318,7 +321,7 @@ ROWS: tuple[HazardRow, ...] = (
               lambda p, c, t: (2 if t.major >= 8 else 1) if p.mnemonic.startswith("s_setreg")
               and _same_hwreg(p, c) else 0,
               consumer=lambda c: c.mnemonic.startswith("s_setreg")),
-    HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: True,
+    HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: t.major in (8, 9),
               lambda p, c, t: 1 if p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs
               and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0,
               consumer=lambda c: ("m0", 0) in c.info.uses),

@@ -29,6 +29,7 @@ _SPECIAL_UNITS: dict[str, tuple[Unit, ...]] = {
     "tba": (("tba", 0), ("tba", 1)), "tba_lo": (("tba", 0),), "tba_hi": (("tba", 1),),
     "tma": (("tma", 0), ("tma", 1)), "tma_lo": (("tma", 0),), "tma_hi": (("tma", 1),),
     "vccz": (("vcc", 0), ("vcc", 1)), "execz": (("exec", 0), ("exec", 1)),
+    "lds_direct": (("m0", 0),),  # a read of LDS at the address M0 holds
 }
 EXEC: tuple[Unit, ...] = (("exec", 0), ("exec", 1))
 EXEC_WAVE32: tuple[Unit, ...] = (("exec", 0),)
@@ -259,7 +260,8 @@ def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Nod
         uses.update(exec_units)
     if mnemonic.startswith("v_div_fmas"):
         uses.update(VCC if wave_size == 64 else VCC[:1])
-    if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or (klass.unit == "ds" and target.major < 9):
+    gds = klass.memory == "gds"
+    if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or gds or (klass.unit == "ds" and target.major < 9):
         uses.update(M0)
     if _ACCUMULATES.fullmatch(mnemonic) and operands:
         uses.update(register_units(operands[0]))
