@@ -48,6 +48,12 @@ ROWS = [
     (14, "gfx90a", "v_pk_add_f16 v1, s2, v1", "v_add_u32_e32 v1, 7, v1", 0),
     (15, "gfx90a", "global_load_dwordx2 v[0:1], v[0:1], off", "global_load_dwordx2 v[2:3], v[2:3], off", 1),
     (15, "gfx942", "s_load_dwordx2 s[0:1], s[2:3], 0x8", "s_load_dword s3, s[2:3], 0x10", 1),
+    # an atomic writes only when it returns (llc-22 -run-pass=post-RA-hazard-rec agrees on all four)
+    (15, "gfx950", "buffer_atomic_pk_add_bf16 v5, v0, s[8:11], s3 offen", "buffer_atomic_pk_add_bf16 v6, v0, s[8:11], s3 offen", 0),
+    (15, "gfx950", "buffer_load_dword v1, v0, s[8:11], s3 offen", "buffer_atomic_pk_add_bf16 v6, v0, s[8:11], s3 offen", 1),
+    (15, "gfx942", "s_atomic_add s5, s[2:3], 0x64", "s_load_dword s6, s[8:9], 0x0", 0),
+    (15, "gfx942", "s_atomic_add s5, s[2:3], 0x64 glc", "s_load_dword s6, s[8:9], 0x0", 1),
+    (15, "gfx900", "s_load_dword s6, s[8:9], 0x0", "s_atomic_add s5, s[2:3], 0x64", 1),
     (16, "gfx90a", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mfma_f32_4x4x1f32 a[0:3], v2, v3, a[0:3]", 4),
     (17, "gfx90a", "v_pk_add_f16 v4, v2, 1.0", "v_mfma_f32_32x32x8f16 a[0:15], v[4:5], v[6:7], a[0:15]", 2),
     (17, "gfx908", "v_mov_b32_e32 v6, s11", "v_accvgpr_write_b32 a19, v6", 2),

@@ -391,12 +391,17 @@ ROWS: tuple[HazardRow, ...] = (
 )
 
 SOFT_CLAUSE = HazardRow(15, "memory soft clause with xnack: a clause member writes a register the clause reads, "
-                            "or a store joins the clause", lambda t: True, lambda p, c, t: 1)
+                            "or a store or atomic joins the clause", lambda t: True, lambda p, c, t: 1)
+
+
+#: Scalar memory instructions that write memory (LLVM breaks a soft clause before any of them).
+_SMEM_WRITES = ("s_store", "s_buffer_store", "s_scratch_store", "s_atomic", "s_buffer_atomic")
 
 
 def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     """Row 15: with xnack, consecutive SMEM (or VMEM) instructions may be replayed; a member that
-    writes what the clause reads, or a store, must start a new clause. Returns the clause start."""
+    writes what the clause reads, or a store or atomic after members that write registers, must start
+    a new clause. An atomic writes a register only when it returns (glc/sc0). Returns the clause start."""
     this = facts[consumer]
     kind = this.info.klass.unit
     if kind not in ("smem", "vmem"):
@@ -412,7 +417,7 @@ def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     defs = {unit for unit in defs if unit[0] in ("v", "s", "a")}
     if not defs:
         return None
-    if this.info.klass.kind in ("store", "atomic") or this.mnemonic.startswith(("s_store", "s_buffer_store")):
+    if this.info.klass.kind in ("store", "atomic") or this.mnemonic.startswith(_SMEM_WRITES):
         return members[-1]
     uses = set().union(*(facts[m].info.uses for m in members)) | this.info.uses
     defs |= {unit for unit in this.info.defs if unit[0] in ("v", "s", "a")}

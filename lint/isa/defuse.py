@@ -168,8 +168,14 @@ def _returns(mnemonic: str, modifiers: dict[str, Node | None], target: Target, h
     if target.major >= 12:
         th = modifiers.get("th")
         return has_return_operand or (isinstance(th, Sym) and "RETURN" in th.name.upper())
-    bit = "sc0" if target.is_gfx94_plus else "glc"
+    bit = "sc0" if target.is_gfx94_plus and not mnemonic.startswith("s_") else "glc"  # gfx940 SMEM keeps glc
     return bit in modifiers or has_return_operand
+
+
+def _returns_into(mnemonic: str, spec) -> bool:
+    """Whether the operand is an input that receives the old value when the atomic returns (the
+    gfx12 and gfx950 pages mark some atomics' data operand as written, which it is only then)."""
+    return spec.returns_data or (spec.is_def and spec.name == "vdata" and "_atomic" in mnemonic)
 
 
 def _matrix_formats(modifiers: dict[str, Node | None]) -> tuple[int, int]:
@@ -211,10 +217,11 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
         used, implicit = fit
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
         specs = variant.operands
-        for node, spec_index in zip(operands, used, strict=True):
+        returned = [_returns_into(mnemonic, specs[i]) for i in used]
+        for node, spec_index, into in zip(operands, used, returned, strict=True):
             spec = specs[spec_index]
             units = register_units(node)
-            if spec.is_def:
+            if spec.is_def and not into:
                 defs.update(units)
                 has_return_operand |= spec.name.startswith("vdst") and spec.optional
             else:
@@ -228,8 +235,8 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
                 units = units[:1]
             (defs if spec.is_def else uses).update(units)
         returns = _returns(mnemonic, mods, target, has_return_operand)
-        for node, spec_index in zip(operands, used, strict=True):
-            if specs[spec_index].returns_data and returns:
+        for node, into in zip(operands, returned, strict=True):
+            if into and returns:
                 defs.update(register_units(node))
         klass = classify(mnemonic, variant.encoding, target, returns, mod_names, _matrix_formats(mods))
     _add_implicit(mnemonic, operands, mods, klass, target, wave_size, defs, uses)
