@@ -175,3 +175,26 @@ def test_row29_dgemm_between_valu_and_memory_read(snippet, between, needed):
         assert "(row 29)" in found[0].message and "there are 1" in found[0].message
         assert hazards(snippet, "gfx90a", body.replace("\n global_store", "\n s_nop 0\n global_store")) == []
     assert hazards(snippet, "gfx942", body) == []
+
+
+def test_dpp_permuted_source_is_an_error_other_reads_are_warnings(snippet):
+    """LLVM protects every VGPR a DPP instruction reads; AMD's examples and MIOpen's Winograd kernels
+    protect only the permuted first source, so the other reads (the second source, v_mac's
+    accumulator, the old value of the destination) are warnings."""
+    dpp = "v_mac_f32_dpp v66, v67, v100 quad_perm:[0,2,1,3] row_mask:0xf bank_mask:0xf"
+
+    def found(body: str) -> list[tuple[str, str]]:
+        return [(d.severity.name, d.message) for d in hazards(snippet, "gfx906", body)]
+
+    ((severity, message),) = found(f" v_add_f32_e32 v66, v1, v2\n {dpp}")  # accumulator (MIOpen line 1244)
+    assert severity == "WARNING" and "MIOpen" in message and "needs 2 wait states" in message
+    ((severity, _),) = found(f" v_add_f32_e32 v100, v1, v2\n {dpp}")  # second source
+    assert severity == "WARNING"
+    ((severity, message),) = found(f" v_add_f32_e32 v67, v1, v2\n {dpp}")  # the permuted source
+    assert severity == "ERROR" and "permutes" in message and "MIOpen" not in message
+    # the permuted source one state short and the second source two: both reported
+    both = found(f" v_add_f32_e32 v67, v1, v2\n v_add_f32_e32 v100, v1, v2\n {dpp}")
+    assert [(s, "there are 1" in m, "there are 0" in m) for s, m in both] == [("ERROR", True, False), ("WARNING", False, True)]
+    ((severity, _),) = found(" v_mov_b32_e32 v101, 1\n v_xor_b32_dpp v101, v0, v0 quad_perm:[2,3,2,3] row_mask:0xf bank_mask:0x4")
+    assert severity == "WARNING"  # the old value of the destination (lanes the bank mask disables keep it)
+    assert found(f" v_add_f32_e32 v66, v1, v2\n s_nop 1\n {dpp}") == []

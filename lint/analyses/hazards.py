@@ -80,6 +80,7 @@ class HazardRow:
     applies: Callable[[Target], bool]
     states: Callable[[Facts, Facts, Target], int]  # producer, consumer -> wait states needed (0: none)
     consumer: Callable[[Facts], bool] = lambda c: True  # cheap filter: can this be the second instruction?
+    advisory: str = ""  # why a finding of this row is only a warning (empty: a definite hazard)
 
 
 def _gfx940(t: Target) -> bool:
@@ -204,6 +205,23 @@ def _is_dpp(c: Facts) -> bool:
     return c.valu and (c.mnemonic.endswith("_dpp") or any(name in _DPP_MODIFIERS for name, _ in c.instruction.modifiers))
 
 
+def _dpp_permuted(c: Facts) -> frozenset:
+    """The registers of a DPP instruction's first source, the one the lane pattern permutes."""
+    operands = c.instruction.operands
+    variant = c.info.variant
+    if variant is not None and len(variant.operands) == len(operands):
+        source = next((operand for spec, operand in zip(variant.operands, operands) if not spec.is_def), None)
+        return frozenset(register_units(source))
+    return frozenset(register_units(operands[1])) if len(operands) > 1 else frozenset()
+
+
+def _dpp_unpermuted(c: Facts) -> frozenset:
+    """The other VGPRs a DPP instruction reads, the old value of its destination included (LLVM's
+    DPP forms take it as an operand: lanes the masks disable keep it)."""
+    destination = frozenset(register_units(c.instruction.operands[0])) if c.instruction.operands else frozenset()
+    return (c.info.uses | destination) - _dpp_permuted(c)
+
+
 def _wide_store_data(p: Facts) -> frozenset:
     if p.info.klass.unit != "vmem" or p.info.klass.kind not in ("store", "atomic"):
         return frozenset()
@@ -307,9 +325,15 @@ ROWS: tuple[HazardRow, ...] = (
     HazardRow(3, "VALU writes VCC that v_div_fmas reads", lambda t: True,
               lambda p, c, t: 4 if p.valu and p.writes_vcc and c.mnemonic.startswith("v_div_fmas") else 0,
               consumer=lambda c: c.mnemonic.startswith("v_div_fmas")),
-    HazardRow(4, "VALU writes a VGPR that a DPP instruction reads", lambda t: True,
-              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & c.info.uses else 0,
+    HazardRow(4, "VALU writes a VGPR that a DPP instruction permutes (its first source)", lambda t: True,
+              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & _dpp_permuted(c) else 0,
               consumer=lambda c: c.valu),
+    HazardRow(4, "VALU writes a VGPR that a DPP instruction reads without permuting it", lambda t: True,
+              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & _dpp_unpermuted(c) else 0,
+              consumer=lambda c: c.valu,
+              advisory="LLVM asks for these wait states before every VGPR a DPP instruction reads (also its second "
+                       "source, accumulator and the old value of its destination), but AMD's examples and MIOpen "
+                       "protect only the permuted first source"),
     HazardRow(5, "VALU writes EXEC before a DPP instruction", lambda t: True,
               lambda p, c, t: 5 if p.valu and p.writes_exec and _is_dpp(c) else 0,
               consumer=lambda c: c.valu),
@@ -451,6 +475,8 @@ class Hazard:
 @dataclass
 class HazardReport:
     hazards: dict[int, Hazard] = field(default_factory=dict)  # consumer -> the hazard needing most states
+    #: consumer -> the advisory hazard needing most states, where it needs more than the definite one
+    advisories: dict[int, Hazard] = field(default_factory=dict)
 
 
 class HazardAnalysis(Analysis):
@@ -471,7 +497,7 @@ class HazardAnalysis(Analysis):
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
         dgemm_row = DGEMM_BETWEEN.applies(target)
         for consumer in range(len(facts)):
-            found = _search(consumer, facts, rows, target, lookahead, cfg.blocks, starts, block_of)
+            found, advisory = _search(consumer, facts, rows, target, lookahead, cfg.blocks, starts, block_of)
             if found is None and dgemm_row:
                 valu = _dgemm_between(consumer, facts, starts[block_of[consumer]])
                 if valu is not None:
@@ -482,17 +508,23 @@ class HazardAnalysis(Analysis):
                     found = Hazard(consumer, clause_start, SOFT_CLAUSE, 1, 0)
             if found is not None:
                 report.hazards[consumer] = found
+            if advisory is not None and (found is None or _missing(advisory) > _missing(found)):
+                report.advisories[consumer] = advisory
         return report
 
 
-def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) -> Hazard | None:
-    """The hazard missing most wait states for `consumer`, over every path back (within the
-    lookahead), counting the fewest states on any path as LLVM does."""
-    worst: Hazard | None = None
+def _missing(hazard: Hazard) -> int:
+    return hazard.needed - hazard.present
+
+
+def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
+    """The definite and the advisory hazard missing most wait states for `consumer`, over every path
+    back (within the lookahead), counting the fewest states on any path as LLVM does."""
+    worst: dict[bool, Hazard] = {}  # advisory? -> hazard
     this = facts[consumer]
     rows = [row for row in rows if row.consumer(this)]
     if not rows:
-        return None
+        return None, None
     stack = [(consumer - 1, 0, block_of[consumer])]
     entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
     while stack:
@@ -502,8 +534,9 @@ def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) 
             # only MFMA results need more than 5 wait states: past that, other producers cannot matter
             for row in rows if (states < SHORT_LOOKAHEAD or producer.mfma) else ():
                 needed = row.states(producer, this, target)
-                if needed > states and (worst is None or needed - states > worst.needed - worst.present):
-                    worst = Hazard(consumer, index, row, needed, states)
+                kind = bool(row.advisory)
+                if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
+                    worst[kind] = Hazard(consumer, index, row, needed, states)
             states += producer.instruction.wait_states
             index -= 1
         if states >= lookahead:
@@ -513,4 +546,4 @@ def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) 
                 continue
             entered[predecessor] = states
             stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor))
-    return worst
+    return worst.get(False), worst.get(True)
