@@ -147,8 +147,6 @@ def _row24(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 0  # LLVM 22 emits these adjacent on gfx908 (the facts' "2" is for partial overlap)
-    if p.dgemm and not c.dgemm and not t.is_gfx94_plus:
-        return 0
     if p.dgemm and c.dgemm and p.passes == 4 and c.passes == 4:
         return 4
     return 2 if t.is_gfx94_plus and p.passes == 2 else 0
@@ -160,10 +158,8 @@ def _row23(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 2
-    if p.dgemm:
-        if c.xdl or (not t.is_gfx94_plus and not c.dgemm):
-            return 0
-        return 4 if p.passes == 4 else p.passes + 1
+    if p.dgemm:  # nothing before an XDL MFMA (on gfx90a: every non-DGEMM one)
+        return 0 if c.xdl else 4 if p.passes == 4 else p.passes + 1
     if t.is_gfx94_plus:
         if not p.xdl:
             return 0 if c.xdl else p.passes
