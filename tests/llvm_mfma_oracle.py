@@ -21,9 +21,10 @@ Widths = tuple[int, int, int]  # destination, SrcA, SrcB dwords
 
 #: Operand widths tried until llvm-mc accepts an instance (destination first).
 _WIDTHS = list(itertools.product((4, 16, 32, 8, 2), (1, 2, 4, 8), (1, 2, 4, 8)))
-#: MIR names and shapes of the non-matrix instructions the scenarios use: MC opcode base -> (pseudo, defines, implicit).
+#: MIR of the non-matrix instructions the scenarios use: MC opcode base -> (pseudo, defines a register, implicit uses).
 _PLAIN = {"V_MOV_B32_e32": ("V_MOV_B32_e32", True, ""), "V_ACCVGPR_READ_B32": ("V_ACCVGPR_READ_B32_e64", True, ""),
-          "V_ACCVGPR_WRITE_B32": ("V_ACCVGPR_WRITE_B32_e64", True, ""), "V_FMA_F64": ("V_FMA_F64_e64", True, ", implicit $mode"),
+          "V_ACCVGPR_WRITE_B32": ("V_ACCVGPR_WRITE_B32_e64", True, ""),
+          "V_FMA_F64": ("V_FMA_F64_e64", True, ", implicit $mode"),
           "GLOBAL_STORE_DWORD": ("GLOBAL_STORE_DWORD", False, ""), "DS_WRITE_B32": ("DS_WRITE_B32_gfx9", False, "")}
 
 

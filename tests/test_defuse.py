@@ -239,12 +239,14 @@ def test_atomics_write_registers_only_when_llvm_returns(cpu):
     lines = sorted({statement for path in _LLVM_MC_TESTS.glob("*.s")
                     for statement in (raw.split("//")[0].split(";")[0].strip() for raw in path.open(errors="replace"))
                     if "_atomic" in statement.split(" ")[0]})
-    command = ["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-show-inst"]
-    rejected = {int(n) for n in re.findall(r"<stdin>:(\d+):\d+: error",
-                                           subprocess.run(command, input="\n".join(lines), capture_output=True, text=True).stderr)}
+
+    def llvm_mc(statements: list[str]) -> subprocess.CompletedProcess:
+        command = ["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-show-inst"]
+        return subprocess.run(command, input="\n".join(statements), capture_output=True, text=True)
+
+    rejected = {int(n) for n in re.findall(r"<stdin>:(\d+):\d+: error", llvm_mc(lines).stderr)}
     accepted = [line for number, line in enumerate(lines, 1) if number not in rejected]
-    opcodes = re.findall(r"<MCInst #\d+ (\w+)", subprocess.run(command, input="\n".join(accepted), capture_output=True,
-                                                                text=True).stdout)
+    opcodes = re.findall(r"<MCInst #\d+ (\w+)", llvm_mc(accepted).stdout)
     assert len(opcodes) == len(accepted) > 100
     target = parse_target_id(f"amdgcn-amd-amdhsa--{cpu}")
     known = instruction_set(target)
