@@ -4,13 +4,21 @@ gfx90a, gfx942, gfx950), which do not interlock on these dependencies: an MFMA r
 or overwritten before the MFMA has finished (by a VALU, a memory instruction, `v_accvgpr_read`
 or another MFMA), an MFMA's SrcC overwritten before it was read, a VALU-written VGPR read by an
 MFMA, a VALU-written SGPR read by a VMEM address or by `v_readlane`, VCC before `v_div_fmas`,
-EXEC before DPP or MFMA, M0 after an SALU write, store data overwritten right after a wide store,
-back-to-back `s_setreg`/`s_getreg` of one hardware register, DOT results, partial-dword
-results (SDWA `dst_sel`, `op_sel`, packed math) on gfx940+, transcendental results, and the
-gfx940 co-execution rules. RDNA (gfx10-12) hazards are not checked yet. Wait states are counted as LLVM's
-GCNHazardRecognizer counts them: each instruction is one, `s_nop k` is k+1, the worst path
-across blocks decides; where LLVM 22 measures a different number than its source, the
+EXEC before DPP or MFMA, a VGPR a DPP instruction reads, M0 after an SALU write (gfx8-9),
+store data overwritten right after a wide store, back-to-back `s_setreg`/`s_getreg` of one
+hardware register, a memory soft clause that replays into its own results (xnack), DOT results,
+partial-dword results (SDWA `dst_sel`, `op_sel`, packed math) on gfx940+, transcendental
+results, and the gfx940 co-execution rules. RDNA (gfx10-12) hazards are not checked yet. Wait
+states are counted as LLVM's GCNHazardRecognizer counts them: each instruction is one, `s_nop k`
+is k+1, the worst path across blocks decides. The numbers are LLVM 22's: MFMA pass counts and
+XDL as its scheduling models give them (checked against llvm-mca-22 and llc-22 for every MFMA
+and SMFMAC of gfx908-gfx950), and where LLVM 22 measures a different number than its source, the
 measured number is used.
+
+LLVM also asks for two wait states before a DPP instruction reads a VGPR that a VALU wrote as
+its second source, accumulator or the old value of its destination; AMD's examples and MIOpen
+protect only the permuted first source, so those findings are warnings (the permuted source
+is an error).
 
 ## Why it matters
 The second instruction reads the old value (or the first one's write lands after the second):
@@ -28,7 +36,7 @@ Insert the `s_nop` the message gives (the fix does it), or move independent work
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.hazards import HazardAnalysis
+from amdgpu_lint.analyses.hazards import Hazard, HazardAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
@@ -54,19 +62,25 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(HazardAnalysis)
     if report is None:
         return
+    findings = [(consumer, hazard, None) for consumer, hazard in report.hazards.items()]
+    findings += [(consumer, hazard, Severity.WARNING) for consumer, hazard in report.advisories.items()]
+    for consumer, hazard, severity in sorted(findings, key=lambda finding: (finding[0], finding[2] is not None)):
+        yield _diagnostic(context, consumer, hazard, severity)
+
+
+def _diagnostic(context: KernelContext, consumer: int, hazard: Hazard, severity: Severity | None) -> Diagnostic:
     kernel = context.kernel
-    target = context.module.target
-    for consumer, hazard in sorted(report.hazards.items()):
-        instruction = kernel.instructions[consumer]
-        producer = kernel.instructions[hazard.producer]
-        missing = hazard.needed - hazard.present
-        lines = nops_for(missing)
-        insertion = " and ".join(f"`{line}`" for line in lines)
-        yield context.diagnostic(
-            instruction.where,
-            f"{hazard.row.description} (row {hazard.row.number}): {producer.mnemonic} at {producer.where} needs "
-            f"{hazard.needed} wait states before {instruction.mnemonic} on {target.name}, there are {hazard.present}; "
-            f"insert {insertion} before this line",
-            kernel=kernel.name,
-            fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
-        )
+    instruction = kernel.instructions[consumer]
+    producer = kernel.instructions[hazard.producer]
+    lines = nops_for(hazard.needed - hazard.present)
+    insertion = " and ".join(f"`{line}`" for line in lines)
+    why = f" ({hazard.row.advisory})" if hazard.row.advisory else ""
+    return context.diagnostic(
+        instruction.where,
+        f"{hazard.row.description} (row {hazard.row.number}): {producer.mnemonic} at {producer.where} needs "
+        f"{hazard.needed} wait states before {instruction.mnemonic} on {context.module.target.name}, there are "
+        f"{hazard.present}; insert {insertion} before this line{why}",
+        kernel=kernel.name,
+        severity=severity,
+        fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
+    )

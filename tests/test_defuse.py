@@ -4,8 +4,14 @@ Units are written compactly: "v0-3" is v0..v3, "vcc" is both halves, "vcc_lo" on
 "exec" both halves (wave64) or "exec_lo" (wave32), "scc", "m0".
 """
 
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 from amdgpu_lint.frontend.syntax import parse_statement
+from amdgpu_lint.isa import instruction_set
 from amdgpu_lint.isa.defuse import def_use
 from amdgpu_lint.targets import parse_target_id
 
@@ -93,6 +99,13 @@ CASES = [
     ("gfx908", "buffer_atomic_cmpswap v[0:1], v2, s[8:11], 0 offen glc", "v0-1", "v0-1 v2 s8-11 exec"),
     ("gfx1201", "global_atomic_add_u32 v0, v1, v2, s[0:1] th:TH_ATOMIC_RETURN", "v0", "v1 v2 s0-1 exec_lo"),
     ("gfx1201", "global_atomic_add_u32 v1, v2, s[0:1]", "", "v1 v2 s0-1 exec_lo"),
+    # pages that mark the data operand written (gfx950 pk_add_bf16, gfx12 buffer/image): only when returning
+    ("gfx950", "buffer_atomic_pk_add_bf16 v5, v0, s[8:11], s3 offen", "", "v5 v0 s8-11 s3 exec"),
+    ("gfx1201", "buffer_atomic_add_u32 v1, v2, s[0:3], null offen", "", "v1 v2 s0-3 exec_lo"),
+    ("gfx1201", "buffer_atomic_add_u32 v1, v2, s[0:3], null offen th:TH_ATOMIC_RETURN", "v1", "v1 v2 s0-3 exec_lo"),
+    # SMEM atomics return with glc, also on gfx940 (where VMEM uses sc0)
+    ("gfx942", "s_atomic_add s5, s[2:3], 0x64 glc", "s5", "s5 s2-3"),
+    ("gfx942", "s_atomic_add s5, s[2:3], 0x64", "", "s5 s2-3"),
     # LDS DMA writes LDS (through M0), not VGPRs
     ("gfx90a", "buffer_load_dword v1, s[4:7], 0 offen lds", "", "v1 s4-7 m0 exec"),
     ("gfx950", "global_load_lds_dwordx4 v1, s[0:1] offset:16", "", "v1 s0-1 m0 exec"),
@@ -174,6 +187,13 @@ def test_memory_classes_and_counters(target, text, unit, kind, memory, counters)
         ("gfx942", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "mfma", 4, True),
         ("gfx942", "v_mfma_f32_32x32x2f32 a[0:15], v0, v1, a[0:15]", "mfma", 16, False),
         ("gfx942", "v_mfma_f32_4x4x4_16b_f16 a[0:3], v[0:1], v[2:3], a[0:3]", "mfma", 2, True),
+        ("gfx942", "v_mfma_f32_32x32x1_2b_f32 v[0:31], v32, v33, v[0:31]", "mfma", 16, False),
+        ("gfx950", "v_mfma_i32_16x16x64_i8 v[0:3], v[4:7], v[8:11], v[0:3]", "mfma", 4, True),
+        ("gfx950", "v_mfma_i32_32x32x32_i8 v[0:15], v[16:19], v[20:23], v[0:15]", "mfma", 8, True),
+        ("gfx950", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "mfma", 16, False),
+        ("gfx942", "v_smfmac_f32_32x32x32_fp8_fp8 v[0:15], v[16:17], v[20:23], v24", "smfmac", 8, True),
+        ("gfx950", "v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15]", "mfma", 16, True),
+        ("gfx950", "v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:19], v[24:29], v[0:15] cbsz:4 blgp:2", "mfma", 8, True),
         ("gfx1100", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]", "wmma", 4, False),
         ("gfx906", "v_dot2_f32_f16 v0, v1, v2, v3", "dot", 0, False),
     ],
@@ -203,3 +223,41 @@ def test_valu_rates(text, rate):
 )
 def test_shape_problems(target, text, problem):
     assert problem in (info(target, text).problem or "")
+
+
+_LLVM_MC_TESTS = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "llvm" / "MC"
+
+
+@pytest.mark.parametrize("cpu", ("gfx700", "gfx810", "gfx900", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030",
+                                 "gfx1100", "gfx1200"))
+def test_atomics_write_registers_only_when_llvm_returns(cpu):
+    """Every atomic of LLVM's MC tests that llvm-mc-22 accepts on the processor (and our tables name):
+    it writes a register exactly when llvm-mc picks the returning (_RTN) opcode; image atomics have one
+    opcode, so there glc / sc0 / th:*_RETURN decides."""
+    if shutil.which("llvm-mc-22") is None or not _LLVM_MC_TESTS.is_dir():
+        pytest.skip("llvm-mc-22 or LLVM's MC tests (../shared/conformance/llvm/MC) missing")
+    lines = sorted({statement for path in _LLVM_MC_TESTS.glob("*.s")
+                    for statement in (raw.split("//")[0].split(";")[0].strip() for raw in path.open(errors="replace"))
+                    if "_atomic" in statement.split(" ")[0]})
+
+    def llvm_mc(statements: list[str]) -> subprocess.CompletedProcess:
+        command = ["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-show-inst"]
+        return subprocess.run(command, input="\n".join(statements), capture_output=True, text=True)
+
+    rejected = {int(n) for n in re.findall(r"<stdin>:(\d+):\d+: error", llvm_mc(lines).stderr)}
+    accepted = [line for number, line in enumerate(lines, 1) if number not in rejected]
+    opcodes = re.findall(r"<MCInst #\d+ (\w+)", llvm_mc(accepted).stdout)
+    assert len(opcodes) == len(accepted) > 100
+    target = parse_target_id(f"amdgcn-amd-amdhsa--{cpu}")
+    known = instruction_set(target)
+    wrong = []
+    for line, opcode in zip(accepted, opcodes, strict=True):
+        statement = parse_statement(line)
+        if not known.variants(statement.name):
+            continue
+        found = def_use(statement.name, statement.operands, statement.modifiers, target, target.default_wave_size)
+        writes = any(unit[0] in ("v", "a", "s") for unit in found.defs)
+        returns = "_RTN" in opcode if not opcode.startswith("IMAGE_") else bool(re.search(r" glc| sc0|_RETURN", line))
+        if writes != returns:
+            wrong.append((line, opcode, sorted(found.defs)))
+    assert wrong == []

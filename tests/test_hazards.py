@@ -17,6 +17,20 @@ ROWS = [
     (7, "gfx942", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_setreg_b32 hwreg(HW_REG_STATUS, 0, 4), s1", 0),
     (7, "gfx908", "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3", 2),
     (8, "gfx900", "s_mov_b32 m0, s0", "s_movrels_b32 s1, s2", 1),
+    # row 8 as llc-22 applies it: v_interp, s_movrel, LDS DMA and lds_direct on gfx9 only, s_sendmsg and GDS
+    # on gfx8-9, v_movrel never
+    (8, "gfx900", "s_mov_b32 m0, s1", "v_interp_p1_f32_e32 v0, v0, attr0.x", 1),
+    (8, "gfx810", "s_mov_b32 m0, s1", "v_interp_p1_f32_e32 v0, v0, attr0.x", 0),
+    (8, "gfx700", "s_mov_b32 m0, s1", "v_interp_p1_f32 v0, v0, attr0.x", 0),
+    (8, "gfx810", "s_mov_b32 m0, s0", "s_movrels_b32 s1, s2", 0),
+    (8, "gfx810", "s_mov_b32 m0, s8", "v_movrels_b32_e32 v0, v0", 0),
+    (8, "gfx900", "s_mov_b32 m0, s2", "global_load_dword v0, s[0:1] lds", 1),
+    (8, "gfx90a", "s_mov_b32 m0, s2", "buffer_load_dword v1, s[4:7], 0 offen lds", 1),
+    (8, "gfx900", "s_mov_b32 m0, s0", "v_mov_b32_e32 v1, lds_direct", 1),
+    (8, "gfx810", "s_mov_b32 m0, s0", "s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)", 1),
+    (8, "gfx700", "s_mov_b32 m0, s0", "s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)", 0),
+    (8, "gfx900", "s_mov_b32 m0, s0", "ds_gws_init v0 gds", 1),
+    (8, "gfx900", "s_mov_b32 m0, s0", "ds_add_u32 v0, v1 gds", 1),
     (9, "gfx942", "global_store_dwordx4 v0, v[4:7], s[0:1]", "v_mov_b32_e32 v5, 0", 2),
     (9, "gfx90a", "buffer_store_dwordx4 v[4:7], v0, s[8:11], 0 offen", "v_mov_b32_e32 v5, 0", 1),
     (10, "gfx942", "v_cmp_eq_u32_e64 s[4:5], v0, v1", "v_cndmask_b32_e64 v2, 0, 1, s[4:5]", 2),
@@ -34,6 +48,12 @@ ROWS = [
     (14, "gfx90a", "v_pk_add_f16 v1, s2, v1", "v_add_u32_e32 v1, 7, v1", 0),
     (15, "gfx90a", "global_load_dwordx2 v[0:1], v[0:1], off", "global_load_dwordx2 v[2:3], v[2:3], off", 1),
     (15, "gfx942", "s_load_dwordx2 s[0:1], s[2:3], 0x8", "s_load_dword s3, s[2:3], 0x10", 1),
+    # an atomic writes only when it returns (llc-22 -run-pass=post-RA-hazard-rec agrees on all four)
+    (15, "gfx950", "buffer_atomic_pk_add_bf16 v5, v0, s[8:11], s3 offen", "buffer_atomic_pk_add_bf16 v6, v0, s[8:11], s3 offen", 0),
+    (15, "gfx950", "buffer_load_dword v1, v0, s[8:11], s3 offen", "buffer_atomic_pk_add_bf16 v6, v0, s[8:11], s3 offen", 1),
+    (15, "gfx942", "s_atomic_add s5, s[2:3], 0x64", "s_load_dword s6, s[8:9], 0x0", 0),
+    (15, "gfx942", "s_atomic_add s5, s[2:3], 0x64 glc", "s_load_dword s6, s[8:9], 0x0", 1),
+    (15, "gfx900", "s_load_dword s6, s[8:9], 0x0", "s_atomic_add s5, s[2:3], 0x64", 1),
     (16, "gfx90a", "v_cmpx_eq_u32_e32 vcc, v0, v1", "v_mfma_f32_4x4x1f32 a[0:3], v2, v3, a[0:3]", 4),
     (17, "gfx90a", "v_pk_add_f16 v4, v2, 1.0", "v_mfma_f32_32x32x8f16 a[0:15], v[4:5], v[6:7], a[0:15]", 2),
     (17, "gfx908", "v_mov_b32_e32 v6, s11", "v_accvgpr_write_b32 a19, v6", 2),
@@ -44,6 +64,25 @@ ROWS = [
     (19, "gfx950", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "v_add_f32_e32 v8, v0, v9", 8),
     (19, "gfx950", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "v_add_f64 v[12:13], v[0:1], v[14:15]", 19),
     (20, "gfx942", "v_mfma_f32_4x4x4_16b_f16 v[0:3], v[4:5], v[6:7], 0", "v_mov_b32_e32 v1, 0", 5),
+    # pass counts and XDL as LLVM 22's models give them (tests/test_mfma_model.py checks every MFMA):
+    # gfx950's K=64 i8 and K=32 f16 shapes are short, f32 inputs (also _Nb_f32) are not XDL, SMFMAC is
+    # short, f8f6f4 is long only with an fp8/bf8 operand, DGEMM results read by memory need 18 (4x4: 9)
+    (19, "gfx950", "v_mfma_i32_16x16x64_i8 v[0:3], v[4:7], v[8:11], v[0:3]", "v_add_u32_e32 v12, v0, v13", 8),
+    (19, "gfx950", "v_mfma_i32_32x32x32_i8 v[0:15], v[16:19], v[20:23], v[0:15]", "global_store_dword v24, v0, s[0:1]", 12),
+    (19, "gfx942", "v_mfma_f32_32x32x1_2b_f32 v[0:31], v32, v33, v[0:31]", "global_store_dwordx4 v34, v[0:3], s[0:1]", 18),
+    (19, "gfx950", "v_mfma_f32_16x16x1_4b_f32 v[0:15], v32, v33, v[0:15]", "v_accvgpr_mov_b32 a0, v0", 10),
+    (21, "gfx942", "v_mfma_f32_32x32x1_2b_f32 v[0:31], v32, v33, v[36:67]", "v_mov_b32_e32 v36, 0", 0),
+    (23, "gfx942", "v_mfma_f32_4x4x1_16b_f32 v[0:3], v4, v5, v[0:3]", "v_mfma_f32_4x4x1_16b_f32 v[8:11], v4, v5, v[2:5]", 2),
+    (19, "gfx942", "v_smfmac_i32_32x32x32_i8 v[0:15], v[16:17], v[20:23], v24", "global_store_dwordx4 v30, v[0:3], s[0:1]", 11),
+    (21, "gfx942", "v_smfmac_f32_32x32x16_f16 v[0:15], v[16:17], v[20:23], v24", "v_mov_b32_e32 v24, 0", 0),
+    (22, "gfx942", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0", "v_smfmac_f32_16x16x32_f16 v[8:11], v[12:13], v[16:19], v0", 7),
+    (19, "gfx950", "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:9], v[10:15], v[0:3] cbsz:2 blgp:2", "v_add_f32_e32 v16, v0, v17", 8),
+    (19, "gfx950", "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3] cbsz:2", "v_add_f32_e32 v20, v0, v21", 12),
+    (19, "gfx942", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "global_store_dword v12, v0, s[0:1]", 18),
+    (20, "gfx950", "v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], 0", "v_mov_b32_e32 v0, 0", 11),
+    (24, "gfx942", "v_mfma_f64_4x4x4_4b_f64 v[0:1], v[2:3], v[4:5], 0", "v_mfma_f64_4x4x4_4b_f64 v[0:1], v[2:3], v[4:5], v[0:1]", 4),
+    (23, "gfx950", "v_mfma_f32_4x4x4_16b_f16 v[0:3], v[4:5], v[6:7], 0", "v_mfma_f32_4x4x1_16b_f32 v[8:11], v12, v13, v[2:5]", 3),
+
     (21, "gfx90a", "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], v[16:31]", "v_mov_b32_e32 v16, 0", 15),
     (21, "gfx942", "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[8:11]", "v_mov_b32_e32 v8, 0", 3),
     (22, "gfx942", "v_mfma_f32_32x32x2f32 v[0:15], v16, v17, 0", "v_mfma_f32_32x32x2f32 v[20:35], v0, v1, 0", 18),
@@ -136,3 +175,26 @@ def test_row29_dgemm_between_valu_and_memory_read(snippet, between, needed):
         assert "(row 29)" in found[0].message and "there are 1" in found[0].message
         assert hazards(snippet, "gfx90a", body.replace("\n global_store", "\n s_nop 0\n global_store")) == []
     assert hazards(snippet, "gfx942", body) == []
+
+
+def test_dpp_permuted_source_is_an_error_other_reads_are_warnings(snippet):
+    """LLVM protects every VGPR a DPP instruction reads; AMD's examples and MIOpen's Winograd kernels
+    protect only the permuted first source, so the other reads (the second source, v_mac's
+    accumulator, the old value of the destination) are warnings."""
+    dpp = "v_mac_f32_dpp v66, v67, v100 quad_perm:[0,2,1,3] row_mask:0xf bank_mask:0xf"
+
+    def found(body: str) -> list[tuple[str, str]]:
+        return [(d.severity.name, d.message) for d in hazards(snippet, "gfx906", body)]
+
+    ((severity, message),) = found(f" v_add_f32_e32 v66, v1, v2\n {dpp}")  # accumulator (MIOpen line 1244)
+    assert severity == "WARNING" and "MIOpen" in message and "needs 2 wait states" in message
+    ((severity, _),) = found(f" v_add_f32_e32 v100, v1, v2\n {dpp}")  # second source
+    assert severity == "WARNING"
+    ((severity, message),) = found(f" v_add_f32_e32 v67, v1, v2\n {dpp}")  # the permuted source
+    assert severity == "ERROR" and "permutes" in message and "MIOpen" not in message
+    # the permuted source one state short and the second source two: both reported
+    both = found(f" v_add_f32_e32 v67, v1, v2\n v_add_f32_e32 v100, v1, v2\n {dpp}")
+    assert [(s, "there are 1" in m, "there are 0" in m) for s, m in both] == [("ERROR", True, False), ("WARNING", False, True)]
+    ((severity, _),) = found(" v_mov_b32_e32 v101, 1\n v_xor_b32_dpp v101, v0, v0 quad_perm:[2,3,2,3] row_mask:0xf bank_mask:0x4")
+    assert severity == "WARNING"  # the old value of the destination (lanes the bank mask disables keep it)
+    assert found(f" v_add_f32_e32 v66, v1, v2\n s_nop 1\n {dpp}") == []

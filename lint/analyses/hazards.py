@@ -22,7 +22,6 @@ from .manager import Analysis, AnalysisManager
 _VECTOR = ("v", "a")
 SHORT_LOOKAHEAD = 5  # the most wait states any non-MFMA row asks for
 _SCALAR = ("s", "vcc")
-_M0_READERS = ("s_movrel", "v_movrel", "v_interp", "s_sendmsg")
 _DPP_MODIFIERS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
                             "row_mirror", "row_half_mirror", "row_bcast", "row_share", "row_xmask", "row_newbcast", "dpp8"))
 
@@ -63,9 +62,14 @@ def facts_of(instruction: Instruction, info: DefUse) -> Facts:
         any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
     )
     if mfma and len(instruction.operands) >= 4:
-        facts.dst = frozenset(register_units(instruction.operands[0]))
-        facts.src_ab = frozenset(register_units(instruction.operands[1])) | frozenset(register_units(instruction.operands[2]))
-        facts.src_c = frozenset(register_units(instruction.operands[3]))
+        operands = [frozenset(register_units(operand)) for operand in instruction.operands[:4]]
+        facts.dst = operands[0]
+        facts.src_ab = operands[1] | operands[2]
+        if klass.matrix == "smfmac":  # the accumulator is the destination; the fourth operand is the sparsity index
+            facts.src_ab |= operands[3]
+            facts.src_c = facts.dst
+        else:
+            facts.src_c = operands[3]
     return facts
 
 
@@ -76,26 +80,27 @@ class HazardRow:
     applies: Callable[[Target], bool]
     states: Callable[[Facts, Facts, Target], int]  # producer, consumer -> wait states needed (0: none)
     consumer: Callable[[Facts], bool] = lambda c: True  # cheap filter: can this be the second instruction?
+    advisory: str = ""  # why a finding of this row is only a warning (empty: a definite hazard)
 
 
 def _gfx940(t: Target) -> bool:
     return t.is_gfx94_plus
 
 
-def _mfma_read_states(p: Facts, c: Facts, t: Target, memory: bool) -> int:
-    """Rows 19/20/22: an MFMA result read (or overwritten) too early."""
+def _mfma_result_states(p: Facts, t: Target, memory: bool = False, overwrite: bool = False) -> int:
+    """Rows 18-20 and 22 on gfx90a+: wait states before an MFMA's result is read (by a VALU, a memory
+    instruction, v_accvgpr_read or another MFMA's SrcA/B) or overwritten by a VALU or memory instruction."""
     if p.dgemm:
-        if t.name == "gfx950" and p.passes == 8:
-            return 19  # DGEMM 16x16x4f64 on gfx950 (PR #117262)
-        if t.is_gfx94_plus:
-            return 11 if p.passes == 8 else 6
-        return (18 if memory else 11) if p.passes == 8 else (9 if memory else 6)
-    if t.is_gfx94_plus:
-        extra = 3 if p.xdl else 2
-        if p.xdl and t.name == "gfx950" and p.passes != 2:
-            extra += 1
-        return p.passes + extra
-    return p.passes + 3  # gfx90a SMFMA: 5 / 11 / 19
+        if p.passes == 4:
+            return 9 if memory else 6
+        if memory:
+            return 18
+        return 19 if t.name == "gfx950" and not overwrite else 11
+    if not t.is_gfx94_plus:
+        return p.passes + 3  # gfx90a SMFMA: 5 / 11 / 19
+    if not p.xdl:
+        return p.passes + 2
+    return p.passes + 3 + (1 if t.name == "gfx950" and p.passes != 2 else 0)
 
 
 def _row18(p: Facts, c: Facts, t: Target) -> int:
@@ -103,7 +108,7 @@ def _row18(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return {2: 4, 8: 10}.get(p.passes, 18)
-    return _mfma_read_states(p, c, t, memory=False)
+    return _mfma_result_states(p, t)
 
 
 def _row19(p: Facts, c: Facts, t: Target) -> int:
@@ -111,13 +116,13 @@ def _row19(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if not (p.dst & c.info.uses):
         return 0
-    return _mfma_read_states(p, c, t, memory=c.memory)
+    return _mfma_result_states(p, t, memory=c.memory)
 
 
 def _row20(p: Facts, c: Facts, t: Target) -> int:
     if not p.mfma or c.mfma or not (c.valu or c.memory) or not (p.dst & c.info.defs):
         return 0
-    return _mfma_read_states(p, c, t, memory=c.memory)
+    return _mfma_result_states(p, t, memory=c.memory, overwrite=True)
 
 
 def _row21(p: Facts, c: Facts, t: Target) -> int:
@@ -133,7 +138,7 @@ def _row22(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 2
-    return _mfma_read_states(p, c, t, memory=False)
+    return _mfma_result_states(p, t)
 
 
 def _row24(p: Facts, c: Facts, t: Target) -> int:
@@ -142,9 +147,9 @@ def _row24(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 0  # LLVM 22 emits these adjacent on gfx908 (the facts' "2" is for partial overlap)
-    if t.is_gfx94_plus:
-        return 2 if p.passes == 2 else 0
-    return 4 if (p.dgemm and p.passes == 4 and c.dgemm) else 0
+    if p.dgemm and c.dgemm and p.passes == 4 and c.passes == 4:
+        return 4
+    return 2 if t.is_gfx94_plus and p.passes == 2 else 0
 
 
 def _row23(p: Facts, c: Facts, t: Target) -> int:
@@ -153,12 +158,13 @@ def _row23(p: Facts, c: Facts, t: Target) -> int:
         return 0
     if t.name == "gfx908":
         return 2
+    if p.dgemm:  # nothing before an XDL MFMA (on gfx90a: every non-DGEMM one)
+        return 0 if c.xdl else 4 if p.passes == 4 else p.passes + 1
     if t.is_gfx94_plus:
-        if c.xdl and not p.xdl:
-            return 0
-        return p.passes + (2 if t.name == "gfx950" else 1) if p.xdl else p.passes
-    if p.dgemm:
-        return 9 if p.passes == 8 else 4
+        if not p.xdl:
+            return 0 if c.xdl else p.passes
+        gfx950_extra = t.name == "gfx950" and (c.xdl or p.passes != 2)
+        return p.passes + 1 + (1 if gfx950_extra else 0)
     return p.passes + (1 if c.dgemm else 0)
 
 
@@ -193,6 +199,23 @@ def _lane_select(c: Facts) -> frozenset:
 
 def _is_dpp(c: Facts) -> bool:
     return c.valu and (c.mnemonic.endswith("_dpp") or any(name in _DPP_MODIFIERS for name, _ in c.instruction.modifiers))
+
+
+def _dpp_permuted(c: Facts) -> frozenset:
+    """The registers of a DPP instruction's first source, the one the lane pattern permutes."""
+    operands = c.instruction.operands
+    variant = c.info.variant
+    if variant is not None and len(variant.operands) == len(operands):
+        source = next((operand for spec, operand in zip(variant.operands, operands) if not spec.is_def), None)
+        return frozenset(register_units(source))
+    return frozenset(register_units(operands[1])) if len(operands) > 1 else frozenset()
+
+
+def _dpp_unpermuted(c: Facts) -> frozenset:
+    """The other VGPRs a DPP instruction reads, the old value of its destination included (LLVM's
+    DPP forms take it as an operand: lanes the masks disable keep it)."""
+    destination = frozenset(register_units(c.instruction.operands[0])) if c.instruction.operands else frozenset()
+    return (c.info.uses | destination) - _dpp_permuted(c)
 
 
 def _wide_store_data(p: Facts) -> frozenset:
@@ -278,10 +301,14 @@ def _same_hwreg(p: Facts, c: Facts) -> bool:
 
 
 def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
+    """Row 8 as LLVM 22 applies it (checked with llc-22 on gfx601, gfx700, gfx810, gfx900, gfx90a):
+    on gfx9 s_movrel*, v_interp*, ds_*_addtid, LDS DMA and lds_direct reads; on gfx8 and gfx9
+    s_sendmsg, s_ttracedata and GDS. v_movrel* is not protected on any generation."""
     mnemonic = c.mnemonic
-    if mnemonic.startswith(_M0_READERS[:3]) or "_addtid" in mnemonic or "lds_direct" in str(c.instruction.operands):
-        return not mnemonic.startswith("s_sendmsg") or t.major <= 8
-    return c.info.klass.lds_dma and t.major == 9
+    if mnemonic.startswith(("s_sendmsg", "s_ttracedata")) or c.info.klass.memory == "gds":
+        return True
+    return t.major == 9 and (mnemonic.startswith(("s_movrel", "v_interp")) or "_addtid" in mnemonic
+                             or c.info.klass.lds_dma or "lds_direct" in str(c.instruction.operands))
 
 
 ROWS: tuple[HazardRow, ...] = (
@@ -294,9 +321,15 @@ ROWS: tuple[HazardRow, ...] = (
     HazardRow(3, "VALU writes VCC that v_div_fmas reads", lambda t: True,
               lambda p, c, t: 4 if p.valu and p.writes_vcc and c.mnemonic.startswith("v_div_fmas") else 0,
               consumer=lambda c: c.mnemonic.startswith("v_div_fmas")),
-    HazardRow(4, "VALU writes a VGPR that a DPP instruction reads", lambda t: True,
-              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & c.info.uses else 0,
+    HazardRow(4, "VALU writes a VGPR that a DPP instruction permutes (its first source)", lambda t: True,
+              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & _dpp_permuted(c) else 0,
               consumer=lambda c: c.valu),
+    HazardRow(4, "VALU writes a VGPR that a DPP instruction reads without permuting it", lambda t: True,
+              lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & _dpp_unpermuted(c) else 0,
+              consumer=lambda c: c.valu,
+              advisory="LLVM asks for these wait states before every VGPR a DPP instruction reads (also its second "
+                       "source, accumulator and the old value of its destination), but AMD's examples and MIOpen "
+                       "protect only the permuted first source"),
     HazardRow(5, "VALU writes EXEC before a DPP instruction", lambda t: True,
               lambda p, c, t: 5 if p.valu and p.writes_exec and _is_dpp(c) else 0,
               consumer=lambda c: c.valu),
@@ -308,7 +341,7 @@ ROWS: tuple[HazardRow, ...] = (
               lambda p, c, t: (2 if t.major >= 8 else 1) if p.mnemonic.startswith("s_setreg")
               and _same_hwreg(p, c) else 0,
               consumer=lambda c: c.mnemonic.startswith("s_setreg")),
-    HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: True,
+    HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: t.major in (8, 9),
               lambda p, c, t: 1 if p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs
               and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0,
               consumer=lambda c: ("m0", 0) in c.info.uses),
@@ -378,12 +411,17 @@ ROWS: tuple[HazardRow, ...] = (
 )
 
 SOFT_CLAUSE = HazardRow(15, "memory soft clause with xnack: a clause member writes a register the clause reads, "
-                            "or a store joins the clause", lambda t: True, lambda p, c, t: 1)
+                            "or a store or atomic joins the clause", lambda t: True, lambda p, c, t: 1)
+
+
+#: Scalar memory instructions that write memory (LLVM breaks a soft clause before any of them).
+_SMEM_WRITES = ("s_store", "s_buffer_store", "s_scratch_store", "s_atomic", "s_buffer_atomic")
 
 
 def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     """Row 15: with xnack, consecutive SMEM (or VMEM) instructions may be replayed; a member that
-    writes what the clause reads, or a store, must start a new clause. Returns the clause start."""
+    writes what the clause reads, or a store or atomic after members that write registers, must start
+    a new clause. An atomic writes a register only when it returns (glc/sc0). Returns the clause start."""
     this = facts[consumer]
     kind = this.info.klass.unit
     if kind not in ("smem", "vmem"):
@@ -399,7 +437,7 @@ def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     defs = {unit for unit in defs if unit[0] in ("v", "s", "a")}
     if not defs:
         return None
-    if this.info.klass.kind in ("store", "atomic") or this.mnemonic.startswith(("s_store", "s_buffer_store")):
+    if this.info.klass.kind in ("store", "atomic") or this.mnemonic.startswith(_SMEM_WRITES):
         return members[-1]
     uses = set().union(*(facts[m].info.uses for m in members)) | this.info.uses
     defs |= {unit for unit in this.info.defs if unit[0] in ("v", "s", "a")}
@@ -433,6 +471,8 @@ class Hazard:
 @dataclass
 class HazardReport:
     hazards: dict[int, Hazard] = field(default_factory=dict)  # consumer -> the hazard needing most states
+    #: consumer -> the advisory hazard needing most states, where it needs more than the definite one
+    advisories: dict[int, Hazard] = field(default_factory=dict)
 
 
 class HazardAnalysis(Analysis):
@@ -453,7 +493,7 @@ class HazardAnalysis(Analysis):
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
         dgemm_row = DGEMM_BETWEEN.applies(target)
         for consumer in range(len(facts)):
-            found = _search(consumer, facts, rows, target, lookahead, cfg.blocks, starts, block_of)
+            found, advisory = _search(consumer, facts, rows, target, lookahead, cfg.blocks, starts, block_of)
             if found is None and dgemm_row:
                 valu = _dgemm_between(consumer, facts, starts[block_of[consumer]])
                 if valu is not None:
@@ -464,17 +504,23 @@ class HazardAnalysis(Analysis):
                     found = Hazard(consumer, clause_start, SOFT_CLAUSE, 1, 0)
             if found is not None:
                 report.hazards[consumer] = found
+            if advisory is not None and (found is None or _missing(advisory) > _missing(found)):
+                report.advisories[consumer] = advisory
         return report
 
 
-def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) -> Hazard | None:
-    """The hazard missing most wait states for `consumer`, over every path back (within the
-    lookahead), counting the fewest states on any path as LLVM does."""
-    worst: Hazard | None = None
+def _missing(hazard: Hazard) -> int:
+    return hazard.needed - hazard.present
+
+
+def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
+    """The definite and the advisory hazard missing most wait states for `consumer`, over every path
+    back (within the lookahead), counting the fewest states on any path as LLVM does."""
+    worst: dict[bool, Hazard] = {}  # advisory? -> hazard
     this = facts[consumer]
     rows = [row for row in rows if row.consumer(this)]
     if not rows:
-        return None
+        return None, None
     stack = [(consumer - 1, 0, block_of[consumer])]
     entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
     while stack:
@@ -484,8 +530,9 @@ def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) 
             # only MFMA results need more than 5 wait states: past that, other producers cannot matter
             for row in rows if (states < SHORT_LOOKAHEAD or producer.mfma) else ():
                 needed = row.states(producer, this, target)
-                if needed > states and (worst is None or needed - states > worst.needed - worst.present):
-                    worst = Hazard(consumer, index, row, needed, states)
+                kind = bool(row.advisory)
+                if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
+                    worst[kind] = Hazard(consumer, index, row, needed, states)
             states += producer.instruction.wait_states
             index -= 1
         if states >= lookahead:
@@ -495,4 +542,4 @@ def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) 
                 continue
             entered[predecessor] = states
             stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor))
-    return worst
+    return worst.get(False), worst.get(True)

@@ -91,6 +91,10 @@ class InstructionSet:
     def __len__(self) -> int:
         return len(self._variants)
 
+    def __iter__(self):
+        """The mnemonics of the tables (not the other accepted spellings)."""
+        return iter(self._variants)
+
     def variants(self, mnemonic: str) -> tuple[Variant, ...]:
         """Encoding variants for a mnemonic as written; an encoding suffix (`_e32`, `_e64`,
         `_dpp`, `_e64_dpp`) the tables do not list separately names the base row."""

@@ -30,7 +30,7 @@ RETURNS = frozenset(("s_setpc_b64", "s_rfe_b64", "s_set_pc_i64", "s_rfe_i64"))  
 _TRANS = re.compile(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)(_legacy|_iflag|_clamp)?_f(16|32)(_e32|_e64|_dpp|_sdwa)?$|v_(exp|log)_legacy_f32")
 _QUARTER = re.compile(r"v_(mul_lo|mul_hi|mad_lo|mad_hi)_[iu]32|v_mad_[iu]64_[iu]32|v_mul_lo_i32|v_mul_hi_i32")
 _HALF = re.compile(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|sub)_nc_u64|v_mov_b64|v_(lshl|lshr|ashr)_[bi]64")
-_MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)(_?)([a-z0-9]*)")
+_MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,29 +55,46 @@ class InstructionClass:
         return self.unit in ("vmem", "smem", "ds")
 
 
-def _mfma_passes(mnemonic: str, target: Target) -> tuple[int, bool]:
-    """(passes, is_xdl) for an MFMA/SMFMAC mnemonic on the target.
+#: Bytes of one input element, by the type the mnemonic names after its shape (first match wins).
+_INPUT_BYTES = (("f8f6f4", 1), ("xf32", 4), ("f64", 8), ("f32", 4), ("bf16", 2), ("f16", 2), ("i8", 1), ("fp8", 1),
+                ("bf8", 1))
+#: cbsz/blgp values of the 8-bit formats (fp8, bf8) of gfx950's f8f6f4 MFMAs; 2-4 are fp6, bf6, fp4.
+_EIGHT_BIT_FORMATS = (0, 1)
 
-    gfx940+ model: 4x4 -> 2; 16x16 -> 4 for K 16/32 and xf32, else 8; 32x32 -> 8 for K 8/16
-    and xf32, else 16; f32-input shapes are not XDL. gfx908/90a: 4x4 2, 16x16 8, 32x32 16.
-    DGEMM (f64): 4x4 4, 16x16 8, never XDL. Shapes newer than the model (gfx950's K >= 64)
-    take the longer count.
+
+def _input_bytes(mnemonic: str, shape_end: int) -> int:
+    tail = mnemonic[shape_end:]
+    return next((size for name, size in _INPUT_BYTES if name in tail), 2)
+
+
+def _mfma_passes(mnemonic: str, target: Target, formats: tuple[int, int]) -> tuple[int, bool]:
+    """(passes, is_xdl) of an MFMA/SMFMAC on the target, as LLVM 22's scheduling models give them
+    (the pass count is the matrix pipe's cycles in llvm-mca; the hazard recognizer reads it).
+
+    gfx908/gfx90a: 4x4 2, 16x16 8, 32x32 16, all XDL. gfx940+: 4x4 2; 16x16 4 and 32x32 8 when one
+    block's K reads at least 32 (16x16) or 16 (32x32) bytes per lane row, else 8 and 16 (the
+    multi-block shapes and the plain f32 ones); f8f6f4 doubles that with an fp8/bf8 operand
+    (`formats` = cbsz, blgp). f32 inputs (not xf32) are not XDL. DGEMM (f64) is never XDL:
+    4x4 4 passes, 16x16 8 (16 on gfx950).
     """
     match = _MFMA_SHAPE.search(mnemonic)
     if match is None:
         return 4, True
-    m, k, kind = int(match.group(1)), int(match.group(3)), match.group(5)
-    if "f64" in mnemonic:
-        return (4 if m == 4 else 8), False
+    m, k = int(match.group(1)), int(match.group(3))
+    size = _input_bytes(mnemonic, match.end())
+    if size == 8:
+        return (4 if m == 4 else 16 if target.name == "gfx950" else 8), False
     if not target.is_gfx94_plus:
         return {4: 2, 16: 8}.get(m, 16), True
-    xdl = kind != "f32"
-    xf32 = kind.startswith("xf32")
+    xdl = not (size == 4 and "xf32" not in mnemonic)
     if m == 4:
         return 2, xdl
-    if m == 16:
-        return (4 if xf32 or k in (16, 32) else 8), xdl
-    return (8 if xf32 or k in (8, 16) else 16), xdl
+    short = 4 if m == 16 else 8
+    if k * size < (32 if m == 16 else 16):
+        return 2 * short, xdl
+    if "f8f6f4" in mnemonic and any(f in _EIGHT_BIT_FORMATS for f in formats):
+        return 2 * short, xdl
+    return short, xdl
 
 
 def _wmma_passes(mnemonic: str) -> int:
@@ -143,8 +160,10 @@ def _encoding_by_prefix(mnemonic: str) -> str:
     return ""
 
 
-def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, modifiers: frozenset[str]) -> InstructionClass:
-    """Class of one instruction form; `returns_data` says whether an atomic returns (glc/sc0/_rtn)."""
+def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, modifiers: frozenset[str],
+             matrix_formats: tuple[int, int] = (0, 0)) -> InstructionClass:
+    """Class of one instruction form; `returns_data` says whether an atomic returns (glc/sc0/_rtn),
+    `matrix_formats` are an MFMA's cbsz and blgp values."""
     gfx12 = target.major >= 12
     if not encoding:  # a form the tables do not list (newer than them): the name tells the unit
         encoding = _encoding_by_prefix(mnemonic)
@@ -181,13 +200,13 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
     if encoding in ("EXP", "VEXPORT"):
         return InstructionClass("export", counters=frozenset({"expcnt"}))
     if encoding in VALU_ENCODINGS or encoding.startswith("VOP") or mnemonic.startswith("v_"):
-        return _classify_valu(mnemonic, target)
+        return _classify_valu(mnemonic, target, matrix_formats)
     return _classify_scalar(mnemonic, target)
 
 
-def _classify_valu(mnemonic: str, target: Target) -> InstructionClass:
+def _classify_valu(mnemonic: str, target: Target, matrix_formats: tuple[int, int]) -> InstructionClass:
     if mnemonic.startswith(("v_mfma", "v_smfmac")):
-        passes, xdl = _mfma_passes(mnemonic, target)
+        passes, xdl = _mfma_passes(mnemonic, target, matrix_formats)
         return InstructionClass("valu", rate="full", matrix="smfmac" if "smfmac" in mnemonic else "mfma",
                                 passes=passes, xdl=xdl)
     if mnemonic.startswith(("v_wmma", "v_swmmac")):

@@ -29,6 +29,7 @@ _SPECIAL_UNITS: dict[str, tuple[Unit, ...]] = {
     "tba": (("tba", 0), ("tba", 1)), "tba_lo": (("tba", 0),), "tba_hi": (("tba", 1),),
     "tma": (("tma", 0), ("tma", 1)), "tma_lo": (("tma", 0),), "tma_hi": (("tma", 1),),
     "vccz": (("vcc", 0), ("vcc", 1)), "execz": (("exec", 0), ("exec", 1)),
+    "lds_direct": (("m0", 0),),  # a read of LDS at the address M0 holds
 }
 EXEC: tuple[Unit, ...] = (("exec", 0), ("exec", 1))
 EXEC_WAVE32: tuple[Unit, ...] = (("exec", 0),)
@@ -167,8 +168,20 @@ def _returns(mnemonic: str, modifiers: dict[str, Node | None], target: Target, h
     if target.major >= 12:
         th = modifiers.get("th")
         return has_return_operand or (isinstance(th, Sym) and "RETURN" in th.name.upper())
-    bit = "sc0" if target.is_gfx94_plus else "glc"
+    bit = "sc0" if target.is_gfx94_plus and not mnemonic.startswith("s_") else "glc"  # gfx940 SMEM keeps glc
     return bit in modifiers or has_return_operand
+
+
+def _returns_into(mnemonic: str, spec) -> bool:
+    """Whether the operand is an input that receives the old value when the atomic returns (the
+    gfx12 and gfx950 pages mark some atomics' data operand as written, which it is only then)."""
+    return spec.returns_data or (spec.is_def and spec.name == "vdata" and "_atomic" in mnemonic)
+
+
+def _matrix_formats(modifiers: dict[str, Node | None]) -> tuple[int, int]:
+    """An MFMA's cbsz and blgp (the A and B formats of gfx950's f8f6f4 forms), 0 when absent."""
+    values = [modifiers.get(name) for name in ("cbsz", "blgp")]
+    return tuple(int(v.value) if isinstance(v, Num) and isinstance(v.value, int) else 0 for v in values)
 
 
 def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
@@ -204,10 +217,11 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
         used, implicit = fit
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
         specs = variant.operands
-        for node, spec_index in zip(operands, used, strict=True):
+        returned = [_returns_into(mnemonic, specs[i]) for i in used]
+        for node, spec_index, into in zip(operands, used, returned, strict=True):
             spec = specs[spec_index]
             units = register_units(node)
-            if spec.is_def:
+            if spec.is_def and not into:
                 defs.update(units)
                 has_return_operand |= spec.name.startswith("vdst") and spec.optional
             else:
@@ -221,10 +235,10 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
                 units = units[:1]
             (defs if spec.is_def else uses).update(units)
         returns = _returns(mnemonic, mods, target, has_return_operand)
-        for node, spec_index in zip(operands, used, strict=True):
-            if specs[spec_index].returns_data and returns:
+        for node, into in zip(operands, returned, strict=True):
+            if into and returns:
                 defs.update(register_units(node))
-        klass = classify(mnemonic, variant.encoding, target, returns, mod_names)
+        klass = classify(mnemonic, variant.encoding, target, returns, mod_names, _matrix_formats(mods))
     _add_implicit(mnemonic, operands, mods, klass, target, wave_size, defs, uses)
     preserved = frozenset()
     if operands and (_PARTIAL_WRITES.fullmatch(mnemonic) or mnemonic.endswith("_dpp") or _preserves_sdwa(mnemonic, mods)):
@@ -253,7 +267,8 @@ def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Nod
         uses.update(exec_units)
     if mnemonic.startswith("v_div_fmas"):
         uses.update(VCC if wave_size == 64 else VCC[:1])
-    if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or (klass.unit == "ds" and target.major < 9):
+    gds = klass.memory == "gds"
+    if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or gds or (klass.unit == "ds" and target.major < 9):
         uses.update(M0)
     if _ACCUMULATES.fullmatch(mnemonic) and operands:
         uses.update(register_units(operands[0]))
