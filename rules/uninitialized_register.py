@@ -46,9 +46,9 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     for index, units in sorted(result.reads.items()):
         instruction = context.kernel.instructions[index]
-        yield context.diagnostic(
-            instruction.where,
-            f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
-            "but never written on any path from the kernel entry",
-            kernel=context.kernel.name,
-        )
+        message = (f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
+                   "but never written on any path from the kernel entry")
+        copies = result.copied.get(index)
+        if copies:
+            message += f" ({format_units(copies)} only {'holds a copy' if len(copies) == 1 else 'hold copies'} of such a register)"
+        yield context.diagnostic(instruction.where, message, kernel=context.kernel.name)

@@ -97,6 +97,16 @@ _USER_SGPRS = {
 }
 
 
+def user_sgpr_position(values: dict[str, Any], enable: str) -> int:
+    """First SGPR of the user SGPR that `enable` (a `user_sgpr_*` key) turns on, after those before it."""
+    position = 0
+    for key, size in _USER_SGPRS.items():
+        if key == enable:
+            return position
+        position += size if values.get(key) else 0
+    raise KeyError(enable)
+
+
 def implied_user_sgpr_count(values: dict[str, Any]) -> int:
     """User SGPRs the enables imply; the assembler uses this when .amdhsa_user_sgpr_count is absent."""
     count = sum(size for key, size in _USER_SGPRS.items() if values.get(key))
