@@ -50,5 +50,5 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                    "but never written on any path from the kernel entry")
         copies = result.copied.get(index)
         if copies:
-            message += f" ({format_units(copies)} only {'holds a copy' if len(copies) == 1 else 'hold copies'} of such a register)"
+            message += f" ({format_units(copies)} {'holds a value' if len(copies) == 1 else 'hold values'} derived from such a register)"
         yield context.diagnostic(instruction.where, message, kernel=context.kernel.name)

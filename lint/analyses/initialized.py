@@ -142,9 +142,10 @@ def _step(info: DefUse, flow: _Flow, written: set[Unit], copied: set[Unit]) -> f
                 written.discard(destination)
                 copied.add(destination)
         return frozenset(missing)
+    garbage_addend = flow.addend_high is not None and flow.addend_high not in written
     written |= info.defs
     copied -= info.defs
-    if flow.addend_high is not None and flow.addend_high not in written:
+    if garbage_addend:
         missing.discard(flow.addend_high)
         written.difference_update(flow.reaches)
         copied.update(flow.reaches)
