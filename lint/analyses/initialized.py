@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..frontend.metadata import user_sgpr_position
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, Unit, register_units
 from ..nodes import BinOp, Call, Node, Sym, UnOp
@@ -78,7 +77,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit, Unit] | None:
             "system_sgpr_private_segment_wavefront_offset", "enable_private_segment",
             "private_segment_fixed_size", "uses_dynamic_stack")):
         return None
-    return ("s", user_sgpr_position(descriptor, "user_sgpr_flat_scratch_init")), ("s", _system_sgpr_end(descriptor))
+    return ("s", kernel.user_sgpr_position("user_sgpr_flat_scratch_init")), ("s", _system_sgpr_end(descriptor))
 
 
 @dataclass(frozen=True)
