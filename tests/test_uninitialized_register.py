@@ -210,3 +210,40 @@ def test_garbage_from_an_empty_inline_asm_used_for_real(snippet):
     """
     result = snippet.lint(compile_ir(used, "gfx900"))
     assert names(result) == [RULE] and " is read by v_add" in findings(result)[0]
+
+
+READ_LANE = """
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %v = call i32 asm sideeffect "; def $0", "={v1}"()
+  %r = call i32 @llvm.amdgcn.readlane.i32(i32 %v, i32 32)
+  USE
+  ret void
+}
+declare i32 @llvm.amdgcn.readlane.i32(i32, i32)
+"""
+
+
+def test_lane_moves_and_spills_carry_garbage_to_its_use(snippet):
+    # v_readlane copies a lane out, v_writelane one in (LLVM's SGPR spills): garbage that only moves is not used
+    quiet = READ_LANE.replace("USE", 'call void asm sideeffect "; use $0", "s"(i32 %r)')
+    assert findings(snippet.lint(compile_ir(quiet, "gfx90a"))) == []
+    stored = READ_LANE.replace("USE", "store i32 %r, ptr addrspace(1) %out")
+    assert [message.split(" is read by ")[1].split()[0] for message in findings(snippet.lint(compile_ir(stored, "gfx90a")))] \
+        == ["global_store_dword"]
+    spill = " v_writelane_b32 v1, s20, 0\n v_readlane_b32 s20, v1, 0\n{}\n s_endpgm"
+    descriptor = "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+    assert findings(snippet.lint(kernel("gfx900", spill.format(""), descriptor))) == []
+    assert findings(snippet.lint(kernel("gfx900", spill.format(" s_add_u32 s0, s20, 1"), descriptor))) == [
+        "s20 is read by s_add_u32 but never written on any path from the kernel entry "
+        "(s20 holds a value derived from such a register)"]
+    # a lane written with garbage leaves the rest of a written VGPR as it was
+    assert findings(snippet.lint(kernel("gfx900", " v_mov_b32 v1, 0\n v_writelane_b32 v1, s20, 0\n"
+                                        " v_add_u32 v2, v1, v0\n s_endpgm", descriptor))) == []
+
+
+def test_dual_issue_moves_copy(snippet):
+    descriptor = "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n  .amdhsa_user_sgpr_count 2\n"
+    body = " v_dual_mov_b32 v2, v5 :: v_dual_mov_b32 v3, 0\n v_mov_b32 v4, 0\n global_store_b64 v4, v[2:3], s[0:1]\n s_endpgm"
+    assert findings(snippet.lint(kernel("gfx1100", body, descriptor))) == [
+        "v2 is read by global_store_b64 but never written on any path from the kernel entry "
+        "(v2 holds a value derived from such a register)"]

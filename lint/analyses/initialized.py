@@ -7,8 +7,8 @@ EXEC, the trap temporaries, and flat_scratch where it is architected. A call may
 anything. A register that holds no written value on every path to a read is garbage there,
 except where the garbage goes nowhere:
 
-- a plain move copies it: the copy holds garbage too and is judged where it is used (a move
-  into EXEC is such a use);
+- a plain move copies it (also into or out of one lane, as SGPR spills do): the copy holds
+  garbage too and is judged where it is used (a move into EXEC is such a use);
 - the high half of a 64-bit multiply-add's addend (`v_mad_u64_u32`) only reaches the result's
   high half and the carry, which then hold garbage (LLVM leaves it undefined when only the
   low half of the result is used);
@@ -38,8 +38,12 @@ _SYSTEM_SGPRS = ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y", "sy
 #: Set up for every wave: EXEC, the trap temporaries and the trap handler addresses.
 _HARDWARE_UNITS = frozenset((("exec", 0), ("exec", 1), ("tba", 0), ("tba", 1), ("tma", 0), ("tma", 1),
                              *(("ttmp", index) for index in range(16))))
-#: Plain moves: the destination holds what the source held.
-_COPIES = re.compile(r"s_mov_b(32|64)|v_mov_b(32|64)(_e32|_e64)?|v_accvgpr_(read|write|mov)_b32(_e64)?")
+#: Plain moves: the destination holds what the source held (the first two operands; a lane
+#: select after them is an ordinary read).
+_COPIES = re.compile(r"s_mov_b(32|64)|v_(dual_)?mov_b(32|64)(_e32|_e64)?|v_accvgpr_(read|write|mov)_b32(_e64)?|"
+                     r"v_readlane_b32|v_readfirstlane_b32(_e32|_e64)?")
+#: Moves into one lane of the destination: its other lanes keep what they held (SGPR spills).
+_LANE_WRITES = re.compile(r"v_writelane_b32")
 #: Multiply-adds of two 32-bit sources and a 64-bit addend into a 64-bit result (and a carry).
 _WIDE_MADS = re.compile(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
 
@@ -85,6 +89,7 @@ class _Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
     copies: tuple[tuple[Unit, Unit | None], ...] = ()  # destination <- source unit (None: a constant)
+    one_lane: bool = False  # the copies fill one lane: garbage there leaves the destination as it was
     addend_high: Unit | None = None  # a wide multiply-add's addend high half ...
     reaches: tuple[Unit, ...] = ()  # ... and the units it alone reaches
     excused: frozenset[Unit] = frozenset()  # reads that use no garbage
@@ -93,15 +98,29 @@ class _Flow:
 _PLAIN = _Flow()
 
 
+def _copies(mnemonic: str, operands: tuple[Node, ...]) -> tuple[tuple[Unit, Unit | None], ...]:
+    """Destination <- source units of a plain move (none if it is not one, or writes EXEC)."""
+    lane_select = mnemonic in ("v_readlane_b32", "v_writelane_b32")
+    if not (_COPIES.fullmatch(mnemonic) or _LANE_WRITES.fullmatch(mnemonic)) or len(operands) != 2 + lane_select:
+        return ()
+    destination, source = register_units(operands[0]), register_units(operands[1])
+    if not destination or any(unit[0] == "exec" for unit in destination):
+        return ()
+    if not source:
+        return tuple((unit, None) for unit in destination)
+    return tuple(zip(destination, source, strict=True)) if len(source) == len(destination) else ()
+
+
 def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None) -> _Flow:
     mnemonic, operands = instruction.mnemonic, instruction.operands
-    if _COPIES.fullmatch(mnemonic) and len(operands) == 2 and not instruction.modifiers:
-        destination, source = register_units(operands[0]), register_units(operands[1])
-        if destination and not any(unit[0] == "exec" for unit in destination):
-            if not source:
-                return _Flow(copies=tuple((unit, None) for unit in destination))
-            if len(source) == len(destination):
-                return _Flow(copies=tuple(zip(destination, source, strict=True)))
+    if instruction.modifiers:
+        return _PLAIN
+    if instruction.pair is not None:  # dual issue: two moves copy, anything else is plain
+        first, second = _copies(mnemonic, operands), _copies(instruction.pair.mnemonic, instruction.pair.operands)
+        return _Flow(copies=first + second) if first and second else _PLAIN
+    copies = _copies(mnemonic, operands)
+    if copies:
+        return _Flow(copies=copies, one_lane=bool(_LANE_WRITES.fullmatch(mnemonic)))
     if _WIDE_MADS.fullmatch(mnemonic) and len(operands) in (4, 5):
         addend = register_units(operands[-1])
         factors = {unit for operand in operands[-3:-1] for unit in register_units(operand)}
@@ -137,6 +156,8 @@ def _step(info: DefUse, flow: _Flow, written: set[Unit], copied: set[Unit]) -> f
             if source is None or source in written:
                 written.add(destination)
                 copied.discard(destination)
+            elif flow.one_lane and destination in written:
+                copied.add(destination)
             else:
                 written.discard(destination)
                 copied.add(destination)
