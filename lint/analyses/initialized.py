@@ -207,7 +207,7 @@ class InitializedAnalysis(Analysis):
             for position in range(cfg.starts[index], cfg.starts[index] + len(cfg.blocks[index].instructions)):
                 if infos[position].klass.unit == "call":
                     return _ANYTHING
-                holding_copies = frozenset(copied)
+                holding_copies = frozenset(copied) if report is not None else frozenset()
                 missing = _step(infos[position], flows[position], written, copied)
                 if report is not None and missing:
                     report.reads[position] = missing
