@@ -127,6 +127,18 @@ class BasicBlock:
         return self.instructions[-1] if self.instructions else None
 
 
+#: User SGPRs each `.amdhsa_user_sgpr_*` enable adds, in the order the hardware loads them.
+USER_SGPRS = {
+    "user_sgpr_private_segment_buffer": 4,
+    "user_sgpr_dispatch_ptr": 2,
+    "user_sgpr_queue_ptr": 2,
+    "user_sgpr_kernarg_segment_ptr": 2,
+    "user_sgpr_dispatch_id": 2,
+    "user_sgpr_flat_scratch_init": 2,
+    "user_sgpr_private_segment_size": 1,
+}
+
+
 @dataclass(slots=True)
 class Kernel:
     """A kernel (has a descriptor or HSA kernel marking) or a plain function."""
@@ -140,6 +152,15 @@ class Kernel:
     descriptor_where: Provenance | None = None
     metadata: dict[str, Any] | None = None  # this kernel's entry in amdhsa.kernels
     kernel_code_t: dict[str, Any] | None = None  # old .amd_kernel_code_t fields
+
+    def user_sgpr_position(self, enable: str) -> int:
+        """First SGPR of the user SGPR that `enable` (a USER_SGPRS key) turns on, after those before it."""
+        position = 0
+        for key, size in USER_SGPRS.items():
+            if key == enable:
+                return position
+            position += size if self.descriptor.get(key) else 0
+        raise KeyError(enable)
 
 
 @dataclass(slots=True)

@@ -1,11 +1,14 @@
 """## What it finds
 - **error**: an instruction uses a register the kernel descriptor does not give the wave:
-  a VGPR at or above `.amdhsa_next_free_vgpr` (or, on gfx90a/gfx94x/gfx950, at or above
-  `.amdhsa_accum_offset`, where the AGPRs start), an AGPR beyond what is left after
-  `accum_offset`, an SGPR at or above `.amdhsa_next_free_sgpr`, or a register the hardware
-  does not have at all (v256, s102 on gfx9, ...).
-- **warning**: the descriptor declares more registers than the code uses, which costs
-  occupancy, and no metadata explains it (LLVM pads on purpose for `amdgpu-waves-per-eu`).
+  a VGPR at or above `.amdhsa_next_free_vgpr`, an AGPR beyond what is left after
+  `.amdhsa_accum_offset`, an SGPR at or above `.amdhsa_next_free_sgpr`, or a register the
+  hardware does not have at all (v256, s102 on gfx8/gfx9, ...). On gfx90a/gfx94x/gfx950 a
+  VGPR at or above `accum_offset` is the storage of the AGPRs: an error when the kernel uses
+  AGPRs (or calls code that may).
+- **warning**: such a VGPR in a kernel that uses no AGPRs (it overlaps nothing, but the
+  descriptor gives it to the AGPRs); and a descriptor that declares more registers than the
+  code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
+  `amdgpu-waves-per-eu`).
 
 ## Why it matters
 The hardware allocates registers from the descriptor. A register above the allocation belongs
@@ -20,7 +23,8 @@ leaves waves unscheduled.
 
 ## How to fix
 Raise `.amdhsa_next_free_vgpr/sgpr` (or `.amdhsa_accum_offset`) to cover every register
-used, or lower them to what the code uses.
+used, or lower them to what the code uses. With AGPRs in use, raising `accum_offset` also needs
+`next_free_vgpr` raised by as much, so the AGPRs keep their room.
 """
 
 from collections.abc import Iterator
@@ -50,19 +54,23 @@ def _limits(context: KernelContext) -> dict[str, tuple[int, str]]:
     else:
         limits["a"] = (0, f"{target.name} has no AGPRs")
     next_vgpr, next_sgpr = descriptor.get("next_free_vgpr"), descriptor.get("next_free_sgpr")
-    accum = descriptor.get("accum_offset")
+    accum = _accum_offset(context)
     if next_vgpr is not None:
-        if target.agpr_file == "unified" and accum:
-            limits["v"] = min(limits["v"], (accum, f".amdhsa_accum_offset is {accum}: AGPRs start there"))
+        limits["v"] = min(limits["v"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
+        if accum is not None:
             left = max(next_vgpr - accum, 0)
             limits["a"] = min(limits["a"], (left, f".amdhsa_next_free_vgpr {next_vgpr} - .amdhsa_accum_offset {accum} leaves {left} AGPRs"))
-        else:
-            limits["v"] = min(limits["v"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
-            if target.agpr_file == "separate":
-                limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
+        elif target.agpr_file == "separate":
+            limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
     if next_sgpr is not None:
         limits["s"] = min(limits["s"], (next_sgpr, f".amdhsa_next_free_sgpr is {next_sgpr}"))
     return limits
+
+
+def _accum_offset(context: KernelContext) -> int | None:
+    """Where the AGPRs start in a unified register file (gfx90a/gfx94x/gfx950), if declared."""
+    accum = context.kernel.descriptor.get("accum_offset")
+    return accum if context.module.target.agpr_file == "unified" and accum else None
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
@@ -71,23 +79,43 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if target is None or def_use is None:
         return
     limits = _limits(context)
+    accum = _accum_offset(context)
     offenders: dict[str, list[int]] = {}
     highest: dict[str, int] = {}
+    in_agprs: list[int] = []  # VGPRs at or above accum_offset the wave owns
+    uses_agprs = False
     for index, info in enumerate(def_use.per_instruction):
+        uses_agprs |= info.klass.unit == "call"
         for kind, number in info.defs | info.uses:
+            uses_agprs |= kind == "a"
             if kind in limits and number >= limits[kind][0]:
                 offenders.setdefault(kind, []).append(index)
                 highest[kind] = max(highest.get(kind, 0), number)
+            elif kind == "v" and accum is not None and number >= accum:
+                in_agprs.append(index)
+                highest["v in a"] = max(highest.get("v in a", 0), number)
     for kind, indices in offenders.items():
-        first = context.kernel.instructions[indices[0]]
         limit, reason = limits[kind]
-        more = len(set(indices)) - 1
-        tail = f" ({more} more instruction{'s' if more != 1 else ''})" if more else ""
         owned = f"the wave owns {kind}0-{kind}{limit - 1}" if limit else f"the wave owns no {kind.upper()}GPRs"
-        yield context.diagnostic(
-            first.where, f"{kind}{highest[kind]} is used but {owned}: {reason}{tail}", kernel=context.kernel.name
-        )
+        yield context.diagnostic(context.kernel.instructions[indices[0]].where,
+                                 f"{kind}{highest[kind]} is used but {owned}: {reason}{_more(indices)}",
+                                 kernel=context.kernel.name)
+    if in_agprs:
+        number = highest["v in a"]
+        message = f"v{number} is at or above .amdhsa_accum_offset {accum}, where the AGPRs start"
+        if uses_agprs:
+            message += f": it shares storage with a{number - accum}, and the kernel uses AGPRs (or calls code that may)"
+        else:
+            message += (f"; the kernel uses no AGPRs, so it overlaps nothing: raise .amdhsa_accum_offset to "
+                        f"{min(-(-(number + 1) // 4) * 4, 256)}")
+        yield context.diagnostic(context.kernel.instructions[in_agprs[0]].where, message + _more(in_agprs),
+                                 kernel=context.kernel.name, severity=None if uses_agprs else Severity.WARNING)
     yield from _wasted_occupancy(context)
+
+
+def _more(indices: list[int]) -> str:
+    more = len(set(indices)) - 1
+    return f" ({more} more instruction{'s' if more != 1 else ''})" if more else ""
 
 
 def _wasted_occupancy(context: KernelContext) -> Iterator[Diagnostic]:

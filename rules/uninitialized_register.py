@@ -4,6 +4,12 @@ that the hardware does not set up: not one of the kernel's user or system SGPRs,
 work-item ID VGPR, not EXEC. Typically an off-by-one in a `.set` register allocation, a
 macro argument naming the wrong register, or a VGPR read before its load.
 
+A plain move of such a register is not reported: the copy holds garbage in turn and is
+reported where it is used (saving and restoring a register around a call, or M0 around a
+message, uses nothing). Likewise the high half of a `v_mad_u64_u32` addend, which reaches only
+the result's high half and carry, and LLVM's flat-scratch setup in a kernel without scratch,
+which adds the absent private-segment wave offset SGPR into a flat_scratch nothing uses.
+
 ## Why it matters
 The register holds whatever the previous wave left there: results are wrong only sometimes,
 and only on some hardware.
@@ -21,8 +27,9 @@ and only on some hardware.
 Write the register before reading it, or enable the input in the kernel descriptor
 (`.amdhsa_system_vgpr_workitem_id 1` provides v1 on targets without packed work-item IDs).
 
-Only kernels with an `.amdhsa_kernel` descriptor are checked (their entry state is known);
-registers read after a call are not judged.
+Only kernels with an `.amdhsa_kernel` descriptor are checked (their entry state is known; a
+function's comes from its caller, a graphics shader's from the pipeline), and only code
+reachable from the entry; registers read after a call are not judged.
 """
 
 from collections.abc import Iterator
@@ -46,9 +53,9 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     for index, units in sorted(result.reads.items()):
         instruction = context.kernel.instructions[index]
-        yield context.diagnostic(
-            instruction.where,
-            f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
-            "but never written on any path from the kernel entry",
-            kernel=context.kernel.name,
-        )
+        message = (f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
+                   "but never written on any path from the kernel entry")
+        copies = result.copied.get(index)
+        if copies:
+            message += f" ({format_units(copies)} {'holds a value' if len(copies) == 1 else 'hold values'} derived from such a register)"
+        yield context.diagnostic(instruction.where, message, kernel=context.kernel.name)

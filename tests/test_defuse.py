@@ -130,7 +130,7 @@ CASES = [
     ("gfx900", "s_cbranch_vccz .L1", "", "vcc"),
     ("gfx1030", "s_cbranch_execz .L1", "", "exec_lo"),
     ("gfx900", "s_cbranch_scc1 .L1", "", "scc"),
-    ("gfx900", "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", "", "m0"),
+    ("gfx900", "s_sendmsg sendmsg(MSG_INTERRUPT)", "", "m0"),
     ("gfx900", "s_swappc_b64 s[30:31], s[4:5]", "s30-31", "s4-5"),
     ("gfx1100", "v_dual_mul_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4", "v0", "v1 v2 exec_lo"),
 ]
@@ -147,6 +147,27 @@ def test_def_use(target, text, defs, uses):
 
 def test_there_are_enough_spot_checks():
     assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("target, text, reads_m0", [
+    # messages with no data leave M0 alone (item 17c: LLVM's gfx11 trap code reads none before them)
+    ("gfx1100", "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", False),
+    ("gfx1100", "s_sendmsg 3", False),
+    ("gfx1201", "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", False),
+    ("gfx1100", "s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_DOORBELL)", False),
+    ("gfx1201", "s_sendmsg_rtn_b64 s[0:1], sendmsg(MSG_RTN_GET_REALTIME)", False),
+    ("gfx900", "s_sendmsg sendmsg(MSG_SAVEWAVE)", False),
+    ("gfx900", "s_sendmsghalt sendmsg(MSG_HALT_WAVES)", False),
+    # messages carrying data in M0, and names or numbers the target does not give that meaning
+    ("gfx1100", "s_sendmsg sendmsg(MSG_INTERRUPT)", True),
+    ("gfx1100", "s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)", True),
+    ("gfx900", "s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)", True),
+    ("gfx900", "s_sendmsg 3", True),  # GS_DONE before gfx11
+    ("gfx900", "s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", True),  # a gfx11 name
+    ("gfx803", "s_sendmsg sendmsg(MSG_INTERRUPT)", True),
+])
+def test_messages_that_read_m0(target, text, reads_m0):
+    assert (("m0", 0) in info(target, text).uses) == reads_m0
 
 
 @pytest.mark.parametrize(

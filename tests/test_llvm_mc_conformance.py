@@ -314,6 +314,22 @@ def test_image_data_width_follows_dmask_d16_and_tfe(snippet):
         [False, True, False, True, False]
 
 
+def test_image_data_width_when_the_wave_size_is_unknown(snippet):
+    # gfx12's table shows vdata as 4 dwords; a listing without .amdgcn_target leaves the wave size
+    # open, which must not excuse a 4-dword register (llvm-mc 22 rejects this one on gfx1200)
+    load = "k:\n image_load {}, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D\n s_endpgm\n"
+    assert ["image_load" in message for _, _, message in parse_findings(snippet.lint(load.format("v[10:13]"), mcpu="gfx1200"))] == [True]
+    assert parse_findings(snippet.lint(load.format("v10"), mcpu="gfx1200")) == []
+
+
+def test_image_lwe_status_dword_is_not_counted_by_llvm_mc(snippet):
+    # LLVM 22 prints image_load v[0:4] ... dmask:0xf lwe (the hardware writes the lwe status dword);
+    # llvm-mc 22 rejects it ("image data size does not match dmask and d16"): kept, and said why
+    result = snippet.lint("k:\n image_load v[0:4], v6, s[0:7] dmask:0xf unorm lwe\n s_endpgm\n", mcpu="gfx90a")
+    ((_, _, message),) = parse_findings(result)
+    assert message.startswith("operand 'vdst' of image_load is 4 dwords, but v[0:4] is 5") and "lwe" in message
+
+
 def test_buffer_load_with_tfe_writes_one_more_dword(snippet):
     result = snippet.lint("k:\n buffer_load_sbyte v[5:6], off, s[8:11], s3 tfe\n s_endpgm\n", mcpu="gfx1010")
     assert parse_findings(result) == []

@@ -33,9 +33,21 @@ def test_agpr_beyond_accum_offset_on_the_unified_file(snippet):
     assert names(snippet.lint(text + descriptor(vgpr=36, accum=20))) == []
 
 
-def test_arch_vgpr_overlapping_the_agprs(snippet):
-    result = snippet.lint(GFX90A + "k:\n v_mov_b32 v20, 0\n s_endpgm\n" + descriptor(vgpr=40, accum=20))
-    assert names(result) == ["register-budget"] and "accum_offset is 20" in result.diagnostics[0].message
+def test_arch_vgpr_past_accum_offset_is_an_error_only_next_to_agprs(snippet):
+    # item 18: on the unified file a VGPR past accum_offset is AGPR storage; with no AGPR used it overlaps nothing
+    def budget(body, vgpr=40):
+        result = snippet.lint(GFX90A + "k:\n" + body + " s_endpgm\n" + descriptor(vgpr=vgpr, accum=20))
+        return [(str(d.severity), d.message) for d in result.diagnostics if d.name == "register-budget"]
+
+    ((severity, message),) = budget(" v_mov_b32 v20, 0\n v_mov_b32 v22, 0\n")
+    assert severity == "warning" and message.startswith("v22 is at or above .amdhsa_accum_offset 20")
+    assert "raise .amdhsa_accum_offset to 24 (1 more instruction)" in message
+    ((severity, message),) = budget(" v_mov_b32 v20, 0\n v_accvgpr_write_b32 a3, 0\n")
+    assert severity == "error" and "shares storage with a0" in message
+    ((severity, message),) = budget(" v_mov_b32 v20, 0\n s_swappc_b64 s[6:7], s[4:5]\n")
+    assert severity == "error"  # the callee may use AGPRs
+    ((severity, message),) = budget(" v_mov_b32 v40, 0\n")  # one past next_free_vgpr: still an error
+    assert severity == "error" and message.startswith("v40 is used but the wave owns v0-v39")
 
 
 def test_sgpr_beyond_the_descriptor_and_the_hardware(snippet):

@@ -1,30 +1,60 @@
-"""Registers that may have been written on some path from the kernel entry.
+"""Registers that may hold a written value on some path from the kernel entry.
 
 At entry, a kernel has its ABI inputs (llvm AMDGPUUsage, "initial kernel execution state"):
 user SGPRs, then the enabled system SGPRs (work-group IDs, work-group info, private segment
 wave offset), the work-item ID VGPRs (v0..v2, or all packed in v0 on gfx90a/gfx94x/gfx11+),
 EXEC, the trap temporaries, and flat_scratch where it is architected. A call may write
-anything. A read of a register outside this set on every path is a read of garbage.
+anything. A register that holds no written value on every path to a read is garbage there,
+except where the garbage goes nowhere:
+
+- a plain move copies it (also into or out of one lane, as SGPR spills do): the copy holds
+  garbage too and is judged where it is used (a move into EXEC is such a use);
+- the high half of a 64-bit multiply-add's addend (`v_mad_u64_u32`) only reaches the result's
+  high half and the carry, which then hold garbage (LLVM leaves it undefined when only the
+  low half of the result is used);
+- LLVM's flat-scratch setup on gfx7-gfx10 adds the SGPR where the private-segment wave offset
+  would be even when the kernel has no scratch, and so no wave offset: flat_scratch then
+  addresses no private memory the kernel uses.
+
+Only code reachable from the entry is judged; an `s_setpc_b64` in a kernel is taken to jump to
+any label the kernel uses as an address (LLVM's long branches).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from ..ir import Kernel
-from ..isa.defuse import Unit
+from ..ir import Instruction, Kernel
+from ..isa.defuse import DefUse, Unit, register_units
+from ..nodes import BinOp, Call, Node, Sym, UnOp
 from ..targets import Target
-from .cfg import CFGAnalysis
+from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
 
 _SYSTEM_SGPRS = ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y", "system_sgpr_workgroup_id_z",
                  "system_sgpr_workgroup_info")
-_ALWAYS_DEFINED_FILES = frozenset(("exec", "ttmp", "tba", "tma"))
+#: Set up for every wave: EXEC, the trap temporaries and the trap handler addresses.
+_HARDWARE_UNITS = frozenset((("exec", 0), ("exec", 1), ("tba", 0), ("tba", 1), ("tma", 0), ("tma", 1),
+                             *(("ttmp", index) for index in range(16))))
+#: Plain moves: the destination holds what the source held (the first two operands; a lane
+#: select after them is an ordinary read).
+_COPIES = re.compile(r"s_mov_b(32|64)|v_(dual_)?mov_b(32|64)(_e32|_e64)?|v_accvgpr_(read|write|mov)_b32(_e64)?|"
+                     r"v_readlane_b32|v_readfirstlane_b32(_e32|_e64)?")
+#: Moves into one lane of the destination: its other lanes keep what they held (SGPR spills).
+_LANE_WRITES = re.compile(r"v_writelane_b32")
+#: Multiply-adds of two 32-bit sources and a 64-bit addend into a 64-bit result (and a carry).
+_WIDE_MADS = re.compile(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
 
 
 def packs_workitem_ids(target: Target) -> bool:
     return target.has_gfx90a_insts or target.major >= 11
+
+
+def _system_sgpr_end(descriptor: dict) -> int:
+    """One past the user SGPRs and the enabled work-group ID and info SGPRs."""
+    return descriptor["user_sgpr_count"] + sum(1 for key in _SYSTEM_SGPRS if descriptor.get(key))
 
 
 def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
@@ -32,10 +62,10 @@ def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
     descriptor = kernel.descriptor
     if not descriptor or descriptor.get("user_sgpr_count") is None:
         return None
-    count = descriptor["user_sgpr_count"] + sum(1 for key in _SYSTEM_SGPRS if descriptor.get(key))
+    count = _system_sgpr_end(descriptor)
     if descriptor.get("system_sgpr_private_segment_wavefront_offset") or descriptor.get("enable_private_segment"):
         count += 1
-    inputs: set[Unit] = {("s", index) for index in range(count)}
+    inputs: set[Unit] = {("s", index) for index in range(count)} | _HARDWARE_UNITS
     workitem_dims = (descriptor.get("system_vgpr_workitem_id") or 0) + 1
     inputs |= {("v", 0)} if packs_workitem_ids(target) else {("v", index) for index in range(workitem_dims)}
     if target.architected_flat_scratch:
@@ -43,11 +73,111 @@ def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
     return inputs
 
 
+def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit, Unit] | None:
+    """(flat-scratch-init SGPR, the SGPR where the wave offset would be) for a kernel without scratch
+    that asks for flat-scratch init: the sources of LLVM's `s_add flat_scratch_lo|sN, sN, sW`."""
+    descriptor = kernel.descriptor
+    if not descriptor.get("user_sgpr_flat_scratch_init") or any(descriptor.get(key) for key in (
+            "system_sgpr_private_segment_wavefront_offset", "enable_private_segment",
+            "private_segment_fixed_size", "uses_dynamic_stack")):
+        return None
+    return ("s", kernel.user_sgpr_position("user_sgpr_flat_scratch_init")), ("s", _system_sgpr_end(descriptor))
+
+
+@dataclass(frozen=True)
+class _Flow:
+    """How one instruction moves written values, where it is not simply `defs` written."""
+
+    copies: tuple[tuple[Unit, Unit | None], ...] = ()  # destination <- source unit (None: a constant)
+    one_lane: bool = False  # the copies fill one lane: garbage there leaves the destination as it was
+    addend_high: Unit | None = None  # a wide multiply-add's addend high half ...
+    reaches: tuple[Unit, ...] = ()  # ... and the units it alone reaches
+    excused: frozenset[Unit] = frozenset()  # reads that use no garbage
+
+
+_PLAIN = _Flow()
+
+
+def _copies(mnemonic: str, operands: tuple[Node, ...]) -> tuple[tuple[Unit, Unit | None], ...]:
+    """Destination <- source units of a plain move (none if it is not one, or writes EXEC)."""
+    lane_select = mnemonic in ("v_readlane_b32", "v_writelane_b32")
+    if not (_COPIES.fullmatch(mnemonic) or _LANE_WRITES.fullmatch(mnemonic)) or len(operands) != 2 + lane_select:
+        return ()
+    destination, source = register_units(operands[0]), register_units(operands[1])
+    if not destination or any(unit[0] == "exec" for unit in destination):
+        return ()
+    if not source:
+        return tuple((unit, None) for unit in destination)
+    return tuple(zip(destination, source, strict=True)) if len(source) == len(destination) else ()
+
+
+def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None) -> _Flow:
+    mnemonic, operands = instruction.mnemonic, instruction.operands
+    if instruction.modifiers:
+        return _PLAIN
+    if instruction.pair is not None:  # dual issue: two moves copy, anything else is plain
+        first, second = _copies(mnemonic, operands), _copies(instruction.pair.mnemonic, instruction.pair.operands)
+        return _Flow(copies=first + second) if first and second else _PLAIN
+    copies = _copies(mnemonic, operands)
+    if copies:
+        return _Flow(copies=copies, one_lane=bool(_LANE_WRITES.fullmatch(mnemonic)))
+    if _WIDE_MADS.fullmatch(mnemonic) and len(operands) in (4, 5):
+        addend = register_units(operands[-1])
+        factors = {unit for operand in operands[-3:-1] for unit in register_units(operand)}
+        if len(addend) == 2 and addend[1] not in factors:
+            carry = register_units(operands[1]) if len(operands) == 5 else ()
+            return _Flow(addend_high=addend[1], reaches=register_units(operands[0])[1:] + carry)
+    if absent_wave_offset and mnemonic in ("s_add_u32", "s_add_i32") and len(operands) == 3:
+        if {unit for operand in operands[1:] for unit in register_units(operand)} == set(absent_wave_offset):
+            return _Flow(excused=frozenset(absent_wave_offset[1:]))
+    return _PLAIN
+
+
+@dataclass(frozen=True)
+class _State:
+    written: frozenset[Unit] | None  # units that may hold a written value; None: any (after a call)
+    copied: frozenset[Unit] = frozenset()  # units that may hold a copy of garbage
+
+    def join(self, other: _State) -> _State:
+        if self.written is None or other.written is None:
+            return _ANYTHING
+        return _State(self.written | other.written, self.copied | other.copied)
+
+
+_ANYTHING = _State(None)
+
+
+def _step(info: DefUse, flow: _Flow, written: set[Unit], copied: set[Unit]) -> frozenset[Unit]:
+    """Apply one instruction to the sets; return the units it reads as garbage."""
+    missing = {unit for unit in info.uses if unit not in written} - flow.excused
+    if flow.copies:
+        for destination, source in flow.copies:
+            missing.discard(source)
+            if source is None or source in written:
+                written.add(destination)
+                copied.discard(destination)
+            elif flow.one_lane and destination in written:
+                copied.add(destination)
+            else:
+                written.discard(destination)
+                copied.add(destination)
+        return frozenset(missing)
+    garbage_addend = flow.addend_high is not None and flow.addend_high not in written
+    written |= info.defs
+    copied -= info.defs
+    if garbage_addend:
+        missing.discard(flow.addend_high)
+        written.difference_update(flow.reaches)
+        copied.update(flow.reaches)
+    return frozenset(missing)
+
+
 @dataclass
 class Uninitialized:
-    """For each instruction index, the registers it reads that no path has written."""
+    """For each instruction index, the registers it reads that hold no written value on any path."""
 
     reads: dict[int, frozenset[Unit]]
+    copied: dict[int, frozenset[Unit]]  # the part of `reads` that holds copies of such registers
 
 
 class InitializedAnalysis(Analysis):
@@ -65,45 +195,64 @@ class InitializedAnalysis(Analysis):
         if entry is None:
             return None
         cfg = manager.get(CFGAnalysis)
-        starts = cfg.starts
-        EVERYTHING = None  # after a call, any register may have been written
-        incoming: list[set[Unit] | None] = [set() for _ in cfg.blocks]
-        if cfg.blocks:
-            incoming[0] = set(entry)
-        outgoing: list[set[Unit] | None | bool] = [False] * len(cfg.blocks)
-        worklist = list(range(len(cfg.blocks)))
+        infos = def_use.per_instruction
+        absent_wave_offset = _absent_wave_offset_add(kernel)
+        flows = [_flow(instruction, absent_wave_offset) for instruction in kernel.instructions]
+        successors = _successors(kernel, cfg)
+
+        def through(index: int, state: _State, report: Uninitialized | None = None) -> _State:
+            if state.written is None:
+                return state
+            written, copied = set(state.written), set(state.copied)
+            for position in range(cfg.starts[index], cfg.starts[index] + len(cfg.blocks[index].instructions)):
+                if infos[position].klass.unit == "call":
+                    return _ANYTHING
+                holding_copies = frozenset(copied) if report is not None else frozenset()
+                missing = _step(infos[position], flows[position], written, copied)
+                if report is not None and missing:
+                    report.reads[position] = missing
+                    if missing & holding_copies:
+                        report.copied[position] = missing & holding_copies
+            return _State(frozenset(written), frozenset(copied))
+
+        incoming: dict[int, _State] = {0: _State(frozenset(entry))} if cfg.blocks else {}
+        worklist = list(incoming)
         while worklist:
             index = worklist.pop(0)
-            state = incoming[index]
-            written = None if state is EVERYTHING else set(state)
-            for offset in range(len(cfg.blocks[index].instructions)):
-                info = def_use.per_instruction[starts[index] + offset]
-                if info.klass.unit == "call":
-                    written = EVERYTHING
-                elif written is not EVERYTHING:
-                    written |= info.defs
-            if outgoing[index] is not False and outgoing[index] == written:
-                continue
-            outgoing[index] = written
-            for successor in cfg.blocks[index].successors:
-                current = incoming[successor]
-                merged = EVERYTHING if (written is EVERYTHING or current is EVERYTHING) else current | written
-                if merged != current or outgoing[successor] is False:
+            outgoing = through(index, incoming[index])
+            for successor in successors[index]:
+                merged = incoming[successor].join(outgoing) if successor in incoming else outgoing
+                if incoming.get(successor) != merged:
                     incoming[successor] = merged
                     if successor not in worklist:
                         worklist.append(successor)
-        reads: dict[int, frozenset[Unit]] = {}
-        for index, block in enumerate(cfg.blocks):
-            state = incoming[index]
-            if state is EVERYTHING or outgoing[index] is False and index != 0:
-                continue  # unreachable blocks and code after calls are not judged
-            written = set(state)
-            for offset in range(len(block.instructions)):
-                info = def_use.per_instruction[starts[index] + offset]
-                if info.klass.unit == "call":
-                    break
-                missing = frozenset(unit for unit in info.uses if unit not in written and unit[0] not in _ALWAYS_DEFINED_FILES)
-                if missing:
-                    reads[starts[index] + offset] = missing
-                written |= info.defs
-        return Uninitialized(reads)
+        report = Uninitialized({}, {})
+        for index, state in sorted(incoming.items()):
+            through(index, state, report)
+        return report
+
+
+def _successors(kernel: Kernel, cfg: ControlFlowGraph) -> list[list[int]]:
+    """The CFG's edges, plus one from each `s_setpc_b64` to each block whose label is used as a value."""
+    address_taken = sorted({cfg.block_of_label[name] for instruction in kernel.instructions
+                            if not is_branch(instruction.mnemonic)
+                            for operand in instruction.operands for name in _names(operand)
+                            if name in cfg.block_of_label})
+    successors = [list(block.successors) for block in cfg.blocks]
+    for block in cfg.blocks:
+        if block.terminator is not None and block.terminator.mnemonic == "s_setpc_b64":
+            successors[block.index].extend(index for index in address_taken if index not in successors[block.index])
+    return successors
+
+
+def _names(node: Node) -> list[str]:
+    """Symbols an operand expression mentions."""
+    if isinstance(node, Sym):
+        return [node.name]
+    if isinstance(node, BinOp):
+        return _names(node.left) + _names(node.right)
+    if isinstance(node, UnOp):
+        return _names(node.operand)
+    if isinstance(node, Call):
+        return [name for argument in node.args for name in _names(argument)]
+    return []

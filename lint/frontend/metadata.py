@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..ir import USER_SGPRS
 from ..targets import Target
 
 REQUIRED = "required"
@@ -85,21 +86,9 @@ def target_default(name: str, target: Target | None) -> int | None:
     return None
 
 
-#: User SGPRs each enable adds (in the order the hardware loads them).
-_USER_SGPRS = {
-    "user_sgpr_private_segment_buffer": 4,
-    "user_sgpr_dispatch_ptr": 2,
-    "user_sgpr_queue_ptr": 2,
-    "user_sgpr_kernarg_segment_ptr": 2,
-    "user_sgpr_dispatch_id": 2,
-    "user_sgpr_flat_scratch_init": 2,
-    "user_sgpr_private_segment_size": 1,
-}
-
-
 def implied_user_sgpr_count(values: dict[str, Any]) -> int:
     """User SGPRs the enables imply; the assembler uses this when .amdhsa_user_sgpr_count is absent."""
-    count = sum(size for key, size in _USER_SGPRS.items() if values.get(key))
+    count = sum(size for key, size in USER_SGPRS.items() if values.get(key))
     return count + (values.get("user_sgpr_kernarg_preload_length") or 0)
 
 

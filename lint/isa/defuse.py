@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..nodes import Node, Num, Reg, SpecialReg, Sym, operand_register
+from ..nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..targets import Target
 from . import Variant, instruction_set
 from .classes import InstructionClass, classify
@@ -50,10 +50,43 @@ _ACCUMULATES = re.compile(r"s_(addk|mulk)_i32|v_(mac|fmac)_\w+|v_dot\d+c_\w+|v_s
 #: Destinations written only in part (some lanes, one half, or on a condition): the rest is kept.
 _PARTIAL_WRITES = re.compile(r"s_cmovk_i32|s_cmov_b(32|64)|v_writelane_b32|\w+_d16(_hi)?(_\w+)?")
 _M0_READERS = re.compile(
-    r"s_sendmsg\w*|s_ttracedata|v_interp_\w+|v_movrel\w*|s_movrel\w*|ds_gws_\w+|ds_ordered_count|ds_append|"
+    r"s_ttracedata|v_interp_\w+|v_movrel\w*|s_movrel\w*|ds_gws_\w+|ds_ordered_count|ds_append|"
     r"ds_consume|global_load_lds_\w+|lds_param_load|lds_direct_load|ds_param_load|ds_direct_load|s_gpr_idx_on|"
     r"v_readlane_b32_m0"
 )
+
+#: Message types that carry no data in M0 (the others may: MSG_INTERRUPT's user data, the GS wave
+#: ID, GS_ALLOC_REQ's counts, ...), by name; a target has only some of them (below).
+_M0_FREE_MESSAGES = {"MSG_DEALLOC_VGPRS": 3, "MSG_SAVEWAVE": 4, "MSG_STALL_WAVE_GEN": 5, "MSG_HALT_WAVES": 6,
+                     "MSG_ORDERED_PS_DONE": 7}
+
+
+def _m0_free_message_types(target: Target) -> frozenset[int]:
+    """The types above that `target` has (llvm-mc 22 rejects the others' names there)."""
+    if target.major >= 12:
+        return frozenset((3,))
+    if target.major == 11:
+        return frozenset((3, 5, 6))
+    if target.major >= 9:
+        return frozenset((4, 5, 6, 7))
+    return frozenset((4,)) if target.major == 8 else frozenset()
+
+
+def message_reads_m0(mnemonic: str, operands: tuple[Node, ...], target: Target) -> bool:
+    """Whether an s_sendmsg* reads M0: s_sendmsg_rtn_* never does (its answer goes to the destination);
+    s_sendmsg and s_sendmsghalt unless the message is one known to carry no data."""
+    if mnemonic.startswith("s_sendmsg_rtn"):
+        return False
+    message = operands[0] if operands else None
+    if isinstance(message, Call) and message.name == "sendmsg" and message.args:
+        message = message.args[0]
+    if isinstance(message, Sym):
+        kind = _M0_FREE_MESSAGES.get(message.name.upper())
+    elif isinstance(message, Num) and isinstance(message.value, int):
+        kind = message.value & (0xFF if target.major >= 12 else 0xF)
+    else:
+        return True
+    return kind not in _m0_free_message_types(target)
 
 
 #: Operands whose width depends on other operands (vaddr is 64-bit when saddr is off).
@@ -144,7 +177,7 @@ def _image_data_dwords(mnemonic: str, mods: dict[str, Node | None], target: Targ
 
 
 def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave: bool,
-                   image_data: int | None = None, tfe: bool = False) -> str | None:
+                   image_data: int | None = None, tfe: bool = False, lwe: bool = False) -> str | None:
     """A register whose width contradicts the table (only where the row describes that file)."""
     register = operand_register(node)
     expected = spec.dwords(wave_size)
@@ -156,10 +189,14 @@ def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave:
         return None
     if register.kind not in spec.kinds or register.count == expected:
         return None
-    if either_wave and register.count == spec.dwords(64 if wave_size == 32 else 32):
+    other_wave = spec.dwords(64 if wave_size == 32 else 32)
+    if either_wave and other_wave != spec.dwords(wave_size) and register.count == other_wave:
         return None  # the wave size is not known: the other one's width is as likely
     plural = "s" if expected > 1 else ""
-    return f"operand '{spec.name}' of {mnemonic} is {expected} dword{plural}, but {register} is {register.count}"
+    message = f"operand '{spec.name}' of {mnemonic} is {expected} dword{plural}, but {register} is {register.count}"
+    if image_data is not None and lwe and not tfe and register.count == expected + 1:
+        message += " (llvm-mc counts a status dword for tfe only, though the hardware also writes one for lwe)"
+    return message
 
 
 def _returns(mnemonic: str, modifiers: dict[str, Node | None], target: Target, has_return_operand: bool) -> bool:
@@ -227,7 +264,8 @@ def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, eith
             else:
                 uses.update(units)
             if problem is None:
-                problem = _width_problem(mnemonic, spec, node, wave_size, either_wave, image_data, "tfe" in mods)
+                problem = _width_problem(mnemonic, spec, node, wave_size, either_wave, image_data, "tfe" in mods,
+                                         "lwe" in mods)
         for spec_index in implicit:
             spec = specs[spec_index]
             units = _SPECIAL_UNITS[spec.implicit_register]
@@ -268,6 +306,8 @@ def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Nod
     if mnemonic.startswith("v_div_fmas"):
         uses.update(VCC if wave_size == 64 else VCC[:1])
     gds = klass.memory == "gds"
+    if mnemonic.startswith("s_sendmsg") and message_reads_m0(mnemonic, operands, target):
+        uses.update(M0)
     if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or gds or (klass.unit == "ds" and target.major < 9):
         uses.update(M0)
     if _ACCUMULATES.fullmatch(mnemonic) and operands:
