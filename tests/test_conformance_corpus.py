@@ -51,13 +51,23 @@ KNOWN_CODEGEN_GAPS = {
     "CodeGen/insert_waitcnt_for_precise_memory.ll[gfx1010 +precise-memory]": (1, "image_store v[1:4] with dmask:0x1"),
     "CodeGen/insert_waitcnt_for_precise_memory.ll[gfx900 +enable-flat-scratch,+precise-memory]": (1, "image_store v[1:4] with dmask:0x1"),
     "CodeGen/insert_waitcnt_for_precise_memory.ll[gfx1100 +precise-memory]": (1, "image_store v[1:4] with dmask:0x1"),
+    "CodeGen/insert_waitcnt_for_precise_memory.ll[gfx1200 +precise-memory]": (1, "image_store v[1:4] with dmask:0x1"),
     "CodeGen/llvm.amdgcn.image.dim.gfx90a.ll[gfx90a ]": (3, "image_load with lwe into 5 VGPRs"),
 }
 
 
-#: Errors of the correctness rules on LLVM's own output, per rule (the issue on correctness rules
-#: on real code takes these; the counts may only fall).
-KNOWN_CODEGEN_ERRORS = {"missing-wait": 1, "missing-nop": 43, "register-budget": 2}
+#: Findings of the correctness rules on LLVM's own output that are real: (case, rule) -> (count, why).
+#: Everything else must be zero: compiler output is correct by construction.
+REAL_CODEGEN_FINDINGS = {
+    ("CodeGen/waitcnt-unscoped.ll[gfx950 ]", "missing-wait"): (
+        1, "ds_write_b32 to the LDS address in s2 while global_load_lds_dword (m0 = s2) may still write it: the IR's "
+           "alias.scope/noalias metadata claims the two do not alias, the listing shows the same address"),
+    ("CodeGen/stack-realign.ll[fiji ]", "register-budget"): (
+        2, "LLVM spills s102 with v_writelane_b32 in a callable function; gfx8 addresses 102 SGPRs and llvm-mc 22 "
+           "rejects s102 ('register not available on this GPU'): number 102 is flat_scratch_lo there"),
+}
+#: Rules whose error-level findings on compiler output are false (uninitialized-register: any finding).
+CORRECTNESS_RULES = ("missing-wait", "missing-nop", "register-budget")
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +98,10 @@ def test_llvm_output_for_its_codegen_tests_has_no_parse_level_findings(codegen_f
     assert _differences(found, KNOWN_CODEGEN_GAPS) == []
 
 
-def test_llvm_output_draws_no_new_correctness_errors(codegen_findings):
-    errors = Counter(d.name for diagnostics in codegen_findings.values() for d in diagnostics
-                     if d.name not in llvm_conformance.PARSE_LEVEL and str(d.severity) == "error")
-    assert dict(errors) == KNOWN_CODEGEN_ERRORS
+def test_llvm_output_draws_no_false_correctness_findings(codegen_findings):
+    found = Counter((case, d.name) for case, diagnostics in codegen_findings.items() for d in diagnostics
+                    if (d.name in CORRECTNESS_RULES and str(d.severity) == "error") or d.name == "uninitialized-register")
+    assert dict(found) == {key: count for key, (count, _) in REAL_CODEGEN_FINDINGS.items()}
 
 
 def test_llvm_mc_expands_the_same_instruction_stream(tmp_path):
