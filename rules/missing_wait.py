@@ -6,7 +6,12 @@ be in flight on some path, with the weakest sufficient wait:
   (an atomic without `glc`/`sc0`/`th:...RETURN` writes no register);
 - the data of a store, export or GDS operation overwritten before `expcnt` says it was read
   (reading it is fine), and on gfx1250 an address register overwritten before `xcnt`;
-- LDS written by `buffer_load ... lds` read back with `ds_*` before `vmcnt` drains;
+- LDS written by `buffer_load ... lds` accessed with `ds_*` before `vmcnt` retires the DMA. Each
+  DMA retires in order with the loads (before gfx10). Where M0 and the access address are copied
+  from one value (`s_mov_b32 m0, s2` / `v_mov_b32 v1, s2`, or constants) their offsets decide;
+  where the block sets M0 for every DMA still in flight but the access address has another
+  source (double-buffered kernels such as aiter's flatmm read one buffer while DMAs fill the
+  other), it is a warning: a listing cannot relate a `ds_read` address to M0;
 - LDS written by this wave (`ds_write`, atomics) still in flight at `s_barrier` when an LDS read
   can follow that barrier before the writes are waited for and another barrier is passed: other
   waves may read the old data;
@@ -51,12 +56,14 @@ vmcnt(1)` is enough for the first load when only the second may still be outstan
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.waitcnt import LDS_DMA, LDS_STORE, Need, WaitcntAnalysis
+from amdgpu_lint.analyses.waitcnt import LDS_STORE, Need, WaitcntAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.ir import Instruction
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_text
+
+_NOT_PROVEN = ("barrier-vmem", "lds-dma-unproven")  # reported as warnings
 
 CODE = "AGL201"
 NAME = "missing-wait"
@@ -72,12 +79,13 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     for index, needs in sorted(report.missing.items()):
         instruction = context.kernel.instructions[index]
-        races = [need for need in needs if need.access != "barrier-vmem"]
-        policy = [need for need in needs if need.access == "barrier-vmem"]
+        races = [need for need in needs if need.access not in _NOT_PROVEN]
         if races:
             yield _finding(context, instruction, races, None)
-        if policy:  # LLVM's code-generation policy, not a data race
-            yield _finding(context, instruction, policy, Severity.WARNING)
+        for access in _NOT_PROVEN:  # LLVM's barrier policy; LDS DMA regions the listing cannot compare
+            unproven = [need for need in needs if need.access == access]
+            if unproven:
+                yield _finding(context, instruction, unproven, Severity.WARNING)
 
 
 def _finding(context: KernelContext, instruction: Instruction, needs: list[Need], severity: Severity | None) -> Diagnostic:
@@ -119,11 +127,14 @@ def _message(context: KernelContext, mnemonic: str, needs, first) -> str:
     if first.access == "return":
         return f"'{kernel.name}' returns while {origin} may still be writing registers (callers assume nothing in flight)"
     same_access = [need for need in needs if need.access == first.access and need.producer == first.producer]
-    named = {need.unit for need in same_access if need.unit not in (LDS_DMA, LDS_STORE)}
+    named = {need.unit for need in same_access if need.unit != LDS_STORE and need.unit[0] != "lds_dma"}
     units = format_units(named)
     plural = len(named) > 1
-    if first.unit == LDS_DMA:
+    if first.unit[0] == "lds_dma":
         verb = "writes" if mnemonic.startswith(("ds_write", "ds_store")) else "reads"
+        if first.access == "lds-dma-unproven":
+            return (f"{mnemonic} may {verb[:-1]} LDS that {origin} is still writing; M0 is set for every LDS DMA in "
+                    "flight, so this is safe if the address avoids their regions, which the listing cannot show")
         return f"{mnemonic} {verb} LDS that {origin} may still be writing"
     if producer is None:
         return (f"{units} {'are' if plural else 'is'} used before any wait in function "

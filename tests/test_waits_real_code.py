@@ -242,3 +242,21 @@ def test_overstrict_wait_in_a_macro_body_advises_only_what_every_expansion_allow
     assert mixed == []  # vmcnt(1) would break the second expansion
     (both,) = findings(snippet, macro + kernel("gfx90a", " step 2, 3, 2\n step 4, 5, 4"), "overstrict-wait")
     assert "`s_waitcnt vmcnt(1)` is enough" in both.message
+
+
+def test_lds_dma_regions_from_m0(snippet):
+    # aiter flatmm: M0 set per DMA, ds_reads of the other buffer interleaved with the DMAs, no wait
+    body = (" s_add_u32 m0, s8, 0\n buffer_load_dword v2, s[16:19], 0 offen lds\n s_add_u32 m0, s14, m0\n"
+            " buffer_load_dword v3, s[16:19], 0 offen lds\n ds_read_b128 v[20:23], v8 offset:0x46f0")
+    (unproven,) = findings(snippet, kernel("gfx942", body))
+    assert str(unproven.severity) == "warning" and "which the listing cannot show" in unproven.message
+    # M0 and the address copied from one value: the regions can be compared
+    same = (" s_mov_b32 m0, s2\n v_mov_b32 v1, s2\n buffer_load_dword v2, s[16:19], 0 offen lds\n"
+            " ds_read_b32 v4, v1")
+    (error,) = findings(snippet, kernel("gfx942", same))
+    assert str(error.severity) == "error" and "reads LDS that buffer_load_dword" in error.message
+    assert findings(snippet, kernel("gfx942", same.replace("ds_read_b32 v4, v1", "ds_read_b32 v4, v1 offset:4096"))) == []
+    # M0 not set where the DMA is: nothing shows the code chose the regions
+    unknown_m0 = (" s_mov_b32 m0, s8\n.Lnext:\n buffer_load_dword v2, s[16:19], 0 offen lds\n"
+                  " ds_read_b128 v[20:23], v8 offset:0x46f0")
+    assert [str(d.severity) for d in findings(snippet, kernel("gfx942", unknown_m0))] == ["error"]

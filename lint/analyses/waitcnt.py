@@ -32,7 +32,7 @@ from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
 
-LDS_DMA: Unit = ("lds_dma", 0)  # LDS written by buffer_load ... lds / global_load_lds
+LDS_DMA: Unit = ("lds_dma", -1)  # LDS written by buffer_load ... lds / global_load_lds; in a state ("lds_dma", index)
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics
 _REGISTER_FILES = frozenset(("v", "s", "a"))
 LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
@@ -168,6 +168,8 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     for unit in event.units:
         shifted[unit] = (0, index, event.kind)
     counter.regs = shifted
+    if LDS_DMA in shifted:  # each LDS DMA is its own unit: a partial wait retires the oldest ones
+        shifted[("lds_dma", index)] = shifted.pop(LDS_DMA)
     counter.pending = min(counter.pending + 1, maximum)
     counter.types = counter.types | {event.kind}
     counter.flat = counter.flat or event.flat
@@ -183,6 +185,7 @@ class _Walk:
     is_function: bool
     flat_lds: bool  # FLAT accesses may reach LDS
     tail_calls: frozenset[int]
+    lds_places: _LdsPlaces  # where LDS DMAs write and DS instructions access, as far as the listing shows
     lds_read_follows: Callable[[int, int], bool]  # (barrier, latest LDS writer) -> may other waves read it
 
 
@@ -191,9 +194,18 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -
     target = walk.target
     own = {(event.counter, event.kind) for event in events_of(info, target, walk.flat_lds)}
     uses = set(info.uses)
-    if info.klass.unit == "ds" or (info.klass.unit == "vmem" and info.klass.memory == "flat" and walk.flat_lds):
-        uses.add(LDS_DMA)
+    reads_lds = info.klass.unit == "ds" or (info.klass.unit == "vmem" and info.klass.memory == "flat" and walk.flat_lds)
     for name, counter in state.items():
+        dmas = [(unit, entry) for unit, entry in counter.regs.items() if unit[0] == "lds_dma"] if reads_lds else []
+        verdicts = {dma: walk.lds_places.overlap(dma[1], index) for dma, _ in dmas}
+        dmas = [(dma, entry) for dma, entry in dmas if verdicts[dma] is not False]  # provably elsewhere: safe
+        if dmas:
+            unit, entry = min(dmas, key=lambda item: item[1][0])
+            # M0 set in the block of every DMA still in flight: the code chose the regions, and
+            # whether this access avoids them is not in the listing unless both come from one value
+            unproven = all(verdicts[dma] is None and dma[1] in walk.lds_places.m0_set for dma, _ in dmas)
+            needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1],
+                              "lds-dma-unproven" if unproven else "read"))
         if counter.unknown and name not in STORE_COUNTERS and name != "xcnt":
             touched = [unit for unit in (*info.uses, *info.defs) if unit[0] in _REGISTER_FILES]
             if touched:
@@ -259,7 +271,10 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
             if report is not None:
                 report.missing[index] = needs
             for need in needs:  # assume the wait is added, so one mistake gives one finding
-                if need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
+                if need.access == "lds-dma-unproven":  # said once; the loads' own registers stay tracked
+                    counter = state[need.counter]
+                    counter.regs = {unit: entry for unit, entry in counter.regs.items() if unit[0] != "lds_dma"}
+                elif need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
                     state[need.counter].wait(need.count)
         if info.klass.unit == "call":
             # an LLVM callee waits for everything but stores before it returns: its stores may be in
@@ -333,6 +348,87 @@ def _tail_calls(kernel: Kernel, def_use: list[DefUse], starts: list[int]) -> fro
             if not producer.mnemonic.startswith(("s_add", "s_addc", "s_sub")):
                 break
     return frozenset(found)
+
+
+_WAVE_BYTES = 64 * 16  # the most an LDS DMA writes for one wave: 64 lanes of 16 bytes
+
+
+class _LdsPlaces:
+    """Scalar values M0 (for LDS DMAs) and DS address registers were copied from in their block:
+    `s_mov_b32 m0, s2` / `s_add_u32 m0, s8, 0x46f0` / `s_mov_b32 m0, 0` and `v_mov_b32 v1, s2`.
+    An access and a DMA from the same value are compared by offset; other pairs are unknown."""
+
+    def __init__(self, kernel: Kernel, def_use: list[DefUse], starts: list[int]):
+        self.kernel, self.def_use = kernel, def_use
+        self.m0_set: set[int] = set()  # DMAs after a scalar write of M0 in the same block
+        self.dma_place: dict[int, tuple] = {}  # DMA -> (source, offset) of its LDS address
+        self.access_place: dict[int, tuple] = {}  # DS access -> (source, offset)
+        block_starts, m0, copies, m0_scalar = set(starts), None, {}, False
+        for index, (instruction, info) in enumerate(zip(kernel.instructions, def_use, strict=True)):
+            if index in block_starts:
+                m0, copies, m0_scalar = None, {}, False
+            if info.klass.lds_dma:
+                if m0_scalar:
+                    self.m0_set.add(index)
+                if m0 is not None:
+                    self.dma_place[index] = (m0[0], m0[1] + _offset(instruction))
+            elif info.klass.unit == "ds":
+                address = _lds_address(instruction, info)
+                units = register_units(address[0]) if address else ()
+                if len(units) == 1 and units[0] in copies:
+                    source, base = copies[units[0]]
+                    self.access_place[index] = (source, base + _offset(instruction))
+            written = info.defs
+            if written:
+                m0 = None if m0 is not None and (m0[0] in written) else m0
+                copies = {unit: value for unit, value in copies.items() if unit not in written and value[0] not in written}
+            if ("m0", 0) in written:
+                m0_scalar = info.klass.unit == "salu"
+                m0 = _scalar_value(instruction, m0) if m0_scalar else None
+            elif info.klass.unit == "valu" and instruction.mnemonic.startswith("v_mov_b32") and len(written) == 1:
+                value = _scalar_value(instruction, None, source_index=1)
+                if value is not None:
+                    copies[next(iter(written))] = value
+
+    def overlap(self, dma: int, access: int) -> bool | None:
+        """Whether the access touches what the DMA writes: True/False where both come from one value."""
+        place, other = self.dma_place.get(dma), self.access_place.get(access)
+        if place is None or other is None or place[0] != other[0]:
+            return None
+        return place[1] - 16 < other[1] < place[1] + _WAVE_BYTES
+
+
+def _offset(instruction: Instruction) -> int:
+    value = dict(instruction.modifiers).get("offset")
+    return int(value.value) if isinstance(value, Num) and isinstance(value.value, int) else 0
+
+
+def _scalar_value(instruction: Instruction, current: tuple | None, source_index: int = 1) -> tuple | None:
+    """(source, offset) a scalar move/add writes: a constant's source is "const"."""
+    operands, mnemonic = instruction.operands, instruction.mnemonic
+    if len(operands) < 2:
+        return None
+
+    def value_of(node) -> tuple | None:
+        if isinstance(node, Num) and isinstance(node.value, int):
+            return ("const", node.value)
+        units = register_units(node)
+        if len(units) == 1 and units[0][0] == "s":
+            return (units[0], 0)
+        if units == (("m0", 0),):
+            return current
+        return None
+
+    if mnemonic.startswith(("s_mov_b32", "s_movk_i32", "v_mov_b32")):
+        return value_of(operands[source_index])
+    if mnemonic.startswith(("s_add_u32", "s_add_i32")) and len(operands) == 3:
+        left, right = value_of(operands[1]), value_of(operands[2])
+        if left is not None and right is not None:
+            if right[0] == "const":
+                return (left[0], left[1] + right[1])
+            if left[0] == "const":
+                return (right[0], right[1] + left[1])
+    return None
 
 
 def _reads_shared_aperture(kernel: Kernel) -> bool:
@@ -462,7 +558,7 @@ class WaitcntAnalysis(Analysis):
         is_function = (not kernel.is_kernel and bool(mnemonics & {"s_setpc_b64", "s_set_pc_i64"})
                        and not any(m.startswith(("s_endpgm", "s_rfe")) for m in mnemonics))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
-                     _tail_calls(kernel, per_instruction, starts),
+                     _tail_calls(kernel, per_instruction, starts), _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts))
 
         def initial() -> State:
