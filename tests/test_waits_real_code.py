@@ -260,3 +260,21 @@ def test_lds_dma_regions_from_m0(snippet):
     unknown_m0 = (" s_mov_b32 m0, s8\n.Lnext:\n buffer_load_dword v2, s[16:19], 0 offen lds\n"
                   " ds_read_b128 v[20:23], v8 offset:0x46f0")
     assert [str(d.severity) for d in findings(snippet, kernel("gfx942", unknown_m0))] == ["error"]
+
+
+def test_vinterp_waits_for_expcnt_itself(snippet):
+    # LLVM's gfx11 interpolation: lds_param_load, then v_interp_* with wait_exp:N
+    body = (" s_mov_b32 m0, s2\n lds_param_load v0, attr0.y wait_vdst:15\n lds_param_load v1, attr1.x wait_vdst:15\n"
+            " v_mov_b32 v2, s0\n v_interp_p10_f32 v3, v0, v2, v0 wait_exp:1\n v_interp_p10_f32 v2, v1, v2, v1 wait_exp:0")
+    assert findings(snippet, kernel("gfx1100", body)) == []
+    (real,) = findings(snippet, kernel("gfx1100", body.replace("v0 wait_exp:1", "v0 wait_exp:7")))
+    assert "v0 is read" in real.message and "expcnt" in real.message
+
+
+def test_gfx12_global_inv_with_loads_in_flight(snippet):
+    # LLVM 22 issues global_inv (acquire) with loads still in flight; buffer_gl0_inv does need the wait
+    body = " global_load_b32 v2, v[0:1], off\n global_inv scope:SCOPE_SE\n s_wait_loadcnt 0x0\n v_add_nc_u32 v3, v2, v2"
+    assert findings(snippet, kernel("gfx1200", body)) == []
+    gfx11 = " global_load_b32 v2, v[0:1], off\n buffer_gl0_inv\n s_waitcnt vmcnt(0)\n v_add_nc_u32 v3, v2, v2"
+    (real,) = findings(snippet, kernel("gfx1100", gfx11))
+    assert "invalidates the cache while loads" in real.message

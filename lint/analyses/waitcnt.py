@@ -41,7 +41,8 @@ STORE_COUNTERS = frozenset(("vscnt", "storecnt"))
 #: a read of them needs no wait. expcnt for export/GDS/gfx6 store data, gfx1250 xcnt for addresses.
 _SOURCE_LOCKS = frozenset(("export", "translation"))
 #: Cache invalidations: loads still in flight would refill the cache behind them (LLVM waits first).
-_INVALIDATES = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_inv", "global_inv")
+#: (gfx12's global_inv is not one: LLVM 22 issues it with loads in flight.)
+_INVALIDATES = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_inv")
 
 
 @dataclass(slots=True)
@@ -266,6 +267,9 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
             if "xcnt" in state:
                 _translated(state)
             continue
+        built_in = _built_in_expcnt_wait(instruction)
+        if built_in is not None and "expcnt" in state:
+            state["expcnt"].wait(built_in)  # gfx11+ VINTERP waits for expcnt itself
         needs = _needs(index, info, instruction.mnemonic, state, walk)
         if needs:
             if report is not None:
@@ -303,6 +307,11 @@ def _translated(state: State) -> None:
         xcnt.types = xcnt.types - done
         if not xcnt.types:
             xcnt.pending = 0
+
+
+def _built_in_expcnt_wait(instruction: Instruction) -> int | None:
+    value = dict(instruction.modifiers).get("wait_exp") if instruction.mnemonic.startswith("v_interp") else None
+    return int(value.value) if isinstance(value, Num) and isinstance(value.value, int) and value.value < 7 else None
 
 
 def _retires(counter: Counter, count: int) -> bool:
