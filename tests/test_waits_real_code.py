@@ -278,3 +278,12 @@ def test_gfx12_global_inv_with_loads_in_flight(snippet):
     gfx11 = " global_load_b32 v2, v[0:1], off\n buffer_gl0_inv\n s_waitcnt vmcnt(0)\n v_add_nc_u32 v3, v2, v2"
     (real,) = findings(snippet, kernel("gfx1100", gfx11))
     assert "invalidates the cache while loads" in real.message
+
+
+def test_code_that_only_chains_on_is_not_a_callable_function(snippet):
+    # amdgpu_cs_chain: a PAL shader that jumps to the next one and never returns
+    body = (" s_getpc_b64 s[100:101]\n s_mov_b32 s100, s0\n s_add_u32 s100, s100, chain@rel32@lo+4\n"
+            " s_addc_u32 s101, s101, chain@rel32@hi+12\n s_setpc_b64 s[100:101]")
+    assert findings(snippet, function("gfx1030", body)) == []
+    returning = body.replace(" s_setpc_b64 s[100:101]", " s_setpc_b64 s[30:31]")
+    assert "used before any wait in function 'f'" in findings(snippet, function("gfx1030", returning))[0].message

@@ -562,12 +562,16 @@ class WaitcntAnalysis(Analysis):
         per_instruction = def_use.per_instruction
         # a callable function returns (s_setpc_b64) and never ends the program; its callers may
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
-        # A trap handler (it ends in s_rfe) is entered by the hardware, not called.
+        # A trap handler (it ends in s_rfe) is entered by the hardware, not called; code that only
+        # jumps on (a PAL shader chaining to the next with s_setpc) is not called either.
+        tail_calls = _tail_calls(kernel, per_instruction, starts)
         mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
-        is_function = (not kernel.is_kernel and bool(mnemonics & {"s_setpc_b64", "s_set_pc_i64"})
+        returns = any(instruction.mnemonic in ("s_setpc_b64", "s_set_pc_i64") and index not in tail_calls
+                      for index, instruction in enumerate(kernel.instructions))
+        is_function = (not kernel.is_kernel and returns
                        and not any(m.startswith(("s_endpgm", "s_rfe")) for m in mnemonics))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
-                     _tail_calls(kernel, per_instruction, starts), _LdsPlaces(kernel, per_instruction, starts),
+                     tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts))
 
         def initial() -> State:
