@@ -35,7 +35,8 @@ FLAT accesses: a listing does not show address spaces, so a `flat_*` access coun
 (needing `lgkmcnt`/`dscnt` too) only when the same kernel or function reads the shared aperture
 (`src_shared_base`, `src_shared_limit` or `hwreg(HW_REG_SH_MEM_BASES)`), the only way to build a
 generic LDS address. Otherwise it is a global access, as LLVM treats flat-for-global (gfx7/gfx8)
-and tgsplit code. An LDS pointer passed in from a caller, or built from the gfx7/gfx8 queue
+and tgsplit code; its LDS half still counts as an event on `lgkmcnt` (in order from gfx10, as
+LLVM counts it), so the counts LLVM chose for flat pointers stay right. An LDS pointer passed in from a caller, or built from the gfx7/gfx8 queue
 descriptor's aperture, is not seen.
 
 ## Why it matters

@@ -287,3 +287,20 @@ def test_code_that_only_chains_on_is_not_a_callable_function(snippet):
     assert findings(snippet, function("gfx1030", body)) == []
     returning = body.replace(" s_setpc_b64 s[100:101]", " s_setpc_b64 s[30:31]")
     assert "used before any wait in function 'f'" in findings(snippet, function("gfx1030", returning))[0].message
+
+
+def test_entry_wait_of_a_function_that_only_tail_calls_is_not_redundant(snippet):
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_getpc_b64 s[16:17]\n s_add_u32 s16, s16, g@rel32@lo+4\n"
+            " s_addc_u32 s17, s17, g@rel32@hi+12\n s_setpc_b64 s[16:17]")
+    assert findings(snippet, function("gfx900", body), "redundant-wait") == []
+
+
+def test_flat_lds_half_is_counted_in_order_on_gfx10(snippet):
+    # LLVM's memcpy from LDS to a flat pointer: lgkmcnt(2) after a flat store retires the second ds_read
+    body = (" ds_read_b64 v[7:8], v2 offset:23\n ds_read_b128 v[3:6], v2\n ds_read_b64 v[9:10], v2 offset:16\n"
+            " s_waitcnt lgkmcnt(2)\n flat_store_dwordx2 v[0:1], v[7:8] offset:23\n s_waitcnt lgkmcnt(2)\n"
+            " flat_store_dwordx4 v[0:1], v[3:6]")
+    assert findings(snippet, kernel("gfx1030", body)) == []
+    (real,) = findings(snippet, kernel("gfx1030", body.replace(" s_waitcnt lgkmcnt(2)\n flat_store_dwordx4",
+                                                               " flat_store_dwordx4")))
+    assert "v[3:6] are read" in real.message

@@ -54,7 +54,7 @@ class Counter:
     regs: dict[Unit, tuple[int, int, str]] = field(default_factory=dict)  # unit -> (newer events, producer, type)
     flat: bool = False  # a FLAT access that may hit VMEM or LDS is outstanding
     unknown: bool = False  # events of the caller may be outstanding (function entry)
-    unseen: bool = False  # a FLAT access judged global may still count here: never call a wait useless
+    unseen: bool = False  # a callee may have left events here: never call a wait useless
 
     def copy(self) -> Counter:
         return Counter(self.pending, self.types, dict(self.regs), self.flat, self.unknown, self.unseen)
@@ -92,8 +92,7 @@ class Event:
     counter: str
     kind: str
     units: frozenset[Unit]
-    flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS
-    unseen: bool = False  # the LDS half of a FLAT access judged global: retired by waits, needs none
+    flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS (not counted in order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +124,8 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
     gfx10 = target.major >= 10
     events = []
     registers = frozenset(unit for unit in info.defs if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
-    flat = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
+    may_reach_lds = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
+    flat = may_reach_lds and target.major < 10  # gfx10+ count FLAT's two halves in order (LLVM)
     for counter in klass.counters:
         if counter == "xcnt":  # gfx1250: the registers an access reads stay locked until translated
             sources = frozenset(unit for unit in info.uses if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
@@ -139,8 +139,10 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
             events.append(Event(counter, "export", sources))
         elif klass.unit == "vmem":
             if counter in ("lgkmcnt", "dscnt"):
+                # the LDS half counts like an LDS access; judged global it marks no register, and
+                # counting it anyway only makes older LDS results retire sooner (never a false finding)
                 events.append(Event(counter, "flat", registers, flat=True) if flat else
-                              Event(counter, "flat", frozenset(), unseen=True))
+                              Event(counter, "lds", registers if may_reach_lds else frozenset()))
             elif klass.lds_dma:  # before gfx10 the same event type as loads: they retire in order together
                 events.append(Event(counter, "lds_dma" if gfx10 else "vmem", frozenset({LDS_DMA})))
             elif counter in STORE_COUNTERS or klass.kind == "cache":
@@ -162,9 +164,6 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
 
 def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     counter = state[event.counter]
-    if event.unseen:
-        counter.unseen = True
-        return
     shifted = {unit: (entry[0] + 1, entry[1], entry[2]) for unit, entry in counter.regs.items() if entry[0] + 1 < maximum}
     for unit in event.units:
         shifted[unit] = (0, index, event.kind)
@@ -563,12 +562,13 @@ class WaitcntAnalysis(Analysis):
         # a callable function returns (s_setpc_b64) and never ends the program; its callers may
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
         # A trap handler (it ends in s_rfe) is entered by the hardware, not called; code that only
-        # jumps on (a PAL shader chaining to the next with s_setpc) is not called either.
+        # jumps on and does not wait at entry (a PAL shader chaining to the next) is not called either.
         tail_calls = _tail_calls(kernel, per_instruction, starts)
         mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
         returns = any(instruction.mnemonic in ("s_setpc_b64", "s_set_pc_i64") and index not in tail_calls
                       for index, instruction in enumerate(kernel.instructions))
-        is_function = (not kernel.is_kernel and returns
+        waits_at_entry = bool(per_instruction) and per_instruction[0].klass.unit == "wait"
+        is_function = (not kernel.is_kernel and (returns or (tail_calls and waits_at_entry))
                        and not any(m.startswith(("s_endpgm", "s_rfe")) for m in mnemonics))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
