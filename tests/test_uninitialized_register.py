@@ -247,3 +247,30 @@ def test_dual_issue_moves_copy(snippet):
     assert findings(snippet.lint(kernel("gfx1100", body, descriptor))) == [
         "v2 is read by global_store_b64 but never written on any path from the kernel entry "
         "(v2 holds a value derived from such a register)"]
+
+
+# ---------------------------------------------------------------- wider LLVM corpus
+
+SCRATCH_BUFFER = """  .amdhsa_user_sgpr_private_segment_buffer 1
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_system_sgpr_workgroup_id_x 1
+"""
+
+
+def test_private_segment_buffer_setup_reads_the_absent_wave_offset_harmlessly(snippet):
+    # LLVM on gfx6: s[0:3] buffer, s[4:5] kernarg, s6 work-group ID, s7 where the offset would be
+    setup = " s_mov_b64 s[96:97], s[0:1]\n s_add_u32 s96, s96, s7\n s_addc_u32 s97, s97, 0\n"
+    assert findings(snippet.lint(kernel("gfx600", setup + " s_endpgm", SCRATCH_BUFFER, sgprs=100))) == []
+    # the slot copied somewhere else is read for real
+    other = setup + " s_add_u32 s10, s6, s7\n s_endpgm"
+    assert findings(snippet.lint(kernel("gfx600", other, SCRATCH_BUFFER, sgprs=100))) == [
+        "s7 is read by s_add_u32 but never written on any path from the kernel entry"]
+
+
+def test_bit_field_of_the_low_dword_reads_no_high_half(snippet):
+    # LLVM's 16-bit sign extension on gfx8: s_bfe_i64 s[58:59], s[58:59], 0x100000 with s59 undefined
+    body = " s_mov_b32 s8, 7\n s_bfe_i64 s[8:9], s[8:9], 0x100000\n s_endpgm"
+    assert findings(snippet.lint(kernel("gfx803", body))) == []
+    wide = body.replace("0x100000", "0x200010")  # offset 16, width 32: reaches the high dword
+    assert findings(snippet.lint(kernel("gfx803", wide))) == [
+        "s9 is read by s_bfe_i64 but never written on any path from the kernel entry"]

@@ -12,9 +12,11 @@ except where the garbage goes nowhere:
 - the high half of a 64-bit multiply-add's addend (`v_mad_u64_u32`) only reaches the result's
   high half and the carry, which then hold garbage (LLVM leaves it undefined when only the
   low half of the result is used);
-- LLVM's flat-scratch setup on gfx7-gfx10 adds the SGPR where the private-segment wave offset
-  would be even when the kernel has no scratch, and so no wave offset: flat_scratch then
-  addresses no private memory the kernel uses.
+- LLVM's scratch setup on gfx6-gfx10 (flat_scratch, or the private segment buffer's base with
+  `s_add_u32 s96, s96, s15`) adds the SGPR where the private-segment wave offset would be even
+  when the kernel has no scratch, and so no wave offset: it then addresses no private memory
+  the kernel uses;
+- `s_bfe_i64`/`s_bfe_u64` of a field inside the low dword reads no bit of the high one.
 
 Only code reachable from the entry is judged; an `s_setpc_b64` in a kernel is taken to jump to
 any label the kernel uses as an address (LLVM's long branches).
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, Unit, register_units
-from ..nodes import BinOp, Call, Node, Sym, UnOp
+from ..nodes import BinOp, Call, Node, Num, Sym, UnOp
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis
@@ -73,15 +75,19 @@ def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
     return inputs
 
 
-def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit, Unit] | None:
-    """(flat-scratch-init SGPR, the SGPR where the wave offset would be) for a kernel without scratch
-    that asks for flat-scratch init: the sources of LLVM's `s_add flat_scratch_lo|sN, sN, sW`."""
+def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
+    """(flat-scratch-init SGPR or None, the SGPR where the wave offset would be) for a kernel without
+    scratch that asks for flat-scratch init or a private segment buffer: LLVM's scratch setup adds
+    them (`s_add flat_scratch_lo|sN, sN, sW`, `s_add_u32 s96, s96, sW`)."""
     descriptor = kernel.descriptor
-    if not descriptor.get("user_sgpr_flat_scratch_init") or any(descriptor.get(key) for key in (
+    setup = descriptor.get("user_sgpr_flat_scratch_init") or descriptor.get("user_sgpr_private_segment_buffer")
+    if not setup or any(descriptor.get(key) for key in (
             "system_sgpr_private_segment_wavefront_offset", "enable_private_segment",
             "private_segment_fixed_size", "uses_dynamic_stack")):
         return None
-    return ("s", kernel.user_sgpr_position("user_sgpr_flat_scratch_init")), ("s", _system_sgpr_end(descriptor))
+    flat_init = (("s", kernel.user_sgpr_position("user_sgpr_flat_scratch_init"))
+                 if descriptor.get("user_sgpr_flat_scratch_init") else None)
+    return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
 @dataclass(frozen=True)
@@ -128,8 +134,17 @@ def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None
             carry = register_units(operands[1]) if len(operands) == 5 else ()
             return _Flow(addend_high=addend[1], reaches=register_units(operands[0])[1:] + carry)
     if absent_wave_offset and mnemonic in ("s_add_u32", "s_add_i32") and len(operands) == 3:
-        if {unit for operand in operands[1:] for unit in register_units(operand)} == set(absent_wave_offset):
-            return _Flow(excused=frozenset(absent_wave_offset[1:]))
+        flat_init, wave_offset = absent_wave_offset
+        sources = [unit for operand in operands[1:] for unit in register_units(operand)]
+        if len(sources) == 2 and wave_offset in sources:
+            other = sources[1 - sources.index(wave_offset)]
+            if other == flat_init or register_units(operands[0]) == (other,):  # in place: a base plus the offset
+                return _Flow(excused=frozenset({wave_offset}))
+    if mnemonic in ("s_bfe_i64", "s_bfe_u64") and len(operands) == 3 and isinstance(operands[2], Num):
+        field = int(operands[2].value)
+        source = register_units(operands[1])
+        if (field & 0x3F) + ((field >> 16) & 0x7F) <= 32 and len(source) == 2:
+            return _Flow(excused=frozenset({source[1]}))
     return _PLAIN
 
 
