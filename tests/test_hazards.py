@@ -8,6 +8,10 @@ from amdgpu_lint.rules.missing_nop import nops_for
 ROWS = [
     (1, "gfx900", "v_readfirstlane_b32 s4, v0", "global_load_dword v1, v2, s[4:5]", 5),
     (1, "gfx90a", "v_cmp_eq_u32_e64 s[4:5], v0, v1", "buffer_load_dword v2, v3, s[8:11], s4 offen", 5),
+    (1, "gfx803", "v_readfirstlane_b32 s8, v0", "buffer_load_dword v2, v3, s[8:11], 0 offen", 5),
+    # LLVM applies it from gfx8 on: its gfx6/gfx7 waterfall loops load right after v_readfirstlane
+    (1, "gfx600", "v_readfirstlane_b32 s8, v0", "buffer_load_dword v2, v3, s[8:11], 0 offen", 0),
+    (1, "gfx700", "v_readfirstlane_b32 s8, v0", "buffer_load_dword v2, v3, s[8:11], 0 offen", 0),
     (2, "gfx906", "v_readfirstlane_b32 s4, v0", "v_readlane_b32 s5, v1, s4", 4),
     (3, "gfx900", "v_cmp_eq_u32_e32 vcc, v0, v1", "v_div_fmas_f32 v2, v3, v4, v5", 4),
     (4, "gfx908", "v_add_f32_e32 v1, v2, v3", "v_mov_b32_dpp v4, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", 2),

@@ -312,7 +312,7 @@ def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
 
 
 ROWS: tuple[HazardRow, ...] = (
-    HazardRow(1, "VALU writes an SGPR that a VMEM instruction reads", lambda t: t.major <= 9,
+    HazardRow(1, "VALU writes an SGPR that a VMEM instruction reads", lambda t: 8 <= t.major <= 9,
               lambda p, c, t: 5 if p.valu and c.info.klass.unit == "vmem" and p.scalar_defs & c.info.uses else 0,
               consumer=lambda c: c.info.klass.unit == "vmem"),
     HazardRow(2, "VALU writes the lane-select SGPR of v_readlane/v_writelane", lambda t: True,
