@@ -579,3 +579,12 @@ def test_include_file_name_escapes(snippet):
     snippet.write("s_nop 5\n", "inc_file.s")
     module = snippet.build('k:\n .include "inc\\137file.s"\n s_endpgm\n', mcpu="gfx900")
     assert [i.mnemonic for i in module.kernels[0].instructions] == ["s_nop", "s_endpgm"] and module.findings == []
+
+
+def test_gfx12_lane_mask_operands_follow_the_wave_size(snippet):
+    # gfx12's page gives v_cndmask_b16's src2 wave64's 2 dwords; llvm-mc 22 takes s0 in wave32 and
+    # s[0:1] in wave64 (-mattr=+real-true16[,+wavefrontsize64]) and rejects the other one
+    wave32 = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx1200"\nk:\n v_cmp_eq_f32_e64 s0, 0, v3\n'
+              ' v_cndmask_b16 v3.h, v3.h, v1.h, {}\n s_and_b32 exec_lo, exec_lo, s0\n s_endpgm\n')
+    assert parse_findings(snippet.lint(wave32.format("s0"))) == []
+    assert ["v_cndmask_b16" in message for _, _, message in parse_findings(snippet.lint(wave32.format("s[0:1]")))] == [True]

@@ -146,6 +146,16 @@ _MISSING_ROWS = {
 }
 
 
+_SCALAR_FILES = frozenset(("s", "ttmp", "null", "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi"))
+
+
+def _lane_mask(mnemonic: str, operand: OperandSpec) -> OperandSpec:
+    """A VALU operand that only takes scalar registers, 2 dwords wide, is a lane mask: 1 dword in wave32."""
+    if mnemonic.startswith("v_") and operand.size == 2 and operand.kinds and set(operand.kinds) <= _SCALAR_FILES:
+        return replace(operand, size=(1, 2))
+    return operand
+
+
 @lru_cache(maxsize=None)
 def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
     text = resources.files("amdgpu_lint.isa").joinpath("tables", f"{page}.json").read_text()
@@ -159,6 +169,9 @@ def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
         for mnemonic, variants in table["instructions"].items()
     }
     rows.update({mnemonic: row for (missing_page, mnemonic), row in _MISSING_ROWS.items() if missing_page == page})
+    if page == "gfx12":  # its pages give lane masks (v_cndmask_b16's src2, ...) wave64's 2 dwords only
+        rows = {mnemonic: tuple(Variant(v.encoding, tuple(_lane_mask(mnemonic, op) for op in v.operands), v.modifiers)
+                                for v in variants) for mnemonic, variants in rows.items()}
     for (corrected_page, mnemonic), sizes in _SIZE_CORRECTIONS.items():
         if corrected_page == page and mnemonic in rows:
             rows[mnemonic] = tuple(
