@@ -25,6 +25,8 @@ ROWS = [
     # on gfx8-9, v_movrel never
     (8, "gfx900", "s_mov_b32 m0, s1", "v_interp_p1_f32_e32 v0, v0, attr0.x", 1),
     (8, "gfx810", "s_mov_b32 m0, s1", "v_interp_p1_f32_e32 v0, v0, attr0.x", 0),
+    # the VOP3 16-bit interpolation is not protected (llc-22 emits it right after the m0 write)
+    (8, "gfx900", "s_mov_b32 m0, s1", "v_interp_p2_legacy_f16 v1, v2, attr0.x, v3", 0),
     (8, "gfx700", "s_mov_b32 m0, s1", "v_interp_p1_f32 v0, v0, attr0.x", 0),
     (8, "gfx810", "s_mov_b32 m0, s0", "s_movrels_b32 s1, s2", 0),
     (8, "gfx810", "s_mov_b32 m0, s8", "v_movrels_b32_e32 v0, v0", 0),
@@ -202,3 +204,15 @@ def test_dpp_permuted_source_is_an_error_other_reads_are_warnings(snippet):
     ((severity, _),) = found(" v_mov_b32_e32 v101, 1\n v_xor_b32_dpp v101, v0, v0 quad_perm:[2,3,2,3] row_mask:0xf bank_mask:0x4")
     assert severity == "WARNING"  # the old value of the destination (lanes the bank mask disables keep it)
     assert found(f" v_add_f32_e32 v66, v1, v2\n s_nop 1\n {dpp}") == []
+
+
+def test_soft_clause_is_seen_within_llvms_look_ahead_window(snippet):
+    # LLVM's recognizer keeps the last 5 instructions (19 with AGPRs): a store that far back is not in
+    # the clause it checks (LLVM's spill code: a long run of stores, then the reloads)
+    stores = "".join(f" buffer_store_dword v{10 + i}, off, s[0:3], s32 offset:{4 * i}\n" for i in range(8))
+    reload = stores + " buffer_load_dword v20, off, s[0:3], s32 offset:60\n"
+    far = reload + " buffer_load_dword v10, off, s[0:3], s32 offset:64"
+    assert hazards(snippet, "gfx900", far) == []
+    near = reload + " buffer_load_dword v15, off, s[0:3], s32 offset:64"
+    (finding,) = hazards(snippet, "gfx900", near)
+    assert "(row 15)" in finding.message

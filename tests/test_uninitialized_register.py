@@ -274,3 +274,11 @@ def test_bit_field_of_the_low_dword_reads_no_high_half(snippet):
     wide = body.replace("0x100000", "0x200010")  # offset 16, width 32: reaches the high dword
     assert findings(snippet.lint(kernel("gfx803", wide))) == [
         "s9 is read by s_bfe_i64 but never written on any path from the kernel entry"]
+
+
+def test_lane_permutes_do_not_read_m0_on_gfx8(snippet):
+    # LLVM's ds_bpermute on fiji: no M0 set up (no LDS is accessed, so no LDS bound is needed)
+    body = " v_mov_b32 v0, 0\n ds_bpermute_b32 v1, v0, v0\n s_endpgm"
+    assert findings(snippet.lint(kernel("gfx803", body))) == []
+    assert findings(snippet.lint(kernel("gfx803", body.replace("ds_bpermute_b32 v1, v0, v0", "ds_read_b32 v1, v0")))) == [
+        "m0 is read by ds_read_b32 but never written on any path from the kernel entry"]

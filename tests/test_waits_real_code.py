@@ -304,3 +304,10 @@ def test_flat_lds_half_is_counted_in_order_on_gfx10(snippet):
     (real,) = findings(snippet, kernel("gfx1030", body.replace(" s_waitcnt lgkmcnt(2)\n flat_store_dwordx4",
                                                                " flat_store_dwordx4")))
     assert "v[3:6] are read" in real.message
+
+
+def test_function_that_can_end_the_program_still_waits_at_entry(snippet):
+    # LLVM: a callable function calling llvm.amdgcn.s.endpgm keeps its calling-convention entry wait
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_cmp_eq_u32 s4, 0\n s_cbranch_scc1 .Lend\n"
+            " s_setpc_b64 s[30:31]\n.Lend:\n s_endpgm")
+    assert findings(snippet, function("gfx803", body), "redundant-wait") == []

@@ -302,12 +302,14 @@ def _same_hwreg(p: Facts, c: Facts) -> bool:
 
 def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
     """Row 8 as LLVM 22 applies it (checked with llc-22 on gfx601, gfx700, gfx810, gfx900, gfx90a):
-    on gfx9 s_movrel*, v_interp*, ds_*_addtid, LDS DMA and lds_direct reads; on gfx8 and gfx9
+    on gfx9 s_movrel*, v_interp* in the VINTRP encoding (not the VOP3 `v_interp_p2_legacy_f16`),
+    ds_*_addtid, LDS DMA and lds_direct reads; on gfx8 and gfx9
     s_sendmsg, s_ttracedata and GDS. v_movrel* is not protected on any generation."""
     mnemonic = c.mnemonic
     if mnemonic.startswith(("s_sendmsg", "s_ttracedata")) or c.info.klass.memory == "gds":
         return True
-    return t.major == 9 and (mnemonic.startswith(("s_movrel", "v_interp")) or "_addtid" in mnemonic
+    interp = mnemonic.startswith("v_interp") and c.info.variant is not None and c.info.variant.encoding == "VINTRP"
+    return t.major == 9 and (mnemonic.startswith("s_movrel") or interp or "_addtid" in mnemonic
                              or c.info.klass.lds_dma or "lds_direct" in str(c.instruction.operands))
 
 
@@ -421,7 +423,8 @@ _SMEM_WRITES = ("s_store", "s_buffer_store", "s_scratch_store", "s_atomic", "s_b
 def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     """Row 15: with xnack, consecutive SMEM (or VMEM) instructions may be replayed; a member that
     writes what the clause reads, or a store or atomic after members that write registers, must start
-    a new clause. An atomic writes a register only when it returns (glc/sc0). Returns the clause start."""
+    a new clause. An atomic writes a register only when it returns (glc/sc0). Members are looked for
+    from `start` on (LLVM's look-ahead window). Returns the clause start."""
     this = facts[consumer]
     kind = this.info.klass.unit
     if kind not in ("smem", "vmem"):
@@ -499,7 +502,8 @@ class HazardAnalysis(Analysis):
                 if valu is not None:
                     found = Hazard(consumer, valu, DGEMM_BETWEEN, 2, 1)
             if found is None and xnack:
-                clause_start = _soft_clause(consumer, facts, starts[block_of[consumer]])
+                # LLVM sees the clause only within its look-ahead window of emitted instructions
+                clause_start = _soft_clause(consumer, facts, max(starts[block_of[consumer]], consumer - lookahead))
                 if clause_start is not None:
                     found = Hazard(consumer, clause_start, SOFT_CLAUSE, 1, 0)
             if found is not None:

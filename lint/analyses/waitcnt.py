@@ -567,9 +567,11 @@ class WaitcntAnalysis(Analysis):
         mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
         returns = any(instruction.mnemonic in ("s_setpc_b64", "s_set_pc_i64") and index not in tail_calls
                       for index, instruction in enumerate(kernel.instructions))
+        # LLVM's calling convention makes a callable function wait at entry; one that also ends the
+        # program somewhere (s_endpgm after an intrinsic) is still called.
         waits_at_entry = bool(per_instruction) and per_instruction[0].klass.unit == "wait"
-        is_function = (not kernel.is_kernel and (returns or (tail_calls and waits_at_entry))
-                       and not any(m.startswith(("s_endpgm", "s_rfe")) for m in mnemonics))
+        is_function = not kernel.is_kernel and not any(m.startswith("s_rfe") for m in mnemonics) and (
+            waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts))

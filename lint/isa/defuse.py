@@ -308,7 +308,8 @@ def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Nod
     gds = klass.memory == "gds"
     if mnemonic.startswith("s_sendmsg") and message_reads_m0(mnemonic, operands, target):
         uses.update(M0)
-    if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or gds or (klass.unit == "ds" and target.major < 9):
+    lds_bound = klass.unit == "ds" and klass.kind != "other" and target.major < 9  # M0 limits LDS accesses
+    if _M0_READERS.fullmatch(mnemonic) or klass.lds_dma or gds or lds_bound:
         uses.update(M0)
     if _ACCUMULATES.fullmatch(mnemonic) and operands:
         uses.update(register_units(operands[0]))
