@@ -588,3 +588,20 @@ def test_gfx12_lane_mask_operands_follow_the_wave_size(snippet):
               ' v_cndmask_b16 v3.h, v3.h, v1.h, {}\n s_and_b32 exec_lo, exec_lo, s0\n s_endpgm\n')
     assert parse_findings(snippet.lint(wave32.format("s0"))) == []
     assert ["v_cndmask_b16" in message for _, _, message in parse_findings(snippet.lint(wave32.format("s[0:1]")))] == [True]
+
+
+def test_quoted_symbol_names(snippet):
+    # LLVM prints symbols that are not identifiers in quotes ("i128-const-store"); llvm-mc 22 takes them
+    text = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx900"\n.text\n.globl "a-b"\n.type "a-b",@function\n"a-b":\n'
+            ' s_endpgm\n.Lend:\n.size "a-b", .Lend-"a-b"\n.rodata\n.amdhsa_kernel "a-b"\n .amdhsa_next_free_vgpr 1\n'
+            ' .amdhsa_next_free_sgpr 1\n.end_amdhsa_kernel\n')
+    result = snippet.lint(text)
+    assert parse_findings(result) == [] and [kernel.name for kernel in result.module.kernels] == ["a-b"]
+
+
+def test_llvm_yaml_str_tag_in_metadata(snippet):
+    # LLVM writes an empty kernel name as `.name: !str ''` (anonymous globals)
+    text = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx803"\n.text\nk:\n s_endpgm\n.amdgpu_metadata\n---\n'
+            "amdhsa.kernels:\n  - .name: !str ''\n    .symbol: k.kd\namdhsa.version:\n  - 1\n  - 2\n...\n"
+            ".end_amdgpu_metadata\n")
+    assert parse_findings(snippet.lint(text)) == []

@@ -157,7 +157,7 @@ class _Builder:
                 values[key] = (args, where)
             return
         if name == ".amdhsa_kernel":
-            kernel_name = args.strip()
+            kernel_name = args.strip().strip('"')
             if not kernel_name:
                 self.module.findings.append(Finding("parse-error", "'.amdhsa_kernel' needs a kernel name", where))
                 kernel_name = "<unnamed>"
@@ -171,10 +171,11 @@ class _Builder:
             self.module.code_object_version = self._evaluate_int(args, where)
         elif name == ".type":
             symbol, _, kind = args.partition(",")
+            symbol = symbol.strip().strip('"')
             if kind.strip() in _FUNCTION_TYPES:
-                self.function_symbols.add(symbol.strip())
+                self.function_symbols.add(symbol)
                 if "HSA_KERNEL" in kind:
-                    self.kernel_symbols.add(symbol.strip())
+                    self.kernel_symbols.add(symbol)
         elif name == ".amdgpu_hsa_kernel":
             self.kernel_symbols.add(args.strip())
             self.function_symbols.add(args.strip())

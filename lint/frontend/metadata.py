@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..ir import USER_SGPRS
@@ -120,12 +121,24 @@ class MetadataError(ValueError):
         self.line_offset = line_offset
 
 
+@lru_cache(maxsize=1)
+def _loader():
+    """PyYAML's safe loader (imported on first use) that also reads LLVM's `!str ''` tag."""
+    import yaml
+
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        pass
+
+    Loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+    return Loader
+
+
 def parse_metadata_yaml(text: str) -> dict[str, Any]:
-    """Parse the YAML document of an `.amdgpu_metadata` block (PyYAML is imported on first use)."""
+    """Parse the YAML document of an `.amdgpu_metadata` block."""
     import yaml
 
     try:
-        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        document = yaml.load(text, Loader=_loader())
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]

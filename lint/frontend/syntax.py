@@ -134,7 +134,7 @@ class _ToNodes(Transformer):
         return tuple(_operand(child) for child in children if child is not None)
 
     def label(self, children):
-        return ("label", str(children[0])[:-1])
+        return ("label", str(children[0])[:-1].strip('"'))  # "a-b": a quoted symbol name
 
     def instruction(self, children):
         first, second = children[0], children[2]
