@@ -311,3 +311,10 @@ def test_function_that_can_end_the_program_still_waits_at_entry(snippet):
     body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_cmp_eq_u32 s4, 0\n s_cbranch_scc1 .Lend\n"
             " s_setpc_b64 s[30:31]\n.Lend:\n s_endpgm")
     assert findings(snippet, function("gfx803", body), "redundant-wait") == []
+
+
+def test_code_starting_with_a_loop_that_waits_is_not_a_callable_function(snippet):
+    # LLVM's gfx6 shader: the loop header at the entry waits for the previous iteration's s_load
+    body = (".Lloop:\n s_waitcnt lgkmcnt(0)\n s_load_dword s3, s[0:1], 0x64\n s_add_i32 s2, s2, -1\n"
+            " s_cmp_lg_u32 s2, 0\n s_cbranch_scc1 .Lloop\n s_endpgm")
+    assert findings(snippet, function("gfx600", body)) == []

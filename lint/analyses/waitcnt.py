@@ -308,6 +308,13 @@ def _translated(state: State) -> None:
             xcnt.pending = 0
 
 
+def _waits_for_everything(instruction: Instruction, target: Target) -> bool:
+    """LLVM's function prologue wait: loads and LDS/SMEM drained (`s_waitcnt vmcnt(0) expcnt(0)
+    lgkmcnt(0)`, gfx12 `s_wait_loadcnt_dscnt 0x0`)."""
+    counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
+    return all(counts.get(name) == 0 for name in (("loadcnt", "dscnt") if target.major >= 12 else ("vmcnt", "lgkmcnt")))
+
+
 def _built_in_expcnt_wait(instruction: Instruction) -> int | None:
     value = dict(instruction.modifiers).get("wait_exp") if instruction.mnemonic.startswith("v_interp") else None
     return int(value.value) if isinstance(value, Num) and isinstance(value.value, int) and value.value < 7 else None
@@ -569,7 +576,8 @@ class WaitcntAnalysis(Analysis):
                       for index, instruction in enumerate(kernel.instructions))
         # LLVM's calling convention makes a callable function wait at entry; one that also ends the
         # program somewhere (s_endpgm after an intrinsic) is still called.
-        waits_at_entry = bool(per_instruction) and per_instruction[0].klass.unit == "wait"
+        waits_at_entry = bool(blocks) and not blocks[0].predecessors and _waits_for_everything(
+            kernel.instructions[0], target)
         is_function = not kernel.is_kernel and not any(m.startswith("s_rfe") for m in mnemonics) and (
             waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
