@@ -31,6 +31,9 @@ wait of 0, counters saturate at each generation's maximum, and loops are iterate
 point. On gfx12 the legacy `s_waitcnt` (still assembled) waits for every counter, like
 `s_wait_idle`.
 
+On gfx1250, code that switches VGPR banks with `s_set_vgpr_msb` names two registers `v5`:
+its VGPRs are not tracked.
+
 FLAT accesses: a listing does not show address spaces, so a `flat_*` access counts as LDS
 (needing `lgkmcnt`/`dscnt` too) only when the same kernel or function reads the shared aperture
 (`src_shared_base`, `src_shared_limit` or `hwreg(HW_REG_SH_MEM_BASES)`), the only way to build a

@@ -318,3 +318,12 @@ def test_code_starting_with_a_loop_that_waits_is_not_a_callable_function(snippet
     body = (".Lloop:\n s_waitcnt lgkmcnt(0)\n s_load_dword s3, s[0:1], 0x64\n s_add_i32 s2, s2, -1\n"
             " s_cmp_lg_u32 s2, 0\n s_cbranch_scc1 .Lloop\n s_endpgm")
     assert findings(snippet, function("gfx600", body)) == []
+
+
+def test_gfx1250_banked_vgprs_are_not_tracked(snippet):
+    # LLVM's gfx1250 output past v255: s_set_vgpr_msb selects the bank, `v5` then names v261
+    body = (" s_set_vgpr_msb 0x41\n scratch_load_b32 v5, off, s32\n s_set_vgpr_msb 0\n s_wait_loadcnt 0x0\n"
+            " s_set_vgpr_msb 0x41\n v_mov_b32 v6, v5")
+    assert findings(snippet, kernel("gfx1250", body.replace(" s_wait_loadcnt 0x0\n", ""))) == []
+    plain = " scratch_load_b32 v5, off, s32\n v_mov_b32 v6, v5"
+    assert len(findings(snippet, kernel("gfx1250", plain))) == 1

@@ -20,7 +20,7 @@ On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..ir import Instruction, Kernel
 from ..isa.classes import RETURNS
@@ -187,6 +187,7 @@ class _Walk:
     tail_calls: frozenset[int]
     lds_places: _LdsPlaces  # where LDS DMAs write and DS instructions access, as far as the listing shows
     lds_read_follows: Callable[[int, int], bool]  # (barrier, latest LDS writer) -> may other waves read it
+    banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb: `v5` may name v261, so VGPRs are not tracked
 
 
 def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -> list[Need]:
@@ -288,6 +289,8 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                                       unseen=True)
             continue
         for event in events_of(info, target, walk.flat_lds, instruction):
+            if walk.banked_vgprs:
+                event = replace(event, units=frozenset(unit for unit in event.units if unit[0] != "v"))
             _add_event(state, event, index, maxima[event.counter])
     return state
 
@@ -582,7 +585,8 @@ class WaitcntAnalysis(Analysis):
             waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
-                     _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts))
+                     _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts),
+                     "s_set_vgpr_msb" in mnemonics)
 
         def initial() -> State:
             # a function starts with the caller's events in flight (stores write no register)
