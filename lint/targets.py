@@ -41,7 +41,7 @@ _FAMILY_NAMES = {6: "GFX6 (SI)", 7: "GFX7 (CI)", 8: "GFX8 (VI)", 9: "GFX9", 10: 
 #: Processors with the 1.5x VGPR file (LLVM's Feature1_5xVGPRs).
 _VGPR_1_5X = frozenset(("gfx1100", "gfx1101", "gfx1151", "gfx1200", "gfx1201", "gfx12-generic"))
 #: Processors whose xnack / sramecc target-ID features LLVM 22 accepts.
-_XNACK = frozenset(("gfx801", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
+_XNACK = frozenset(("gfx801", "gfx810", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
                     "gfx940", "gfx941", "gfx942", "gfx950", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1250",
                     "gfx1251", "gfx9-generic", "gfx9-4-generic", "gfx10-1-generic"))
 _SRAMECC = frozenset(("gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950", "gfx1250", "gfx1251",

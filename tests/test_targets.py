@@ -72,6 +72,8 @@ def test_target_ids_and_generics():
     generic = parse_target_id("gfx11-generic")
     assert (generic.major, generic.isa_pages) == (11, ("gfx11",))
     assert parse_target_id("gfx90c").stepping == 12 and parse_target_id("gfx90a").generation_symbols(hsa=True)[".amdgcn.gfx_generation_stepping"] == 10
+    # stoney (gfx810) is an APU with xnack (AMDGPUUsage; LLVM 22's flat-scratch-reg test targets gfx810:xnack-)
+    assert parse_target_id("gfx810:xnack-").features == {"xnack": False}
 
 
 @pytest.mark.parametrize("text, hint", [("gfx943", "gfx942"), ("gfx1101x", None), ("gfx1030:xnack+", "does not support")])
