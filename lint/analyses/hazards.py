@@ -42,6 +42,7 @@ class Facts:
     scalar_defs: frozenset
     writes_exec: bool
     writes_vcc: bool
+    dpp: bool = False  # a DPP instruction (by suffix or by its lane-pattern modifiers)
     src_ab: frozenset = frozenset()
     src_c: frozenset = frozenset()
     dst: frozenset = frozenset()
@@ -61,6 +62,8 @@ def facts_of(instruction: Instruction, info: DefUse) -> Facts:
         frozenset(u for u in info.defs if u[0] in _SCALAR),
         any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
     )
+    facts.dpp = facts.valu and (facts.mnemonic.endswith("_dpp") or any(
+        name in _DPP_MODIFIERS for name, _ in instruction.modifiers))
     if mfma and len(instruction.operands) >= 4:
         operands = [frozenset(register_units(operand)) for operand in instruction.operands[:4]]
         facts.dst = operands[0]
@@ -198,7 +201,7 @@ def _lane_select(c: Facts) -> frozenset:
 
 
 def _is_dpp(c: Facts) -> bool:
-    return c.valu and (c.mnemonic.endswith("_dpp") or any(name in _DPP_MODIFIERS for name, _ in c.instruction.modifiers))
+    return c.dpp
 
 
 def _dpp_permuted(c: Facts) -> frozenset:

@@ -193,13 +193,16 @@ class _Walk:
 def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -> list[Need]:
     needs: list[Need] = []
     target = walk.target
-    own = {(event.counter, event.kind) for event in events_of(info, target, walk.flat_lds)}
-    uses = set(info.uses)
+    own: set | None = None  # (counter, kind) of this instruction's own events, when needed
+    uses = info.uses
     reads_lds = info.klass.unit == "ds" or (info.klass.unit == "vmem" and info.klass.memory == "flat" and walk.flat_lds)
     for name, counter in state.items():
+        if not counter.regs and not counter.unknown:
+            continue
         dmas = [(unit, entry) for unit, entry in counter.regs.items() if unit[0] == "lds_dma"] if reads_lds else []
-        verdicts = {dma: walk.lds_places.overlap(dma[1], index) for dma, _ in dmas}
-        dmas = [(dma, entry) for dma, entry in dmas if verdicts[dma] is not False]  # provably elsewhere: safe
+        if dmas:
+            verdicts = {dma: walk.lds_places.overlap(dma[1], index) for dma, _ in dmas}
+            dmas = [(dma, entry) for dma, entry in dmas if verdicts[dma] is not False]  # provably elsewhere: safe
         if dmas:
             unit, entry = min(dmas, key=lambda item: item[1][0])
             # M0 set in the block of every DMA still in flight: the code chose the regions, and
@@ -220,6 +223,8 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -
             entry = counter.regs.get(unit)
             if entry is None or unit[0] not in _REGISTER_FILES:
                 continue
+            if own is None:
+                own = {(event.counter, event.kind) for event in events_of(info, target, walk.flat_lds)}
             if name in LOAD_COUNTERS and (name, entry[2]) in own:
                 continue  # loads of one type write their VGPRs in order
             if name == "xcnt" and entry[2] == "translation" and info.klass.unit == "vmem":
@@ -381,6 +386,8 @@ class _LdsPlaces:
         self.m0_set: set[int] = set()  # DMAs after a scalar write of M0 in the same block
         self.dma_place: dict[int, tuple] = {}  # DMA -> (source, offset) of its LDS address
         self.access_place: dict[int, tuple] = {}  # DS access -> (source, offset)
+        if not any(info.klass.lds_dma for info in def_use):
+            return
         block_starts, m0, copies, m0_scalar = set(starts), None, {}, False
         for index, (instruction, info) in enumerate(zip(kernel.instructions, def_use, strict=True)):
             if index in block_starts:
