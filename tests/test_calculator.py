@@ -13,8 +13,8 @@ from amdgpu_lint.targets import parse_target_id
 
 def test_calculator_matches_the_kernel_report_on_every_differential_kernel():
     checked = 0
-    for (target, _), result in differential.compiled().items():
-        _, resources = differential.ours(result["asm"])
+    for (target, variant), result in differential.compiled().items():
+        _, resources = differential.ours(result["asm"], differential.VARIANTS[variant].get("wg"))
         inputs = resources.inputs
         processor = parse_target_id(target)
         request = Request(vgprs=min(inputs.vgprs, 256) if processor.agpr_file != "unified" else inputs.vgprs,

@@ -70,8 +70,10 @@ def compiled():
     return {(target, variant): result for (target, variant, _), result in zip(jobs, results, strict=True)}
 
 
-def ours(assembly: str):
-    module = build_module(split_lines("k.s", assembly), BuildOptions())
+def ours(assembly: str, wg_size: int | None = None):
+    """Our resources; a variant pinned with "amdgpu-flat-work-group-size"="N,N" is pinned with
+    --wg-size (the listing shows only the upper end of the range)."""
+    module = build_module(split_lines("k.s", assembly), BuildOptions(wg_size=wg_size))
     (kernel,) = module.kernels
     return kernel, AnalysisManager(module, kernel).get(ResourceAnalysis)
 
@@ -79,7 +81,7 @@ def ours(assembly: str):
 @pytest.mark.parametrize("target, variant", [(t, v) for t, v, _ in _jobs()])
 def test_matches_llvm_remark(target, variant):
     result = compiled()[(target, variant)]
-    kernel, resources = ours(result["asm"])
+    kernel, resources = ours(result["asm"], VARIANTS[variant].get("wg"))
     remark = result["remarks"][kernel.name]
     assert resources.occupancy.waves_per_simd == int(remark["Occupancy"]), resources.occupancy
     assert resources.arch_vgprs == int(remark["VGPRs"])
@@ -93,10 +95,43 @@ def test_the_corpus_exercises_every_limiter():
     """The generated kernels really reach each resource limit somewhere."""
     limiters = set()
     for (target, variant), result in compiled().items():
-        _, resources = ours(result["asm"])
+        _, resources = ours(result["asm"], VARIANTS[variant].get("wg"))
         limiters.update(resources.occupancy.limiters)
     assert {"VGPR", "VGPR+AGPR", "SGPR", "LDS", "workgroup slots", "wave slots"} <= limiters
 
 
 def test_count():
     assert len(list(_jobs())) >= 150
+
+
+LDS_KERNEL = """
+@lds = internal addrspace(3) global [{words} x i32] poison, align 4
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {attrs} {{
+  %i = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr [{words} x i32], ptr addrspace(3) @lds, i32 0, i32 %i
+  store i32 %i, ptr addrspace(3) %p
+  call void @llvm.amdgcn.s.barrier()
+  %v = load i32, ptr addrspace(3) %p
+  %q = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %v, ptr addrspace(1) %q
+  ret void
+}}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare void @llvm.amdgcn.s.barrier()
+attributes #0 = {{ {attribute} }}
+"""
+
+
+@pytest.mark.parametrize("target", ["gfx906", "gfx90a", "gfx1030"])
+@pytest.mark.parametrize("attribute", ["", '"amdgpu-flat-work-group-size"="1,1024"', '"amdgpu-flat-work-group-size"="1,256"'])
+def test_unpinned_launch_with_lds_matches_llvm(target, attribute):
+    # llvm-amdgpu-facts.md §1.3b: LLVM's figure is the most waves over the range [1, max]
+    from llvm_remarks import compile_all
+
+    ir = LDS_KERNEL.format(words=4096, attrs="#0" if attribute else "", attribute=attribute)
+    if not attribute:
+        ir = ir.replace("attributes #0 = {  }\n", "")
+    (result,) = compile_all([{"ir": ir, "cpu": target}])
+    _, resources = ours(result["asm"])
+    assert resources.lds_bytes == 16384
+    assert resources.occupancy.waves_per_simd == int(result["remarks"]["k"]["Occupancy"])

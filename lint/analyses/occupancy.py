@@ -81,6 +81,7 @@ class Inputs:
     wave_size: int
     cumode: bool = False
     vgpr_label: str = VGPR
+    wg_min: int | None = None  # smallest work-group size of the launch range (None: wg_size is pinned)
 
 
 def _lds_and_workgroup_limits(target: Target, lds_bytes: int, wg_size: int, wave_size: int, cumode: bool):
@@ -101,10 +102,39 @@ def _lds_and_workgroup_limits(target: Target, lds_bytes: int, wg_size: int, wave
     return waves(by_lds), waves(by_slots), groups
 
 
+def waves_over_range(target: Target, lds_bytes: int, smallest: int, largest: int, wave_size: int,
+                     cumode: bool) -> int:
+    """LLVM 22's waves per SIMD for work-groups of any size in [smallest, largest], by LDS and
+    work-group slots (the most over the range: llvm-amdgpu-facts.md §1.3b)."""
+    max_waves, simds = target.max_waves_per_simd, target.simds_per_cu(cumode)
+    lds_per_cu = target.lds_per_cu(cumode)
+    if lds_bytes > lds_per_cu:
+        return 1
+    lds_groups = lds_per_cu // max(lds_bytes, 1)
+    slots = max_waves * simds
+
+    def waves_of(size: int) -> tuple[int, int, int]:  # waves per group, groups per CU, waves per CU
+        per_group = _ceil_div(size, wave_size)
+        groups = min(workgroups_per_cu(target, per_group, cumode), lds_groups)
+        return per_group, groups, per_group * groups
+
+    small_per_group, small_groups, most = waves_of(smallest)
+    _, _, at_largest = waves_of(largest)
+    if at_largest >= most:
+        most = at_largest
+    elif spare := (slots - small_groups * small_per_group) // small_groups:
+        most += small_groups * min(spare, _ceil_div(largest, wave_size) - small_per_group)
+    return min(max(_ceil_div(most, simds), 1), max_waves)
+
+
 def _limits(target: Target, inputs: Inputs) -> tuple[dict[str, int], int]:
     """Waves per SIMD each resource allows, and work-groups per CU."""
     by_lds, by_groups, groups = _lds_and_workgroup_limits(
         target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)
+    if inputs.wg_min is not None and inputs.wg_min < inputs.wg_size:
+        args = (inputs.wg_min, inputs.wg_size, inputs.wave_size, inputs.cumode)
+        by_groups = waves_over_range(target, 0, *args)
+        by_lds = waves_over_range(target, inputs.lds_bytes, *args)
     limits = {
         inputs.vgpr_label: waves_with_vgprs(target, inputs.vgprs, inputs.wave_size),
         SGPR: waves_with_sgprs(target, inputs.sgprs),

@@ -19,6 +19,7 @@ from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
 
 #: `.max_flat_workgroup_size` LLVM writes when the source sets no bound.
 UNBOUNDED_WG_SIZE = 1024
+_UNPINNED = "not pinned: LLVM's figure, the most waves over the range; pass --wg-size to pin it"
 
 
 @dataclass
@@ -71,19 +72,21 @@ def _kernel_symbol(module: Module, kernel: str, field: str) -> int | None:
     return None
 
 
-def _work_group_size(module: Module, kernel: Kernel, wave_size: int) -> tuple[int, str]:
-    """The launch work-group size, or when nothing bounds it LLVM's best case: one-wave groups."""
+def _work_group_size(module: Module, kernel: Kernel) -> tuple[int, int, str]:
+    """The launch's range of flat work-group sizes (smallest, largest) and where it comes from.
+    Unpinned, LLVM's occupancy is the most over [1, largest] (llvm-amdgpu-facts.md §1.3b)."""
     options = module.options
     if options is not None and options.wg_size:
-        return options.wg_size, "--wg-size"
+        return options.wg_size, options.wg_size, "--wg-size"
     metadata = kernel.metadata or {}
     required = metadata.get(".reqd_workgroup_size")
     if isinstance(required, list) and len(required) == 3 and all(isinstance(v, int) and v > 0 for v in required):
-        return required[0] * required[1] * required[2], ".reqd_workgroup_size"
+        size = required[0] * required[1] * required[2]
+        return size, size, ".reqd_workgroup_size"
     bound = metadata.get(".max_flat_workgroup_size")
-    if isinstance(bound, int) and bound != UNBOUNDED_WG_SIZE:
-        return bound, ".max_flat_workgroup_size"
-    return wave_size, "unknown: LLVM's best case, one-wave work-groups (pass --wg-size)"
+    if isinstance(bound, int) and 0 < bound <= UNBOUNDED_WG_SIZE:
+        return 1, bound, f".max_flat_workgroup_size; {_UNPINNED}"
+    return 1, UNBOUNDED_WG_SIZE, _UNPINNED
 
 
 class ResourceAnalysis(Analysis):
@@ -143,9 +146,10 @@ class ResourceAnalysis(Analysis):
         wave = def_use.wave_size
         cumode = target.major >= 10 and not (
             metadata.get(".workgroup_processor_mode", descriptor.get("workgroup_processor_mode", 1)))
-        wg_size, wg_source = _work_group_size(module, kernel, wave)
+        wg_min, wg_size, wg_source = _work_group_size(module, kernel)
         label = "VGPR" if target.agpr_file is None else ("VGPR+AGPR" if target.agpr_file == "unified" else "VGPR/AGPR")
-        inputs = Inputs(max(vgprs, allocated_vgprs or 0), max(sgprs, allocated_sgprs or 0), lds, wg_size, wave, cumode, label)
+        inputs = Inputs(max(vgprs, allocated_vgprs or 0), max(sgprs, allocated_sgprs or 0), lds, wg_size, wave, cumode, label,
+                        wg_min if wg_min < wg_size else None)
         return KernelResources(
             wave, cumode, highest["v"], highest["a"], highest["s"], uses_vcc, uses_flat,
             arch, agprs, vgprs, sgprs, allocated_vgprs, allocated_sgprs, descriptor.get("accum_offset"),

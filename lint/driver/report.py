@@ -54,6 +54,7 @@ def resource_report(module: Module, kernel: Kernel, resources: KernelResources) 
         "lds_bytes": resources.lds_bytes,
         "scratch_bytes": resources.scratch_bytes,
         "wg_size": resources.wg_size,
+        "wg_size_min": resources.inputs.wg_min or resources.wg_size,  # the launch range's smallest size
         "wg_size_source": resources.wg_size_source,
         "waves_per_simd": occupancy.waves_per_simd,
         "waves_per_cu": occupancy.waves_per_cu,

@@ -53,7 +53,8 @@ def _occupancy_section(report: dict[str, Any]) -> str:
         f"<p><b>{report['waves_per_simd']} of {report['max_waves_per_simd']} waves per SIMD</b>, "
         f"{report['waves_per_cu']} per {report['cu_unit']}; VGPR {report['vgpr']} (AGPR {report['agpr']}), "
         f"SGPR {report['sgpr']}, LDS {report['lds_bytes']} bytes, scratch {report['scratch_bytes']} bytes/lane, "
-        f"work-group {report['wg_size']} ({escape(report['wg_size_source'])})</p>"
+        f"work-group {report.get('wg_size_min', report['wg_size'])}..{report['wg_size']} "
+        f"({escape(report['wg_size_source'])})</p>"
         f'<table class="occupancy"><tr><th>resource</th><th>waves/SIMD</th></tr>{rows}</table>'
         + (f"<ul>{steps}</ul>" if steps else "")
         + f'<div class="charts">{"".join(charts)}</div>'

@@ -50,7 +50,9 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
               f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
     out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
     mode = ", CU mode" if report["cumode"] else ""
-    out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {report['wg_size']} ({report['wg_size_source']})\n")
+    sizes = (f"{report['wg_size_min']}..{report['wg_size']}" if report.get("wg_size_min", report["wg_size"]) != report["wg_size"]
+             else f"{report['wg_size']}")
+    out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {sizes} ({report['wg_size_source']})\n")
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
               f"{report['waves_per_cu']} waves/{report['cu_unit']}\n")
     _write_limits(out, report, "    ")
