@@ -61,7 +61,8 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
             yield context.diagnostic(
                 first.where,
                 f"this loop issues {requests} {label} request{'s' if requests != 1 else ''} per trip; with {waves} "
-                f"waves per CU sharing the {label} pipe (one 16-byte-per-lane wave64 request per {rate.low} cycles) "
+                f"waves per CU sharing the {label} pipe (one 16-byte-per-lane wave{resources.wave_size} request per "
+                f"{rate.low * resources.wave_size / 64:g} cycles) "
                 f"that is ~{needed} cycles of the pipe per trip, but a trip issues in ~{trip} cycles: bound by the "
                 f"{label} issue rate ({needed / trip:.1f}x oversubscribed)",
                 kernel=kernel.name,

@@ -114,7 +114,13 @@ k:
     # 3 dword requests x 32 waves x 8 cycles (a quarter of a dwordx4's 32) = 768, for a trip of
     # 7 instructions x 4 cycles + the branch's 8 = 36 cycles
     assert "3 VMEM requests" in finding.message and "~768 cycles" in finding.message and "~36 cycles" in finding.message
+    assert "wave64 request per 32 cycles" in finding.message
     assert str(finding.severity) == "info"
+    # the message names the kernel's own wave size (gfx11 is wave32: half the bytes per request)
+    gfx11 = stream.replace("gfx942", "gfx1100").replace("global_load_dword", "global_load_b32").replace(
+        "global_store_dword", "global_store_b32")
+    (wave32,) = [d for d in snippet.lint(gfx11).diagnostics if d.name == "issue-oversubscription"]
+    assert "wave32 request per 16 cycles" in wave32.message
 
 
 @pytest.mark.parametrize("mnemonic, size", [("buffer_load_dwordx4", 16), ("global_load_dword", 4), ("ds_read_b128", 16),
