@@ -120,6 +120,41 @@ class SpecialReg:
 Node = Num | Sym | LocalRef | Str | BinOp | UnOp | Call | ListExpr | Abs | Reg | RegExpr | SpecialReg
 
 
+def mentions_symbols(node: Node) -> bool:
+    """Whether an operand refers to a symbol (a name, a local label, a symbolic register index)."""
+    if isinstance(node, (RegExpr, Sym, LocalRef)):
+        return True
+    if isinstance(node, BinOp):
+        return mentions_symbols(node.left) or mentions_symbols(node.right)
+    if isinstance(node, (UnOp, Abs)):
+        return mentions_symbols(node.operand)
+    if isinstance(node, Call):
+        return any(mentions_symbols(arg) for arg in node.args)
+    if isinstance(node, ListExpr):
+        return any(mentions_symbols(item) for item in node.items)
+    return False
+
+
+#: Hardware-register names of `hwreg(...)` whose ids the rules compare.
+HWREG_IDS = {"HW_REG_MODE": 1, "HW_REG_STATUS": 2, "HW_REG_TRAPSTS": 3, "HW_REG_HW_ID": 4, "HW_REG_GPR_ALLOC": 5,
+             "HW_REG_LDS_ALLOC": 6, "HW_REG_IB_STS": 7, "HW_REG_SH_MEM_BASES": 15}
+
+
+def hardware_register(mnemonic: str, operands: tuple[Node, ...]) -> int | str | None:
+    """The hardware register an s_setreg/s_getreg names: hwreg(NAME or id, ...) or a raw immediate."""
+    for operand in operands:
+        if isinstance(operand, Call) and operand.name.lower() == "hwreg" and operand.args:
+            first = operand.args[0]
+            if isinstance(first, Sym):
+                return HWREG_IDS.get(first.name.upper(), first.name.upper())
+            return int(first.value) if isinstance(first, Num) else None
+        if isinstance(operand, Num) and not mnemonic.startswith("s_setreg_imm32"):
+            return int(operand.value) & 0x3F
+    if mnemonic.startswith("s_setreg_imm32") and operands and isinstance(operands[0], Num):
+        return int(operands[0].value) & 0x3F
+    return None
+
+
 def register_from_name(name: str) -> Reg | SpecialReg | None:
     """Classify an identifier as a single register, a special register, or neither."""
     lowered = name.lower()

@@ -48,8 +48,6 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     reported: set[tuple[str, int]] = set()
     for index in report.useless_waits:
         instruction = instructions[index]
-        if instruction.mnemonic == "s_wait_xcnt":
-            continue  # when a translation is done is inferred, not known: no advice to delete
         line = (instruction.where.path, instruction.where.line)
         if line in useful_lines or line in reported:
             continue

@@ -176,6 +176,10 @@ def test_gfx1250_address_register_overwritten_before_translation(snippet):
     # a later VMEM access is translated after it: no wait
     later_load = body.replace(" v_mov_b32 v0, 4", " v_mov_b32 v3, 0\n global_load_b32 v0, v3, s[0:1]")
     assert findings(snippet, kernel("gfx1250", later_load)) == []
+    # LLVM's extra `s_wait_xcnt 0x0` after a completed store: translation is inferred, never called useless
+    stored = " v_mov_b32 v0, 0\n global_store_b32 v0, v1, s[0:1]\n s_wait_storecnt 0x0\n s_wait_xcnt 0x0"
+    assert findings(snippet, kernel("gfx1250", stored), "redundant-wait") == []
+    assert len(findings(snippet, kernel("gfx1250", stored + "\n s_wait_storecnt 0x0"), "redundant-wait")) == 1
 
 
 # hand-written subroutines and trap handlers (MIOpen Winograd, ROCr trap handler)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
-from ..nodes import Call, Num, Reg, Sym
+from ..nodes import Num, Reg, Sym, hardware_register
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
@@ -279,28 +279,9 @@ def _row9(p: Facts, c: Facts, t: Target) -> int:
     return 2 if t.is_gfx94_plus else 1
 
 
-_HWREG_IDS = {"HW_REG_MODE": 1, "HW_REG_STATUS": 2, "HW_REG_TRAPSTS": 3, "HW_REG_HW_ID": 4, "HW_REG_GPR_ALLOC": 5,
-              "HW_REG_LDS_ALLOC": 6, "HW_REG_IB_STS": 7, "HW_REG_SH_MEM_BASES": 15}
-
-
-def _hwreg(instruction: Instruction):
-    """The hardware register an s_setreg/s_getreg names: hwreg(NAME or id, ...) or a raw immediate."""
-    for operand in instruction.operands:
-        if isinstance(operand, Call) and operand.name.lower() == "hwreg" and operand.args:
-            first = operand.args[0]
-            if isinstance(first, Sym):
-                return _HWREG_IDS.get(first.name.upper(), first.name.upper())
-            return int(first.value) if isinstance(first, Num) else None
-        if isinstance(operand, Num) and not instruction.mnemonic.startswith("s_setreg_imm32"):
-            return int(operand.value) & 0x3F
-    if instruction.mnemonic.startswith("s_setreg_imm32") and instruction.operands and isinstance(instruction.operands[0], Num):
-        return int(instruction.operands[0].value) & 0x3F
-    return None
-
-
 def _same_hwreg(p: Facts, c: Facts) -> bool:
-    first = _hwreg(p.instruction)
-    return first is not None and first == _hwreg(c.instruction)
+    first = hardware_register(p.mnemonic, p.instruction.operands)
+    return first is not None and first == hardware_register(c.mnemonic, c.instruction.operands)
 
 
 def _reads_m0_after_salu(c: Facts, t: Target) -> bool:

@@ -26,9 +26,9 @@ from ..ir import Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
-from ..nodes import BinOp, Call, Node, Num, SpecialReg, Sym, UnOp
+from ..nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
 from ..targets import Target
-from .cfg import CFGAnalysis
+from .cfg import CFGAnalysis, ControlFlowGraph
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
 
@@ -37,6 +37,8 @@ LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds a
 _REGISTER_FILES = frozenset(("v", "s", "a"))
 LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
 STORE_COUNTERS = frozenset(("vscnt", "storecnt"))
+#: Counters whose events write no register a later instruction could see half-written.
+_NO_REGISTER_RESULTS = STORE_COUNTERS | {"xcnt"}
 #: Counters that protect registers an operation reads (its sources may not be overwritten yet):
 #: a read of them needs no wait. expcnt for export/GDS/gfx6 store data, gfx1250 xcnt for addresses.
 _SOURCE_LOCKS = frozenset(("export", "translation"))
@@ -210,14 +212,14 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -
             unproven = all(verdicts[dma] is None and dma[1] in walk.lds_places.m0_set for dma, _ in dmas)
             needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1],
                               "lds-dma-unproven" if unproven else "read"))
-        if counter.unknown and name not in STORE_COUNTERS and name != "xcnt":
+        if counter.unknown and name not in _NO_REGISTER_RESULTS:
             touched = [unit for unit in (*info.uses, *info.defs) if unit[0] in _REGISTER_FILES]
             if touched:
                 needs.append(Need(name, 0, min(touched), None, "read" if touched[0] in info.uses else "overwritten"))
                 continue
         for unit in uses:
             entry = counter.regs.get(unit)
-            if entry is not None and entry[2] not in _SOURCE_LOCKS and name != "xcnt":
+            if entry is not None and entry[2] not in _SOURCE_LOCKS and name != "xcnt":  # xcnt locks sources
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "read"))
         for unit in info.defs:
             entry = counter.regs.get(unit)
@@ -248,7 +250,7 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -
                 needs.append(Need(name, 0, ("vmem", 0), producer, "invalidate"))
     if walk.is_function and info.klass.unit == "return" and index not in walk.tail_calls:
         for name, counter in state.items():
-            if name not in STORE_COUNTERS and name != "xcnt" and (counter.regs or counter.unknown):
+            if name not in _NO_REGISTER_RESULTS and (counter.regs or counter.unknown):
                 unit = min(counter.regs) if counter.regs else ("v", 0)
                 producer = counter.regs[unit][1] if counter.regs else None
                 needs.append(Need(name, 0, unit, producer, "return"))
@@ -265,7 +267,8 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         if counts is not None:
             if report is not None:
                 report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
-                if counts and not any(_retires(state[name], count) for name, count in counts.items()):
+                # when a translation is done (xcnt) is inferred, not known: never called useless
+                if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
                     report.useless_waits.append(index)
             for name, count in counts.items():
                 state[name].wait(count)
@@ -336,18 +339,6 @@ def _retires(counter: Counter, count: int) -> bool:
     return not counter.out_of_order and any(entry[0] >= count for entry in counter.regs.values())
 
 
-def _mentions_symbol(node: Node) -> bool:
-    if isinstance(node, Sym):
-        return True
-    if isinstance(node, BinOp):
-        return _mentions_symbol(node.left) or _mentions_symbol(node.right)
-    if isinstance(node, UnOp):
-        return _mentions_symbol(node.operand)
-    if isinstance(node, Call):
-        return any(_mentions_symbol(arg) for arg in node.args)
-    return False
-
-
 def _tail_calls(kernel: Kernel, def_use: list[DefUse], starts: list[int]) -> frozenset[int]:
     """`s_setpc_b64` instructions whose target the block built from a symbol (`s_getpc_b64` +
     `callee@rel32@lo`, a GOT load): jumps into another function, not returns."""
@@ -365,7 +356,7 @@ def _tail_calls(kernel: Kernel, def_use: list[DefUse], starts: list[int]) -> fro
                 continue
             producer: Instruction = kernel.instructions[earlier]
             if (producer.mnemonic.startswith(("s_getpc", "s_get_pc")) or def_use[earlier].klass.unit == "smem"
-                    or any(_mentions_symbol(operand) for operand in producer.operands)):
+                    or any(mentions_symbols(operand) for operand in producer.operands)):
                 found.add(index)
                 break
             if not producer.mnemonic.startswith(("s_add", "s_addc", "s_sub")):
@@ -458,16 +449,13 @@ def _scalar_value(instruction: Instruction, current: tuple | None, source_index:
 
 def _reads_shared_aperture(kernel: Kernel) -> bool:
     """Whether the code can build a generic address into LDS (reads the shared aperture)."""
-    for instruction in kernel.instructions:
-        for operand in instruction.operands:
-            if isinstance(operand, SpecialReg) and operand.name in ("src_shared_base", "src_shared_limit"):
-                return True
-            if isinstance(operand, Call) and operand.name.lower() == "hwreg" and operand.args:
-                first = operand.args[0]
-                if (isinstance(first, Sym) and "SH_MEM_BASES" in first.name.upper()) or (
-                        isinstance(first, Num) and first.value == 15):
-                    return True
-    return False
+    aperture = HWREG_IDS["HW_REG_SH_MEM_BASES"]
+    return any(
+        any(isinstance(operand, SpecialReg) and operand.name in ("src_shared_base", "src_shared_limit")
+            for operand in instruction.operands)
+        or (instruction.mnemonic.startswith("s_getreg")
+            and hardware_register(instruction.mnemonic, instruction.operands) == aperture)
+        for instruction in kernel.instructions)
 
 
 def _reads_lds(info: DefUse) -> bool:
@@ -493,13 +481,9 @@ class _LdsReadAfterBarrier:
     A read of exactly the address the latest write used, with the address register unchanged,
     reads this wave's own data (in order), not another wave's."""
 
-    def __init__(self, kernel: Kernel, def_use: list[DefUse], target: Target, blocks, starts: list[int]):
+    def __init__(self, kernel: Kernel, def_use: list[DefUse], target: Target, cfg: ControlFlowGraph):
         self.kernel, self.def_use, self.target = kernel, def_use, target
-        self.blocks, self.starts = blocks, starts
-        self.block_of = {}
-        for number, start in enumerate(starts):
-            for offset in range(len(blocks[number].instructions)):
-                self.block_of[start + offset] = number
+        self.blocks, self.starts, self.block_of = cfg.blocks, cfg.starts, cfg.block_of
         self.memo: dict[tuple[int, int], bool] = {}
 
     def __call__(self, barrier: int, writer: int) -> bool:
@@ -510,7 +494,7 @@ class _LdsReadAfterBarrier:
     def _own_address(self, writer: int, barrier: int):
         """The writer's address if its register is unchanged up to the barrier (one straight run)."""
         address = _lds_address(self.kernel.instructions[writer], self.def_use[writer])
-        if address is None or self.block_of.get(writer) != self.block_of.get(barrier):
+        if address is None or self.block_of[writer] != self.block_of[barrier]:
             return None, frozenset()
         registers = frozenset(register_units(address[0]))
         if any(registers & self.def_use[between].defs for between in range(writer + 1, barrier)):
@@ -529,7 +513,7 @@ class _LdsReadAfterBarrier:
                 continue
             seen.add(item)
             index, retired, newer, valid = item
-            if index not in self.block_of:
+            if index >= len(self.block_of):
                 continue  # past the end
             number = self.block_of[index]
             end = self.starts[number] + len(self.blocks[number].instructions)
@@ -592,7 +576,7 @@ class WaitcntAnalysis(Analysis):
             waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
         walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
-                     _LdsReadAfterBarrier(kernel, per_instruction, target, blocks, starts),
+                     _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
                      "s_set_vgpr_msb" in mnemonics)
 
         def initial() -> State:

@@ -29,6 +29,7 @@ from ..nodes import (
     Str,
     Sym,
     UnOp,
+    mentions_symbols,
     register_from_name,
 )
 
@@ -165,7 +166,7 @@ class _ToNodes(Transformer):
             mnemonic,
             operands=tuple(operands),
             modifiers=tuple(modifiers),
-            resolved=not any(_mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
+            resolved=not any(mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
         )
 
     def directive(self, children):
@@ -191,20 +192,6 @@ def _is_modifier_word(word: str, mnemonic: str, position: int = 0) -> bool:
     # `a16` is the AGPR a16 everywhere but in image instructions, where it is the 16-bit-address bit;
     # `scc` after another item of a group is gfx90a's cache-coherence bit, not the register
     return (word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))) or (word == "scc" and position > 0)
-
-
-def _mentions_symbols(node: Node) -> bool:
-    if isinstance(node, (RegExpr, Sym, LocalRef)):
-        return True
-    if isinstance(node, BinOp):
-        return _mentions_symbols(node.left) or _mentions_symbols(node.right)
-    if isinstance(node, (UnOp, Abs)):
-        return _mentions_symbols(node.operand)
-    if isinstance(node, Call):
-        return any(_mentions_symbols(arg) for arg in node.args)
-    if isinstance(node, ListExpr):
-        return any(_mentions_symbols(item) for item in node.items)
-    return False
 
 
 _TOKEN_WORDS = {
