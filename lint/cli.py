@@ -56,6 +56,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _wg_sizes(text: str) -> tuple[int, int]:
+    """`N` (pinned) or `MIN,MAX` (a range of flat work-group sizes)."""
+    parts = text.split(",")
+    if len(parts) > 2:
+        raise argparse.ArgumentTypeError(f"expected N or MIN,MAX, got '{text}'")
+    smallest, largest = _positive(parts[0]), _positive(parts[-1])
+    if not smallest <= largest <= 1024:
+        raise argparse.ArgumentTypeError(f"work-group sizes must be 1 to 1024, smallest first, got '{text}'")
+    return smallest, largest
+
+
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--mcpu", help="target processor when the file has no .amdgcn_target (e.g. gfx942)")
@@ -64,7 +75,8 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml / .amdgpu-lint.toml")
     parser.add_argument("--output", "-o", metavar="FILE", help="write output to FILE instead of stdout")
     launch = parser.add_argument_group("launch (for occupancy when the kernel does not say)")
-    launch.add_argument("--wg-size", type=_positive, metavar="N", help="work-items per work-group at launch")
+    launch.add_argument("--wg-size", type=_wg_sizes, metavar="N|MIN,MAX",
+                        help="work-items per work-group at launch, or the range of sizes it may have")
     launch.add_argument("--grid", metavar="X[,Y,Z]", help="work-groups launched, for the device-fill analysis")
     launch.add_argument("--device", metavar="NAME", help=f"device for --grid: {', '.join(sorted(d.name for d in DEVICES.values()))}")
     launch.add_argument("--cus", type=_positive, metavar="N", help="compute units of the device for --grid")
@@ -111,7 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     calculator.add_argument("--agprs", type=int, default=0, metavar="N", help="AGPRs (gfx908, gfx90a, gfx94x, gfx950)")
     calculator.add_argument("--sgprs", type=int, default=0, metavar="N", help="SGPRs including VCC/FLAT_SCRATCH/XNACK extras")
     calculator.add_argument("--lds", type=int, default=0, metavar="BYTES", help="LDS per work-group")
-    calculator.add_argument("--wg-size", type=_positive, metavar="N", help="work-items per work-group (default: one wave)")
+    calculator.add_argument("--wg-size", type=_wg_sizes, metavar="N|MIN,MAX",
+                            help="work-items per work-group, or a range of sizes (LLVM's figure: the most waves over it; "
+                                 "default: one wave)")
     waves = calculator.add_mutually_exclusive_group()
     waves.add_argument("--wave32", dest="wave_size", action="store_const", const=32)
     waves.add_argument("--wave64", dest="wave_size", action="store_const", const=64)
@@ -239,7 +253,9 @@ def run_calculator(args: argparse.Namespace) -> int:
 
     try:
         if args.arch == "terascale":
-            document = terascale(args.vgprs, args.lds, args.wg_size or 64, args.max_waves_cu)
+            if args.wg_size and args.wg_size[0] != args.wg_size[1]:
+                raise UsageError("--arch terascale takes one work-group size, not a range")
+            document = terascale(args.vgprs, args.lds, args.wg_size[1] if args.wg_size else 64, args.max_waves_cu)
         else:
             if not args.mcpu:
                 raise UsageError("occupancy needs --mcpu (or --arch terascale)")

@@ -55,7 +55,7 @@ def lint_text(path: str, text: str) -> Linted:
             f"**{kernel.name}** on {module.target}: **{occupancy.waves_per_simd}/"
             f"{module.target.max_waves_per_simd} waves per SIMD**, limited by {', '.join(occupancy.limiters)}\n\n"
             f"VGPR {resources.vgprs} (AGPR {resources.agprs}), SGPR {resources.sgprs}, LDS {resources.lds_bytes} bytes, "
-            f"work-group {resources.wg_size}{steps}"
+            f"work-group {resources.wg_sizes}{steps}"
         )
     return Linted(diagnostics, hovers)
 

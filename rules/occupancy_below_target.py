@@ -55,7 +55,7 @@ def required_waves(context: KernelContext) -> int | None:
 def describe_limit(resources) -> str:
     occupancy = resources.occupancy
     details = {"SGPR": f"{resources.sgprs} SGPRs", "LDS": f"{resources.lds_bytes} bytes of LDS",
-               "workgroup slots": f"work-groups of {resources.wg_size}"}
+               "workgroup slots": f"work-groups of {resources.wg_sizes}"}
     parts = [f"{name} ({details.get(name, f'{resources.inputs.vgprs} VGPRs')})" for name in occupancy.limiters]
     return ", ".join(parts)
 

@@ -28,9 +28,10 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 """
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.occupancy import Inputs, occupancy
+from amdgpu_lint.analyses.occupancy import occupancy
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
@@ -123,8 +124,7 @@ def _wasted_occupancy(context: KernelContext) -> Iterator[Diagnostic]:
     resources = context.get(ResourceAnalysis)
     if resources is None or kernel.metadata or resources.allocated_vgprs is None:
         return
-    used = Inputs(resources.vgprs, resources.sgprs, resources.inputs.lds_bytes, resources.inputs.wg_size,
-                  resources.wave_size, resources.cumode, resources.inputs.vgpr_label)
+    used = replace(resources.inputs, vgprs=resources.vgprs, sgprs=resources.sgprs)
     possible = occupancy(context.module.target, used).waves_per_simd
     actual = resources.occupancy.waves_per_simd
     if possible <= actual:

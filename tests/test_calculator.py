@@ -18,10 +18,10 @@ def test_calculator_matches_the_kernel_report_on_every_differential_kernel():
         inputs = resources.inputs
         processor = parse_target_id(target)
         request = Request(vgprs=min(inputs.vgprs, 256) if processor.agpr_file != "unified" else inputs.vgprs,
-                          sgprs=inputs.sgprs, lds_bytes=inputs.lds_bytes, wg_size=inputs.wg_size,
+                          sgprs=inputs.sgprs, lds_bytes=inputs.lds_bytes, wg_size=(inputs.smallest_wg, inputs.wg_size),
                           wave_size=inputs.wave_size, cumode=inputs.cumode)
         if request.vgprs > 256:  # the unified file: give the rest as AGPRs
-            request = Request(256, inputs.vgprs - 256, inputs.sgprs, inputs.lds_bytes, inputs.wg_size, inputs.wave_size)
+            request = Request(256, inputs.vgprs - 256, inputs.sgprs, inputs.lds_bytes, request.wg_size, inputs.wave_size)
         document = gcn_result(processor, gcn_inputs(processor, request), with_limits=False)
         assert document["waves_per_simd"] == resources.occupancy.waves_per_simd, (target, inputs)
         checked += 1
@@ -69,10 +69,17 @@ def test_terascale_worked_examples_from_seed_000():
         (["--mcpu", "gfx943"], "did you mean gfx942"),
         ([], "needs --mcpu"),
         (["--arch", "terascale", "--wg-size", "512"], "1 to 256"),
+        (["--arch", "terascale", "--wg-size", "64,128"], "not a range"),
+        (["--mcpu", "gfx90a", "--wg-size", "256,64"], "smallest first"),
+        (["--mcpu", "gfx90a", "--wg-size", "1,2048"], "1 to 1024"),
     ],
 )
 def test_impossible_inputs_are_clear_errors(argv, complaint, capsys):
-    assert main(["occupancy", *argv]) == 2
+    try:
+        status = main(["occupancy", *argv])
+    except SystemExit as error:  # argparse rejects a malformed option value itself
+        status = error.code
+    assert status == 2
     assert complaint in capsys.readouterr().err
 
 
@@ -86,3 +93,17 @@ def test_text_json_and_plot(tmp_path, capsys):
     assert document["limits"]["VGPR+AGPR"] == 7 and document["thresholds"][0] == {
         "waves_per_simd": 8, "max_vgprs": 64, "max_sgprs": 100, "max_lds_bytes": 8192}
     assert ElementTree.parse(tmp_path / "w.svg").getroot().tag.endswith("svg")
+
+
+def test_a_range_of_work_group_sizes_gives_llvms_figure_and_its_spread(capsys):
+    # llvm-amdgpu-facts.md §1.3b: 16 KiB of LDS on gfx90a, work-groups of 1..1024 -> 8 (LLVM's figure)
+    argv = ["occupancy", "--mcpu", "gfx90a", "--vgprs", "2", "--lds", "16384", "--wg-size", "1,1024"]
+    assert main([*argv, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["waves_per_simd"] == 8 and document["inputs"]["wg_size_min"] == 1
+    assert document["over_sizes"] == {"fewest": 1, "fewest_at": 64, "most": 8, "most_at": 512, "at_256": 4}
+    assert main(argv) == 0
+    assert "(LLVM's figure for work-groups of 1..1024; 8 at 512, 4 at 256, 1 at 64: pass one size)" in capsys.readouterr().out
+    assert main([*argv[:-1], "256"]) == 0  # pinned: one size, no spread to explain
+    out = capsys.readouterr().out
+    assert out.startswith("gfx90a: 4 of 8 waves/SIMD") and "LLVM's figure" not in out

@@ -2,8 +2,13 @@
 one test per pitfall hand-written calculators get wrong."""
 
 import pytest
+from dataclasses import replace
+
 from amdgpu_lint.analyses.occupancy import (
+    LDS,
     Inputs,
+    _limits,
+    largest_lds_for,
     max_vgprs_for,
     occupancy,
     total_vgprs_used,
@@ -16,7 +21,7 @@ from amdgpu_lint.targets import extra_sgprs, parse_target_id
 
 def transitions(target: str, wave: int) -> list[tuple[int, int]]:
     processor = parse_target_id(target)
-    points = what_if(processor, Inputs(1, 16, 0, wave, wave))["vgprs"]
+    points = what_if(processor, Inputs(1, 16, 0, wave, wave))["vgprs"]["combined"]
     return [point for point in points if point[0] <= (256 if processor.addressable_vgprs == 256 else 512)]
 
 
@@ -116,6 +121,69 @@ def test_workgroup_next_step():
 
 
 def test_lds_what_if_breakpoints_are_exact():
-    curve = what_if(parse_target_id("gfx90a"), Inputs(8, 16, 0, 64, 64))["lds_bytes"]
+    curve = what_if(parse_target_id("gfx90a"), Inputs(8, 16, 0, 64, 64))["lds_bytes"]["combined"]
     # one-wave groups: waves = ceil(groups / 4 SIMDs), so 8 holds down to 29 groups (65536 // 29 = 2259 bytes)
     assert curve[:3] == [(0, 8), (2260, 7), (2622, 6)]
+
+
+GFX90A = parse_target_id("gfx90a")
+
+
+def test_unpinned_range_reports_llvms_figure_and_the_sizes_at_each_end():
+    # llvm-amdgpu-facts.md §1.3b table: gfx90a, 16 KiB of LDS
+    unpinned = Inputs(2, 14, 16384, 1024, 64, wg_min=1)
+    result = occupancy(GFX90A, unpinned)
+    assert result.waves_per_simd == 8 and result.limiters == ["wave slots"]
+    assert (result.spread.fewest, result.spread.fewest_at, result.spread.most, result.spread.most_at) == (1, 64, 8, 512)
+    assert result.spread.at_256 == 4
+    assert occupancy(GFX90A, Inputs(2, 14, 16384, 256, 64, wg_min=1)).waves_per_simd == 4
+    pinned = occupancy(GFX90A, Inputs(2, 14, 16384, 256, 64)).spread
+    assert (pinned.fewest, pinned.fewest_at, pinned.most, pinned.most_at) == (4, 256, 4, 256)
+
+
+def test_spread_is_capped_by_registers():
+    result = occupancy(GFX90A, Inputs(200, 14, 16384, 1024, 64, wg_min=1))
+    assert result.waves_per_simd == 2 and (result.spread.fewest, result.spread.most) == (1, 2)
+
+
+@pytest.mark.parametrize("lds_bytes, smallest, largest", [(40000, 1, 1024), (20000, 64, 256), (9000, 1, 256)])
+def test_lds_next_step_under_a_range_reaches_the_goal_and_no_more_lds_does(lds_bytes, smallest, largest):
+    inputs = Inputs(8, 16, lds_bytes, largest, 64, wg_min=smallest)
+    result = occupancy(GFX90A, inputs)
+    assert LDS in result.limiters
+    goal = result.waves_per_simd + 1
+    most = largest_lds_for(GFX90A, inputs, goal)
+    assert f"use at most {most} bytes of LDS per work-group (now {lds_bytes})" in result.next_step
+    assert occupancy(GFX90A, replace(inputs, lds_bytes=most)).waves_per_simd >= goal
+    assert occupancy(GFX90A, replace(inputs, lds_bytes=most + 1)).waves_per_simd < goal
+
+
+@pytest.mark.parametrize("target, wave", [("gfx900", 64), ("gfx90a", 64), ("gfx942", 64), ("gfx1030", 32),
+                                          ("gfx1030", 64), ("gfx1100", 32), ("gfx1201", 64)])
+@pytest.mark.parametrize("lds_bytes, smallest, largest", [(0, None, 256), (16384, 1, 1024), (4096, 64, 512)])
+def test_what_if_curves_equal_a_scan_of_every_value(target, wave, lds_bytes, smallest, largest):
+    """The what-if curves come from breakpoints; they must equal probing every value."""
+    processor = parse_target_id(target)
+    inputs = Inputs(40, 30, lds_bytes, largest, wave, wg_min=smallest)
+    curves = what_if(processor, inputs)
+
+    def scan(xs, make):
+        points = []
+        for x in xs:
+            waves = min(_limits(processor, make(x)).values())
+            if not points or points[-1][1] != waves:
+                points.append((x, waves))
+        return points
+
+    assert curves["vgprs"]["combined"] == scan(range(1, processor.addressable_vgprs + 1),
+                                               lambda x: replace(inputs, vgprs=x))
+    assert curves["vgprs"]["alone"] == scan(range(1, processor.addressable_vgprs + 1),
+                                            lambda x: Inputs(x, 0, 0, 1, wave))
+    if lds_bytes == 16384:  # every byte: slow, so for one launch per target
+        lds_scan = scan(range(0, processor.lds_per_workgroup + 1), lambda x: replace(inputs, lds_bytes=x))
+        assert curves["lds_bytes"]["combined"] == lds_scan
+    for name, current in (("vgprs", 40), ("lds_bytes", lds_bytes), ("wg_size", largest)):
+        now = next(w for x, w in reversed(curves[name]["combined"]) if x <= current)
+        assert now == occupancy(processor, inputs).waves_per_simd, name
+        alone = dict(curves[name]["alone"])
+        assert all(w >= 1 for w in alone.values())

@@ -73,7 +73,7 @@ def compiled():
 def ours(assembly: str, wg_size: int | None = None):
     """Our resources; a variant pinned with "amdgpu-flat-work-group-size"="N,N" is pinned with
     --wg-size (the listing shows only the upper end of the range)."""
-    module = build_module(split_lines("k.s", assembly), BuildOptions(wg_size=wg_size))
+    module = build_module(split_lines("k.s", assembly), BuildOptions(wg_size=(wg_size, wg_size) if wg_size else None))
     (kernel,) = module.kernels
     return kernel, AnalysisManager(module, kernel).get(ResourceAnalysis)
 

@@ -7,7 +7,7 @@ terascale` implements seed 000's VLIW5/VLIW4 (Radeon HD 5000/6000) formula: wave
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..targets import Target
 from .occupancy import (
@@ -18,7 +18,8 @@ from .occupancy import (
     max_vgprs_for,
     occupancy,
     total_vgprs_used,
-    what_if,
+    what_if_json,
+    what_if_range,
 )
 
 
@@ -32,7 +33,7 @@ class Request:
     agprs: int = 0
     sgprs: int = 0
     lds_bytes: int = 0
-    wg_size: int | None = None
+    wg_size: tuple[int, int] | None = None  # (smallest, largest) of the launch range
     wave_size: int | None = None
     cumode: bool = False
 
@@ -59,19 +60,19 @@ def gcn_inputs(target: Target, request: Request) -> Inputs:
         raise CalculatorError(f"{request.sgprs} SGPRs: at most {sgpr_limit} on {target.name} (extras included)")
     if request.lds_bytes < 0 or request.lds_bytes > target.lds_per_workgroup:
         raise CalculatorError(f"{request.lds_bytes} bytes of LDS: a work-group may use at most {target.lds_per_workgroup}")
-    wg = request.wg_size or wave
-    if not 1 <= wg <= 1024:
-        raise CalculatorError(f"work-group of {wg}: must be 1 to 1024 work-items")
+    smallest, largest = request.wg_size or (wave, wave)
+    if not 1 <= smallest <= largest <= 1024:
+        raise CalculatorError(f"work-groups of {smallest}..{largest}: must be 1 to 1024 work-items, smallest first")
     label = "VGPR" if target.agpr_file is None else ("VGPR+AGPR" if target.agpr_file == "unified" else "VGPR/AGPR")
-    return Inputs(total, request.sgprs, request.lds_bytes, wg, wave, request.cumode, label)
+    return Inputs(total, request.sgprs, request.lds_bytes, largest, wave, request.cumode, label,
+                  smallest if smallest < largest else None)
 
 
 def thresholds(target: Target, inputs: Inputs) -> list[dict]:
     """Per occupancy level: the most VGPRs, SGPRs and LDS bytes that still allow it."""
     rows = []
     for waves in range(target.max_waves_per_simd, 0, -1):
-        lds = largest_lds_for(target, Inputs(inputs.vgprs, inputs.sgprs, target.lds_per_workgroup, inputs.wg_size,
-                                              inputs.wave_size, inputs.cumode), waves)
+        lds = largest_lds_for(target, replace(inputs, lds_bytes=target.lds_per_workgroup), waves)
         rows.append({
             "waves_per_simd": waves,
             "max_vgprs": max_vgprs_for(target, waves, inputs.wave_size) or None,
@@ -86,10 +87,11 @@ def gcn_result(target: Target, inputs: Inputs, with_limits: bool) -> dict:
     document = {
         "target": str(target),
         "inputs": {"vgprs": inputs.vgprs, "sgprs": inputs.sgprs, "lds_bytes": inputs.lds_bytes,
-                   "wg_size": inputs.wg_size, "wave_size": inputs.wave_size, "cumode": inputs.cumode},
+                   "wg_size": inputs.wg_size, "wg_size_min": inputs.smallest_wg, "wave_size": inputs.wave_size, "cumode": inputs.cumode},
         **result.to_json(),
         "max_waves_per_simd": target.max_waves_per_simd,
-        "what_if": {name: [list(p) for p in points] for name, points in what_if(target, inputs).items()},
+        "what_if": what_if_json(target, inputs),
+        "what_if_range": what_if_range(target),
     }
     if with_limits:
         document["thresholds"] = thresholds(target, inputs)

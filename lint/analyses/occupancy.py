@@ -7,7 +7,7 @@ wave. The kernel report and the calculator both use it; nothing else computes oc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..targets import Target, waves_for_sgprs, waves_for_vgprs
 
@@ -50,6 +50,22 @@ def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int
     return min(wave_slots // waves_per_group, target.max_barriers(cumode))
 
 
+@dataclass(frozen=True)
+class SizeSpread:
+    """Waves per SIMD at the single work-group sizes of a launch range: the fewest and the most,
+    each with the size that reaches it (the smallest such size), and at 256 when in range."""
+
+    fewest: int
+    fewest_at: int
+    most: int
+    most_at: int
+    at_256: int | None
+
+    def to_json(self) -> dict:
+        return {"fewest": self.fewest, "fewest_at": self.fewest_at, "most": self.most, "most_at": self.most_at,
+                "at_256": self.at_256}
+
+
 @dataclass
 class Occupancy:
     waves_per_simd: int
@@ -57,6 +73,7 @@ class Occupancy:
     workgroups_per_cu: int
     limits: dict[str, int]  # waves per SIMD each resource allows
     limiters: list[str]
+    spread: SizeSpread
     next_step: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -66,6 +83,7 @@ class Occupancy:
             "workgroups_per_cu": self.workgroups_per_cu,
             "limits": self.limits,
             "limiter": self.limiters,
+            "over_sizes": self.spread.to_json(),
             "next_step": self.next_step,
         }
 
@@ -82,6 +100,10 @@ class Inputs:
     cumode: bool = False
     vgpr_label: str = VGPR
     wg_min: int | None = None  # smallest work-group size of the launch range (None: wg_size is pinned)
+
+    @property
+    def smallest_wg(self) -> int:
+        return self.wg_min if self.wg_min is not None else self.wg_size
 
 
 def _lds_and_workgroup_limits(target: Target, lds_bytes: int, wg_size: int, wave_size: int, cumode: bool):
@@ -127,33 +149,55 @@ def waves_over_range(target: Target, lds_bytes: int, smallest: int, largest: int
     return min(max(_ceil_div(most, simds), 1), max_waves)
 
 
-def _limits(target: Target, inputs: Inputs) -> tuple[dict[str, int], int]:
-    """Waves per SIMD each resource allows, and work-groups per CU."""
-    by_lds, by_groups, groups = _lds_and_workgroup_limits(
-        target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)
-    if inputs.wg_min is not None and inputs.wg_min < inputs.wg_size:
-        args = (inputs.wg_min, inputs.wg_size, inputs.wave_size, inputs.cumode)
-        by_groups = waves_over_range(target, 0, *args)
-        by_lds = waves_over_range(target, inputs.lds_bytes, *args)
-    limits = {
-        inputs.vgpr_label: waves_with_vgprs(target, inputs.vgprs, inputs.wave_size),
-        SGPR: waves_with_sgprs(target, inputs.sgprs),
-        LDS: by_lds,
-        WORKGROUP: by_groups,
-        WAVE_SLOTS: target.max_waves_per_simd,
-    }
-    return limits, groups
+def _launch_limits(target: Target, inputs: Inputs) -> tuple[int, int]:
+    """Waves per SIMD allowed by LDS and by work-group slots: for one size when pinned, else LLVM's
+    figure over the range."""
+    if inputs.smallest_wg < inputs.wg_size:
+        args = (inputs.smallest_wg, inputs.wg_size, inputs.wave_size, inputs.cumode)
+        return waves_over_range(target, inputs.lds_bytes, *args), waves_over_range(target, 0, *args)
+    return _lds_and_workgroup_limits(target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)[:2]
+
+
+def _register_limits(target: Target, inputs: Inputs) -> dict[str, int]:
+    return {inputs.vgpr_label: waves_with_vgprs(target, inputs.vgprs, inputs.wave_size),
+            SGPR: waves_with_sgprs(target, inputs.sgprs)}
+
+
+def _limits(target: Target, inputs: Inputs) -> dict[str, int]:
+    """Waves per SIMD each resource allows."""
+    by_lds, by_groups = _launch_limits(target, inputs)
+    return {**_register_limits(target, inputs), LDS: by_lds, WORKGROUP: by_groups, WAVE_SLOTS: target.max_waves_per_simd}
+
+
+def _single_sizes(inputs: Inputs) -> list[int]:
+    """One size per waves-per-group count in the launch range (the largest size with that count)."""
+    wave = inputs.wave_size
+    return sorted({min(count * wave, inputs.wg_size)
+                   for count in range(_ceil_div(inputs.smallest_wg, wave), _ceil_div(inputs.wg_size, wave) + 1)})
+
+
+def size_spread(target: Target, inputs: Inputs) -> SizeSpread:
+    """Waves per SIMD at each single work-group size of the range, registers included."""
+    cap = min(min(_register_limits(target, inputs).values()), target.max_waves_per_simd)
+    waves = {size: min(cap, *_lds_and_workgroup_limits(target, inputs.lds_bytes, size, inputs.wave_size,
+                                                         inputs.cumode)[:2])
+             for size in _single_sizes(inputs)}
+    fewest, most = min(waves.values()), max(waves.values())
+    return SizeSpread(fewest, min(s for s, w in waves.items() if w == fewest),
+                      most, min(s for s, w in waves.items() if w == most), waves.get(256))
 
 
 def occupancy(target: Target, inputs: Inputs) -> Occupancy:
     """Waves per SIMD (LLVM's `; Occupancy:`) with per-resource limits and the binding ones."""
-    limits, groups = _limits(target, inputs)
+    limits = _limits(target, inputs)
+    groups = _lds_and_workgroup_limits(target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)[2]
     waves = min(limits.values())
     if waves == target.max_waves_per_simd:
         binding = [WAVE_SLOTS]
     else:
         binding = [name for name, value in limits.items() if value == waves]
-    result = Occupancy(waves, waves * target.simds_per_cu(inputs.cumode), groups, limits, binding)
+    result = Occupancy(waves, waves * target.simds_per_cu(inputs.cumode), groups, limits, binding,
+                       size_spread(target, inputs))
     if waves < target.max_waves_per_simd:
         result.next_step = next_steps(target, inputs, waves + 1, binding)
     return result
@@ -198,27 +242,39 @@ def next_steps(target: Target, inputs: Inputs, goal: int, binding: list[str]) ->
         elif name == WORKGROUP:
             size = _nearest_wg_size_for(target, inputs, goal)
             if size is not None:
-                steps.append(f"use work-groups of {size} work-items (now {inputs.wg_size})")
+                bound = "" if with_largest_wg(inputs, size).wg_min is None else "at most "
+                now = f"{inputs.smallest_wg}..{inputs.wg_size}" if inputs.wg_min is not None else f"{inputs.wg_size}"
+                steps.append(f"use work-groups of {bound}{size} work-items (now {now})")
     return steps
 
 
 def largest_lds_for(target: Target, inputs: Inputs, goal: int) -> int | None:
+    """Most LDS bytes per work-group that still allow `goal` waves by LDS (None if none does)."""
+    def by_lds(lds_bytes: int) -> int:
+        return _launch_limits(target, replace(inputs, lds_bytes=lds_bytes))[0]
+
     low, high = 0, inputs.lds_bytes
-    if _lds_and_workgroup_limits(target, 0, inputs.wg_size, inputs.wave_size, inputs.cumode)[0] < goal:
+    if by_lds(0) < goal:
         return None
     while low < high:  # largest LDS size that still gives `goal` waves
         middle = (low + high + 1) // 2
-        if _lds_and_workgroup_limits(target, middle, inputs.wg_size, inputs.wave_size, inputs.cumode)[0] >= goal:
+        if by_lds(middle) >= goal:
             low = middle
         else:
             high = middle - 1
     return low
 
 
+def with_largest_wg(inputs: Inputs, size: int) -> Inputs:
+    """The launch with `size` as its largest work-group (pinned launches stay pinned)."""
+    if inputs.wg_min is None or size <= inputs.wg_min:
+        return replace(inputs, wg_size=size, wg_min=None)
+    return replace(inputs, wg_size=size)
+
+
 def _nearest_wg_size_for(target: Target, inputs: Inputs, goal: int) -> int | None:
     candidates = range(inputs.wave_size, 1025, inputs.wave_size)
-    good = [size for size in candidates
-            if min(_lds_and_workgroup_limits(target, inputs.lds_bytes, size, inputs.wave_size, inputs.cumode)[:2]) >= goal]
+    good = [size for size in candidates if min(_launch_limits(target, with_largest_wg(inputs, size))) >= goal]
     return min(good, key=lambda size: (abs(size - inputs.wg_size), -size)) if good else None
 
 
@@ -230,22 +286,56 @@ def _lds_breakpoints(target: Target, cumode: bool) -> list[int]:
     return sorted(points)
 
 
-def what_if(target: Target, inputs: Inputs) -> dict[str, list[tuple[int, int]]]:
-    """Occupancy as one input varies (the others fixed): the points where it changes."""
+def _vgpr_breakpoints(target: Target, wave_size: int) -> list[int]:
+    """VGPR counts where the waves the register file holds can change: one granule, and one past each."""
+    granule, top = target.vgpr_alloc_granule(wave_size), target.addressable_vgprs
+    return sorted({1} | {x for k in range(1, top // granule + 1) for x in (k * granule, k * granule + 1) if x <= top})
 
-    def curve(xs, make) -> list[tuple[int, int]]:
-        points: list[tuple[int, int]] = []
-        for x in xs:
-            waves = min(_limits(target, make(x))[0].values())
-            if not points or points[-1][1] != waves:
-                points.append((x, waves))
-        return points
 
+def _steps(xs, waves_at) -> list[tuple[int, int]]:
+    """The points of a step curve where its value changes."""
+    points: list[tuple[int, int]] = []
+    for x in xs:
+        waves = waves_at(x)
+        if not points or points[-1][1] != waves:
+            points.append((x, waves))
+    return points
+
+
+def what_if(target: Target, inputs: Inputs) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    """Occupancy as one input varies: `alone` is that resource's own limit (the others freed),
+    `combined` the kernel's occupancy with the others as they are. The work-group axis is the
+    launch's largest size (its smallest kept, unless that pins it)."""
+    def combined(make):
+        return lambda x: min(_limits(target, make(x)).values())
+
+    def vgprs(x: int) -> Inputs:
+        return replace(inputs, vgprs=x)
+
+    def lds(x: int) -> Inputs:
+        return replace(inputs, lds_bytes=x)
+
+    def largest_wg(x: int) -> Inputs:
+        return with_largest_wg(inputs, x)
+
+    vgpr_xs = _vgpr_breakpoints(target, inputs.wave_size)
+    lds_xs = _lds_breakpoints(target, inputs.cumode)
+    wg_xs = range(inputs.wave_size, 1025, inputs.wave_size)
     return {
-        "vgprs": curve(range(1, target.addressable_vgprs + 1),
-                       lambda x: Inputs(x, inputs.sgprs, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)),
-        "lds_bytes": curve(_lds_breakpoints(target, inputs.cumode),
-                           lambda x: Inputs(inputs.vgprs, inputs.sgprs, x, inputs.wg_size, inputs.wave_size, inputs.cumode)),
-        "wg_size": curve(range(inputs.wave_size, 1025, inputs.wave_size),
-                         lambda x: Inputs(inputs.vgprs, inputs.sgprs, inputs.lds_bytes, x, inputs.wave_size, inputs.cumode)),
+        "vgprs": {"alone": _steps(vgpr_xs, lambda x: waves_with_vgprs(target, x, inputs.wave_size)),
+                  "combined": _steps(vgpr_xs, combined(vgprs))},
+        "lds_bytes": {"alone": _steps(lds_xs, lambda x: _launch_limits(target, lds(x))[0]),
+                      "combined": _steps(lds_xs, combined(lds))},
+        "wg_size": {"alone": _steps(wg_xs, lambda x: _launch_limits(target, largest_wg(x))[1]),
+                    "combined": _steps(wg_xs, combined(largest_wg))},
     }
+
+
+def what_if_json(target: Target, inputs: Inputs) -> dict[str, dict[str, list[list[int]]]]:
+    return {name: {kind: [list(point) for point in points] for kind, points in curves.items()}
+            for name, curves in what_if(target, inputs).items()}
+
+
+def what_if_range(target: Target) -> dict[str, int]:
+    """The largest value of each what-if axis."""
+    return {"vgprs": target.addressable_vgprs, "lds_bytes": target.lds_per_workgroup, "wg_size": 1024}

@@ -20,6 +20,7 @@ from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
 #: `.max_flat_workgroup_size` LLVM writes when the source sets no bound.
 UNBOUNDED_WG_SIZE = 1024
 _UNPINNED = "not pinned: LLVM's figure, the most waves over the range; pass --wg-size to pin it"
+_UNPINNED_RANGE = "a range: LLVM's figure, the most waves over it"
 
 
 @dataclass
@@ -49,6 +50,12 @@ class KernelResources:
     occupancy: Occupancy
     usage_source: str  # where the usage figures came from
 
+    @property
+    def wg_sizes(self) -> str:
+        """The launch's work-group size, or its range "smallest..largest"."""
+        smallest = self.inputs.smallest_wg
+        return f"{smallest}..{self.wg_size}" if smallest < self.wg_size else f"{self.wg_size}"
+
 
 def _symbol(module: Module, name: str) -> int | None:
     value = module.symbols.get(name)
@@ -77,7 +84,8 @@ def _work_group_size(module: Module, kernel: Kernel) -> tuple[int, int, str]:
     Unpinned, LLVM's occupancy is the most over [1, largest] (llvm-amdgpu-facts.md §1.3b)."""
     options = module.options
     if options is not None and options.wg_size:
-        return options.wg_size, options.wg_size, "--wg-size"
+        smallest, largest = options.wg_size
+        return smallest, largest, "--wg-size" if smallest == largest else f"--wg-size; {_UNPINNED_RANGE}"
     metadata = kernel.metadata or {}
     required = metadata.get(".reqd_workgroup_size")
     if isinstance(required, list) and len(required) == 3 and all(isinstance(v, int) and v > 0 for v in required):

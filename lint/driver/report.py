@@ -9,7 +9,7 @@ from typing import Any
 from ..analyses.cfg import CFGAnalysis
 from ..analyses.launch import fill
 from ..analyses.manager import AnalysisManager
-from ..analyses.occupancy import what_if
+from ..analyses.occupancy import what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
 from ..ir import Kernel, Module
 
@@ -40,7 +40,6 @@ def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
 def resource_report(module: Module, kernel: Kernel, resources: KernelResources) -> dict[str, Any]:
     target = module.target
     occupancy = resources.occupancy
-    curves = what_if(target, resources.inputs)
     report: dict[str, Any] = {
         "wave_size": resources.wave_size,
         "cumode": resources.cumode,
@@ -63,8 +62,9 @@ def resource_report(module: Module, kernel: Kernel, resources: KernelResources) 
         "limits": occupancy.limits,
         "limiter": occupancy.limiters,
         "next_step": occupancy.next_step,
-        "what_if": {name: [list(point) for point in points] for name, points in curves.items()},
-        "what_if_range": {"vgprs": target.addressable_vgprs, "lds_bytes": target.lds_per_workgroup, "wg_size": 1024},
+        "over_sizes": occupancy.spread.to_json(),
+        "what_if": what_if_json(target, resources.inputs),
+        "what_if_range": what_if_range(target),
     }
     launch = module.options.launch if module.options is not None else None
     if launch is not None:

@@ -38,7 +38,7 @@ class Flags:
     include_dirs: list[str] = field(default_factory=list)
     defsyms: list[tuple[str, int]] = field(default_factory=list)
     use_config: bool = True
-    wg_size: int | None = None
+    wg_size: tuple[int, int] | None = None  # (smallest, largest)
     grid: str | None = None
     device: str | None = None
     cus: int | None = None

@@ -34,7 +34,7 @@ class BuildOptions:
     include_dirs: list[str] = field(default_factory=list)
     defsyms: dict[str, Value] = field(default_factory=dict)
     statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements expansion may produce per file
-    wg_size: int | None = None  # launch work-group size when the kernel does not say
+    wg_size: tuple[int, int] | None = None  # launch work-group sizes (smallest, largest), overriding the kernel's
     launch: Launch | None = None  # grid and device, for the launch-fill analysis
     min_waves: int | None = None  # occupancy every kernel should reach
     baseline: dict[str, Any] | None = None  # `amdgpu-lint baseline` snapshot, keyed "path::kernel"

@@ -178,7 +178,7 @@ def _from_triton(path: Path, options: BuildOptions) -> Prepared:
         if options.mcpu is None and arch:
             options = replace(options, mcpu=arch)
         if isinstance(warps, int) and warps > 0 and options.wg_size is None and options.launch is None:
-            options = replace(options, wg_size=warps * warp_size)
+            options = replace(options, wg_size=(warps * warp_size,) * 2)
             described += f" ({metadata_path.name}: {arch or 'no arch'}, num_warps {warps} x warp_size {warp_size})"
     return Prepared(source, options, str(path), described, generated=False)
 

@@ -43,7 +43,7 @@ def _occupancy_section(report: dict[str, Any]) -> str:
     steps = "".join(f"<li>{escape(step)}</li>" for step in report["next_step"])
     charts = []
     for curve, label, key in (("vgprs", "VGPRs", "vgpr"), ("lds_bytes", "LDS bytes", "lds_bytes"), ("wg_size", "work-group size", "wg_size")):
-        points = [tuple(point) for point in report["what_if"][curve]]
+        points = [tuple(point) for point in report["what_if"][curve]["combined"]]
         current = report[key]
         waves_now = next((w for x, w in reversed(points) if x <= current), points[0][1])
         charts.append(step_chart(f"occupancy vs {label}", label, points, max(report["what_if_range"][curve], current),

@@ -56,7 +56,8 @@ def write_plots(directory: Path, reports: list[dict[str, Any]]) -> list[Path]:
     for report in reports:
         if "what_if" not in report:
             continue
-        for curve, points in report["what_if"].items():
+        for curve, curves in report["what_if"].items():
+            points = curves["combined"]
             label, key = axes[curve]
             current = report[key]
             waves_now = next((w for x, w in reversed(points) if x <= current), points[0][1])
@@ -75,7 +76,7 @@ def write_calculator_plot(path: Path, document: dict[str, Any]) -> None:
     charts = []
     for curve, label, key, x_max in (("vgprs", "VGPRs", "vgprs", 512), ("lds_bytes", "LDS bytes", "lds_bytes", 163840),
                                       ("wg_size", "work-group size", "wg_size", 1024)):
-        points = [tuple(p) for p in document["what_if"][curve]]
+        points = [tuple(p) for p in document["what_if"][curve]["combined"]]
         current = inputs[key]
         waves_now = next((w for x, w in reversed(points) if x <= current), points[0][1])
         span = max(points[-1][0] * (2 if curve != "wg_size" else 1), current, 1)

@@ -50,18 +50,35 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
               f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
     out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
     mode = ", CU mode" if report["cumode"] else ""
-    sizes = (f"{report['wg_size_min']}..{report['wg_size']}" if report.get("wg_size_min", report["wg_size"]) != report["wg_size"]
-             else f"{report['wg_size']}")
+    sizes = _sizes(report["wg_size_min"], report["wg_size"])
     out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {sizes} ({report['wg_size_source']})\n")
+    spread = spread_text(report["over_sizes"], report["wg_size_min"], report["wg_size"], "pass --wg-size")
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
-              f"{report['waves_per_cu']} waves/{report['cu_unit']}\n")
+              f"{report['waves_per_cu']} waves/{report['cu_unit']}{spread}\n")
     _write_limits(out, report, "    ")
-    _write_steps_and_what_if(out, report, "next step:     ", report["vgpr"], report["lds_bytes"], report["wg_size"])
+    _write_steps_and_what_if(out, report, "next step:     ", report["vgpr"], report["lds_bytes"], report["wg_size"],
+                             report["wg_size_min"] < report["wg_size"])
     if "launch" in report:
         launch = report["launch"]
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
                   f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
                   f"{launch['last_wave_efficiency']:.0%} full\n")
+
+
+def _sizes(smallest: int, largest: int) -> str:
+    return f"{smallest}..{largest}" if smallest < largest else f"{largest}"
+
+
+def spread_text(spread: dict[str, Any], smallest: int, largest: int, advice: str) -> str:
+    """" (LLVM's figure for work-groups of 1..1024; 8 at 1024, 4 at 256, 1 at 64: pass --wg-size)" when the
+    launch is a range over which occupancy varies; empty otherwise."""
+    if smallest >= largest or spread["fewest"] == spread["most"]:
+        return ""
+    points = {spread["most_at"]: spread["most"], spread["fewest_at"]: spread["fewest"]}
+    if spread["at_256"] is not None:
+        points.setdefault(256, spread["at_256"])
+    at = ", ".join(f"{waves} at {size}" for size, waves in sorted(points.items(), key=lambda item: (-item[1], -item[0])))
+    return f" (LLVM's figure for work-groups of {smallest}..{largest}; {at}: {advice})"
 
 
 def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
@@ -89,9 +106,12 @@ def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
     inputs = document["inputs"]
     out.write(f"{document['target']}: {document['waves_per_simd']} of {document['max_waves_per_simd']} waves/SIMD, "
               f"{document['waves_per_cu']} waves per CU/WGP ({inputs['vgprs']} VGPRs, {inputs['sgprs']} SGPRs, "
-              f"{inputs['lds_bytes']} bytes LDS, work-group {inputs['wg_size']}, wave{inputs['wave_size']})\n")
+              f"{inputs['lds_bytes']} bytes LDS, work-group {_sizes(inputs['wg_size_min'], inputs['wg_size'])}, "
+              f"wave{inputs['wave_size']})"
+              f"{spread_text(document['over_sizes'], inputs['wg_size_min'], inputs['wg_size'], 'pass one size')}\n")
     _write_limits(out, document, "  ")
-    _write_steps_and_what_if(out, document, "next step: ", inputs["vgprs"], inputs["lds_bytes"], inputs["wg_size"])
+    _write_steps_and_what_if(out, document, "next step: ", inputs["vgprs"], inputs["lds_bytes"], inputs["wg_size"],
+                             inputs["wg_size_min"] < inputs["wg_size"])
     if "thresholds" in document:
         out.write("  waves/SIMD  max VGPRs  max SGPRs  max LDS bytes\n")
         for row in document["thresholds"]:
@@ -110,20 +130,32 @@ def _write_limits(out: TextIO, document: dict[str, Any], indent: str, header: bo
 
 
 def _write_steps_and_what_if(out: TextIO, document: dict[str, Any], step_label: str, vgprs: int, lds_bytes: int,
-                             wg_size: int) -> None:
-    """The next steps to one more wave, then each what-if curve with the current point starred."""
+                             wg_size: int, ranged: bool) -> None:
+    """The next steps to one more wave, then the occupancy as each input varies."""
     for step in document["next_step"]:
         out.write(f"  {step_label}{step}\n")
-    curves = document["what_if"]
-    out.write(f"  what-if VGPRs: {_curve_text(curves['vgprs'], vgprs)}\n")
-    out.write(f"  what-if LDS:   {_curve_text(curves['lds_bytes'], lds_bytes)}\n")
-    out.write(f"  what-if WG:    {_curve_text(curves['wg_size'], wg_size)}\n")
+    curves, ranges = document["what_if"], document.get("what_if_range", {})
+    lines = (("VGPRs", "vgprs", vgprs, str), ("LDS", "lds_bytes", lds_bytes, _bytes),
+             ("largest WG" if ranged else "work-group", "wg_size", wg_size, str))
+    for label, key, current, show in lines:
+        text = curve_text(curves[key]["combined"], current, ranges.get(key), show)
+        out.write(f"  what-if {label + ':':<11} {text}\n")
 
 
-def _curve_text(points: list[list[int]], current: int) -> str:
-    marked = []
-    for index, (x, waves) in enumerate(points):
-        following = points[index + 1][0] if index + 1 < len(points) else None
-        here = x <= current and (following is None or current < following)
-        marked.append(f"{x}->{waves}" + ("*" if here else ""))
-    return ", ".join(marked)
+def _bytes(count: int) -> str:
+    return f"{count // 1024} KiB" if count and count % 1024 == 0 else f"{count} B"
+
+
+def curve_text(points: list[list[int]], current: int, top: int | None, show=str, keep: int = 8) -> str:
+    """A step curve as "≤ 64 → 8 waves, ≤ 72 → 7, …, now 368 → 1": each segment's last value, and where
+    `current` falls."""
+    segments = []
+    for index, (_, waves) in enumerate(points):
+        end = points[index + 1][0] - 1 if index + 1 < len(points) else top
+        segments.append(f"≤ {show(end)} → {waves}" if end is not None else f"≥ {show(points[index][0])} → {waves}")
+    if segments:
+        segments[0] += " wave" if points[0][1] == 1 else " waves"
+    if len(segments) > keep:
+        segments = segments[:keep - 2] + ["…"] + segments[-1:]
+    now = next((waves for x, waves in reversed(points) if x <= current), points[0][1] if points else None)
+    return ", ".join(segments + [f"now {show(current)} → {now}"])
