@@ -70,10 +70,11 @@ def compiled():
     return {(target, variant): result for (target, variant, _), result in zip(jobs, results, strict=True)}
 
 
-def ours(assembly: str, wg_size: int | None = None):
+def ours(assembly: str, wg_size: int | tuple[int, int] | None = None):
     """Our resources; a variant pinned with "amdgpu-flat-work-group-size"="N,N" is pinned with
     --wg-size (the listing shows only the upper end of the range)."""
-    module = build_module(split_lines("k.s", assembly), BuildOptions(wg_size=(wg_size, wg_size) if wg_size else None))
+    sizes = (wg_size, wg_size) if isinstance(wg_size, int) else wg_size
+    module = build_module(split_lines("k.s", assembly), BuildOptions(wg_size=sizes))
     (kernel,) = module.kernels
     return kernel, AnalysisManager(module, kernel).get(ResourceAnalysis)
 
@@ -118,20 +119,58 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out) {attrs} {{
 }}
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare void @llvm.amdgcn.s.barrier()
-attributes #0 = {{ {attribute} }}
 """
+NO_LDS_KERNEL = """
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {attrs} {{
+  %i = call i32 @llvm.amdgcn.workitem.id.x()
+  %q = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %i, ptr addrspace(1) %q
+  ret void
+}}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"""
+#: "amdgpu-flat-work-group-size" ranges (None: no attribute, LLVM's default [1, 1024]).
+LAUNCH_RANGES = [None, (1, 1024), (1, 256), (64, 256), (256, 256)]
+LDS_SIZES = [0, 4096, 16384, 49152]
 
 
-@pytest.mark.parametrize("target", ["gfx906", "gfx90a", "gfx1030"])
-@pytest.mark.parametrize("attribute", ["", '"amdgpu-flat-work-group-size"="1,1024"', '"amdgpu-flat-work-group-size"="1,256"'])
-def test_unpinned_launch_with_lds_matches_llvm(target, attribute):
-    # llvm-amdgpu-facts.md §1.3b: LLVM's figure is the most waves over the range [1, max]
+def _launch_ir(lds_bytes: int, sizes: tuple[int, int] | None) -> str:
+    attrs = "" if sizes is None else "#0"
+    ir = LDS_KERNEL.format(words=lds_bytes // 4, attrs=attrs) if lds_bytes else NO_LDS_KERNEL.format(attrs=attrs)
+    if sizes is not None:
+        ir += '\nattributes #0 = { "amdgpu-flat-work-group-size"="%d,%d" }\n' % sizes
+    return ir
+
+
+def _launch_jobs():
+    return [(target, lds, sizes) for target in TARGETS for lds in LDS_SIZES for sizes in LAUNCH_RANGES]
+
+
+@lru_cache(maxsize=1)
+def compiled_launches():
     from llvm_remarks import compile_all
 
-    ir = LDS_KERNEL.format(words=4096, attrs="#0" if attribute else "", attribute=attribute)
-    if not attribute:
-        ir = ir.replace("attributes #0 = {  }\n", "")
-    (result,) = compile_all([{"ir": ir, "cpu": target}])
-    _, resources = ours(result["asm"])
-    assert resources.lds_bytes == 16384
-    assert resources.occupancy.waves_per_simd == int(result["remarks"]["k"]["Occupancy"])
+    jobs = _launch_jobs()
+    results = compile_all([{"ir": _launch_ir(lds, sizes), "cpu": target} for target, lds, sizes in jobs])
+    return dict(zip(jobs, results, strict=True))
+
+
+@pytest.mark.parametrize("target, lds_bytes, sizes", _launch_jobs())
+def test_launch_ranges_match_llvm(target, lds_bytes, sizes):
+    # llvm-amdgpu-facts.md §1.3b: LLVM's figure is the most waves over the range. The listing
+    # carries only the upper end (.max_flat_workgroup_size); a range with a lower end above 1 is
+    # given with --wg-size MIN,MAX, as a user who knows the launch bounds would.
+    result = compiled_launches()[(target, lds_bytes, sizes)]
+    given = sizes if sizes is not None and sizes[0] > 1 else None
+    _, resources = ours(result["asm"], given)
+    assert resources.lds_bytes == lds_bytes
+    assert (resources.inputs.smallest_wg, resources.wg_size) == (sizes or (1, 1024))
+    assert resources.occupancy.waves_per_simd == int(result["remarks"]["k"]["Occupancy"]), resources.occupancy
+
+
+def test_launch_ranges_are_not_all_the_same():
+    """The grid reaches different figures for one kernel as only the range changes."""
+    figures = {(t, lds): set() for t, lds, _ in _launch_jobs()}
+    for (target, lds, _), result in compiled_launches().items():
+        figures[(target, lds)].add(result["remarks"]["k"]["Occupancy"])
+    assert sum(len(found) > 1 for found in figures.values()) >= 10
