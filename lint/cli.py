@@ -17,10 +17,18 @@ from typing import TextIO
 from . import __version__
 from .devices import DEVICES
 from .diagnostics import Diagnostic
+from .driver.baseline import (
+    ROOT_DESCRIPTION,
+    ROOT_ENTRY,
+    finding_keys,
+    key_root,
+    relative_finding_key,
+    relative_kernel_key,
+)
 from .driver.config import ConfigError
-from .driver.linter import FileResult, finding_keys
+from .driver.linter import FileResult
 from .driver.report import add_simulation, kernel_report
-from .driver.session import Flags, UsageError, check_paths, lint_paths
+from .driver.session import Flags, UsageError, check_paths, config_for, jobs_for, lint_paths, run_job
 from .frontend.source import read_source
 from .ir import SourceFile
 from .outputs.github import write_github
@@ -152,7 +160,7 @@ def _flags(args: argparse.Namespace) -> Flags:
         wg_size=args.wg_size, grid=args.grid, device=args.device, cus=args.cus, min_waves=args.min_waves,
         latency_table=args.latency_table,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
-        fail_on=args.fail_on if checking else None, baseline=args.baseline if checking else None,
+        fail_on=args.fail_on if checking else None, baseline=args.baseline if checking else None, use_baseline=checking,
     )
 
 
@@ -229,23 +237,31 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run_baseline(args: argparse.Namespace) -> int:
-    results, _ = lint_paths(args.paths, _flags(args))
+    """Each kernel's resources and occupancy, and every finding, keyed by paths relative to the key root
+    (driver/baseline.py), so `check --baseline` matches them from any directory."""
+    flags = _flags(args)
     kernels = {}
     findings = []
-    for result in results:
-        if result.module:
-            findings += finding_keys(result.diagnostics, result.module.sources)
-        for kernel in result.module.kernels if result.module else ():
-            report = kernel_report(result.module, kernel)
-            if "waves_per_simd" in report:
-                kernels[baseline_key(result.module.path, kernel.name)] = {
-                    key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
-                                                 "scratch_bytes", "wg_size", "waves_per_simd", "limiter")
-                }
+    errors = False
+    for job in jobs_for(args.paths, flags):
+        root = key_root(config_for(job.path, flags), args.output)
+        for result in run_job(job):
+            errors = errors or result.error is not None
+            if result.module is None:
+                continue
+            findings += [relative_finding_key(key, root) for key in finding_keys(result.diagnostics, result.module.sources)]
+            for kernel in result.module.kernels:
+                report = kernel_report(result.module, kernel)
+                if "waves_per_simd" in report:
+                    kernels[relative_kernel_key(baseline_key(result.module.path, kernel.name), root)] = {
+                        key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
+                                                     "scratch_bytes", "wg_size", "waves_per_simd", "limiter")
+                    }
+    document = {"version": __version__, ROOT_ENTRY: ROOT_DESCRIPTION, "kernels": kernels, "findings": sorted(findings)}
     with _output(args.output) as out:
-        json.dump({"version": __version__, "kernels": kernels, "findings": sorted(findings)}, out, indent=2, sort_keys=True)
+        json.dump(document, out, indent=2, sort_keys=True)
         out.write("\n")
-    return EXIT_USAGE if any(result.error for result in results) else EXIT_CLEAN
+    return EXIT_USAGE if errors else EXIT_CLEAN
 
 
 def run_calculator(args: argparse.Namespace) -> int:

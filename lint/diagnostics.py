@@ -117,10 +117,15 @@ def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
     }
 
 
+def stripped_line(diagnostic: Diagnostic, sources: dict[str, SourceFile]) -> str:
+    """The text of the diagnostic's line with runs of whitespace made one space ("" when unknown)."""
+    source = sources.get(diagnostic.path)
+    return " ".join((source.line_text(diagnostic.line) if source else "").split())
+
+
 def fingerprint(diagnostic: Diagnostic, sources: dict[str, SourceFile], occurrence: int) -> str:
     """Stable across unrelated edits: rule, path and the stripped text of the line, not its number."""
-    source = sources.get(diagnostic.path)
-    text = " ".join((source.line_text(diagnostic.line) if source else "").split())
+    text = stripped_line(diagnostic, sources)
     digest = hashlib.sha256(f"{diagnostic.code}\0{diagnostic.path}\0{text}".encode()).hexdigest()[:16]
     return f"{digest}:{occurrence}"
 

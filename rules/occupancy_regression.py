@@ -3,6 +3,13 @@ Kernels whose occupancy fell compared with a baseline written by `amdgpu-lint ba
 (pass it with `--baseline FILE` or `baseline = "..."` in the configuration), naming the new
 limiter and what to free to get back.
 
+The snapshot names each file by its path relative to the directory of the configuration
+(`pyproject.toml` or `.amdgpu-lint.toml`) that governs it, so a snapshot written at the
+repository root matches a check run from any subdirectory. Without a configuration, paths are
+relative to the snapshot's own directory (`baseline -o FILE`; written to stdout: the current
+directory, so redirect it into the directory you run from). Snapshots written by earlier
+versions (no `paths_relative_to` entry) still match checks run from where they were written.
+
 ## Why it matters
 Occupancy cliffs are discrete: one extra VGPR on gfx90a (64 -> 65) costs a whole wave per
 SIMD. In review, the diff looks harmless; the profiler shows it weeks later.
@@ -19,6 +26,7 @@ Undo the register or LDS growth the message points at, or refresh the baseline w
 """
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
@@ -35,7 +43,8 @@ REQUIRES = (ResourceAnalysis,)
 
 
 def baseline_key(path: str, kernel: str) -> str:
-    return f"{path}::{kernel}"
+    """The snapshot's key for `kernel` in the file at `path`, as read into memory (absolute path; see driver/baseline.py)."""
+    return f"{Path(path).resolve().as_posix()}::{kernel}"
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:

@@ -2,5 +2,6 @@
 
 session (flags + configuration -> settings, files -> results; what the front doors share) ->
 linter (module -> rules -> suppressions -> diagnostics); rule is the contract every rule module
-implements; report builds the per-kernel report document.
+implements; report builds the per-kernel report document; baseline keys the snapshots of
+`amdgpu-lint baseline`.
 """

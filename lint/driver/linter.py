@@ -7,11 +7,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
-from ..diagnostics import Diagnostic, Note, Severity, fingerprints
+from ..diagnostics import Diagnostic, Note, Severity
 from ..frontend.builder import BuildOptions, build_module
 from ..frontend.source import read_source, split_lines
 from ..ir import Module, ReadProblem, SourceFile
 from ..rules import RULES
+from .baseline import ROOT_ENTRY, finding_keys
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
 
@@ -151,11 +152,6 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
     diagnostics.sort(key=lambda d: d.sort_key)
     if options.baseline and options.baseline.get("findings"):
         known = set(options.baseline["findings"])
-        keys = finding_keys(diagnostics, module.sources)
+        keys = finding_keys(diagnostics, module.sources, legacy=ROOT_ENTRY not in options.baseline)
         diagnostics = [d for d, key in zip(diagnostics, keys, strict=True) if key not in known]
     return FileResult(source.path, module, diagnostics)
-
-
-def finding_keys(diagnostics: list[Diagnostic], sources) -> list[str]:
-    """Baseline keys for findings: path, code and a fingerprint of the line's text."""
-    return [f"{d.path}::{d.code}::{print_}" for d, print_ in zip(diagnostics, fingerprints(diagnostics, sources), strict=True)]

@@ -17,6 +17,7 @@ from ..frontend.builder import BuildOptions, build_module
 from ..frontend.source import split_lines
 from ..ir import Module
 from ..targets import UnknownTarget, parse_target_id
+from .baseline import key_root, with_absolute_keys
 from .config import Config, find_config
 from .linter import FileResult, RuleSelection, SelectionError, lint_input, run_rules
 
@@ -48,6 +49,7 @@ class Flags:
     ignore: list[str] = field(default_factory=list)
     fail_on: str | None = None
     baseline: str | None = None
+    use_baseline: bool = True  # False (`baseline`, `report`): no snapshot, not even the configured one
 
 
 @dataclass
@@ -82,7 +84,8 @@ def _launch(flags: Flags) -> Launch | None:
     return Launch(grid, flags.cus)
 
 
-def _read_baseline(path: str | None) -> dict | None:
+def _read_baseline(path: str | None, config: Config) -> dict | None:
+    """The snapshot at `path` with in-memory keys, for a file governed by `config`."""
     if not path:
         return None
     try:
@@ -93,7 +96,7 @@ def _read_baseline(path: str | None) -> dict | None:
         raise UsageError(f"baseline {path} is not JSON: {error}") from None
     if not isinstance(document, dict) or not isinstance(document.get("kernels"), dict):
         raise UsageError(f"baseline {path} has no 'kernels' table; write it with 'amdgpu-lint baseline'")
-    return document
+    return with_absolute_keys(document, key_root(config, path))
 
 
 def _latency_table(path: str | None) -> str | None:
@@ -126,7 +129,7 @@ def settings_for(path: Path, flags: Flags) -> Settings:
         wg_size=flags.wg_size,
         launch=_launch(flags),
         min_waves=flags.min_waves or config.min_waves,
-        baseline=_read_baseline(flags.baseline or config.baseline),
+        baseline=_read_baseline(flags.baseline or config.baseline, config) if flags.use_baseline else None,
         latency_table=_latency_table(flags.latency_table or config.latency_table),
     )
     select = _comma_list(flags.select) or config.select or ["ALL"]
