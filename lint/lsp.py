@@ -21,6 +21,7 @@ from .analyses.resources import ResourceAnalysis
 from .diagnostics import Diagnostic, Severity
 from .driver.rule import documentation_url
 from .driver.session import lint_buffer
+from .outputs.report_text import spread_text
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -51,9 +52,11 @@ def lint_text(path: str, text: str) -> Linted:
             continue
         occupancy = resources.occupancy
         steps = "".join(f"\n- next: {step}" for step in occupancy.next_step)
+        spread = spread_text(occupancy.spread.to_json(), resources.inputs.smallest_wg, resources.wg_size,
+                             "pin the work-group size to know which")
         hovers[label] = (
             f"**{kernel.name}** on {module.target}: **{occupancy.waves_per_simd}/"
-            f"{module.target.max_waves_per_simd} waves per SIMD**, limited by {', '.join(occupancy.limiters)}\n\n"
+            f"{module.target.max_waves_per_simd} waves per SIMD**{spread}, limited by {', '.join(occupancy.limiters)}\n\n"
             f"VGPR {resources.vgprs} (AGPR {resources.agprs}), SGPR {resources.sgprs}, LDS {resources.lds_bytes} bytes, "
             f"work-group {resources.wg_sizes}{steps}"
         )

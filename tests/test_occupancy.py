@@ -1,16 +1,16 @@
 """The occupancy engine against LLVM 22's published transition points (facts §1.3-§1.5),
 one test per pitfall hand-written calculators get wrong."""
 
-import pytest
 from dataclasses import replace
 
+import pytest
 from amdgpu_lint.analyses.occupancy import (
     LDS,
     Inputs,
-    _limits,
     largest_lds_for,
     max_vgprs_for,
     occupancy,
+    resource_limits,
     total_vgprs_used,
     waves_with_sgprs,
     waves_with_vgprs,
@@ -170,7 +170,7 @@ def test_what_if_curves_equal_a_scan_of_every_value(target, wave, lds_bytes, sma
     def scan(xs, make):
         points = []
         for x in xs:
-            waves = min(_limits(processor, make(x)).values())
+            waves = min(resource_limits(processor, make(x)).values())
             if not points or points[-1][1] != waves:
                 points.append((x, waves))
         return points

@@ -174,3 +174,22 @@ def test_launch_ranges_are_not_all_the_same():
     for (target, lds, _), result in compiled_launches().items():
         figures[(target, lds)].add(result["remarks"]["k"]["Occupancy"])
     assert sum(len(found) > 1 for found in figures.values()) >= 10
+
+
+def test_report_and_hover_explain_llvms_figure_for_an_unpinned_launch(tmp_path, capsys):
+    """16 KiB of LDS, no launch bounds, gfx90a: LLVM says 8; one-wave groups get 1, groups of 256 get 4."""
+    from amdgpu_lint.cli import main
+    from amdgpu_lint.lsp import lint_text
+
+    listing = compiled_launches()[("gfx90a", 16384, None)]["asm"]
+    path = tmp_path / "k.s"
+    path.write_text(listing)
+    assert main(["report", "--no-config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("occupancy:     8 of 8 waves/SIMD, 32 waves/CU (LLVM's figure for work-groups of 1..1024; "
+            "8 at 512, 4 at 256, 1 at 64: pass --wg-size)") in out
+    assert main(["report", "--no-config", "--wg-size", "256", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "occupancy:     4 of 8 waves/SIMD" in out and "LLVM's figure" not in out
+    (hover,) = lint_text(str(path), listing).hovers.values()
+    assert "8/8 waves per SIMD** (LLVM's figure for work-groups of 1..1024; 8 at 512, 4 at 256, 1 at 64" in hover

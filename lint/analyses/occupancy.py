@@ -163,7 +163,7 @@ def _register_limits(target: Target, inputs: Inputs) -> dict[str, int]:
             SGPR: waves_with_sgprs(target, inputs.sgprs)}
 
 
-def _limits(target: Target, inputs: Inputs) -> dict[str, int]:
+def resource_limits(target: Target, inputs: Inputs) -> dict[str, int]:
     """Waves per SIMD each resource allows."""
     by_lds, by_groups = _launch_limits(target, inputs)
     return {**_register_limits(target, inputs), LDS: by_lds, WORKGROUP: by_groups, WAVE_SLOTS: target.max_waves_per_simd}
@@ -189,7 +189,7 @@ def size_spread(target: Target, inputs: Inputs) -> SizeSpread:
 
 def occupancy(target: Target, inputs: Inputs) -> Occupancy:
     """Waves per SIMD (LLVM's `; Occupancy:`) with per-resource limits and the binding ones."""
-    limits = _limits(target, inputs)
+    limits = resource_limits(target, inputs)
     groups = _lds_and_workgroup_limits(target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)[2]
     waves = min(limits.values())
     if waves == target.max_waves_per_simd:
@@ -307,7 +307,7 @@ def what_if(target: Target, inputs: Inputs) -> dict[str, dict[str, list[tuple[in
     `combined` the kernel's occupancy with the others as they are. The work-group axis is the
     launch's largest size (its smallest kept, unless that pins it)."""
     def combined(make):
-        return lambda x: min(_limits(target, make(x)).values())
+        return lambda x: min(resource_limits(target, make(x)).values())
 
     def vgprs(x: int) -> Inputs:
         return replace(inputs, vgprs=x)
