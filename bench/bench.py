@@ -40,20 +40,22 @@ def kernel_sources(cpu: str) -> list[str]:
     return sources
 
 
-def renamed(assembly: str, copy: int) -> str:
+def renamed(assembly: str, copy: int, index: int) -> str:
+    """One source's kernels with every symbol made unique to (copy, index); metadata kept once."""
+    suffix = f"_c{copy}_{index}"
     names = re.findall(r"^\t\.type\t(\S+),@function", assembly, re.M)
-    text = re.sub(r"(\.L[\w.$]+)", rf"\1_c{copy}", assembly)
+    text = re.sub(r"(\.L[\w.$]+)", rf"\1{suffix}", assembly)
     for name in names:
-        text = re.sub(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", f"{name}_c{copy}", text)
-    return text if copy == 0 else _METADATA.sub("", text).replace('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n', "")
+        text = re.sub(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", f"{name}{suffix}", text)
+    return text if copy == index == 0 else _METADATA.sub("", text).replace('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n', "")
 
 
 def build_file(lines: int, cpu: str = "gfx942") -> str:
     sources = kernel_sources(cpu)
     parts, total, copy = [], 0, 0
     while total < lines:
-        for source in sources:
-            text = renamed(source, copy)
+        for index, source in enumerate(sources):
+            text = renamed(source, copy, index)
             parts.append(text)
             total += text.count("\n")
         copy += 1
