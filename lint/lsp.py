@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 
 from . import __version__
 from .analyses.manager import AnalysisManager
+from .analyses.occupancy import size_spread
 from .analyses.resources import ResourceAnalysis
 from .diagnostics import Diagnostic, Severity
 from .driver.rule import documentation_url
@@ -52,7 +53,7 @@ def lint_text(path: str, text: str) -> Linted:
             continue
         occupancy = resources.occupancy
         steps = "".join(f"\n- next: {step}" for step in occupancy.next_step)
-        spread = spread_text(occupancy.spread.to_json(), resources.inputs.smallest_wg, resources.wg_size,
+        spread = spread_text(size_spread(module.target, resources.inputs).to_json(), resources.inputs.smallest_wg, resources.wg_size,
                              "pin the work-group size to know which")
         hovers[label] = (
             f"**{kernel.name}** on {module.target}: **{occupancy.waves_per_simd}/"

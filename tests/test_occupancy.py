@@ -11,6 +11,7 @@ from amdgpu_lint.analyses.occupancy import (
     max_vgprs_for,
     occupancy,
     resource_limits,
+    size_spread,
     total_vgprs_used,
     waves_with_sgprs,
     waves_with_vgprs,
@@ -134,16 +135,17 @@ def test_unpinned_range_reports_llvms_figure_and_the_sizes_at_each_end():
     unpinned = Inputs(2, 14, 16384, 1024, 64, wg_min=1)
     result = occupancy(GFX90A, unpinned)
     assert result.waves_per_simd == 8 and result.limiters == ["wave slots"]
-    assert (result.spread.fewest, result.spread.fewest_at, result.spread.most, result.spread.most_at) == (1, 64, 8, 512)
-    assert result.spread.at_256 == 4
+    spread = size_spread(GFX90A, unpinned)
+    assert (spread.fewest, spread.fewest_at, spread.most, spread.most_at) == (1, 64, 8, 512) and spread.at_256 == 4
     assert occupancy(GFX90A, Inputs(2, 14, 16384, 256, 64, wg_min=1)).waves_per_simd == 4
-    pinned = occupancy(GFX90A, Inputs(2, 14, 16384, 256, 64)).spread
+    pinned = size_spread(GFX90A, Inputs(2, 14, 16384, 256, 64))
     assert (pinned.fewest, pinned.fewest_at, pinned.most, pinned.most_at) == (4, 256, 4, 256)
 
 
 def test_spread_is_capped_by_registers():
-    result = occupancy(GFX90A, Inputs(200, 14, 16384, 1024, 64, wg_min=1))
-    assert result.waves_per_simd == 2 and (result.spread.fewest, result.spread.most) == (1, 2)
+    inputs = Inputs(200, 14, 16384, 1024, 64, wg_min=1)
+    spread = size_spread(GFX90A, inputs)
+    assert occupancy(GFX90A, inputs).waves_per_simd == 2 and (spread.fewest, spread.most) == (1, 2)
 
 
 @pytest.mark.parametrize("lds_bytes, smallest, largest", [(40000, 1, 1024), (20000, 64, 256), (9000, 1, 256)])

@@ -73,7 +73,6 @@ class Occupancy:
     workgroups_per_cu: int
     limits: dict[str, int]  # waves per SIMD each resource allows
     limiters: list[str]
-    spread: SizeSpread
     next_step: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -83,7 +82,6 @@ class Occupancy:
             "workgroups_per_cu": self.workgroups_per_cu,
             "limits": self.limits,
             "limiter": self.limiters,
-            "over_sizes": self.spread.to_json(),
             "next_step": self.next_step,
         }
 
@@ -196,8 +194,7 @@ def occupancy(target: Target, inputs: Inputs) -> Occupancy:
         binding = [WAVE_SLOTS]
     else:
         binding = [name for name, value in limits.items() if value == waves]
-    result = Occupancy(waves, waves * target.simds_per_cu(inputs.cumode), groups, limits, binding,
-                       size_spread(target, inputs))
+    result = Occupancy(waves, waves * target.simds_per_cu(inputs.cumode), groups, limits, binding)
     if waves < target.max_waves_per_simd:
         result.next_step = next_steps(target, inputs, waves + 1, binding)
     return result

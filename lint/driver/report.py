@@ -9,7 +9,7 @@ from typing import Any
 from ..analyses.cfg import CFGAnalysis
 from ..analyses.launch import fill
 from ..analyses.manager import AnalysisManager
-from ..analyses.occupancy import what_if_json, what_if_range
+from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
 from ..ir import Kernel, Module
 
@@ -62,7 +62,7 @@ def resource_report(module: Module, kernel: Kernel, resources: KernelResources) 
         "limits": occupancy.limits,
         "limiter": occupancy.limiters,
         "next_step": occupancy.next_step,
-        "over_sizes": occupancy.spread.to_json(),
+        "over_sizes": size_spread(target, resources.inputs).to_json(),
         "what_if": what_if_json(target, resources.inputs),
         "what_if_range": what_if_range(target),
     }
