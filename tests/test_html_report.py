@@ -228,6 +228,7 @@ def test_findings_related_locations_and_hot_spots_link_to_listing_lines(tmp_path
     assert ("f1-L16", "line 16") in links  # the missing-wait finding in the first file's findings list
     assert {("f1-L14", "line 14"), ("f1-L15", "line 15")} <= links  # its related locations (issued here)
     assert ("f1-L20", "line 20") in links  # short-prefetch: 'waited for at line 20'
+    assert f"{PREFETCH}:15" not in page and "global_load_dword at <a href=\"#f1-L15\">line 15</a>" in page
     assert ("f2-L138", "line 138") in links  # the simulator's hottest line, in the second file
     assert _listing_row(page, "f2-L138") is not None and _listing_row(page, "f1-L20") is not None
 
@@ -258,12 +259,28 @@ def test_table_of_contents_for_several_kernels_only(tmp_path, two_kernels):
     assert "<nav" not in _report(tmp_path, GEMM)
 
 
+# What `llc -asm-verbose` (not llvmlite) writes after each kernel's code: its resource figures as comments.
+KERNEL_INFO = """; Kernel info:
+; codeLenInByte = 60
+; TotalNumSgprs: 13
+; NumVgprs: 2
+; NumAgprs: 0
+; TotalNumVgprs: 2
+; ScratchSize: 0
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; Occupancy: 8
+"""
+
+
 def test_long_metadata_blocks_are_collapsed(tmp_path, two_kernels):
+    verbose = re.sub(r"^\t\.size\t\w+, .*\n", lambda match: match.group(0) + KERNEL_INFO, two_kernels.read_text(), flags=re.M)
+    two_kernels.write_text(verbose)
     page = _report(tmp_path, two_kernels)
     root = ElementTree.fromstring(page)
     summaries = ["".join(d.find("summary").itertext()) for d in root.iter("details") if d.get("class") == "block"]
     assert sum("kernel descriptor: .amdhsa_kernel" in s for s in summaries) == 2
     assert sum("code-object metadata (YAML): .amdgpu_metadata" in s for s in summaries) == 1
+    assert sum("LLVM's kernel info comments" in s for s in summaries) == 2
     collapsed = [d for d in root.iter("details") if d.get("class") == "block"]
     assert all(d.get("open") is None for d in collapsed)  # nothing found inside them
     inside = {row.get("id") for d in collapsed for row in d.iter("tr")}

@@ -63,6 +63,7 @@ details.block { margin: 0; } details.block > summary { font-family: sans-serif; 
 _BLOCKS = {"amdgpu_metadata": "code-object metadata (YAML)", "amdhsa_kernel": "kernel descriptor",
            "amd_kernel_code_t": "kernel code descriptor (amd_kernel_code_t)"}
 _BLOCK_START = re.compile(r"^\s*\.(amdgpu_metadata|amdhsa_kernel|amd_kernel_code_t)\b")
+_KERNEL_INFO = re.compile(r"^\s*; Kernel info:")
 COLLAPSED_LINES = 8  # metadata blocks this long or longer are collapsed
 
 
@@ -86,9 +87,9 @@ class _Page:
         self.kernel_ids: list[dict[str, str]] = []
         used: set[str] = set()
         for number, module in enumerate(modules, 1):
-            paths = [module.path, *sorted(set(module.sources) - {module.path})]
+            paths = [path for path in [module.path, *sorted(set(module.sources) - {module.path})] if path in module.sources]
             self.sources.append({path: _Source(f"f{number}" if index == 0 else f"f{number}i{index}", module.sources[path])
-                                 for index, path in enumerate(paths) if path in module.sources})
+                                 for index, path in enumerate(paths)})
             ids = {}
             for kernel in module.kernels:
                 base = f"f{number}-k-" + re.sub(r"[^\w.-]", "_", kernel.name)
@@ -101,11 +102,11 @@ class _Page:
             self.kernel_ids.append(ids)
         self.unplaced: list[Diagnostic] = []
         for diagnostic in dict.fromkeys(diagnostics):  # one module's findings may repeat in another's include
-            homes = [(index, sources[diagnostic.path]) for index, (module, sources) in enumerate(zip(modules, self.sources))
-                     if diagnostic.path in sources and (diagnostic.kernel is None
-                                                        or any(k.name == diagnostic.kernel for k in module.kernels))]
-            if homes:
-                homes[0][1].diagnostics.append(diagnostic)
+            home = next((sources[diagnostic.path] for module, sources in zip(modules, self.sources, strict=True)
+                         if diagnostic.path in sources
+                         and (diagnostic.kernel is None or any(k.name == diagnostic.kernel for k in module.kernels))), None)
+            if home is not None:
+                home.diagnostics.append(diagnostic)
             else:
                 self.unplaced.append(diagnostic)
 
@@ -123,7 +124,7 @@ def _count_text(diagnostics: list[Diagnostic]) -> str:
 
 
 def _message(page: _Page, module_index: int, diagnostic: Diagnostic) -> str:
-    """The message with 'line N' and 'path:N' turned into links to the listing."""
+    """The message with 'line N' and 'path:N' turned into links to the listing ('path:N' in the same file: 'line N')."""
     paths = sorted(page.sources[module_index], key=len, reverse=True)
     alternatives = [rf"(?P<path>{'|'.join(map(re.escape, paths))}):(?P<at>\d+)(?::\d+)?"] if paths else []
     pattern = re.compile("|".join([*alternatives, r"\bline (?P<line>\d+)\b"]))
@@ -133,7 +134,8 @@ def _message(page: _Page, module_index: int, diagnostic: Diagnostic) -> str:
         if match.group("line"):
             out.append(page.line_link(module_index, diagnostic.path, int(match.group("line")), match.group(0)))
         else:
-            out.append(page.line_link(module_index, match.group("path"), int(match.group("at")), match.group(0)))
+            line = int(match.group("at"))
+            out.append(page.line_link(module_index, match.group("path"), line, _place(match.group("path"), line, diagnostic.path)))
         last = match.end()
     return "".join(out) + escape(diagnostic.message[last:])
 
@@ -254,20 +256,32 @@ def _short_reason(reason: str) -> str:
     return f"{reason.removeprefix('waiting on ')} wait" if reason.startswith("waiting on ") else reason.removesuffix(" busy")
 
 
+def _block_end(lines: list[str], number: int) -> tuple[int, str] | None:
+    """If a metadata block starts at line `number`: its last line and what it is."""
+    match = _BLOCK_START.match(lines[number - 1])
+    if match:
+        end_pattern = re.compile(rf"^\s*\.end_{match.group(1)}\b")
+        end = next((n for n in range(number + 1, len(lines) + 1) if end_pattern.match(lines[n - 1])), None)
+        return (end, f"{_BLOCKS[match.group(1)]}: {lines[number - 1].strip()}") if end is not None else None
+    if _KERNEL_INFO.match(lines[number - 1]):  # LLVM's resource summary, one comment line per figure
+        end = number
+        while end < len(lines) and lines[end].lstrip().startswith(";"):
+            end += 1
+        return end, "LLVM's kernel info comments"
+    return None
+
+
 def _segments(lines: list[str]) -> list[tuple[int, int, str | None]]:
     """(first, last, what) line ranges (1-based, inclusive): long metadata blocks get what they are, the rest None."""
     segments, start, number = [], 1, 1
     while number <= len(lines):
-        match = _BLOCK_START.match(lines[number - 1])
-        if match:
-            end_pattern = re.compile(rf"^\s*\.end_{match.group(1)}\b")
-            end = next((n for n in range(number + 1, len(lines) + 1) if end_pattern.match(lines[n - 1])), None)
-            if end is not None and end - number + 1 >= COLLAPSED_LINES:
-                if start < number:
-                    segments.append((start, number - 1, None))
-                segments.append((number, end, f"{_BLOCKS[match.group(1)]}: {lines[number - 1].strip()}"))
-                start = number = end + 1
-                continue
+        block = _block_end(lines, number)
+        if block is not None and block[0] - number + 1 >= COLLAPSED_LINES:
+            if start < number:
+                segments.append((start, number - 1, None))
+            segments.append((number, block[0], block[1]))
+            start = number = block[0] + 1
+            continue
         number += 1
     if start <= len(lines):
         segments.append((start, len(lines), None))
