@@ -12,8 +12,8 @@ from .manager import Analysis, AnalysisManager
 
 @dataclass
 class Liveness:
-    live_vgprs: list[int]  # per instruction: VGPRs and AGPRs live into it
-    peak: int
+    live_vgprs: list[int]  # per instruction: architectural VGPRs live into it
+    live_agprs: list[int]  # per instruction: AGPRs (accumulation registers) live into it
 
 
 class LivenessAnalysis(Analysis):
@@ -42,12 +42,13 @@ class LivenessAnalysis(Analysis):
                 frozen = frozenset(live)
                 if frozen != live_in[index]:
                     live_in[index], changed = frozen, True
-        counts = [0] * len(infos)
+        vgprs, agprs = [0] * len(infos), [0] * len(infos)
         for index, block in enumerate(blocks):
             live = set().union(*(live_in[s] for s in block.successors)) if block.successors else set()
             for offset in reversed(range(len(block.instructions))):
                 info = infos[starts[index] + offset]
                 live -= info.defs - info.preserved
                 live |= {unit for unit in info.uses if unit[0] in ("v", "a")}
-                counts[starts[index] + offset] = len(live)
-        return Liveness(counts, max(counts, default=0))
+                agprs[starts[index] + offset] = sum(1 for unit in live if unit[0] == "a")
+                vgprs[starts[index] + offset] = len(live) - agprs[starts[index] + offset]
+        return Liveness(vgprs, agprs)

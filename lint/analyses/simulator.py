@@ -297,6 +297,17 @@ def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[
             for index, reasons in ranked]
 
 
+def line_stalls(kernel: Kernel, result: Simulation) -> list[dict]:
+    """Stall wave-cycles per source line (the instructions a line expands to added up), by reason, most stalled first."""
+    by_line: dict[tuple[str, int], Tally] = {}
+    for index, reasons in result.per_line.items():
+        where = kernel.instructions[index].where
+        by_line.setdefault((where.path, where.line), Tally()).update(reasons)
+    rows = [{"path": path, "line": line, "cycles": sum(reasons.values()), "reasons": dict(reasons.most_common())}
+            for (path, line), reasons in by_line.items()]
+    return sorted(rows, key=lambda row: (-row["cycles"], row["path"], row["line"]))
+
+
 def bottleneck(result: Simulation) -> str:
     """One sentence naming what bounds the kernel."""
     unit, share = max(result.utilization.items(), key=lambda item: item[1])

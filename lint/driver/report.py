@@ -75,12 +75,13 @@ def resource_report(module: Module, kernel: Kernel, resources: KernelResources) 
 def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, waves: int | None,
                    trip_counts: dict[str, int], taken: set[str]) -> None:
     """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report."""
-    from ..analyses.simulator import hot_lines, simulate
+    from ..analyses.simulator import hot_lines, line_stalls, simulate
 
     if not kernel.is_kernel:
         return
     result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken)
     if result is not None:
         report["simulation"] = result.to_json() | {
-            "hot_lines": [{"line": line, "reason": reason, "share": round(share, 3)}
-                          for line, _, reason, share in hot_lines(kernel, result)]}
+            "hot_lines": [{"path": kernel.instructions[index].where.path, "line": line, "reason": reason,
+                           "share": round(share, 3)} for line, index, reason, share in hot_lines(kernel, result)],
+            "line_stalls": line_stalls(kernel, result)}

@@ -56,7 +56,8 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
               f"{report['waves_per_cu']} waves/{report['cu_unit']}{spread}\n")
     _write_limits(out, report, "    ")
-    _write_steps_and_what_if(out, report, "next step:     ", report["vgpr"], report["lds_bytes"], report["wg_size"],
+    vgprs = max(report["vgpr"], report["allocated_vgpr"] or 0)  # what occupancy counts: LLVM pads on purpose
+    _write_steps_and_what_if(out, report, "next step:     ", vgprs, report["lds_bytes"], report["wg_size"],
                              report["wg_size_min"] < report["wg_size"])
     if "launch" in report:
         launch = report["launch"]
