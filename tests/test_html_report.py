@@ -294,3 +294,16 @@ def test_lexer_is_registered_and_covers_llvm_output():
     text = (FIXTURES / "examples" / "compiler" / "mfma_gemm_gfx90a.s").read_text()
     errors = [value for token, value in lexer.get_tokens(text) if token is Error]
     assert errors == []
+
+
+def test_unpinned_launch_names_llvms_figure_and_the_spread(tmp_path):
+    """16 KiB of LDS, no launch bounds (llvm-amdgpu-facts.md §1.3b): the page says 8 is LLVM's figure."""
+    from test_occupancy_differential import compiled_launches
+
+    path = tmp_path / "k.s"
+    path.write_text(compiled_launches()[("gfx90a", 16384, None)]["asm"])
+    out = tmp_path / "r.html"
+    assert main(["report", "--no-config", "--format", "html", "--output", str(out), str(path)]) == 0
+    page = out.read_text()
+    assert ("8 of 8 waves per SIMD</b> (LLVM&#x27;s figure for work-groups of 1..1024; 8 at 512, 4 at 256, "
+            "1 at 64: pass --wg-size)") in page

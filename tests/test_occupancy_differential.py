@@ -193,3 +193,18 @@ def test_report_and_hover_explain_llvms_figure_for_an_unpinned_launch(tmp_path, 
     assert "occupancy:     4 of 8 waves/SIMD" in out and "LLVM's figure" not in out
     (hover,) = lint_text(str(path), listing).hovers.values()
     assert "8/8 waves per SIMD** (LLVM's figure for work-groups of 1..1024; 8 at 512, 4 at 256, 1 at 64" in hover
+
+
+def test_text_what_if_marks_the_vgprs_occupancy_counts(tmp_path, capsys):
+    """A descriptor padded past the code's use (LLVM does it for amdgpu-waves-per-eu): the what-if
+    line's "now" is the allocation occupancy is computed from, not the registers the code touches."""
+    from amdgpu_lint.cli import main
+
+    result = compiled()[("gfx90a", "waves_per_eu")]
+    kernel, resources = ours(result["asm"], VARIANTS["waves_per_eu"].get("wg"))
+    assert resources.allocated_vgprs > resources.vgprs  # LLVM padded the descriptor
+    path = tmp_path / "k.s"
+    path.write_text(result["asm"])
+    assert main(["report", "--no-config", "--wg-size", "256", str(path)]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if "what-if VGPRs" in line)
+    assert line.endswith(f"now {resources.inputs.vgprs} → {resources.occupancy.waves_per_simd}"), line

@@ -24,6 +24,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..ir import Module, SourceFile
 from .lexer import AMDGPULexer
 from .plots import report_charts
+from .report_text import spread_text
 
 _STYLE = """
 body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1500px; }
@@ -190,7 +191,8 @@ def _occupancy_section(report: dict[str, Any]) -> str:
     charts = report_charts(report)
     return (
         '<div class="overview"><div>'
-        f"<p><b>{report['waves_per_simd']} of {report['max_waves_per_simd']} waves per SIMD</b>, "
+        f"<p><b>{report['waves_per_simd']} of {report['max_waves_per_simd']} waves per SIMD</b>"
+        f"{escape(spread_text(report['over_sizes'], report['wg_size_min'], report['wg_size'], 'pass --wg-size'))}, "
         f"{report['waves_per_cu']} per {report['cu_unit']}, wave{report['wave_size']}<br/>{registers}, "
         f"SGPR {report['sgpr']}, LDS {report['lds_bytes']} bytes, scratch {report['scratch_bytes']} bytes/lane<br/>"
         f"work-group {work_group} ({escape(report['wg_size_source'])})</p>"
