@@ -16,7 +16,7 @@ from typing import TextIO
 
 from . import __version__
 from .devices import DEVICES
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, LineSource
 from .driver.baseline import (
     ROOT_DESCRIPTION,
     ROOT_ENTRY,
@@ -30,7 +30,6 @@ from .driver.linter import FileResult
 from .driver.report import add_simulation, kernel_report
 from .driver.session import Flags, UsageError, check_paths, config_for, jobs_for, lint_paths, run_job
 from .frontend.source import read_source
-from .ir import SourceFile
 from .outputs.github import write_github
 from .outputs.gitlab import write_gitlab
 from .outputs.json_format import write_json, write_report_json
@@ -173,9 +172,11 @@ def _output(path: str | None) -> Iterator[TextIO]:
         yield handle
 
 
-def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> dict[str, SourceFile]:
-    """Source text for snippets and fingerprints: from the modules, else read again."""
-    sources = {path: source for r in results if r.module for path, source in r.module.sources.items()}
+def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> dict[str, LineSource]:
+    """Source text for snippets and fingerprints: from the modules or the lines results quote, else read again."""
+    sources: dict[str, LineSource] = {path: source for r in results if r.module for path, source in r.module.sources.items()}
+    for result in results:
+        sources.update(result.quoted)
     for path in {d.path for d in diagnostics} - sources.keys():
         try:
             sources[path] = read_source(path)
@@ -188,7 +189,7 @@ def run_check(args: argparse.Namespace) -> int:
     results, fail_levels = check_paths(args.paths, _flags(args), workers=args.jobs, use_cache=not args.no_cache)
     unreadable = [result.error for result in results if result.error]
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
-    sources = _sources_for(diagnostics, results)
+    sources = _sources_for(diagnostics, results) if args.format in ("text", "sarif", "gitlab") else {}
     with _output(args.output) as out:
         if args.format == "json":
             write_json(out, diagnostics, len(results))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
@@ -117,20 +117,47 @@ def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
     }
 
 
-def stripped_line(diagnostic: Diagnostic, sources: dict[str, SourceFile]) -> str:
+@dataclass
+class QuotedLines:
+    """The lines of one file that findings point at: all the outputs need of a file once its
+    module is gone (worker processes, the result cache). Reads like a SourceFile."""
+
+    path: str
+    lines: dict[int, str] = field(default_factory=dict)
+
+    def line_text(self, number: int) -> str:
+        return self.lines.get(number, "")
+
+
+#: What the outputs read source lines from: the file, or just the lines findings point at.
+LineSource = SourceFile | QuotedLines
+
+
+def quoted_lines(diagnostics: list[Diagnostic], sources: dict[str, SourceFile]) -> dict[str, QuotedLines]:
+    """Per file, the text of every line a finding points at."""
+    quoted: dict[str, QuotedLines] = {}
+    for diagnostic in diagnostics:
+        source = sources.get(diagnostic.path)
+        if source is not None:
+            quoted.setdefault(diagnostic.path, QuotedLines(diagnostic.path)).lines[diagnostic.line] = \
+                source.line_text(diagnostic.line)
+    return quoted
+
+
+def stripped_line(diagnostic: Diagnostic, sources: dict[str, LineSource]) -> str:
     """The text of the diagnostic's line with runs of whitespace made one space ("" when unknown)."""
     source = sources.get(diagnostic.path)
     return " ".join((source.line_text(diagnostic.line) if source else "").split())
 
 
-def fingerprint(diagnostic: Diagnostic, sources: dict[str, SourceFile], occurrence: int) -> str:
+def fingerprint(diagnostic: Diagnostic, sources: dict[str, LineSource], occurrence: int) -> str:
     """Stable across unrelated edits: rule, path and the stripped text of the line, not its number."""
     text = stripped_line(diagnostic, sources)
     digest = hashlib.sha256(f"{diagnostic.code}\0{diagnostic.path}\0{text}".encode()).hexdigest()[:16]
     return f"{digest}:{occurrence}"
 
 
-def fingerprints(diagnostics: list[Diagnostic], sources: dict[str, SourceFile]) -> list[str]:
+def fingerprints(diagnostics: list[Diagnostic], sources: dict[str, LineSource]) -> list[str]:
     seen: Counter[str] = Counter()
     result = []
     for diagnostic in diagnostics:

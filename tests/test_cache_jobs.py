@@ -87,3 +87,30 @@ def test_tool_fingerprint_covers_every_stage_of_the_package():
         finally:
             os.utime(stage_file, ns=(before.st_atime_ns, before.st_mtime_ns))
             tool_fingerprint.cache_clear()
+
+
+def test_check_keeps_no_module_and_quotes_only_the_lines_findings_point_at(tmp_path, cache, capsys, monkeypatch):
+    """Workers and the cache hand back findings and their lines, never a module; outputs never
+    read the source again (warm cache: text snippets come from the cache; json reads nothing)."""
+    from amdgpu_lint import cli
+
+    (tmp_path / "inc.s").write_text(INCLUDED_BAD)
+    (tmp_path / "k.s").write_text(BAD)
+    flags = session.Flags(use_config=False)
+    for use_cache in (False, True):
+        results, _ = session.check_paths([str(tmp_path / "k.s")], flags, workers=1, use_cache=use_cache)
+        (result,) = results
+        assert result.module is None
+        quoted = {(path, number): text for path, lines in result.quoted.items() for number, text in lines.lines.items()}
+        assert quoted == {(str(tmp_path / "k.s"), 3): " s_branch .Lmissing", (str(tmp_path / "inc.s"), 1): INCLUDED_BAD.rstrip("\n")}
+    plain = main(["check", "--no-config", "--no-cache", str(tmp_path / "k.s")]), capsys.readouterr().out
+
+    def no_reading(path):
+        raise AssertionError(f"{path} read again for the output")
+
+    monkeypatch.setattr(cli, "read_source", no_reading)
+    for argv in (["-j", "1"], ["-j", "2", str(tmp_path / "inc.s")]):
+        assert main(["check", "--no-config", *argv, str(tmp_path / "k.s")])  # warm (and, for inc.s, cold) cache
+        capsys.readouterr()
+    assert (main(["check", "--no-config", str(tmp_path / "k.s")]), capsys.readouterr().out) == plain
+    assert check_json(capsys, "--no-cache", str(tmp_path / "k.s"))[1]["diagnostics"]

@@ -13,9 +13,9 @@ import pickle
 from functools import lru_cache
 from pathlib import Path
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, QuotedLines
 
-FORMAT = 1
+FORMAT = 2  # entries: (includes, diagnostics, quoted lines)
 _PACKAGE = Path(__file__).resolve().parent.parent  # the amdgpu_lint package, every stage
 
 
@@ -67,24 +67,25 @@ class ResultCache:
         digest.update(data)
         return digest.hexdigest()
 
-    def load(self, key: str) -> list[Diagnostic] | None:
+    def load(self, key: str) -> tuple[list[Diagnostic], dict[str, QuotedLines]] | None:
+        """The findings and the lines they quote, unless an included file changed."""
         try:
             with open(self.directory / key[:2] / key, "rb") as handle:
-                includes, diagnostics = pickle.load(handle)
+                includes, diagnostics, quoted = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
             return None
         if any(_file_digest(included) != digest for included, digest in includes.items()):
             return None
-        return diagnostics
+        return diagnostics, quoted
 
-    def store(self, key: str, included: list[str], diagnostics: list[Diagnostic]) -> None:
+    def store(self, key: str, included: list[str], diagnostics: list[Diagnostic], quoted: dict[str, QuotedLines]) -> None:
         includes = {path: _file_digest(path) for path in included}
         target = self.directory / key[:2] / key
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             temporary = target.with_suffix(f".{os.getpid()}.tmp")
             with open(temporary, "wb") as handle:
-                pickle.dump((includes, diagnostics), handle, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump((includes, diagnostics, quoted), handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, target)
         except OSError:
             pass  # a read-only or full cache directory only costs speed

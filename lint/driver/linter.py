@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
-from ..diagnostics import Diagnostic, Note, Severity
+from ..diagnostics import Diagnostic, Note, QuotedLines, Severity, quoted_lines
 from ..frontend.builder import BuildOptions, build_module
 from ..frontend.source import read_source, split_lines
 from ..ir import Module, ReadProblem, SourceFile
@@ -60,6 +60,13 @@ class FileResult:
     module: Module | None
     diagnostics: list[Diagnostic]
     error: str | None = None  # the file could not be read at all
+    quoted: dict[str, QuotedLines] = field(default_factory=dict)  # the lines findings point at, when no module is kept
+
+    def without_module(self) -> FileResult:
+        """What an output needs once the module is dropped: the findings and the lines they point at."""
+        if self.module is None:
+            return self
+        return FileResult(self.path, None, self.diagnostics, self.error, quoted_lines(self.diagnostics, self.module.sources))
 
 
 def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:

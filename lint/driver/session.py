@@ -183,9 +183,9 @@ def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
     return jobs
 
 
-def run_job(job: Job, cache_directory: Path | None = None) -> list[FileResult]:
-    """Lint one input. With a cache directory, assembly files are looked up and stored, and the
-    results carry no module (the caller re-reads sources it needs for snippets)."""
+def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = True) -> list[FileResult]:
+    """Lint one input. With a cache directory, assembly files are looked up and stored. Results
+    keep their module only when asked and uncached; else they carry the lines findings quote."""
     from ..frontend.inputs import is_other_input
     from ..rules import find_rule
 
@@ -193,7 +193,7 @@ def run_job(job: Job, cache_directory: Path | None = None) -> list[FileResult]:
     settings = job.settings
     if cache_directory is None or is_other_input(job.path):
         results = lint_input(job.path, settings.options, rules, settings.selection)
-        return results if cache_directory is None else [FileResult(r.path, None, r.diagnostics, r.error) for r in results]
+        return results if keep_module and cache_directory is None else [result.without_module() for result in results]
     from .cache import ResultCache
 
     cache = ResultCache(cache_directory)
@@ -204,11 +204,14 @@ def run_job(job: Job, cache_directory: Path | None = None) -> list[FileResult]:
     key = cache.key(job.path, data, f"{settings.options!r}{settings.selection!r}{job.rule_codes}")
     cached = cache.load(key)
     if cached is not None:
-        return [FileResult(str(job.path), None, cached)]
+        diagnostics, quoted = cached
+        return [FileResult(str(job.path), None, diagnostics, None, quoted)]
     (result,) = lint_input(job.path, settings.options, rules, settings.selection)
     if result.module is not None and result.error is None:
-        cache.store(key, [p for p in result.module.sources if p != result.path], result.diagnostics)
-    return [FileResult(result.path, None, result.diagnostics, result.error)]
+        included = [p for p in result.module.sources if p != result.path]
+        result = result.without_module()
+        cache.store(key, included, result.diagnostics, result.quoted)
+    return [result.without_module()]
 
 
 def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[Severity]]:
@@ -223,7 +226,8 @@ def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[S
 
 
 def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cache: bool) -> tuple[list[FileResult], list[Severity]]:
-    """Like lint_paths for `check`: cached and, for several files, in parallel worker processes (no modules kept)."""
+    """Like lint_paths for `check`: cached and, for several files, in parallel worker processes. No module is
+    kept: each file's memory is freed as soon as its findings are known, and workers send back only those."""
     from .cache import cache_dir
 
     jobs = jobs_for(paths, flags)
@@ -234,9 +238,10 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
         from functools import partial
 
         with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers) as pool:
-            per_job = pool.map(partial(run_job, cache_directory=directory), jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+            per_job = pool.map(partial(run_job, cache_directory=directory, keep_module=False), jobs,
+                               chunksize=max(1, len(jobs) // (workers * 4)))
     else:
-        per_job = [run_job(job, directory) for job in jobs]
+        per_job = [run_job(job, directory, keep_module=False) for job in jobs]
     results = [result for job_results in per_job for result in job_results]
     levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
     return results, levels

@@ -8,12 +8,11 @@ import os
 from pathlib import Path
 from typing import TextIO
 
-from ..diagnostics import Diagnostic, Severity, fingerprints
-from ..ir import SourceFile
+from ..diagnostics import Diagnostic, LineSource, Severity, fingerprints
 from .uris import relative_uri
 
 
-def write_gitlab(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, SourceFile]) -> None:
+def write_gitlab(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource]) -> None:
     """GitLab Code Quality: an array of issues with unique fingerprints."""
     severity = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
     root = Path(os.environ.get("CI_PROJECT_DIR", Path.cwd()))

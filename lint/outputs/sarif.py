@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
-from ..diagnostics import Diagnostic, Severity, fingerprints
+from ..diagnostics import Diagnostic, LineSource, Severity, fingerprints
 from ..driver.rule import RULES_URL, Rule, documentation_url
-from ..ir import SourceFile
 from .uris import relative_uri
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -44,7 +43,7 @@ def _rule_descriptor(rule: Rule) -> dict:
     }
 
 
-def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, SourceFile], root: Path) -> dict:
+def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource], root: Path) -> dict:
     index = {rule.code: position for position, rule in enumerate(rules)}
     results = []
     for diagnostic, print_ in zip(diagnostics[:SARIF_MAX_RESULTS], fingerprints(diagnostics, sources), strict=False):
@@ -94,6 +93,6 @@ def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: d
     }
 
 
-def write_sarif(out: TextIO, diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, SourceFile]) -> None:
+def write_sarif(out: TextIO, diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource]) -> None:
     json.dump(sarif_log(diagnostics, rules, sources, Path.cwd()), out, indent=2)
     out.write("\n")

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from ..diagnostics import Diagnostic, summarize
-from ..ir import SourceFile
+from ..diagnostics import Diagnostic, LineSource, summarize
 
 
-def _snippet(source: SourceFile | None, diagnostic: Diagnostic) -> list[str]:
+def _snippet(source: LineSource | None, diagnostic: Diagnostic) -> list[str]:
     if source is None:
         return []
     text = source.line_text(diagnostic.line).replace("\t", " ")
@@ -45,7 +44,7 @@ def _highlighter():
     return lambda text: highlight(text, lexer, formatter).rstrip("\n")
 
 
-def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, SourceFile], files: int) -> None:
+def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource], files: int) -> None:
     colour = use_colour(out)
     paint = _highlighter() if colour and diagnostics else None
     for diagnostic in diagnostics:
