@@ -19,6 +19,7 @@ SMEM in order; the workgroup is all simulated waves (for barriers).
 from __future__ import annotations
 
 from collections import Counter as Tally
+from collections import deque
 from dataclasses import dataclass, field
 
 from ..ir import Kernel, Module
@@ -47,8 +48,8 @@ class Step:
     counters: tuple[str, ...]  # counter events it starts
     waits: dict[str, int] | None  # counts it waits for
     mfma_passes: int
-    reads: frozenset
-    writes: frozenset
+    reads: int  # register units read, as a bit mask (one bit per unit of the kernel)
+    writes: int  # register units written, likewise
     pipe_cycles: int  # cycles of the CU's VMEM or LDS pipe it takes
     barrier: bool = False
     nop: bool = False
@@ -121,6 +122,11 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
     latency_of = {unit: (table[name].low + table[name].high) // 2
                   for unit, name in (("vmem", "vmem_load"), ("ds", "lds_read"), ("smem", "smem_load"))}
     pipes = {"vmem": table["vmem_issue_per_cu"], "ds": table["lds_issue_per_cu"]}
+    bits: dict = {}  # register unit -> its bit in the masks
+
+    def mask(units) -> int:
+        return sum(1 << bits.setdefault(unit, len(bits)) for unit in units)
+
     steps = []
     for index, (instruction, info) in enumerate(zip(kernel.instructions, def_use.per_instruction, strict=True)):
         klass = info.klass
@@ -130,7 +136,7 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
             _CATEGORY.get(unit, "free"), timing.cycles[index], latency_of.get(unit, 0),
             tuple(timing.events.get(index, ())), timing.waits.get(index) if unit == "wait" else None,
             klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
-            frozenset(info.uses), frozenset(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
+            mask(info.uses), mask(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
             nop=instruction.mnemonic == "s_nop", unit=unit,
         ))
     return steps
@@ -142,8 +148,10 @@ class _Wave:
     simd: int
     position: int = 0  # into the trace
     ready: int = 0  # cycle from which it may issue again
-    events: dict[str, list[int]] = field(default_factory=dict)  # counter -> completion cycles, oldest first
-    results: dict = field(default_factory=dict)  # register unit -> cycle its MFMA result is ready
+    events: dict[str, deque[int]] = field(default_factory=dict)  # counter -> completion cycles of events in flight, oldest first
+    # MFMA results in flight: (cycle ready, units written), oldest first; one matrix pipe per SIMD
+    # runs a wave's MFMAs one after another, so they are ready in issue order
+    results: deque[tuple[int, int]] = field(default_factory=deque)
     at_barrier: bool = False
     done_at: int | None = None
     busy_with: str = "busy"  # why `ready` is in the future: "s_nop" counts as a stall, "busy" does not
@@ -233,13 +241,18 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
         return wave.busy_with
     if step.waits is not None:
         for counter, count in step.waits.items():
-            outstanding = [done for done in wave.events.get(counter, ()) if done > cycle]
-            if len(outstanding) > count:
+            in_flight = wave.events.get(counter)
+            while in_flight and in_flight[0] <= cycle:  # completions are in order: retire from the front
+                in_flight.popleft()
+            if in_flight and len(in_flight) > count:
                 return f"waiting on {counter}"
         return None
     if step.barrier:
         return "barrier"
-    if any(wave.results.get(unit, 0) > cycle for unit in step.reads):
+    pending = wave.results
+    while pending and pending[0][0] <= cycle:
+        pending.popleft()
+    if any(units & step.reads for _, units in pending):
         return "MFMA result"
     if step.mfma_passes and matrix_free > cycle:
         return "MFMA pipe busy"
@@ -261,8 +274,7 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
         finish = cycle + step.mfma_passes * 4
         matrix_free[wave.simd] = finish
         busy["mfma"] += step.mfma_passes * 4
-        for unit in step.writes:
-            wave.results[unit] = finish
+        wave.results.append((finish, step.writes))
         wave.ready = cycle + 4
         wave.busy_with = "busy"
         return
@@ -274,17 +286,18 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     elif step.category == "scalar":
         busy[step.unit] += min(step.cost, 4)  # a branch's latency is the wave's, not the SIMD's
     for counter in step.counters:
-        queue = wave.events.setdefault(counter, [])
-        done = max([cycle + step.latency] + queue[-1:])  # in-order return per counter
+        queue = wave.events.setdefault(counter, deque())
+        done = max(cycle + step.latency, queue[-1] if queue else 0)  # in-order return per counter
         queue.append(done)
     wave.ready = cycle + step.cost
     wave.busy_with = "s_nop" if step.nop else "busy"
 
 
 def _release_barrier(crew, cycle: int) -> None:
-    waiting = [w for w in crew if w.done_at is None]
-    if waiting and all(w.at_barrier for w in waiting):
-        for wave in waiting:
+    if any(w.done_at is None and not w.at_barrier for w in crew):
+        return
+    for wave in crew:
+        if wave.done_at is None:
             wave.at_barrier = False
             wave.released = True
 
