@@ -276,11 +276,12 @@ def _nearest_wg_size_for(target: Target, inputs: Inputs, goal: int) -> int | Non
 
 
 def _lds_breakpoints(target: Target, cumode: bool) -> list[int]:
-    """LDS sizes where the number of resident work-groups can change: lds_per_cu // k + 1."""
+    """LDS sizes where the number of resident work-groups can change: lds_per_cu // k + 1, for k up to
+    the CU's wave slots (more groups than slots never add a wave)."""
     per_cu = target.lds_per_cu(cumode)
     limit = target.lds_per_workgroup
-    points = {0} | {per_cu // k + 1 for k in range(1, per_cu + 1) if per_cu // k + 1 <= limit and k <= 4096}
-    return sorted(points)
+    slots = target.max_waves_per_simd * target.simds_per_cu(cumode)
+    return sorted({0} | {per_cu // k + 1 for k in range(1, slots + 2) if per_cu // k + 1 <= limit})
 
 
 def _vgpr_breakpoints(target: Target, wave_size: int) -> list[int]:
@@ -302,29 +303,24 @@ def _steps(xs, waves_at) -> list[tuple[int, int]]:
 def what_if(target: Target, inputs: Inputs) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """Occupancy as one input varies: `alone` is that resource's own limit (the others freed),
     `combined` the kernel's occupancy with the others as they are. The work-group axis is the
-    launch's largest size (its smallest kept, unless that pins it)."""
-    def combined(make):
-        return lambda x: min(resource_limits(target, make(x)).values())
+    launch's largest size (its smallest kept, unless that pins it). Each value is computed once:
+    the other limits do not move along an axis."""
+    limits = resource_limits(target, inputs)
+    by_vgprs = {x: waves_with_vgprs(target, x, inputs.wave_size) for x in _vgpr_breakpoints(target, inputs.wave_size)}
+    by_lds = {x: _launch_limits(target, replace(inputs, lds_bytes=x))[0] for x in _lds_breakpoints(target, inputs.cumode)}
+    by_wg = {x: _launch_limits(target, with_largest_wg(inputs, x)) for x in range(inputs.wave_size, 1025, inputs.wave_size)}
 
-    def vgprs(x: int) -> Inputs:
-        return replace(inputs, vgprs=x)
+    def without(*names: str) -> int:
+        return min(value for name, value in limits.items() if name not in names)
 
-    def lds(x: int) -> Inputs:
-        return replace(inputs, lds_bytes=x)
-
-    def largest_wg(x: int) -> Inputs:
-        return with_largest_wg(inputs, x)
-
-    vgpr_xs = _vgpr_breakpoints(target, inputs.wave_size)
-    lds_xs = _lds_breakpoints(target, inputs.cumode)
-    wg_xs = range(inputs.wave_size, 1025, inputs.wave_size)
+    registers = min(limits[inputs.vgpr_label], limits[SGPR])
     return {
-        "vgprs": {"alone": _steps(vgpr_xs, lambda x: waves_with_vgprs(target, x, inputs.wave_size)),
-                  "combined": _steps(vgpr_xs, combined(vgprs))},
-        "lds_bytes": {"alone": _steps(lds_xs, lambda x: _launch_limits(target, lds(x))[0]),
-                      "combined": _steps(lds_xs, combined(lds))},
-        "wg_size": {"alone": _steps(wg_xs, lambda x: _launch_limits(target, largest_wg(x))[1]),
-                    "combined": _steps(wg_xs, combined(largest_wg))},
+        "vgprs": {"alone": _steps(by_vgprs, by_vgprs.get),
+                  "combined": _steps(by_vgprs, lambda x: min(by_vgprs[x], without(inputs.vgpr_label)))},
+        "lds_bytes": {"alone": _steps(by_lds, by_lds.get),
+                      "combined": _steps(by_lds, lambda x: min(by_lds[x], without(LDS)))},
+        "wg_size": {"alone": _steps(by_wg, lambda x: by_wg[x][1]),
+                    "combined": _steps(by_wg, lambda x: min(registers, target.max_waves_per_simd, *by_wg[x]))},
     }
 
 
