@@ -22,10 +22,11 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,47 +76,40 @@ def prepare_workspace(directory: Path) -> list[str]:
     return bundled_inputs() + names
 
 
-def _normalised_json(text: str, normalise: Callable[[object], None]) -> str:
-    """`text` with `normalise` applied, if `text` is exactly what json.dump(indent=2) writes; else
-    unchanged (so any change of layout still shows)."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError:
-        return text
-    if json.dumps(document, indent=2) + "\n" != text:
-        return text
-    normalise(document)
-    return json.dumps(document, indent=2) + "\n"
+def _without_version(text: str) -> str:
+    """The tool's version (a top-level or SARIF driver field of its own line) replaced by a placeholder."""
+    from amdgpu_lint import __version__
+
+    field = rf'^( *"(?:version|semanticVersion)": ){re.escape(json.dumps(__version__))}(,?)$'
+    return re.sub(field, r'\1"<version>"\2', text, flags=re.M)
 
 
-def _normalise_json_check(document: object) -> None:
-    if isinstance(document, dict) and "version" in document:
-        document["version"] = "<version>"
-
-
+_RULES_ARRAY = re.compile(r'^( *)"rules": \[\n.*?^\1\]', re.M | re.S)
 _RULE_PROSE = ("shortDescription", "fullDescription", "help")
 
 
-def _normalise_sarif(document: object) -> None:
-    for run in document.get("runs", []) if isinstance(document, dict) else []:
-        driver = run.get("tool", {}).get("driver", {})
-        for key in ("version", "semanticVersion"):
-            if key in driver:
-                driver[key] = "<version>"
-        for rule in driver.get("rules", []):
-            for key in _RULE_PROSE:
-                rule.pop(key, None)
-        for base in run.get("originalUriBaseIds", {}).values():
-            base["uri"] = _WORKSPACE_URI
+def _sarif_normalised(text: str) -> str:
+    """SARIF with the version, the workspace's absolute URI and the rules' documentation text replaced;
+    every other byte, layout included, as written."""
+    text = _without_version(text).replace(json.dumps(Path.cwd().resolve().as_uri() + "/"), json.dumps(_WORKSPACE_URI))
+    match = _RULES_ARRAY.search(text)
+    if match is None:
+        return text
+    try:
+        rules = json.loads(text[match.start() : match.end()].split(":", 1)[1])
+    except json.JSONDecodeError:
+        return text
+    identities = [{key: value for key, value in rule.items() if key not in _RULE_PROSE} for rule in rules]
+    return f"{text[: match.start()]}{match.group(1)}\"rules\": {json.dumps(identities)}{text[match.end() :]}"
 
 
 def normalised(form: str, text: str) -> str:
     """What is compared of `check --format form`'s output: everything but the version, the workspace's
     absolute location and (sarif) the rules' documentation text."""
     if form == "json":
-        return _normalised_json(text, _normalise_json_check)
+        return _without_version(text)
     if form == "sarif":
-        return _normalised_json(text, _normalise_sarif)
+        return _sarif_normalised(text)
     return text
 
 
