@@ -179,24 +179,47 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     pipe_free = {"vmem": 0, "lds": 0}
     idle_turns = turns = 0
     cycle = last_issue = 0
+    progress = quiet_since = 0  # state changes so far; the cycle since which there were none
+    last_turn: dict[int, tuple[list[tuple[str, int]], bool]] = {}  # SIMD -> its last turn's stalls and idleness
     while any(w.done_at is None for w in crew) and cycle < MAX_CYCLES and cycle - last_issue < STUCK_CYCLES:
         simd = cycle % 4
+        if cycle - quiet_since >= 4:
+            # a whole round changed nothing, and no time it compared against has passed since: every
+            # turn repeats its SIMD's last one until the next such time
+            resume = min(_next_change(crew, cycle - 4, matrix_free, valu_free, pipe_free),
+                         last_issue + STUCK_CYCLES, MAX_CYCLES)
+            if resume > cycle:
+                for turn_simd, (stalled_before, idle_before) in last_turn.items():
+                    repeats = _turns_of(turn_simd, cycle, resume)
+                    turns += repeats
+                    idle_turns += repeats * idle_before
+                    for reason, index in stalled_before:
+                        stalls[reason] += 4 * repeats
+                        per_line[index][reason] += 4 * repeats
+                cycle = quiet_since = resume
+                if cycle >= MAX_CYCLES or cycle - last_issue >= STUCK_CYCLES:
+                    break
+                simd = cycle % 4
+        before = progress
         if simd < simds:
             turns += 1
             issued_categories: set[str] = set()
             issued_any = False
+            stalled: list[tuple[str, int]] = []
             for wave in crew:  # oldest first
                 if wave.simd != simd or wave.done_at is not None:
                     continue
                 while wave.done_at is None:
                     if wave.position >= len(path):
                         wave.done_at = max(cycle, wave.ready)
+                        progress += 1
                         break
                     index = path[wave.position]
                     step = by_index[index]
                     if step.barrier and wave.released:
                         wave.released = False
                         wave.position += 1
+                        progress += 1
                         continue
                     if step.barrier and not wave.at_barrier and wave.ready <= cycle:
                         wave.at_barrier = True  # arrives; held until every wave has arrived
@@ -208,6 +231,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         if reason != "busy":
                             stalls[reason] += 4
                             per_line.setdefault(index, Tally())[reason] += 4
+                            stalled.append((reason, index))
                         break
                     issued_any = True
                     _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories)
@@ -216,11 +240,17 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     wave.position += 1
                     if step.category != "free":
                         break  # one real instruction per wave per turn; free ones continue
+            idle = False
             if issued_any:
                 last_issue = cycle
+                progress += 1
             elif any(w.simd == simd and w.done_at is None and w.waiting for w in crew):
                 idle_turns += 1
-        _release_barrier(crew, cycle)
+                idle = True
+            last_turn[simd] = stalled, idle
+        progress += _release_barrier(crew, cycle)
+        if progress != before:
+            quiet_since = cycle + 1
         cycle += 1
     total = max([w.done_at or cycle for w in crew] + matrix_free) or 1  # the matrix pipe drains too
     per_simd = total * simds
@@ -293,13 +323,34 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     wave.busy_with = "s_nop" if step.nop else "busy"
 
 
-def _release_barrier(crew, cycle: int) -> None:
+def _release_barrier(crew, cycle: int) -> bool:
+    """Release the waves at a barrier when every running wave has reached it (True if it did)."""
     if any(w.done_at is None and not w.at_barrier for w in crew):
-        return
+        return False
+    released = False
     for wave in crew:
         if wave.done_at is None:
             wave.at_barrier = False
-            wave.released = True
+            wave.released = released = True
+    return released
+
+
+def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipe_free: dict[str, int]) -> int:
+    """The first cycle after `after` at which a time the simulation compares against passes: a wave
+    becomes ready, an event completes, an MFMA result or a pipe frees (MAX_CYCLES if none is due)."""
+    times = [*matrix_free, *valu_free, *pipe_free.values()]
+    for wave in crew:
+        if wave.done_at is None:
+            times.append(wave.ready)
+            for queue in wave.events.values():  # in completion order: the first one after `after`
+                times.append(next((done for done in queue if done > after), 0))
+            times.append(next((ready for ready, _ in wave.results if ready > after), 0))
+    return min((time for time in times if time > after), default=MAX_CYCLES)
+
+
+def _turns_of(simd: int, start: int, stop: int) -> int:
+    """How many cycles in [start, stop) are `simd`'s turn (cycle % 4 == simd)."""
+    return (stop - 1 - simd) // 4 - (start - 1 - simd) // 4
 
 
 def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[int, int, str, float]]:
