@@ -13,6 +13,7 @@ from .manager import Analysis, AnalysisManager
 
 if TYPE_CHECKING:
     from .hazards import Facts
+    from .waitcnt import WaitFacts
 
 
 def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
@@ -48,6 +49,7 @@ class InstructionFacts:
 
     info: DefUse
     hazard: Facts | None = None  # the hazard rows' view (hazards.py)
+    waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
 
 
 #: (target, wave size, either wave) -> instruction content -> its facts; each table is emptied when it
