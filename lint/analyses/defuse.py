@@ -13,6 +13,8 @@ from .manager import Analysis, AnalysisManager
 
 if TYPE_CHECKING:
     from .hazards import Facts
+    from .initialized import Flow
+    from .latency import LatencyTable
     from .waitcnt import WaitFacts
 
 
@@ -50,6 +52,37 @@ class InstructionFacts:
     info: DefUse
     hazard: Facts | None = None  # the hazard rows' view (hazards.py)
     waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
+    flow: Flow | None = None  # how it moves written values (initialized.py)
+    extent: RegisterExtent | None = None  # see register_extent
+    cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterExtent:
+    """One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names
+    VCC or FLAT_SCRATCH."""
+
+    v: int
+    a: int
+    s: int
+    vcc: bool
+    flat_scratch: bool
+
+
+def register_extent(shared: InstructionFacts) -> RegisterExtent:
+    """The registers the instruction reads or writes, summed up once per shared facts."""
+    if shared.extent is None:
+        highest = {"v": 0, "a": 0, "s": 0}
+        vcc = flat_scratch = False
+        for kind, index in shared.info.defs | shared.info.uses:
+            if kind in highest:
+                highest[kind] = max(highest[kind], index + 1)
+            elif kind == "vcc":
+                vcc = True
+            elif kind == "flat_scratch":
+                flat_scratch = True
+        shared.extent = RegisterExtent(highest["v"], highest["a"], highest["s"], vcc, flat_scratch)
+    return shared.extent
 
 
 #: (target, wave size, either wave) -> instruction content -> its facts; each table is emptied when it
