@@ -30,7 +30,7 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 from collections.abc import Iterator
 from dataclasses import replace
 
-from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.defuse import DefUseAnalysis, register_extent
 from amdgpu_lint.analyses.occupancy import occupancy
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
@@ -85,10 +85,13 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     highest: dict[str, int] = {}
     in_agprs: list[int] = []  # VGPRs at or above accum_offset the wave owns
     uses_agprs = False
-    for index, info in enumerate(def_use.per_instruction):
-        uses_agprs |= info.klass.unit == "call"
+    for index, (info, shared) in enumerate(zip(def_use.per_instruction, def_use.facts, strict=True)):
+        extent = register_extent(shared)
+        uses_agprs |= info.klass.unit == "call" or extent.a > 0
+        if (extent.v <= limits["v"][0] and (accum is None or extent.v <= accum) and extent.s <= limits["s"][0]
+                and extent.a <= limits["a"][0]):
+            continue  # every register it names is the wave's own
         for kind, number in info.defs | info.uses:
-            uses_agprs |= kind == "a"
             if kind in limits and number >= limits[kind][0]:
                 offenders.setdefault(kind, []).append(index)
                 highest[kind] = max(highest.get(kind, 0), number)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..ir import BasicBlock, Instruction, Kernel
 from ..isa.classes import RETURNS
@@ -22,6 +23,7 @@ def is_conditional_branch(mnemonic: str) -> bool:
     return mnemonic.startswith("s_cbranch_") and mnemonic not in ("s_cbranch_join", "s_cbranch_g_fork", "s_cbranch_i_fork")
 
 
+@lru_cache(maxsize=4096)
 def is_branch(mnemonic: str) -> bool:
     return is_unconditional_branch(mnemonic) or is_conditional_branch(mnemonic)
 

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..ir import Kernel, Module
+from ..ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
 from ..nodes import SpecialReg
+from ..targets import Target
 from .manager import Analysis, AnalysisManager
+
+if TYPE_CHECKING:
+    from .hazards import Facts
+    from .initialized import Flow
+    from .latency import LatencyTable
+    from .waitcnt import WaitFacts
 
 
 def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
@@ -36,10 +44,76 @@ def _wave_size_of_code(kernel: Kernel) -> int | None:
     return None
 
 
+@dataclass(slots=True, eq=False)
+class InstructionFacts:
+    """One distinct instruction (mnemonic, operands, modifiers, VOPD half) on one target and wave size:
+    its def/use and what the analyses derive from it, computed once and shared by every occurrence."""
+
+    info: DefUse
+    hazard: Facts | None = None  # the hazard rows' view (hazards.py)
+    waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
+    flow: Flow | None = None  # how it moves written values (initialized.py)
+    extent: RegisterExtent | None = None  # see register_extent
+    cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterExtent:
+    """One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names
+    VCC or FLAT_SCRATCH."""
+
+    v: int
+    a: int
+    s: int
+    vcc: bool
+    flat_scratch: bool
+
+
+def register_extent(shared: InstructionFacts) -> RegisterExtent:
+    """The registers the instruction reads or writes, summed up once per shared facts."""
+    if shared.extent is None:
+        highest = {"v": 0, "a": 0, "s": 0}
+        vcc = flat_scratch = False
+        for kind, index in shared.info.defs | shared.info.uses:
+            if kind in highest:
+                highest[kind] = max(highest[kind], index + 1)
+            elif kind == "vcc":
+                vcc = True
+            elif kind == "flat_scratch":
+                flat_scratch = True
+        shared.extent = RegisterExtent(highest["v"], highest["a"], highest["s"], vcc, flat_scratch)
+    return shared.extent
+
+
+#: (target, wave size, either wave) -> instruction content -> its facts; each table is emptied when it
+#: reaches _INTERNED_LIMIT entries (kernels keep the facts they hold).
+_interned: dict[tuple[Target, int, bool], dict[tuple, InstructionFacts]] = {}
+_INTERNED_LIMIT = 131072
+
+
+def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
+              table: dict[tuple, InstructionFacts]) -> InstructionFacts:
+    pair = instruction.pair
+    key = (instruction.mnemonic, instruction.operands, instruction.modifiers,
+           (pair.mnemonic, pair.operands, pair.modifiers) if pair is not None else None)
+    facts = table.get(key)
+    if facts is None:
+        info = def_use(instruction.mnemonic, instruction.operands, instruction.modifiers, target, wave, either)
+        if pair is not None:
+            second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
+            info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
+                          info.problem or second.problem, info.preserved | second.preserved)
+        if len(table) >= _INTERNED_LIMIT:
+            table.clear()
+        facts = table[key] = InstructionFacts(info)
+    return facts
+
+
 @dataclass
 class KernelDefUse:
     wave_size: int
     per_instruction: list[DefUse]  # aligned with kernel.instructions (VOPD halves merged)
+    facts: list[InstructionFacts]  # aligned likewise; content-equal instructions share one
 
 
 class DefUseAnalysis(Analysis):
@@ -55,13 +129,6 @@ class DefUseAnalysis(Analysis):
             return None
         wave, known = kernel_wave_size(module, kernel)
         either = not known  # operand widths of either wave size are fine
-        results = []
-        for instruction in kernel.instructions:
-            info = def_use(instruction.mnemonic, instruction.operands, instruction.modifiers, target, wave, either)
-            if instruction.pair is not None:
-                pair = instruction.pair
-                second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
-                info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
-                              info.problem or second.problem, info.preserved | second.preserved)
-            results.append(info)
-        return KernelDefUse(wave, results)
+        table = _interned.setdefault((target, wave, either), {})
+        facts = [_facts_of(instruction, target, wave, either, table) for instruction in kernel.instructions]
+        return KernelDefUse(wave, [entry.info for entry in facts], facts)

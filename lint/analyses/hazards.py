@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
-from ..nodes import Num, Reg, Sym, hardware_register
+from ..nodes import Node, Num, Reg, Sym, hardware_register
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
@@ -26,13 +27,15 @@ _DPP_MODIFIERS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "wave_
                             "row_mirror", "row_half_mirror", "row_bcast", "row_share", "row_xmask", "row_newbcast", "dpp8"))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Facts:
-    """What the hazard rows ask about one instruction."""
+    """What the hazard rows ask about one distinct instruction on one target (shared by its occurrences)."""
 
-    instruction: Instruction
+    operands: tuple[Node, ...]
+    modifiers: tuple[tuple[str, Node | None], ...]
     info: DefUse
     mnemonic: str
+    wait_states: int
     valu: bool
     mfma: bool
     dgemm: bool
@@ -46,18 +49,22 @@ class Facts:
     src_ab: frozenset = frozenset()
     src_c: frozenset = frozenset()
     dst: frozenset = frozenset()
+    rows: tuple[HazardRow, ...] = ()  # the target's rows this can be the second instruction of
+    #: producer -> (row, wait states needed) of every row that pair needs states for, in row order
+    after: dict[Facts, tuple[tuple[HazardRow, int], ...]] = field(default_factory=dict)
 
     @property
     def memory(self) -> bool:
         return self.info.klass.unit in ("vmem", "ds", "export")
 
 
-def facts_of(instruction: Instruction, info: DefUse) -> Facts:
+def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]) -> Facts:
+    """The facts of an instruction; `rows` are the target's rows, kept where it can be their consumer."""
     klass = info.klass
     mfma = klass.matrix in ("mfma", "smfmac")
     facts = Facts(
-        instruction, info, instruction.mnemonic, klass.unit == "valu", mfma, mfma and "f64" in instruction.mnemonic,
-        klass.xdl, klass.passes,
+        instruction.operands, instruction.modifiers, info, instruction.mnemonic, instruction.wait_states,
+        klass.unit == "valu", mfma, mfma and "f64" in instruction.mnemonic, klass.xdl, klass.passes,
         frozenset(u for u in info.defs if u[0] in _VECTOR),
         frozenset(u for u in info.defs if u[0] in _SCALAR),
         any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
@@ -73,6 +80,7 @@ def facts_of(instruction: Instruction, info: DefUse) -> Facts:
             facts.src_c = facts.dst
         else:
             facts.src_c = operands[3]
+    facts.rows = tuple(row for row in rows if row.consumer(facts))
     return facts
 
 
@@ -189,14 +197,14 @@ def _row30(p: Facts, c: Facts, t: Target) -> int:
     if p.info.klass.matrix != "dot" or not c.valu or c.mfma or not p.vector_defs:
         return 0
     if _base_opcode(p.mnemonic) == _base_opcode(c.mnemonic):
-        sources = frozenset(unit for operand in c.instruction.operands[1:3] for unit in register_units(operand))
+        sources = frozenset(unit for operand in c.operands[1:3] for unit in register_units(operand))
         return 3 if p.vector_defs & sources else 0
     return 3 if p.vector_defs & (c.info.uses | c.info.defs) else 0
 
 
 def _lane_select(c: Facts) -> frozenset:
-    if c.mnemonic.startswith(("v_readlane", "v_writelane")) and len(c.instruction.operands) >= 3:
-        return frozenset(register_units(c.instruction.operands[2]))
+    if c.mnemonic.startswith(("v_readlane", "v_writelane")) and len(c.operands) >= 3:
+        return frozenset(register_units(c.operands[2]))
     return frozenset()
 
 
@@ -206,7 +214,7 @@ def _is_dpp(c: Facts) -> bool:
 
 def _dpp_permuted(c: Facts) -> frozenset:
     """The registers of a DPP instruction's first source, the one the lane pattern permutes."""
-    operands = c.instruction.operands
+    operands = c.operands
     variant = c.info.variant
     if variant is not None and len(variant.operands) == len(operands):
         source = next((operand for spec, operand in zip(variant.operands, operands) if not spec.is_def), None)
@@ -217,29 +225,29 @@ def _dpp_permuted(c: Facts) -> frozenset:
 def _dpp_unpermuted(c: Facts) -> frozenset:
     """The other VGPRs a DPP instruction reads, the old value of its destination included (LLVM's
     DPP forms take it as an operand: lanes the masks disable keep it)."""
-    destination = frozenset(register_units(c.instruction.operands[0])) if c.instruction.operands else frozenset()
+    destination = frozenset(register_units(c.operands[0])) if c.operands else frozenset()
     return (c.info.uses | destination) - _dpp_permuted(c)
 
 
 def _wide_store_data(p: Facts) -> frozenset:
     if p.info.klass.unit != "vmem" or p.info.klass.kind not in ("store", "atomic"):
         return frozenset()
-    for operand in p.instruction.operands:
+    for operand in p.operands:
         if isinstance(operand, Reg) and operand.kind in _VECTOR and operand.count > 2:
             return frozenset(register_units(operand))
     return frozenset()
 
 
 def _sgpr_soffset(p: Facts) -> bool:
-    operands = p.instruction.operands
+    operands = p.operands
     return p.info.klass.memory == "buffer" and len(operands) >= 4 and isinstance(operands[3], Reg) and operands[3].kind == "s"
 
 
 _NO_DEFAULT_OP_SEL_HI = ("v_fma_mix", "v_mad_mix", "v_dot4_", "v_dot8_", "v_accvgpr")
 
 
-def _modifier(instruction: Instruction, name: str):
-    return next((value for key, value in instruction.modifiers if key == name), None)
+def _modifier(modifiers: tuple[tuple[str, Node | None], ...], name: str):
+    return next((value for key, value in modifiers if key == name), None)
 
 
 def _bits(value) -> list[int]:
@@ -253,19 +261,18 @@ def _writes_part_of_dst(p: Facts) -> bool:
     op_sel_hi[0] is set (the default for packed math, which LLVM reads as the same bit)."""
     if not p.valu or p.mfma:
         return False
-    instruction = p.instruction
-    dst_sel = _modifier(instruction, "dst_sel")
+    dst_sel = _modifier(p.modifiers, "dst_sel")
     if dst_sel is not None:
         return not (isinstance(dst_sel, Sym) and dst_sel.name.upper() == "DWORD") and not (isinstance(dst_sel, Num) and dst_sel.value == 6)
     encoding = p.info.variant.encoding if p.info.variant else ""
     if encoding == "VOP3P":
         if p.mnemonic.startswith(_NO_DEFAULT_OP_SEL_HI):
-            return bool(_bits(_modifier(instruction, "op_sel_hi"))[:1] == [1])
-        hi = _bits(_modifier(instruction, "op_sel_hi"))
+            return bool(_bits(_modifier(p.modifiers, "op_sel_hi"))[:1] == [1])
+        hi = _bits(_modifier(p.modifiers, "op_sel_hi"))
         return not hi or hi[0] == 1
     if encoding == "VOP3":
-        op_sel = _bits(_modifier(instruction, "op_sel"))
-        sources = max(len(instruction.operands) - 1, 0)
+        op_sel = _bits(_modifier(p.modifiers, "op_sel"))
+        sources = max(len(p.operands) - 1, 0)
         return any(op_sel[sources:])
     return False
 
@@ -280,8 +287,8 @@ def _row9(p: Facts, c: Facts, t: Target) -> int:
 
 
 def _same_hwreg(p: Facts, c: Facts) -> bool:
-    first = hardware_register(p.mnemonic, p.instruction.operands)
-    return first is not None and first == hardware_register(c.mnemonic, c.instruction.operands)
+    first = hardware_register(p.mnemonic, p.operands)
+    return first is not None and first == hardware_register(c.mnemonic, c.operands)
 
 
 def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
@@ -294,7 +301,7 @@ def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
         return True
     interp = mnemonic.startswith("v_interp") and c.info.variant is not None and c.info.variant.encoding == "VINTRP"
     return t.major == 9 and (mnemonic.startswith("s_movrel") or interp or "_addtid" in mnemonic
-                             or c.info.klass.lds_dma or "lds_direct" in str(c.instruction.operands))
+                             or c.info.klass.lds_dma or "lds_direct" in str(c.operands))
 
 
 ROWS: tuple[HazardRow, ...] = (
@@ -338,7 +345,7 @@ ROWS: tuple[HazardRow, ...] = (
               consumer=lambda c: c.valu),
     HazardRow(11, "VALU writes a VGPR that v_readlane/v_readfirstlane reads", _gfx940,
               lambda p, c, t: 1 if p.valu and c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))
-              and len(c.instruction.operands) > 1 and p.vector_defs & frozenset(register_units(c.instruction.operands[1])) else 0,
+              and len(c.operands) > 1 and p.vector_defs & frozenset(register_units(c.operands[1])) else 0,
               consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))),
     HazardRow(12, "VALU writes EXEC before v_readlane/v_readfirstlane/v_writelane", _gfx940,
               lambda p, c, t: 4 if p.valu and p.writes_exec
@@ -462,6 +469,11 @@ class HazardReport:
     advisories: dict[int, Hazard] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=64)
+def _rows_of(target: Target) -> tuple[HazardRow, ...]:
+    return tuple(row for row in ROWS if row.applies(target))
+
+
 class HazardAnalysis(Analysis):
     name = "hazards"
 
@@ -471,8 +483,12 @@ class HazardAnalysis(Analysis):
         def_use = manager.get(DefUseAnalysis)
         if target is None or def_use is None or target.major >= 10:
             return None
-        rows = [row for row in ROWS if row.applies(target)]
-        facts = [facts_of(i, info) for i, info in zip(kernel.instructions, def_use.per_instruction, strict=True)]
+        rows = _rows_of(target)
+        facts = []
+        for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True):
+            if shared.hazard is None:
+                shared.hazard = facts_of(instruction, shared.info, rows)
+            facts.append(shared.hazard)
         lookahead = 19 if any(f.mfma or f.dst for f in facts) else 5
         cfg = manager.get(CFGAnalysis)
         starts, block_of = cfg.starts, cfg.block_of
@@ -480,7 +496,7 @@ class HazardAnalysis(Analysis):
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
         dgemm_row = DGEMM_BETWEEN.applies(target)
         for consumer in range(len(facts)):
-            found, advisory = _search(consumer, facts, rows, target, lookahead, cfg.blocks, starts, block_of)
+            found, advisory = _search(consumer, facts, target, lookahead, cfg.blocks, starts, block_of)
             if found is None and dgemm_row:
                 valu = _dgemm_between(consumer, facts, starts[block_of[consumer]])
                 if valu is not None:
@@ -501,14 +517,22 @@ def _missing(hazard: Hazard) -> int:
     return hazard.needed - hazard.present
 
 
-def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
+def _needs(producer: Facts, consumer: Facts, target: Target) -> tuple[tuple[HazardRow, int], ...]:
+    """(row, wait states) of the consumer's rows that need states after the producer, memoized on the consumer."""
+    found = consumer.after.get(producer)
+    if found is None:
+        found = consumer.after[producer] = tuple(
+            (row, needed) for row in consumer.rows if (needed := row.states(producer, consumer, target)) > 0)
+    return found
+
+
+def _search(consumer, facts, target, lookahead, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
     """The definite and the advisory hazard missing most wait states for `consumer`, over every path
     back (within the lookahead), counting the fewest states on any path as LLVM does."""
-    worst: dict[bool, Hazard] = {}  # advisory? -> hazard
     this = facts[consumer]
-    rows = [row for row in rows if row.consumer(this)]
-    if not rows:
+    if not this.rows:
         return None, None
+    worst: dict[bool, Hazard] = {}  # advisory? -> hazard
     stack = [(consumer - 1, 0, block_of[consumer])]
     entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
     while stack:
@@ -516,12 +540,12 @@ def _search(consumer, facts, rows, target, lookahead, blocks, starts, block_of) 
         while index >= starts[block] and states < lookahead:
             producer = facts[index]
             # only MFMA results need more than 5 wait states: past that, other producers cannot matter
-            for row in rows if (states < SHORT_LOOKAHEAD or producer.mfma) else ():
-                needed = row.states(producer, this, target)
-                kind = bool(row.advisory)
-                if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
-                    worst[kind] = Hazard(consumer, index, row, needed, states)
-            states += producer.instruction.wait_states
+            if states < SHORT_LOOKAHEAD or producer.mfma:
+                for row, needed in _needs(producer, this, target):
+                    kind = bool(row.advisory)
+                    if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
+                        worst[kind] = Hazard(consumer, index, row, needed, states)
+            states += producer.wait_states
             index -= 1
         if states >= lookahead:
             continue

@@ -32,7 +32,7 @@ from ..isa.defuse import DefUse, Unit, register_units
 from ..nodes import BinOp, Call, Node, Num, Sym, UnOp
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
-from .defuse import DefUseAnalysis
+from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
 
 _SYSTEM_SGPRS = ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y", "system_sgpr_workgroup_id_z",
@@ -91,7 +91,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
 
 
 @dataclass(frozen=True)
-class _Flow:
+class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
     copies: tuple[tuple[Unit, Unit | None], ...] = ()  # destination <- source unit (None: a constant)
@@ -101,7 +101,7 @@ class _Flow:
     excused: frozenset[Unit] = frozenset()  # reads that use no garbage
 
 
-_PLAIN = _Flow()
+_PLAIN = Flow()
 
 
 def _copies(mnemonic: str, operands: tuple[Node, ...]) -> tuple[tuple[Unit, Unit | None], ...]:
@@ -117,34 +117,44 @@ def _copies(mnemonic: str, operands: tuple[Node, ...]) -> tuple[tuple[Unit, Unit
     return tuple(zip(destination, source, strict=True)) if len(source) == len(destination) else ()
 
 
-def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None) -> _Flow:
+def _flow_of(shared: InstructionFacts, instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None
+             ) -> Flow:
+    """The instruction's flow; kept on its shared facts where the kernel's scratch setup plays no part."""
+    if absent_wave_offset is not None and instruction.mnemonic in ("s_add_u32", "s_add_i32"):
+        return _flow(instruction, absent_wave_offset)
+    if shared.flow is None:
+        shared.flow = _flow(instruction, None)
+    return shared.flow
+
+
+def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None) -> Flow:
     mnemonic, operands = instruction.mnemonic, instruction.operands
     if instruction.modifiers:
         return _PLAIN
     if instruction.pair is not None:  # dual issue: two moves copy, anything else is plain
         first, second = _copies(mnemonic, operands), _copies(instruction.pair.mnemonic, instruction.pair.operands)
-        return _Flow(copies=first + second) if first and second else _PLAIN
+        return Flow(copies=first + second) if first and second else _PLAIN
     copies = _copies(mnemonic, operands)
     if copies:
-        return _Flow(copies=copies, one_lane=bool(_LANE_WRITES.fullmatch(mnemonic)))
+        return Flow(copies=copies, one_lane=bool(_LANE_WRITES.fullmatch(mnemonic)))
     if _WIDE_MADS.fullmatch(mnemonic) and len(operands) in (4, 5):
         addend = register_units(operands[-1])
         factors = {unit for operand in operands[-3:-1] for unit in register_units(operand)}
         if len(addend) == 2 and addend[1] not in factors:
             carry = register_units(operands[1]) if len(operands) == 5 else ()
-            return _Flow(addend_high=addend[1], reaches=register_units(operands[0])[1:] + carry)
+            return Flow(addend_high=addend[1], reaches=register_units(operands[0])[1:] + carry)
     if absent_wave_offset and mnemonic in ("s_add_u32", "s_add_i32") and len(operands) == 3:
         flat_init, wave_offset = absent_wave_offset
         sources = [unit for operand in operands[1:] for unit in register_units(operand)]
         if len(sources) == 2 and wave_offset in sources:
             other = sources[1 - sources.index(wave_offset)]
             if other == flat_init or register_units(operands[0]) == (other,):  # in place: a base plus the offset
-                return _Flow(excused=frozenset({wave_offset}))
+                return Flow(excused=frozenset({wave_offset}))
     if mnemonic in ("s_bfe_i64", "s_bfe_u64") and len(operands) == 3 and isinstance(operands[2], Num):
         field = int(operands[2].value)
         source = register_units(operands[1])
         if (field & 0x3F) + ((field >> 16) & 0x7F) <= 32 and len(source) == 2:
-            return _Flow(excused=frozenset({source[1]}))
+            return Flow(excused=frozenset({source[1]}))
     return _PLAIN
 
 
@@ -162,9 +172,9 @@ class _State:
 _ANYTHING = _State(None)
 
 
-def _step(info: DefUse, flow: _Flow, written: set[Unit], copied: set[Unit]) -> frozenset[Unit]:
+def _step(info: DefUse, flow: Flow, written: set[Unit], copied: set[Unit]) -> frozenset[Unit]:
     """Apply one instruction to the sets; return the units it reads as garbage."""
-    missing = {unit for unit in info.uses if unit not in written} - flow.excused
+    missing = set() if info.uses <= written else {unit for unit in info.uses if unit not in written} - flow.excused
     if flow.copies:
         for destination, source in flow.copies:
             missing.discard(source)
@@ -212,7 +222,8 @@ class InitializedAnalysis(Analysis):
         cfg = manager.get(CFGAnalysis)
         infos = def_use.per_instruction
         absent_wave_offset = _absent_wave_offset_add(kernel)
-        flows = [_flow(instruction, absent_wave_offset) for instruction in kernel.instructions]
+        flows = [_flow_of(shared, instruction, absent_wave_offset)
+                 for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
         successors = _successors(kernel, cfg)
 
         def through(index: int, state: _State, report: Uninitialized | None = None) -> _State:
@@ -220,10 +231,12 @@ class InitializedAnalysis(Analysis):
                 return state
             written, copied = set(state.written), set(state.copied)
             for position in range(cfg.starts[index], cfg.starts[index] + len(cfg.blocks[index].instructions)):
-                if infos[position].klass.unit == "call":
+                info = infos[position]
+                if info.klass.unit == "call":
                     return _ANYTHING
-                holding_copies = frozenset(copied) if report is not None else frozenset()
-                missing = _step(infos[position], flows[position], written, copied)
+                # the copies held before this instruction, where it may read garbage
+                holding_copies = frozenset(copied) if report is not None and not info.uses <= written else frozenset()
+                missing = _step(info, flows[position], written, copied)
                 if report is not None and missing:
                     report.reads[position] = missing
                     if missing & holding_copies:
@@ -231,10 +244,12 @@ class InitializedAnalysis(Analysis):
             return _State(frozenset(written), frozenset(copied))
 
         incoming: dict[int, _State] = {0: _State(frozenset(entry))} if cfg.blocks else {}
+        walked: dict[int, tuple[_State, Uninitialized]] = {}  # block -> the state of its latest walk, and what it found
         worklist = list(incoming)
         while worklist:
             index = worklist.pop(0)
-            outgoing = through(index, incoming[index])
+            walked[index] = (incoming[index], Uninitialized({}, {}))
+            outgoing = through(index, *walked[index])
             for successor in successors[index]:
                 merged = incoming[successor].join(outgoing) if successor in incoming else outgoing
                 if incoming.get(successor) != merged:
@@ -243,17 +258,23 @@ class InitializedAnalysis(Analysis):
                         worklist.append(successor)
         report = Uninitialized({}, {})
         for index, state in sorted(incoming.items()):
-            through(index, state, report)
+            if walked[index][0] is state:  # walked with its final state
+                report.reads.update(walked[index][1].reads)
+                report.copied.update(walked[index][1].copied)
+            else:
+                through(index, state, report)
         return report
 
 
 def _successors(kernel: Kernel, cfg: ControlFlowGraph) -> list[list[int]]:
     """The CFG's edges, plus one from each `s_setpc_b64` to each block whose label is used as a value."""
+    successors = [list(block.successors) for block in cfg.blocks]
+    if not any(block.terminator is not None and block.terminator.mnemonic == "s_setpc_b64" for block in cfg.blocks):
+        return successors
     address_taken = sorted({cfg.block_of_label[name] for instruction in kernel.instructions
                             if not is_branch(instruction.mnemonic)
                             for operand in instruction.operands for name in _names(operand)
                             if name in cfg.block_of_label})
-    successors = [list(block.successors) for block in cfg.blocks]
     for block in cfg.blocks:
         if block.terminator is not None and block.terminator.mnemonic == "s_setpc_b64":
             successors[block.index].extend(index for index in address_taken if index not in successors[block.index])

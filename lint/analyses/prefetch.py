@@ -13,13 +13,13 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from ..ir import Kernel
-from ..isa.waits import wait_counts
+from ..ir import Instruction, Kernel
+from ..targets import Target
 from .cfg import CFGAnalysis
-from .defuse import DefUseAnalysis
+from .defuse import DefUseAnalysis, InstructionFacts
 from .latency import LatencyTable, issue_cycles, load_table
 from .manager import Analysis, AnalysisManager
-from .waitcnt import LOAD_COUNTERS, events_of
+from .waitcnt import LOAD_COUNTERS, wait_facts
 
 MAX_STEPS = 4000  # instructions one walk may visit
 
@@ -79,29 +79,29 @@ class PrefetchAnalysis(Analysis):
             return None
         override = module.options.latency_table if module.options is not None else None
         table = load_table(target, override)
-        infos = def_use.per_instruction
         instructions = kernel.instructions
-        cycles = [issue_cycles(info.klass, instruction, table, target, def_use.wave_size)
-                  for instruction, info in zip(instructions, infos, strict=True)]
+        cycles = [_issue_cycles(shared, instruction, table, target, def_use.wave_size)
+                  for shared, instruction in zip(def_use.facts, instructions, strict=True)]
         cfg = manager.get(CFGAnalysis)
         blocks, starts, block_of = cfg.blocks, cfg.starts, cfg.block_of
         loops = _loops([block.successors for block in blocks])
         waits: dict[int, dict[str, int]] = {}
         events: dict[int, frozenset[str]] = {}
-        for index, (instruction, info) in enumerate(zip(instructions, infos, strict=True)):
-            if info.klass.unit == "wait":
-                counts = wait_counts(instruction.mnemonic, instruction.operands, target)
+        vector_loads = []
+        for index, (instruction, shared) in enumerate(zip(instructions, def_use.facts, strict=True)):
+            klass = shared.info.klass
+            if klass.unit == "wait":
+                counts = wait_facts(shared, instruction, target).counts
                 if counts:
                     waits[index] = counts
-            started = frozenset(e.counter for e in events_of(info, target))
-            if started:
-                events[index] = started
+            if klass.counters:  # one event on each
+                events[index] = klass.counters
+            if klass.unit == "vmem" and klass.kind == "load" and not klass.lds_dma:
+                vector_loads.append(index)
         members = {min(loop): sorted(i for b in loop for i in range(starts[b], starts[b] + len(blocks[b].instructions)))
                    for loop in set(loops) if loop}
         loads = []
-        for index, info in enumerate(infos):
-            if info.klass.unit != "vmem" or info.klass.kind != "load" or info.klass.lds_dma:
-                continue
+        for index in vector_loads:
             counter = next((c for c in sorted(LOAD_COUNTERS) if c in events.get(index, ())), None)
             if counter is None:
                 continue
@@ -109,6 +109,14 @@ class PrefetchAnalysis(Analysis):
             wait, distance = _walk(index, counter, loop, cycles, waits, events, blocks, starts, block_of)
             loads.append(LoadDistance(index, counter, wait, distance, min(loop) if loop else None))
         return PrefetchReport(table, loads, members, cycles, events, waits)
+
+
+def _issue_cycles(shared: InstructionFacts, instruction: Instruction, table: LatencyTable, target: Target,
+                  wave_size: int) -> int:
+    """issue_cycles, kept on the shared facts for the table it was computed with."""
+    if shared.cycles is None or shared.cycles[0] is not table:
+        shared.cycles = (table, issue_cycles(shared.info.klass, instruction, table, target, wave_size))
+    return shared.cycles[1]
 
 
 def _walk(load, counter, loop, cycles, counted, events, blocks, starts, block_of) -> tuple[int | None, int]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..expr import EvalError, evaluate, target_functions
 from ..ir import Kernel, Module
 from ..targets import extra_sgprs, xnack_reserved
-from .defuse import DefUseAnalysis
+from .defuse import DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager
 from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
 
@@ -109,16 +109,10 @@ class ResourceAnalysis(Analysis):
         def_use = manager.get(DefUseAnalysis)
         if target is None or def_use is None:
             return None
-        highest = {"v": 0, "a": 0, "s": 0}
-        uses_vcc = uses_flat = False
-        for info in def_use.per_instruction:
-            for kind, index in info.defs | info.uses:
-                if kind in highest:
-                    highest[kind] = max(highest[kind], index + 1)
-                elif kind == "vcc":
-                    uses_vcc = True
-                elif kind == "flat_scratch":
-                    uses_flat = True
+        extents = [register_extent(shared) for shared in dict.fromkeys(def_use.facts)]  # each distinct instruction once
+        highest = {kind: max((getattr(extent, kind) for extent in extents), default=0) for kind in ("v", "a", "s")}
+        uses_vcc = any(extent.vcc for extent in extents)
+        uses_flat = any(extent.flat_scratch for extent in extents)
         metadata = kernel.metadata or {}
         descriptor = kernel.descriptor
         name = kernel.name

@@ -29,7 +29,7 @@ from ..isa.waits import wait_counts
 from ..nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
-from .defuse import DefUseAnalysis
+from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
 
 LDS_DMA: Unit = ("lds_dma", -1)  # LDS written by buffer_load ... lds / global_load_lds; in a state ("lds_dma", index)
@@ -177,12 +177,52 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     counter.flat = counter.flat or event.flat
 
 
+@dataclass(frozen=True, slots=True)
+class Access:
+    """The events of one instruction, given whether a FLAT access may reach LDS."""
+
+    events: tuple[Event, ...]
+    own: frozenset[tuple[str, str]]  # (counter, kind) of the events
+    reads_lds: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WaitFacts:
+    """What the walk asks about one distinct instruction (shared by its occurrences)."""
+
+    counts: dict[str, int] | None  # what a wait instruction waits for
+    expcnt_wait: int | None  # the expcnt wait a gfx11+ VINTERP makes itself
+    invalidates: bool  # a cache invalidation (loads in flight must land first)
+    reads_aperture: bool  # can build a generic address into LDS
+    test_key: tuple | None  # an SCC test, as _RepeatedTests compares them
+    access: tuple[Access, Access]  # FLAT judged global, FLAT that may reach LDS
+
+
+def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Target) -> WaitFacts:
+    """The instruction's wait facts, computed once per shared facts."""
+    if shared.waits is None:
+        info = shared.info
+        klass = info.klass
+        access = []
+        for flat_lds in (False, True):
+            events = tuple(events_of(info, target, flat_lds, instruction))
+            access.append(Access(events, frozenset((event.counter, event.kind) for event in events),
+                                 klass.unit == "ds" or (klass.unit == "vmem" and klass.memory == "flat" and flat_lds)))
+        shared.waits = WaitFacts(
+            wait_counts(instruction.mnemonic, instruction.operands, target) if klass.unit == "wait" else None,
+            _built_in_expcnt_wait(instruction), instruction.mnemonic.startswith(_INVALIDATES),
+            _reads_shared_aperture(instruction), _test_key(instruction), tuple(access))
+    return shared.waits
+
+
 @dataclass
 class _Walk:
     """What the walk over one kernel knows besides the counter state."""
 
     kernel: Kernel
     def_use: list[DefUse]
+    facts: list[WaitFacts]
+    access: list[Access]  # each instruction's events, as the kernel's FLAT accesses are judged
     target: Target
     is_function: bool
     flat_lds: bool  # FLAT accesses may reach LDS
@@ -192,16 +232,15 @@ class _Walk:
     banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb: `v5` may name v261, so VGPRs are not tracked
 
 
-def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -> list[Need]:
+def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: State, walk: _Walk) -> list[Need]:
     needs: list[Need] = []
     target = walk.target
-    own: set | None = None  # (counter, kind) of this instruction's own events, when needed
-    uses = info.uses
-    reads_lds = info.klass.unit == "ds" or (info.klass.unit == "vmem" and info.klass.memory == "flat" and walk.flat_lds)
+    uses, defs = info.uses, info.defs
     for name, counter in state.items():
-        if not counter.regs and not counter.unknown:
+        regs = counter.regs
+        if not regs and not counter.unknown:
             continue
-        dmas = [(unit, entry) for unit, entry in counter.regs.items() if unit[0] == "lds_dma"] if reads_lds else []
+        dmas = [(unit, entry) for unit, entry in regs.items() if unit[0] == "lds_dma"] if access.reads_lds else []
         if dmas:
             verdicts = {dma: walk.lds_places.overlap(dma[1], index) for dma, _ in dmas}
             dmas = [(dma, entry) for dma, entry in dmas if verdicts[dma] is not False]  # provably elsewhere: safe
@@ -217,17 +256,17 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -
             if touched:
                 needs.append(Need(name, 0, min(touched), None, "read" if touched[0] in info.uses else "overwritten"))
                 continue
+        if regs.keys().isdisjoint(uses) and regs.keys().isdisjoint(defs):
+            continue
         for unit in uses:
-            entry = counter.regs.get(unit)
+            entry = regs.get(unit)
             if entry is not None and entry[2] not in _SOURCE_LOCKS and name != "xcnt":  # xcnt locks sources
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "read"))
-        for unit in info.defs:
-            entry = counter.regs.get(unit)
+        for unit in defs:
+            entry = regs.get(unit)
             if entry is None or unit[0] not in _REGISTER_FILES:
                 continue
-            if own is None:
-                own = {(event.counter, event.kind) for event in events_of(info, target, walk.flat_lds)}
-            if name in LOAD_COUNTERS and (name, entry[2]) in own:
+            if name in LOAD_COUNTERS and (name, entry[2]) in access.own:
                 continue  # loads of one type write their VGPRs in order
             if name == "xcnt" and entry[2] == "translation" and info.klass.unit == "vmem":
                 continue  # VMEM addresses are translated in order: an earlier access's are done first
@@ -242,7 +281,7 @@ def _needs(index: int, info: DefUse, mnemonic: str, state: State, walk: _Walk) -
         if not target.has_back_off_barrier and vm is not None and vm.pending:
             producer = max((entry[1] for entry in vm.regs.values()), default=None)
             needs.append(Need("vmcnt", 0, ("vmem", 0), producer, "barrier-vmem"))
-    if mnemonic.startswith(_INVALIDATES):
+    if facts.invalidates:
         for name in ("vmcnt", "loadcnt"):
             counter = state.get(name)
             if counter is not None and counter.pending:
@@ -261,9 +300,9 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
     target = walk.target
     maxima = target.wait_counter_max
     for index in range(start, stop):
-        instruction = walk.kernel.instructions[index]
         info = walk.def_use[index]
-        counts = wait_counts(instruction.mnemonic, instruction.operands, target) if info.klass.unit == "wait" else None
+        facts = walk.facts[index]
+        counts = facts.counts
         if counts is not None:
             if report is not None:
                 report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
@@ -275,10 +314,10 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
             if "xcnt" in state:
                 _translated(state)
             continue
-        built_in = _built_in_expcnt_wait(instruction)
-        if built_in is not None and "expcnt" in state:
-            state["expcnt"].wait(built_in)  # gfx11+ VINTERP waits for expcnt itself
-        needs = _needs(index, info, instruction.mnemonic, state, walk)
+        if facts.expcnt_wait is not None and "expcnt" in state:
+            state["expcnt"].wait(facts.expcnt_wait)  # gfx11+ VINTERP waits for expcnt itself
+        access = walk.access[index]
+        needs = _needs(index, info, facts, access, state, walk)
         if needs:
             if report is not None:
                 report.missing[index] = needs
@@ -296,7 +335,7 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset(),
                                       unseen=True)
             continue
-        for event in events_of(info, target, walk.flat_lds, instruction):
+        for event in access.events:
             if walk.banked_vgprs:
                 event = replace(event, units=frozenset(unit for unit in event.units if unit[0] != "v"))
             _add_event(state, event, index, maxima[event.counter])
@@ -447,15 +486,12 @@ def _scalar_value(instruction: Instruction, current: tuple | None, source_index:
     return None
 
 
-def _reads_shared_aperture(kernel: Kernel) -> bool:
-    """Whether the code can build a generic address into LDS (reads the shared aperture)."""
-    aperture = HWREG_IDS["HW_REG_SH_MEM_BASES"]
-    return any(
-        any(isinstance(operand, SpecialReg) and operand.name in ("src_shared_base", "src_shared_limit")
-            for operand in instruction.operands)
-        or (instruction.mnemonic.startswith("s_getreg")
-            and hardware_register(instruction.mnemonic, instruction.operands) == aperture)
-        for instruction in kernel.instructions)
+def _reads_shared_aperture(instruction: Instruction) -> bool:
+    """Whether the instruction can build a generic address into LDS (reads the shared aperture)."""
+    return any(isinstance(operand, SpecialReg) and operand.name in ("src_shared_base", "src_shared_limit")
+               for operand in instruction.operands) or (
+        instruction.mnemonic.startswith("s_getreg")
+        and hardware_register(instruction.mnemonic, instruction.operands) == HWREG_IDS["HW_REG_SH_MEM_BASES"])
 
 
 def _reads_lds(info: DefUse) -> bool:
@@ -574,7 +610,10 @@ class WaitcntAnalysis(Analysis):
             kernel.instructions[0], target)
         is_function = not kernel.is_kernel and not any(m.startswith("s_rfe") for m in mnemonics) and (
             waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
-        walk = _Walk(kernel, per_instruction, target, is_function, _reads_shared_aperture(kernel),
+        facts = [wait_facts(shared, instruction, target) for shared, instruction in zip(def_use.facts, kernel.instructions,
+                                                                                      strict=True)]
+        flat_lds = any(entry.reads_aperture for entry in facts)
+        walk = _Walk(kernel, per_instruction, facts, [entry.access[flat_lds] for entry in facts], target, is_function, flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
                      "s_set_vgpr_msb" in mnemonics)
@@ -583,23 +622,32 @@ class WaitcntAnalysis(Analysis):
             # a function starts with the caller's events in flight (stores write no register)
             return {name: Counter(unknown=is_function) for name in target.wait_counter_max}
 
-        tests = _RepeatedTests(kernel, per_instruction, blocks, starts)
+        tests = _RepeatedTests([entry.test_key for entry in facts], per_instruction, blocks, starts)
         incoming: list[dict[Facts, State]] = [{} for _ in blocks]
         if blocks:
             incoming[0][frozenset()] = initial()
         worklist = [0] if blocks else []
+        # each block's reports from its latest walk, with the version of its states that walk started from:
+        # where no join changed them since, the walk saw the final states and its reports stand
+        walked: list[tuple[int, list[WaitReport]] | None] = [None] * len(blocks)
         visits = 0
         while worklist and visits < 50 * len(blocks) + 100:
             visits += 1
             index = worklist.pop(0)
+            version, reports = tests.versions[index], []
             for facts, start_state in list(incoming[index].items()):
+                reports.append(WaitReport({}, [], {}))
                 state = {name: counter.copy() for name, counter in start_state.items()}
-                out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, None)
+                out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, reports[-1])
                 for successor, edge_facts in tests.edges(index, facts):
                     if tests.join(incoming, successor, edge_facts, out) and successor not in worklist:
                         worklist.append(successor)
+            walked[index] = (version, reports)
         reports = []
         for index, block in enumerate(blocks):
+            if walked[index] is not None and walked[index][0] == tests.versions[index]:
+                reports.extend(walked[index][1])
+                continue
             for start_state in incoming[index].values():
                 report = WaitReport({}, [], {})
                 state = {name: counter.copy() for name, counter in start_state.items()}
@@ -638,9 +686,8 @@ class _RepeatedTests:
 
     LIMIT = 8
 
-    def __init__(self, kernel: Kernel, def_use: list[DefUse], blocks, starts: list[int]):
+    def __init__(self, keys: list[tuple | None], def_use: list[DefUse], blocks, starts: list[int]):
         self.blocks = blocks
-        keys = [_test_key(instruction) for instruction in kernel.instructions]
         counts: dict[tuple, int] = {}
         for key in keys:
             if key is not None:
@@ -667,6 +714,7 @@ class _RepeatedTests:
             taken = last.mnemonic == "s_cbranch_scc1" if branch else False
             self.summaries.append((frozenset(killed_before), test if branch else None, frozenset(killed_after), taken))
         self.collapsed: set[int] = set()
+        self.versions = [0] * len(blocks)  # per block: how often join changed its states
 
     def edges(self, number: int, facts: Facts) -> list[tuple[int, Facts]]:
         """The successors a path with `facts` can reach, with the facts on each edge."""
@@ -700,12 +748,14 @@ class _RepeatedTests:
                 states.clear()
                 if merged_all is not None:
                     states[frozenset()] = merged_all
+                self.versions[number] += 1
             facts = frozenset()
         current = states.get(facts)
         merged = out if current is None else {name: current[name].merge(out[name]) for name in out}
         if current is not None and all(merged[name].same(current[name]) for name in merged):
             return False
         states[facts] = {name: counter.copy() for name, counter in merged.items()}
+        self.versions[number] += 1
         return True
 
 
