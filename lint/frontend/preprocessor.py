@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ..expr import EvalError, Functions, Value, evaluate
 from ..ir import ExpansionStep, Finding, Provenance, SourceFile, SourceLine
@@ -102,11 +103,45 @@ class _Frame:
     iterations: Iterator[list[SourceLine]] | None = None  # further passes of a .rept/.irp body
 
 
-@dataclass(frozen=True, slots=True)
-class Emitted:
+class Emitted(NamedTuple):
     statement: Statement
     where: Provenance
     raw: str = ""  # body text of a raw block (.amdgpu_metadata ...)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plain:
+    """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
+    and (for an instruction) free of symbols; with the registers it reaches, for `.amdgcn.next_free_*`."""
+
+    statement: Statement
+    first_word: str  # a macro of this name would take the line instead ("" when it cannot)
+    vgpr_end: int
+    sgpr_end: int
+
+
+def _plain(text: str) -> _Plain | None:
+    """What `Preprocessor._process` would find for `text` whatever the state, or None if it depends on it."""
+    match = _FIRST_WORD.match(text)
+    name = match.group(1) if match else ""
+    if name.lower() in _HANDLED:
+        return None
+    first_word = name if name and text[match.end() : match.end() + 1] != ":" else ""
+    if first_word and _ASSIGNMENT.match(text):
+        return None
+    if len(text) > MAX_INSTRUCTION_CHARS and not text.startswith("."):
+        return None
+    statement = parse_statement(text)
+    if isinstance(statement, ParseFailure) or statement.name == ".amdgpu_hsa_kernel":
+        return None
+    ends = {"v": 0, "s": 0}
+    if statement.kind == "instruction":
+        if not statement.resolved or (statement.pair is not None and not statement.pair.resolved):
+            return None
+        for operand in statement.operands + statement.pair.operands if statement.pair else statement.operands:
+            if isinstance(operand, Reg) and operand.kind in ends:
+                ends[operand.kind] = max(ends[operand.kind], operand.index + operand.count)
+    return _Plain(statement, first_word, ends["v"], ends["s"])
 
 
 def _angle_string_end(text: str, i: int) -> int | None:
@@ -264,6 +299,7 @@ class Preprocessor:
         self.cpp = source.path.endswith(CPP_SUFFIXES)
         self._track_location = _uses_location(source)
         self._stack = [_Frame(source.lines, (), source)]
+        plain_texts: dict[str, _Plain | None] = {}
         while self._stack:
             frame = self._stack[-1]
             if frame.index >= len(frame.lines):
@@ -276,6 +312,22 @@ class Preprocessor:
                 continue
             line = frame.lines[frame.index]
             frame.index += 1
+            # the fast path: a plain statement in an active region, with no #define or macro to apply
+            if not line.is_cpp and self._cpp_pattern is None and self.budget > 0 and (
+                    not frame.conditions or frame.conditions[-1].active):
+                text = line.text
+                plain = plain_texts[text] if text in plain_texts else plain_texts.setdefault(text, _plain(text))
+                if plain is not None and plain.first_word not in self.macros:
+                    self.budget -= 1
+                    for counts in (self._next_free, self._kernel_free):
+                        if plain.vgpr_end > counts["v"]:
+                            counts["v"] = plain.vgpr_end
+                        if plain.sgpr_end > counts["s"]:
+                            counts["s"] = plain.sgpr_end
+                    if self._track_location:
+                        self._advance(plain.statement)
+                    yield Emitted(plain.statement, Provenance(line.path, line.number, line.column, frame.chain))
+                    continue
             yield from self._process(line, frame)
 
     def lookup(self, name: str) -> Value | None:
