@@ -43,11 +43,11 @@ class BuildOptions:
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
     """Find `.amdgcn_target` before preprocessing (generation symbols depend on it)."""
-    for line in source.lines:
-        if line.text.startswith(".amdgcn_target"):
-            match = _TARGET_DIRECTIVE.match(line.text)
+    for index, text in enumerate(source.lines.texts()):
+        if text.startswith(".amdgcn_target"):
+            match = _TARGET_DIRECTIVE.match(text)
             if match:
-                return match.group(1), line.number
+                return match.group(1), source.lines.numbers[index]
     return None
 
 
@@ -62,7 +62,7 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     another OS shows itself by what only it contains."""
     if declared:
         return "amdhsa" in declared[0]
-    return not any(line.text.startswith(_NON_HSA_MARKS) for line in source.lines)
+    return not any(text.startswith(_NON_HSA_MARKS) for text in source.lines.texts())
 
 
 def resolve_target(
