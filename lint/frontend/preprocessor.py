@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple
 
 from ..expr import EvalError, Functions, Value, evaluate
 from ..ir import ExpansionStep, Finding, Provenance, SourceFile, SourceLine
@@ -105,10 +104,9 @@ class _Frame:
     iterations: Iterator[list[SourceLine]] | None = None  # further passes of a .rept/.irp body
 
 
-class Emitted(NamedTuple):
-    statement: Statement
-    where: Provenance
-    raw: str = ""  # body text of a raw block (.amdgpu_metadata ...)
+#: What the preprocessor emits: a statement, where it came from, and the body text of a raw block
+#: (.amdgpu_metadata ...; "" for every other statement). A plain tuple: a file emits one a statement.
+Emitted = tuple[Statement, Provenance, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +327,7 @@ class Preprocessor:
                 plain = self._plain_text(line.text, plain_texts)
                 if plain is not None and plain.first_word not in self.macros:
                     self._count(plain)
-                    yield Emitted(plain.statement, Provenance(line.path, line.number, line.column, frame.chain))
+                    yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
                     continue
             yield from self._process(line, frame)
 
@@ -372,7 +370,7 @@ class Preprocessor:
                 self.budget -= 1
             index += 1
             frame.index = index
-            yield Emitted(plain.statement, Provenance(lines.path, numbers[index - 1], columns[index - 1], chain))
+            yield plain.statement, Provenance(lines.path, numbers[index - 1], columns[index - 1], chain), ""
 
     def lookup(self, name: str) -> Value | None:
         """Symbol value for expression evaluation (deferred definitions evaluated on demand)."""
@@ -503,7 +501,7 @@ class Preprocessor:
         if parsed.kind == "directive" and parsed.name == ".amdgpu_hsa_kernel":
             self._kernel_free = {"v": 0, "s": 0}  # a new kernel scope
         self._advance(parsed)
-        yield Emitted(parsed, self._where(line, frame))
+        yield parsed, self._where(line, frame), ""
 
     def _advance(self, statement: Statement) -> None:
         """Record a statement for the location counter. Sizes are worked out only when an
@@ -929,7 +927,7 @@ class Preprocessor:
         body = self._collect_body(line, frame, frozenset((word,)), frozenset((closer,)))
         if body is None:
             return
-        yield Emitted(Statement("block", word), self._where(line, frame), _block_text(line, body))
+        yield Statement("block", word), self._where(line, frame), _block_text(line, body)
 
     def _include(self, target: str, line: SourceLine, frame: _Frame, system: bool = False) -> None:
         quoted = _QUOTED.match(target.strip())
