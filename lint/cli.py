@@ -1,6 +1,8 @@
 """The command line: `amdgpu-lint check|report|baseline|occupancy|rules|explain`.
 
 Parses flags, asks the driver (driver/session.py) to lint, and hands results to an output format.
+Each command imports what only it needs (an output format, reports, baselines): a small `check`
+starts fast.
 """
 
 from __future__ import annotations
@@ -12,33 +14,17 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from . import __version__
 from .devices import DEVICES
-from .diagnostics import Diagnostic, LineSource
-from .driver.baseline import (
-    ROOT_DESCRIPTION,
-    ROOT_ENTRY,
-    finding_keys,
-    key_root,
-    relative_finding_key,
-    relative_kernel_key,
-)
 from .driver.config import ConfigError
-from .driver.linter import FileResult
-from .driver.report import add_simulation, kernel_report
 from .driver.session import Flags, UsageError, check_paths, config_for, jobs_for, lint_paths, run_job
-from .frontend.source import read_source
-from .outputs.github import write_github
-from .outputs.gitlab import write_gitlab
-from .outputs.json_format import write_json, write_report_json
-from .outputs.plots import write_calculator_plot, write_plots
-from .outputs.report_text import write_calculator_text, write_report_text
-from .outputs.sarif import write_sarif
-from .outputs.text import write_text
-from .rules.occupancy_regression import baseline_key
 from .targets import UnknownTarget, parse_target_id
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic, LineSource
+    from .driver.linter import FileResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -174,6 +160,8 @@ def _output(path: str | None) -> Iterator[TextIO]:
 
 def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> dict[str, LineSource]:
     """Source text for snippets and fingerprints: from the modules or the lines results quote, else read again."""
+    from .frontend.source import read_source
+
     sources: dict[str, LineSource] = {path: source for r in results if r.module for path, source in r.module.sources.items()}
     for result in results:
         sources.update(result.quoted)
@@ -192,16 +180,25 @@ def run_check(args: argparse.Namespace) -> int:
     sources = _sources_for(diagnostics, results) if args.format in ("text", "sarif", "gitlab") else {}
     with _output(args.output) as out:
         if args.format == "json":
+            from .outputs.json_format import write_json
+
             write_json(out, diagnostics, len(results))
         elif args.format == "sarif":
+            from .outputs.sarif import write_sarif
             from .rules import RULES
 
             write_sarif(out, diagnostics, RULES, sources)
         elif args.format == "github":
+            from .outputs.github import write_github
+
             write_github(out, diagnostics)
         elif args.format == "gitlab":
+            from .outputs.gitlab import write_gitlab
+
             write_gitlab(out, diagnostics, sources)
         else:
+            from .outputs.text import write_text
+
             write_text(out, diagnostics, sources, len(results))
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
@@ -212,6 +209,11 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from .driver.report import add_simulation, kernel_report
+    from .outputs.json_format import write_report_json
+    from .outputs.plots import write_plots
+    from .outputs.report_text import write_report_text
+
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
     reports = [kernel_report(module, kernel) for module, kernel in kernels]
@@ -240,6 +242,17 @@ def run_report(args: argparse.Namespace) -> int:
 def run_baseline(args: argparse.Namespace) -> int:
     """Each kernel's resources and occupancy, and every finding, keyed by paths relative to the key root
     (driver/baseline.py), so `check --baseline` matches them from any directory."""
+    from .driver.baseline import (
+        ROOT_DESCRIPTION,
+        ROOT_ENTRY,
+        finding_keys,
+        key_root,
+        relative_finding_key,
+        relative_kernel_key,
+    )
+    from .driver.report import kernel_report
+    from .rules.occupancy_regression import baseline_key
+
     flags = _flags(args)
     kernels = {}
     findings = []
@@ -267,6 +280,8 @@ def run_baseline(args: argparse.Namespace) -> int:
 
 def run_calculator(args: argparse.Namespace) -> int:
     from .analyses.calculator import CalculatorError, Request, gcn_inputs, gcn_result, terascale
+    from .outputs.plots import write_calculator_plot
+    from .outputs.report_text import write_calculator_text
 
     try:
         if args.arch == "terascale":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -152,6 +151,8 @@ def stripped_line(diagnostic: Diagnostic, sources: dict[str, LineSource]) -> str
 
 def fingerprint(diagnostic: Diagnostic, sources: dict[str, LineSource], occurrence: int) -> str:
     """Stable across unrelated edits: rule, path and the stripped text of the line, not its number."""
+    import hashlib  # only the formats that print fingerprints pay for loading it
+
     text = stripped_line(diagnostic, sources)
     digest = hashlib.sha256(f"{diagnostic.code}\0{diagnostic.path}\0{text}".encode()).hexdigest()[:16]
     return f"{digest}:{occurrence}"

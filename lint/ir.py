@@ -3,22 +3,81 @@ the source text the provenance points into."""
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from .nodes import LocalRef, Node, Num, Statement, Sym
 from .targets import Target
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SourceLine:
-    """The code part of one physical line. `column` is where `text` starts (1-based)."""
+    """The code part of one physical line. `column` is where `text` starts (1-based). A file's
+    lines are made on demand from its CodeLines; macro expansion makes its own."""
 
     path: str
     number: int
     text: str
     column: int
     is_cpp: bool = False
+
+
+class CodeLines(Sequence[SourceLine]):
+    """The code lines of one file, as offsets into its text: a few bytes a line, where a
+    SourceLine and a copy of its text would cost two hundred."""
+
+    __slots__ = ("path", "text", "numbers", "starts", "ends", "columns", "cpp", "replaced")
+
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.text = text
+        self.numbers = array("I")  # physical line numbers, ascending
+        self.starts = array("I")  # where each line's code text starts and ends in `text`
+        self.ends = array("I")
+        self.columns = array("I")  # 1-based column of the code text in its line
+        self.cpp: set[int] = set()  # indices of C-preprocessor lines (`#...`)
+        self.replaced: dict[int, str] = {}  # code text that is no slice of `text` (a /* */ comment blanked out)
+
+    def add(self, number: int, start: int, end: int, column: int, is_cpp: bool = False) -> None:
+        if is_cpp:
+            self.cpp.add(len(self.numbers))
+        self.numbers.append(number)
+        self.starts.append(start)
+        self.ends.append(end)
+        self.columns.append(column)
+
+    def add_replaced(self, number: int, text: str, column: int) -> None:
+        self.replaced[len(self.numbers)] = text
+        self.add(number, 0, 0, column)
+
+    def text_at(self, index: int) -> str:
+        if self.replaced and index in self.replaced:
+            return self.replaced[index]
+        return self.text[self.starts[index] : self.ends[index]]
+
+    def texts(self) -> Iterator[str]:
+        """Every code text, in order."""
+        if self.replaced:
+            return (self.text_at(index) for index in range(len(self.numbers)))
+        return map(self.text.__getitem__, map(slice, self.starts, self.ends))
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, index: int) -> SourceLine: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SourceLine]: ...
+
+    def __getitem__(self, index: int | slice) -> SourceLine | list[SourceLine]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.numbers)))]
+        if index < 0:
+            index += len(self.numbers)
+        return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,14 +92,29 @@ class ReadProblem:
 
 @dataclass
 class SourceFile:
+    """One file's text (kept once, newlines normalised), where its lines start, its code lines and its comments."""
+
     path: str
-    raw_lines: list[str]
-    lines: list[SourceLine]
+    text: str
+    lines: CodeLines
+    line_starts: array = field(default_factory=lambda: array("I"))
     comments: dict[int, str] = field(default_factory=dict)
     problems: list[ReadProblem] = field(default_factory=list)
 
     def line_text(self, number: int) -> str:
-        return self.raw_lines[number - 1] if 0 < number <= len(self.raw_lines) else ""
+        if not 0 < number <= len(self.line_starts):
+            return ""
+        start = self.line_starts[number - 1]
+        end = self.text.find("\n", start)
+        return self.text[start : end if end >= 0 else len(self.text)]
+
+    @property
+    def raw_lines(self) -> list[str]:
+        """Every physical line (made on demand)."""
+        lines = self.text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +136,11 @@ class ExpansionStep:
         return f"in {self.name} expansion"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Provenance:
-    """Where a statement came from: its source line plus the chain of expansions, innermost first."""
+    """Where a statement came from: its source line plus the chain of expansions, innermost first.
+    Never changed once made (not frozen only because a frozen one is several times slower to make,
+    and a file makes one a statement)."""
 
     path: str
     line: int

@@ -92,7 +92,7 @@ def test_tool_fingerprint_covers_every_stage_of_the_package():
 def test_check_keeps_no_module_and_quotes_only_the_lines_findings_point_at(tmp_path, cache, capsys, monkeypatch):
     """Workers and the cache hand back findings and their lines, never a module; outputs never
     read the source again (warm cache: text snippets come from the cache; json reads nothing)."""
-    from amdgpu_lint import cli
+    from amdgpu_lint.frontend import source
 
     (tmp_path / "inc.s").write_text(INCLUDED_BAD)
     (tmp_path / "k.s").write_text(BAD)
@@ -108,7 +108,7 @@ def test_check_keeps_no_module_and_quotes_only_the_lines_findings_point_at(tmp_p
     def no_reading(path):
         raise AssertionError(f"{path} read again for the output")
 
-    monkeypatch.setattr(cli, "read_source", no_reading)
+    monkeypatch.setattr(source, "read_source", no_reading)
     for argv in (["-j", "1"], ["-j", "2", str(tmp_path / "inc.s")]):
         assert main(["check", "--no-config", *argv, str(tmp_path / "k.s")])  # warm (and, for inc.s, cold) cache
         capsys.readouterr()

@@ -149,3 +149,47 @@ def test_operand_register_looks_through_modifiers_and_lists():
     assert operand_register(instruction("s_mov_b64 s[0:1], [s2, s3]").operands[1]) == Reg("s", 2, 2)
     assert operand_register(instruction("s_mov_b64 s[0:1], [s2, s4]").operands[1]) is None
     assert operand_register(instruction("s_mov_b32 s0, 5").operands[1]) is None
+
+
+READER_TEXTS = [
+    "s_load_dwordx4 s[16:19], s[4:5], 0x0", "v_fma_f32 v5, -v3, v1, v0", "v_add_f32_e64 v0, -|v1|, |v2| clamp",
+    "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)", "s_waitcnt vmcnt(0) & lgkmcnt(1)", "s_add_u32 s20, s20, f@rel32@lo+4",
+    "global_load_dword v1, v0, s[0:1] offset:-16 glc slc", "v_pk_fma_f16 v0, v1, v2, v3 op_sel:[0,1,0]",
+    "v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] row_mask:0xf", "s_mov_b32 s0, (1 << 5) | 3 ^ ~2", "v_mov_b32 v0, 1.5e-3",
+    "s_branch 1b", "v_mov_b32 v[vgprA+1:vgprA+2], 0", "s_mov_b64 s[0:1], [s2, s3]", "s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 2)",
+    "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf a16", "k: .LBB0_1: s_endpgm", "1:", ".p2align\t8",
+    '.section .rodata,"a",@progbits', "v_cmp_gt_f32_e32 vcc, s0, v0", "s_nop 0,", "v_mov_b32 v0, 010",
+]
+GRAMMAR_TEXTS = [
+    "v_dual_add_f32 v1, v1, v1 :: v_dual_mov_b32 v0, v2", ".Lx = 5", "s_mov_b32 s0, a || b", "s_sendmsg \"x\"",
+    "v_add_f32 v0, v1, +", "v_mov_b32 v[0:1", "s_mov_b32 s0, 0x1g", "s_mov_b32 s0, 1 == 2", ".2byte 1", '"a b": s_nop 0',
+]
+
+
+def test_the_hand_written_reader_builds_what_the_grammar_builds():
+    """The reader takes compiler-shaped statements and gives up on the rest; where it reads, the grammar agrees."""
+    from amdgpu_lint.frontend.grammar import grammar_expressions, grammar_statement
+    from amdgpu_lint.frontend.syntax import _read_expressions, _read_statement
+
+    for text in READER_TEXTS:
+        read = _read_statement(text)
+        assert read is not None, text
+        assert read == grammar_statement(text), text
+    for text in GRAMMAR_TEXTS:
+        assert _read_statement(text) is None, text
+    for text in ("max(32, .Lf.num_vgpr)", "80+max(x)", "or(1, y), 2", ""):
+        assert _read_expressions(text) == grammar_expressions(text), text
+    assert _read_expressions('"x", 1') is None
+
+
+def test_compiler_output_never_loads_the_grammar():
+    """Lark (and the grammar's tables) are loaded only for statements the reader leaves: a cold start pays nothing."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    listing = Path(__file__).resolve().parent.parent / "fixtures" / "examples" / "handwritten" / "copy_loop_gfx90a.s"
+    script = ("import sys; from amdgpu_lint.frontend.source import read_source; "
+              "from amdgpu_lint.frontend.builder import BuildOptions, build_module; "
+              f"build_module(read_source({str(listing)!r}), BuildOptions()); print('lark' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -295,3 +295,25 @@ def test_unterminated_blocks(snippet):
 def test_stray_closers(snippet):
     result = snippet.lint(HEADER + ".endm\n.endr\n.endif\n.else\ns_endpgm\n")
     assert names(result) == ["parse-error"] * 4
+
+
+def test_a_line_read_plain_once_still_sees_later_macros_defines_and_conditionals(snippet):
+    """Plain statements take a fast path; a macro, #define or .if that comes later still applies to the same text."""
+    module = snippet.build(HEADER + """
+        s_nop 0
+        v_mov_b32 v1, WIDTH
+        .macro s_nop n
+            s_sleep \\n
+        .endm
+        s_nop 0
+        #define WIDTH 4
+        v_mov_b32 v1, WIDTH
+        .if 0
+            v_mov_b32 v1, WIDTH
+        .endif
+        v_mov_b32 v2, v3
+        .set NEXT, .amdgcn.next_free_vgpr
+    """, "kernel.S")
+    assert code(module) == [("s_nop", "Num(value=0)"), ("v_mov_b32", "v1", "Sym(name='WIDTH')"), ("s_sleep", "Num(value=0)"),
+                            ("v_mov_b32", "v1", "Num(value=4)"), ("v_mov_b32", "v2", "v3")]
+    assert module.symbols["NEXT"] == 4

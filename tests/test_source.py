@@ -69,5 +69,18 @@ def test_binary_file_is_skipped_with_a_problem(tmp_path):
     path = tmp_path / "t.s"
     path.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\n\x00")
     source = read_source(path)
-    assert source.lines == []
+    assert len(source.lines) == 0
     assert source.problems[0].rule == "parse-error" and "binary" in source.problems[0].message
+
+
+def test_text_is_kept_once_and_lines_are_offsets_into_it():
+    text = "  s_nop 0 ; c\n\n/* a */ s_endpgm\ns_nop /* x */ 1\n# 1 \"f\"\n"
+    source = split_lines("t.s", text)
+    assert source.text == text
+    assert source.raw_lines == ["  s_nop 0 ; c", "", "/* a */ s_endpgm", "s_nop /* x */ 1", '# 1 "f"']
+    assert [source.line_text(n) for n in (0, 1, 2, 5, 6)] == ["", "  s_nop 0 ; c", "", '# 1 "f"', ""]
+    assert list(source.lines.texts()) == ["s_nop 0", "s_endpgm", "s_nop         1", '# 1 "f"']
+    # only a line whose code text is not in the file as written (a comment blanked out) is copied
+    assert source.lines.replaced == {2: "s_nop         1"}
+    assert [(line.number, line.column, line.is_cpp) for line in source.lines] == [(1, 3, False), (3, 9, False), (4, 1, False),
+                                                                                  (5, 1, True)]

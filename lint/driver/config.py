@@ -8,11 +8,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 from ..diagnostics import Severity
 
 CONFIG_FILE = ".amdgpu-lint.toml"
@@ -95,6 +90,10 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
 
 def load_config_file(path: Path) -> Config | None:
     """Read one file; None when a pyproject.toml has no [tool.amdgpu-lint] table."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:

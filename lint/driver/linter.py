@@ -12,7 +12,6 @@ from ..frontend.builder import BuildOptions, build_module
 from ..frontend.source import read_source, split_lines
 from ..ir import Module, ReadProblem, SourceFile
 from ..rules import RULES
-from .baseline import ROOT_ENTRY, finding_keys
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
 
@@ -158,6 +157,8 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
         diagnostics = [d for d in _apply_severities(diagnostics, selection) if not _per_file_ignored(d, selection)]
     diagnostics.sort(key=lambda d: d.sort_key)
     if options.baseline and options.baseline.get("findings"):
+        from .baseline import ROOT_ENTRY, finding_keys
+
         known = set(options.baseline["findings"])
         keys = finding_keys(diagnostics, module.sources, legacy=ROOT_ENTRY not in options.baseline)
         diagnostics = [d for d, key in zip(diagnostics, keys, strict=True) if key not in known]

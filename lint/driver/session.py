@@ -17,7 +17,6 @@ from ..frontend.builder import BuildOptions, build_module
 from ..frontend.source import split_lines
 from ..ir import Module
 from ..targets import UnknownTarget, parse_target_id
-from .baseline import key_root, with_absolute_keys
 from .config import Config, find_config
 from .linter import FileResult, RuleSelection, SelectionError, lint_input, run_rules
 
@@ -88,6 +87,8 @@ def _read_baseline(path: str | None, config: Config) -> dict | None:
     """The snapshot at `path` with in-memory keys, for a file governed by `config`."""
     if not path:
         return None
+    from .baseline import key_root, with_absolute_keys
+
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
@@ -228,10 +229,12 @@ def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[S
 def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cache: bool) -> tuple[list[FileResult], list[Severity]]:
     """Like lint_paths for `check`: cached and, for several files, in parallel worker processes. No module is
     kept: each file's memory is freed as soon as its findings are known, and workers send back only those."""
-    from .cache import cache_dir
-
     jobs = jobs_for(paths, flags)
-    directory = cache_dir() if use_cache else None
+    directory = None
+    if use_cache:
+        from .cache import cache_dir
+
+        directory = cache_dir()
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     if workers > 1:
         import multiprocessing

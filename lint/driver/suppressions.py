@@ -34,7 +34,7 @@ class Directive:
 
 def parse(source: SourceFile) -> list[Directive]:
     directives: list[Directive] = []
-    code_lines = sorted({line.number for line in source.lines})
+    code_lines = source.lines.numbers  # ascending
     for number, comment in sorted(source.comments.items()):
         for match in _DIRECTIVE.finditer(comment):
             rules = tuple(part.strip() for part in match.group(2).split(","))

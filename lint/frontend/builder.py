@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,11 +44,11 @@ class BuildOptions:
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
     """Find `.amdgcn_target` before preprocessing (generation symbols depend on it)."""
-    for line in source.lines:
-        if line.text.startswith(".amdgcn_target"):
-            match = _TARGET_DIRECTIVE.match(line.text)
+    for index, text in enumerate(source.lines.texts()):
+        if text.startswith(".amdgcn_target"):
+            match = _TARGET_DIRECTIVE.match(text)
             if match:
-                return match.group(1), line.number
+                return match.group(1), source.lines.numbers[index]
     return None
 
 
@@ -62,7 +63,7 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     another OS shows itself by what only it contains."""
     if declared:
         return "amdhsa" in declared[0]
-    return not any(line.text.startswith(_NON_HSA_MARKS) for line in source.lines)
+    return not any(text.startswith(_NON_HSA_MARKS) for text in source.lines.texts())
 
 
 def resolve_target(
@@ -82,11 +83,19 @@ def resolve_target(
     return None
 
 
+@dataclass(slots=True)
+class KernelCode:
+    """An .amd_kernel_code_t block's evaluated fields, in the code stream."""
+
+    fields: dict[str, int | None]
+    where: Provenance
+
+
 class _Builder:
     def __init__(self, module: Module, preprocessor: Preprocessor):
         self.module = module
         self.pre = preprocessor
-        self.code: list[tuple[str, Any]] = []  # ("label", name) | ("instr", Instruction) | ("kcode", fields)
+        self.code: list[str | Instruction | KernelCode] = []  # labels, instructions and .amd_kernel_code_t blocks
         self.function_symbols: set[str] = set()
         self.kernel_symbols: set[str] = set()
         self.descriptors: dict[str, tuple[dict[str, Any], Provenance]] = {}
@@ -97,18 +106,22 @@ class _Builder:
     # ---------------------------------------------------------------- stream
 
     def consume(self, item: Emitted) -> None:
-        statement, where = item.statement, item.where
+        statement, where, raw = item
         for label in statement.labels:
             self._label(label, where)
-        if statement.kind == "instruction":
-            instruction = Instruction.from_statement(statement, where)
-            self._resolve_local_refs(instruction)
-            self.code.append(("instr", instruction))
-        elif statement.kind == "directive":
+        kind = statement.kind
+        if kind == "instruction":
+            pair = statement.pair
+            instruction = Instruction(statement.name, statement.operands, statement.modifiers, where,
+                                      None if pair is None else Instruction.from_statement(pair, where))
+            if LocalRef in map(type, statement.operands):
+                self._resolve_local_refs(instruction)
+            self.code.append(instruction)
+        elif kind == "directive":
             self._directive(statement, where)
-        elif statement.kind == "block":
+        elif kind == "block":
             self.module.directives.append((statement, where))
-            self._block(statement.name, item.raw, where)
+            self._block(statement.name, raw, where)
 
     def _label(self, name: str, where: Provenance) -> None:
         if name.isdigit():
@@ -128,7 +141,7 @@ class _Builder:
         elif name in self.module.defined_labels:
             self.module.findings.append(Finding("parse-error", f"label '{name}' is defined more than once", where))
         self.module.defined_labels.add(name)
-        self.code.append(("label", name))
+        self.code.append(name)
 
     def _resolve_local_refs(self, instruction: Instruction) -> None:
         for index, operand in enumerate(instruction.operands):
@@ -196,7 +209,7 @@ class _Builder:
                 key: self._evaluate_int(text, Provenance(where.path, where.line + 1 + offset, 1, where.chain))
                 for key, (offset, text) in fields.items()
             }
-            self.code.append(("kcode", (values, where)))
+            self.code.append(KernelCode(values, where))
 
     def _evaluate_int(self, text: str, where: Provenance) -> int | None:
         parsed = parse_expressions(text)
@@ -243,26 +256,25 @@ class _Builder:
             module.kernels.append(kernel)
             return kernel
 
-        for kind, value in self.code:
-            if kind == "label":
-                if value in entry_symbols:
-                    current = Kernel(value, Provenance(module.path, 0))
+        for item in self.code:
+            if isinstance(item, Instruction):
+                current = current or start_unnamed(item.where)
+                if not current.instructions:
+                    current.where = item.where
+                current.instructions.append(item)
+            elif isinstance(item, str):
+                if item in entry_symbols:
+                    current = Kernel(item, Provenance(module.path, 0))
                     module.kernels.append(current)
                     pending_labels.clear()
                 elif current is None:
-                    pending_labels.append(value)
+                    pending_labels.append(item)
                 else:
-                    current.labels[value] = len(current.instructions)
-            elif kind == "kcode":
-                fields, where = value
-                current = current or start_unnamed(where)
-                current.kernel_code_t = fields
-                current.is_kernel = True
+                    current.labels[item] = len(current.instructions)
             else:
-                current = current or start_unnamed(value.where)
-                if not current.instructions:
-                    current.where = value.where
-                current.instructions.append(value)
+                current = current or start_unnamed(item.where)
+                current.kernel_code_t = item.fields
+                current.is_kernel = True
         module.kernels = [k for k in module.kernels if k.instructions or k.name in self.descriptors]
 
     def _attach_metadata(self) -> None:
@@ -329,9 +341,15 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)
     builder = _Builder(module, preprocessor)
-    for item in preprocessor.run(source):
-        builder.consume(item)
-    builder.finish()
+    collecting = gc.isenabled()
+    gc.disable()  # the build makes objects a line, all kept: collections would walk them all and free nothing
+    try:
+        for item in preprocessor.run(source):
+            builder.consume(item)
+        builder.finish()
+    finally:
+        if collecting:
+            gc.enable()
     module.findings.extend(preprocessor.findings)
     module.sources = preprocessor.sources
     module.symbols = preprocessor.symbols

@@ -3,18 +3,16 @@ clang offload bundles) and Triton cache entries (`.amdgcn` next to its `.json`).
 
 Each is turned into assembly text the rest of the tool reads as usual. Generated listings are
 written under the system temp directory (never next to the user's files) and the diagnostics
-point at them; a note on every diagnostic names the original input.
+point at them; a note on every diagnostic names the original input. Linting assembly only asks
+`is_other_input`: what a conversion needs (hashing, temp files, tools) is imported when one runs.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import shutil
 import struct
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -67,6 +65,9 @@ def prepare(path: Path, options: BuildOptions) -> list[Prepared]:
 
 
 def _listing_path(origin: Path, data: bytes, name: str) -> Path:
+    import hashlib
+    import tempfile
+
     digest = hashlib.sha256(data).hexdigest()[:16]
     directory = Path(tempfile.gettempdir()) / "amdgpu-lint" / digest
     directory.mkdir(parents=True, exist_ok=True)
@@ -296,6 +297,8 @@ def _descriptor_directives(descriptor: bytes, target_cpu: str, sgpr_count: int |
 
 def find_objdump() -> str | None:
     """An llvm-objdump that knows AMDGPU: $AMDGPU_LINT_OBJDUMP, else the usual names on PATH."""
+    import shutil
+
     chosen = os.environ.get(OBJDUMP_VARIABLE)
     if chosen:
         return None if chosen.lower() == "none" else chosen
@@ -306,6 +309,7 @@ def find_objdump() -> str | None:
 def _disassemble(objdump: str, data: bytes, cpu: str) -> str:
     """Disassembly with symbolized branch targets, as assembly we can read."""
     import subprocess
+    import tempfile
 
     with tempfile.NamedTemporaryFile(suffix=".o") as handle:
         handle.write(data)

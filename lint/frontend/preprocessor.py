@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -54,6 +54,8 @@ _ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
 _SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
 _KERNEL_SCOPE_COUNTS = {".kernel.vgpr_count": "v", ".kernel.sgpr_count": "s"}
 _LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
+_DOT_NOT_BEFORE_A_NAME = re.compile(r"\.(?![\w.$])")
+_NAME_CHAR = re.compile(r"[\w.$]")
 #: bytes per value of the data directives
 _DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".value": 2, ".long": 4, ".int": 4, ".4byte": 4,
                ".word": 4, ".quad": 8, ".8byte": 8}
@@ -92,7 +94,7 @@ class _Condition:
 
 @dataclass(slots=True)
 class _Frame:
-    lines: list[SourceLine]
+    lines: Sequence[SourceLine]  # a whole file's CodeLines, or an expansion's lines
     chain: tuple[ExpansionStep, ...]
     source: SourceFile | None = None  # set for whole-file frames
     macro_depth: int = 0
@@ -102,11 +104,47 @@ class _Frame:
     iterations: Iterator[list[SourceLine]] | None = None  # further passes of a .rept/.irp body
 
 
+#: What the preprocessor emits: a statement, where it came from, and the body text of a raw block
+#: (.amdgpu_metadata ...; "" for every other statement). A plain tuple: a file emits one a statement.
+Emitted = tuple[Statement, Provenance, str]
+
+
 @dataclass(frozen=True, slots=True)
-class Emitted:
+class _Plain:
+    """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
+    and (for an instruction) free of symbols; with the registers it reaches, for `.amdgcn.next_free_*`."""
+
     statement: Statement
-    where: Provenance
-    raw: str = ""  # body text of a raw block (.amdgpu_metadata ...)
+    first_word: str  # a macro of this name would take the line instead ("" when it cannot)
+    vgpr_end: int
+    sgpr_end: int
+
+
+_UNSEEN = object()
+
+
+def _plain(text: str) -> _Plain | None:
+    """What `Preprocessor._process` would find for `text` whatever the state, or None if it depends on it."""
+    match = _FIRST_WORD.match(text)
+    name = match.group(1) if match else ""
+    if name.lower() in _HANDLED:
+        return None
+    first_word = name if name and text[match.end() : match.end() + 1] != ":" else ""
+    if first_word and _ASSIGNMENT.match(text):
+        return None
+    if len(text) > MAX_INSTRUCTION_CHARS and not text.startswith("."):
+        return None
+    statement = parse_statement(text)
+    if isinstance(statement, ParseFailure) or statement.name == ".amdgpu_hsa_kernel":
+        return None
+    ends = {"v": 0, "s": 0}
+    if statement.kind == "instruction":
+        if not statement.resolved or (statement.pair is not None and not statement.pair.resolved):
+            return None
+        for operand in statement.operands + statement.pair.operands if statement.pair else statement.operands:
+            if isinstance(operand, Reg) and operand.kind in ends:
+                ends[operand.kind] = max(ends[operand.kind], operand.index + operand.count)
+    return _Plain(statement, first_word, ends["v"], ends["s"])
 
 
 def _angle_string_end(text: str, i: int) -> int | None:
@@ -183,8 +221,12 @@ def split_macro_arguments(text: str, angle_strings: bool = False) -> list[tuple[
 
 
 def _uses_location(source: SourceFile) -> bool:
-    """Whether any line may use the location counter `.` (cheap, and errs towards yes)."""
-    return any("." in line.text and _LOCATION.search(line.text) for line in source.lines)
+    """Whether any line may use the location counter `.` (cheap, and errs towards yes). Code text
+    lies in the file with the same neighbours or a comment's, so a file with no `.` anywhere has none."""
+    if not any(dot.start() == 0 or not _NAME_CHAR.match(source.text, dot.start() - 1)
+               for dot in _DOT_NOT_BEFORE_A_NAME.finditer(source.text)):
+        return False  # (_LOCATION itself is slow on a whole file: no literal to search for first)
+    return any("." in text and _LOCATION.search(text) for text in source.lines.texts())
 
 
 _QUOTED = re.compile(r'"((?:\\.|[^"\\])*)"')
@@ -264,8 +306,12 @@ class Preprocessor:
         self.cpp = source.path.endswith(CPP_SUFFIXES)
         self._track_location = _uses_location(source)
         self._stack = [_Frame(source.lines, (), source)]
+        plain_texts: dict[str, _Plain | None] = {}
         while self._stack:
             frame = self._stack[-1]
+            active = not frame.conditions or frame.conditions[-1].active
+            if frame.source is not None and active and self._cpp_pattern is None:
+                yield from self._plain_file_lines(frame, plain_texts)
             if frame.index >= len(frame.lines):
                 self._close_frame(frame)
                 following = next(frame.iterations, None) if frame.iterations else None
@@ -276,7 +322,55 @@ class Preprocessor:
                 continue
             line = frame.lines[frame.index]
             frame.index += 1
+            # the fast path in an expansion: a plain statement in an active region, with no #define or macro to apply
+            if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0:
+                plain = self._plain_text(line.text, plain_texts)
+                if plain is not None and plain.first_word not in self.macros:
+                    self._count(plain)
+                    yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
+                    continue
             yield from self._process(line, frame)
+
+    @staticmethod
+    def _plain_text(text: str, known: dict[str, _Plain | None]) -> _Plain | None:
+        plain = known.get(text, _UNSEEN)
+        if plain is _UNSEEN:
+            plain = known[text] = _plain(text)
+        return plain
+
+    def _count(self, plain: _Plain) -> None:
+        """What a plain statement changes: the budget, the next free registers and the location counter."""
+        self.budget -= 1
+        for counts in (self._next_free, self._kernel_free):
+            if plain.vgpr_end > counts["v"]:
+                counts["v"] = plain.vgpr_end
+            if plain.sgpr_end > counts["s"]:
+                counts["s"] = plain.sgpr_end
+        if self._track_location:
+            self._advance(plain.statement)
+
+    def _plain_file_lines(self, frame: _Frame, known: dict[str, _Plain | None]) -> Iterator[Emitted]:
+        """The fast path through a whole file (in an active region, no #define): emit its plain statements
+        from where the frame stands, read from the file's offsets, up to the first line that needs more.
+        A plain statement changes no state of this layer, so the region stays active and the macros the same."""
+        lines = frame.source.lines
+        text, starts, ends, numbers, columns = lines.text, lines.starts, lines.ends, lines.numbers, lines.columns
+        replaced, cpp, macros, chain = lines.replaced, lines.cpp, self.macros, frame.chain
+        index, count = frame.index, len(numbers)
+        while index < count and self.budget > 0 and index not in cpp:
+            line_text = replaced[index] if index in replaced else text[starts[index] : ends[index]]
+            plain = known.get(line_text, _UNSEEN)
+            if plain is _UNSEEN:
+                plain = known[line_text] = _plain(line_text)
+            if plain is None or plain.first_word in macros:
+                break
+            if plain.vgpr_end or plain.sgpr_end or self._track_location:
+                self._count(plain)
+            else:
+                self.budget -= 1
+            index += 1
+            frame.index = index
+            yield plain.statement, Provenance(lines.path, numbers[index - 1], columns[index - 1], chain), ""
 
     def lookup(self, name: str) -> Value | None:
         """Symbol value for expression evaluation (deferred definitions evaluated on demand)."""
@@ -407,7 +501,7 @@ class Preprocessor:
         if parsed.kind == "directive" and parsed.name == ".amdgpu_hsa_kernel":
             self._kernel_free = {"v": 0, "s": 0}  # a new kernel scope
         self._advance(parsed)
-        yield Emitted(parsed, self._where(line, frame))
+        yield parsed, self._where(line, frame), ""
 
     def _advance(self, statement: Statement) -> None:
         """Record a statement for the location counter. Sizes are worked out only when an
@@ -833,7 +927,7 @@ class Preprocessor:
         body = self._collect_body(line, frame, frozenset((word,)), frozenset((closer,)))
         if body is None:
             return
-        yield Emitted(Statement("block", word), self._where(line, frame), _block_text(line, body))
+        yield Statement("block", word), self._where(line, frame), _block_text(line, body)
 
     def _include(self, target: str, line: SourceLine, frame: _Frame, system: bool = False) -> None:
         quoted = _QUOTED.match(target.strip())

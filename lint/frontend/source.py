@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..ir import ReadProblem, SourceFile, SourceLine
+from ..ir import CodeLines, ReadProblem, SourceFile
 
 #: Files larger than this are not read (a generated kernel library file is far smaller).
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -84,24 +84,36 @@ def _split_code_and_comment(text: str, in_block: bool) -> tuple[str, str, bool]:
 
 
 def split_lines(path: str, text: str) -> SourceFile:
-    """Split decoded text into code lines, keeping comments and raw lines."""
-    raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if raw_lines and raw_lines[-1] == "":
-        raw_lines.pop()
-    source = SourceFile(path, raw_lines, [])
-    lines = source.lines
+    """Split decoded text into code lines (offsets into the text, kept once) and comments."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = CodeLines(path, text)
+    source = SourceFile(path, text, lines)
+    line_starts = source.line_starts
+    add = lines.add
+    needs_scan = _NEEDS_SCAN.search
     in_block = False
     block_start = 0
-    for number, raw in enumerate(raw_lines, 1):
+    start, size, number = 0, len(text), 0
+    while start < size:
+        end = text.find("\n", start)
+        if end < 0:
+            end = size
+        number += 1
+        line_starts.append(start)
+        raw = text[start:end]
         if not in_block:
             stripped = raw.lstrip()
             if not stripped:
+                start = end + 1
                 continue
+            indent = len(raw) - len(stripped)
             if stripped[0] == "#":
-                lines.append(SourceLine(path, number, stripped.rstrip(), len(raw) - len(stripped) + 1, True))
+                add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1, True)
+                start = end + 1
                 continue
-            if _NEEDS_SCAN.search(raw) is None:
-                lines.append(SourceLine(path, number, stripped.rstrip(), len(raw) - len(stripped) + 1))
+            if needs_scan(raw) is None:
+                add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1)
+                start = end + 1
                 continue
         was_in_block = in_block
         code, comment, in_block = _split_code_and_comment(raw, in_block)
@@ -110,8 +122,14 @@ def split_lines(path: str, text: str) -> SourceFile:
         if comment.strip():
             source.comments[number] = comment.strip()
         stripped = code.lstrip()
-        if stripped.strip():
-            lines.append(SourceLine(path, number, stripped.rstrip(), len(code) - len(stripped) + 1))
+        code_text = stripped.rstrip()
+        if code_text:
+            indent = len(code) - len(stripped)
+            if raw.startswith(code_text, indent):
+                add(number, start + indent, start + indent + len(code_text), indent + 1)
+            else:
+                lines.add_replaced(number, code_text, indent + 1)
+        start = end + 1
     if in_block:
         source.problems.append(ReadProblem("parse-error", "unterminated /* comment", block_start))
     return source
@@ -122,7 +140,7 @@ def read_source(path: str | Path, display_path: str | None = None) -> SourceFile
     path = Path(path)
     shown = display_path or str(path)
     if path.stat().st_size > MAX_FILE_BYTES:
-        source = SourceFile(shown, [], [])
+        source = split_lines(shown, "")
         source.problems.append(
             ReadProblem("parse-error", f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; skipped", 1)
         )
@@ -131,7 +149,7 @@ def read_source(path: str | Path, display_path: str | None = None) -> SourceFile
     problems: list[ReadProblem] = []
     nul = data.find(b"\0")
     if nul >= 0:
-        source = SourceFile(shown, [], [])
+        source = split_lines(shown, "")
         line = data.count(b"\n", 0, nul) + 1
         source.problems.append(
             ReadProblem("parse-error", f"file looks binary (NUL byte at offset {nul}); not assembly, skipped", line)

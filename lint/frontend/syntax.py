@@ -1,17 +1,19 @@
-"""Statement parser: the Lark grammar in grammars/amdgpu_asm.lark, memoized on statement text.
+"""Statement parser, memoized on statement text.
 
-Real kernels repeat most of their lines (unrolled loops, macro bodies), so every distinct
-comment-free statement text is parsed once and the immutable result is shared.
+A hand-written reader takes the statements compilers write: labels, directives, and
+instructions whose operands are registers, numbers, names, calls, lists, `|abs|` and arithmetic.
+It gives up on anything else (strings, comparisons, VOPD pairs, odd characters, errors), and
+the Lark grammar in grammars/amdgpu_asm.lark (frontend/grammar.py, loaded on first use) reads
+those; both build their nodes with the functions below, so a statement's nodes do not depend on
+which reader took it. Real kernels repeat most of their lines (unrolled loops, macro bodies), so
+every distinct comment-free statement text is parsed once and the immutable result is shared.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..expr import EvalError, binary_op
 from ..nodes import (
@@ -26,7 +28,6 @@ from ..nodes import (
     Reg,
     RegExpr,
     Statement,
-    Str,
     Sym,
     UnOp,
     mentions_symbols,
@@ -48,7 +49,25 @@ class ParseFailure:
     column: int
 
 
-def _fold_binop(op: str, left: Node, right: Node) -> Node:
+# ----------------------------------------------------------------- nodes, as both readers build them
+
+
+def number(text: str) -> Num:
+    """A NUMBER token: hex, binary, octal with a leading zero (when every digit is octal), or decimal."""
+    if text[:2] in ("0x", "0X"):
+        return Num(int(text, 16))
+    if text[:2] in ("0b", "0B"):
+        return Num(int(text, 2))
+    if len(text) > 1 and text[0] == "0":
+        return Num(int(text, 8)) if all(c in "01234567" for c in text) else Num(int(text))
+    return Num(int(text))
+
+
+def local_ref(text: str) -> LocalRef:
+    return LocalRef(int(text[:-1]), text[-1] == "f")
+
+
+def fold_binop(op: str, left: Node, right: Node) -> Node:
     if isinstance(left, Num) and isinstance(right, Num) and isinstance(left.value, int) and isinstance(right.value, int):
         try:
             return Num(binary_op(op, left.value, right.value))
@@ -57,131 +76,39 @@ def _fold_binop(op: str, left: Node, right: Node) -> Node:
     return BinOp(op, left, right)
 
 
+def unop(op: str, node: Node) -> Node:
+    operand = as_operand(node)
+    if isinstance(operand, Num):
+        if op == "-":
+            return Num(-operand.value)
+        if op == "+":
+            return operand
+        if op == "~" and isinstance(operand.value, int):
+            return Num(~operand.value)
+    return UnOp(op, operand)
+
+
 def _as_int(node: Node) -> int | None:
     return node.value if isinstance(node, Num) and isinstance(node.value, int) else None
 
 
-class _ToNodes(Transformer):
-    """Builds nodes directly while parsing (Lark's inline-transformer mode)."""
-
-    def number(self, children):
-        text = str(children[0])
-        if text[:2] in ("0x", "0X"):
-            return Num(int(text, 16))
-        if text[:2] in ("0b", "0B"):
-            return Num(int(text, 2))
-        if len(text) > 1 and text[0] == "0":
-            return Num(int(text, 8)) if all(c in "01234567" for c in text) else Num(int(text))
-        return Num(int(text))
-
-    def float(self, children):
-        return Num(float(children[0]))
-
-    def string(self, children):
-        return Str(str(children[0])[1:-1])
-
-    def local_ref(self, children):
-        text = str(children[0])
-        return LocalRef(int(text[:-1]), text[-1] == "f")
-
-    def symbol(self, children):
-        # a name is a register only where an operand stands (see _operand); inside an expression
-        # such as a register index `v[acc0 + 1]` it is a symbol, as llvm-mc reads it
-        return Sym(str(children[0]))
-
-    def reg_range(self, children):
-        name, first, last = str(children[0]), children[1], children[2]
-        kind = REGISTER_PREFIXES.get(name.lower())
-        if kind is None:
-            return Call(f"{name}[]", (first,) if last is None else (first, last))
-        lo = _as_int(first)
-        hi = lo if last is None else _as_int(last)
-        if lo is not None and hi is not None:
-            return Reg(kind, lo, hi - lo + 1)
-        return RegExpr(kind, first, last)
-
-    def call(self, children):
-        name = str(children[0])
-        args = tuple(child for child in children[1:] if child is not None)
-        return Call(name.lower() if name.lower() in ("neg", "abs", "sext") else name, tuple(map(_operand, args)))
-
-    def list(self, children):
-        return ListExpr(tuple(_operand(child) for child in children if child is not None))
-
-    def abs(self, children):
-        return Abs(_operand(children[1]))
-
-    def binop(self, children):
-        return _fold_binop(str(children[1]), children[0], children[2])
-
-    def unop(self, children):
-        op, operand = str(children[0]), _operand(children[1])
-        if isinstance(operand, Num):
-            if op == "-":
-                return Num(-operand.value)
-            if op == "+":
-                return operand
-            if op == "~" and isinstance(operand.value, int):
-                return Num(~operand.value)
-        return UnOp(op, operand)
-
-    def modifier(self, children):
-        return ("modifier", str(children[0]).lower(), children[1])
-
-    def group(self, children):
-        return children
-
-    def exprlist(self, children):
-        return tuple(_operand(child) for child in children if child is not None)
-
-    def label(self, children):
-        return ("label", str(children[0])[:-1].strip('"'))  # "a-b": a quoted symbol name
-
-    def instruction(self, children):
-        first, second = children[0], children[2]
-        if second is None:
-            return first
-        return Statement(
-            "instruction", first.name, operands=first.operands, modifiers=first.modifiers,
-            resolved=first.resolved and second.resolved, pair=second,
-        )
-
-    def operation(self, children):
-        mnemonic = str(children[0]).lower()
-        operands: list[Node] = []
-        modifiers: list[tuple[str, Node | None]] = []
-        for group in children[1:]:
-            if group is None:
-                continue
-            for position, item in enumerate(group):
-                if isinstance(item, tuple):
-                    modifiers.append((item[1], item[2]))
-                elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
-                        position > 0 and register_from_name(item.name) is None)):
-                    modifiers.append((item.name.lower(), None))
-                else:
-                    operands.append(_operand(item))
-        return Statement(
-            "instruction",
-            mnemonic,
-            operands=tuple(operands),
-            modifiers=tuple(modifiers),
-            resolved=not any(mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
-        )
-
-    def directive(self, children):
-        return Statement("directive", str(children[0]).lower(), args=str(children[1] or "").strip())
-
-    def assignment(self, children):
-        return Statement("assignment", str(children[0]), args=str(children[2]).strip())
-
-    def start(self, children):
-        labels = tuple(child[1] for child in children if isinstance(child, tuple))
-        body = children[-1] if children and isinstance(children[-1], Statement) else Statement("empty")
-        return replace(body, labels=labels) if labels else body
+def reg_range(name: str, first: Node, last: Node | None) -> Node:
+    """`v[0:3]`, `s[n]`, or `name[...]` for a name that is no register file."""
+    kind = REGISTER_PREFIXES.get(name.lower())
+    if kind is None:
+        return Call(f"{name}[]", (first,) if last is None else (first, last))
+    lo = _as_int(first)
+    hi = lo if last is None else _as_int(last)
+    if lo is not None and hi is not None:
+        return Reg(kind, lo, hi - lo + 1)
+    return RegExpr(kind, first, last)
 
 
-def _operand(node: Node) -> Node:
+def call(name: str, args: tuple[Node, ...]) -> Call:
+    return Call(name.lower() if name.lower() in ("neg", "abs", "sext") else name, tuple(map(as_operand, args)))
+
+
+def as_operand(node: Node) -> Node:
     """A name standing as an operand is a register when it spells one (`v0`, `acc3`, `vcc_lo`)."""
     if isinstance(node, Sym):
         return register_from_name(node.name) or node
@@ -194,55 +121,250 @@ def _is_modifier_word(word: str, mnemonic: str, position: int = 0) -> bool:
     return (word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))) or (word == "scc" and position > 0)
 
 
-_TOKEN_WORDS = {
-    "NAME": "a name", "MNEMONIC": "an instruction", "DIRECTIVE": "a directive", "LABEL": "a label",
-    "NUMBER": "a number", "FLOAT": "a number", "STRING": "a string", "COMMA": "','",
-    "LSQB": "'['", "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "PIPE": "'|'",
-    "MINUS": "'-'", "PLUS": "'+'", "$END": "end of statement", "REST": "arguments",
-    "LOCAL_REF": "a local label", "EQUALS": "'='",
-}
+#: One operand-group item that is a modifier: ("modifier", name, value).
+Modifier = tuple[str, str, Node]
 
 
-def _describe_expected(expected: set[str]) -> str:
-    words = sorted({_TOKEN_WORDS.get(name, name.lower()) for name in expected})
-    if "a name" in words and "a number" in words:
-        words = [w for w in words if w not in ("a name", "a number", "a string", "a local label")] + [
-            "an operand"
-        ]
-    if len(words) > 6:
-        return "an operand or an expression"
-    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
-
-
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = resources.files("amdgpu_lint.grammars").joinpath("amdgpu_asm.lark").read_text()
-    return Lark(
-        grammar,
-        parser="lalr",
-        start=["start", "exprlist"],
-        transformer=_ToNodes(),
-        maybe_placeholders=True,
-        propagate_positions=False,
-        cache=True,  # LALR tables pickled under the temp dir, keyed by grammar and options
+def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
+    """An instruction from its comma-separated groups of juxtaposed items (`s[0:1] offset:16 glc`)."""
+    mnemonic = mnemonic.lower()
+    operands: list[Node] = []
+    modifiers: list[tuple[str, Node | None]] = []
+    for group in groups:
+        for position, item in enumerate(group):
+            if isinstance(item, tuple):
+                modifiers.append((item[1], item[2]))
+            elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
+                    position > 0 and register_from_name(item.name) is None)):
+                modifiers.append((item.name.lower(), None))
+            else:
+                operands.append(as_operand(item))
+    return Statement(
+        "instruction",
+        mnemonic,
+        operands=tuple(operands),
+        modifiers=tuple(modifiers),
+        resolved=not any(mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
     )
 
 
-def _failure(error: UnexpectedInput, text: str) -> ParseFailure:
-    column = getattr(error, "column", None) or 1
-    if isinstance(error, UnexpectedCharacters):
-        found = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "end of statement"
-        return ParseFailure(f"unexpected character '{found}'", column)
-    if isinstance(error, UnexpectedEOF):
-        return ParseFailure(f"statement ends early; expected {_describe_expected(set(error.expected))}", len(text) + 1)
-    if isinstance(error, UnexpectedToken):
-        token: Token = error.token
-        found = "end of statement" if token.type == "$END" else f"'{token}'"
-        if token.type == "$END":
-            column = len(text) + 1
-        return ParseFailure(f"unexpected {found}; expected {_describe_expected(set(error.expected))}", column)
-    return ParseFailure(str(error).splitlines()[0], column)
+def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
+    body = body or Statement("empty")
+    return replace(body, labels=labels) if labels else body
 
+
+# ----------------------------------------------------------------- the hand-written reader
+
+#: Text the hand-written reader leaves to the grammar: anything but printable ASCII and tabs,
+#: VOPD's `::`, and the two-character operators it does not read.
+_UNUSUAL = re.compile(r"[^\t -~]|::|\|\||&&")
+_NAME = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
+#: Operand tokens, the grammar's terminals in the lexer's order; a number glued to a name, and any
+#: other character, is a BAD token (the grammar decides).
+_TOKEN = re.compile(
+    r"[ \t]*(?:(\d+\.\d*(?:[eE][+-]?\d+)?(?![\w.$@])|\d+[eE][+-]?\d+(?![\w.$@]))"  # 1 FLOAT
+    r"|(\d+[bf](?![\w.$@]))"  # 2 LOCAL_REF
+    r"|((?:0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)(?![\w.$@]))"  # 3 NUMBER
+    r"|([A-Za-z_.$][\w.$]*(?:@\w+)*)"  # 4 NAME
+    r"|(<<|>>|[-+*/%|&^~(),\[\]:])"  # 5 operator or punctuation
+    r"|(\S))",  # 6 BAD
+    re.ASCII,
+)
+_FLOAT, _LOCAL, _NUMBER, _WORD, _PUNCT, _BAD = range(1, 7)
+#: Binding strength of the binary operators the reader takes (the grammar's levels, loosest first).
+_BINARY = {"+": 1, "-": 1, "|": 2, "&": 2, "^": 2, "*": 3, "/": 3, "%": 3, "<<": 3, ">>": 3}
+_ITEM_START = frozenset("-+~([|")
+
+
+class _GiveUp(Exception):
+    """The text is not in the reader's subset; the grammar reads it."""
+
+
+class _Reader:
+    """Recursive descent over one text's tokens, mirroring the grammar (an ambiguity between
+    continuing an expression and starting a juxtaposed item goes to the expression, as the
+    grammar's parser shifts)."""
+
+    __slots__ = ("kinds", "texts", "at")
+
+    def __init__(self, text: str):
+        kinds: list[int] = []
+        texts: list[str] = []
+        for match in _TOKEN.finditer(text):
+            kind = match.lastindex
+            if kind == _BAD:
+                raise _GiveUp
+            kinds.append(kind)
+            texts.append(match.group(kind))
+        kinds.append(0)  # end of text
+        texts.append("")
+        self.kinds, self.texts, self.at = kinds, texts, 0
+
+    def _take(self, punctuation: str) -> None:
+        if self.kinds[self.at] != _PUNCT or self.texts[self.at] != punctuation:
+            raise _GiveUp
+        self.at += 1
+
+    def _next_is(self, punctuation: str) -> bool:
+        return self.kinds[self.at] == _PUNCT and self.texts[self.at] == punctuation
+
+    def expression(self, loosest: int = 1) -> Node:
+        left = self.unary()
+        while self.kinds[self.at] == _PUNCT:
+            op = self.texts[self.at]
+            strength = _BINARY.get(op, 0)
+            if strength < loosest:
+                break
+            self.at += 1
+            left = fold_binop(op, left, self.expression(strength + 1))
+        return left
+
+    def unary(self) -> Node:
+        kind, text = self.kinds[self.at], self.texts[self.at]
+        if kind == _PUNCT and text in ("-", "+", "~"):
+            self.at += 1
+            return unop(text, self.unary())
+        return self.primary()
+
+    def primary(self) -> Node:
+        kind, text = self.kinds[self.at], self.texts[self.at]
+        self.at += 1
+        if kind == _WORD:
+            if self._next_is("["):
+                self.at += 1
+                first = self.expression()
+                last = None
+                if self._next_is(":"):
+                    self.at += 1
+                    last = self.expression()
+                self._take("]")
+                return reg_range(text, first, last)
+            if self._next_is("("):
+                self.at += 1
+                return call(text, self._items_until(")"))
+            return Sym(text)
+        if kind == _NUMBER:
+            return number(text)
+        if kind == _FLOAT:
+            return Num(float(text))
+        if kind == _LOCAL:
+            return local_ref(text)
+        if kind == _PUNCT:
+            if text == "(":
+                inner = self.expression()
+                self._take(")")
+                return inner
+            if text == "[":
+                return ListExpr(tuple(map(as_operand, self._items_until("]"))))
+            if text == "|":
+                inner = self.unary()
+                self._take("|")
+                return Abs(as_operand(inner))
+        raise _GiveUp
+
+    def _items_until(self, closer: str) -> tuple[Node, ...]:
+        """`[expr ("," expr)*]` then the closer."""
+        if self._next_is(closer):
+            self.at += 1
+            return ()
+        items = [self.expression()]
+        while self._next_is(","):
+            self.at += 1
+            items.append(self.expression())
+        self._take(closer)
+        return tuple(items)
+
+    def groups(self) -> list[list[Node | Modifier]]:
+        """`[group ("," group)* [","]]` to the end of the text."""
+        groups: list[list[Node | Modifier]] = []
+        kinds, texts = self.kinds, self.texts
+        while kinds[self.at]:
+            group: list[Node | Modifier] = []
+            while True:
+                kind = kinds[self.at]
+                if kind == _WORD and kinds[self.at + 1] == _PUNCT and texts[self.at + 1] == ":":
+                    name = texts[self.at].lower()
+                    self.at += 2
+                    group.append(("modifier", name, self.expression()))
+                elif kind in (_WORD, _NUMBER, _FLOAT, _LOCAL) or (kind == _PUNCT and texts[self.at] in _ITEM_START):
+                    group.append(self.expression())
+                else:
+                    raise _GiveUp
+                if not kinds[self.at]:
+                    break
+                if self._next_is(","):
+                    self.at += 1
+                    break
+            groups.append(group)
+        return groups
+
+    def expressions(self) -> tuple[Node, ...]:
+        """`[expr ("," expr)*]` to the end of the text."""
+        if not self.kinds[self.at]:
+            return ()
+        items = [as_operand(self.expression())]
+        while self._next_is(","):
+            self.at += 1
+            items.append(as_operand(self.expression()))
+        if self.kinds[self.at]:
+            raise _GiveUp
+        return tuple(items)
+
+
+def _read_statement(text: str) -> Statement | None:
+    """The statement by the hand-written reader, or None when the grammar must read it."""
+    if _UNUSUAL.search(text):
+        return None
+    labels: list[str] = []
+    at, size = 0, len(text)
+    try:
+        while True:
+            while at < size and text[at] in " \t":
+                at += 1
+            if at == size:
+                return labelled(tuple(labels), None)
+            word = _NAME.match(text, at)
+            if word is None:
+                if not text[at].isdigit():
+                    return None
+                end = at
+                while end < size and text[end].isdigit():
+                    end += 1
+                if text[end : end + 1] != ":":
+                    return None
+                labels.append(text[at:end])
+                at = end + 1
+                continue
+            end = word.end()
+            name = word.group()
+            if text[end : end + 1] == ":":
+                labels.append(name)
+                at = end + 1
+                continue
+            rest = text[end:].lstrip(" \t")
+            if rest[:1] == "=":
+                return None  # an assignment
+            if name[0] == ".":
+                if name[1:2] in ("", ".", "$") or name[1].isdigit():
+                    return None
+                return labelled(tuple(labels), Statement("directive", name.lower(), args=rest.strip()))
+            if "$" in name or (rest and text[end] not in " \t"):
+                return None
+            return labelled(tuple(labels), operation(name, _Reader(rest).groups()))
+    except (_GiveUp, RecursionError, ValueError):
+        return None
+
+
+def _read_expressions(text: str) -> tuple[Node, ...] | None:
+    if _UNUSUAL.search(text):
+        return None
+    try:
+        return _Reader(text).expressions()
+    except (_GiveUp, RecursionError, ValueError):
+        return None
+
+
+# ----------------------------------------------------------------- entry points
 
 _statement_cache: dict[str, Statement | ParseFailure] = {}
 
@@ -251,12 +373,11 @@ def parse_statement(text: str) -> Statement | ParseFailure:
     """Parse one comment-free statement; results are shared between identical texts."""
     cached = _statement_cache.get(text)
     if cached is None:
-        try:
-            cached = _parser().parse(text, start="start")
-        except UnexpectedInput as error:
-            cached = _failure(error, text)
-        except RecursionError:
-            cached = ParseFailure("expression nested too deeply", 1)
+        cached = _read_statement(text)
+        if cached is None:
+            from .grammar import grammar_statement
+
+            cached = grammar_statement(text)
         _statement_cache[text] = cached
     return cached
 
@@ -264,9 +385,9 @@ def parse_statement(text: str) -> Statement | ParseFailure:
 @lru_cache(maxsize=65536)
 def parse_expressions(text: str) -> tuple[Node, ...] | ParseFailure:
     """Parse a comma-separated expression list (directive arguments)."""
-    try:
-        return _parser().parse(text, start="exprlist")
-    except UnexpectedInput as error:
-        return _failure(error, text)
-    except RecursionError:
-        return ParseFailure("expression nested too deeply", 1)
+    read = _read_expressions(text)
+    if read is not None:
+        return read
+    from .grammar import grammar_expressions
+
+    return grammar_expressions(text)

@@ -1,0 +1,40 @@
+"""A small `check` loads only what it uses: the chosen output format, no grammar tables for
+compiler-shaped statements, no configuration reader with --no-config, no cache with --no-cache."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+LISTING = Path(__file__).resolve().parent.parent / "fixtures" / "examples" / "handwritten" / "copy_loop_gfx90a.s"
+_LOADED = """
+import contextlib, io, runpy, sys
+sys.argv = ["amdgpu-lint", *sys.argv[1:]]
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    runpy.run_module("amdgpu_lint", run_name="__main__")
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def loaded_by(*arguments: str, env: dict[str, str] | None = None) -> set[str]:
+    run = subprocess.run([sys.executable, "-c", _LOADED, *arguments], capture_output=True, text=True, check=True,
+                         env=None if env is None else {**os.environ, **env})
+    return set(run.stdout.split())
+
+
+def test_a_small_check_loads_only_its_output_format():
+    loaded = loaded_by("check", "--no-cache", "--no-config", "--format", "json", str(LISTING))
+    outputs = {name for name in loaded if name.startswith("amdgpu_lint.outputs.")}
+    assert outputs == {"amdgpu_lint.outputs.json_format"}
+    unneeded = {"lark", "tomllib", "amdgpu_lint.frontend.grammar", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.baseline",
+                "amdgpu_lint.driver.report", "amdgpu_lint.analyses.calculator"}
+    assert loaded & unneeded == set()
+
+
+def test_configuration_and_cache_are_loaded_when_used(tmp_path):
+    (tmp_path / ".amdgpu-lint.toml").write_text('mcpu = "gfx90a"\n')
+    listing = tmp_path / "k.s"
+    listing.write_text(LISTING.read_text())
+    loaded = loaded_by("check", str(listing), env={"AMDGPU_LINT_CACHE_DIR": str(tmp_path / "cache")})
+    assert {"amdgpu_lint.driver.cache", "amdgpu_lint.outputs.text"} <= loaded
+    assert {"tomllib", "tomli"} & loaded
