@@ -29,12 +29,12 @@ Use the count the message gives; on gfx12, the `s_wait_<counter>` instructions.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.cfg import CFGAnalysis
+from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
+from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis, wait_facts
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.isa.waits import wait_counts, wait_text
+from amdgpu_lint.isa.waits import wait_text
 
 CODE = "AGL203"
 NAME = "overstrict-wait"
@@ -44,18 +44,11 @@ SCOPE = "kernel"
 REQUIRES = (CFGAnalysis, DefUseAnalysis, WaitcntAnalysis)
 
 
-def _block_ends(context: KernelContext) -> dict[int, tuple[int, bool]]:
-    """Instruction index -> (end of its block, whether the block ends the program)."""
-    ends: dict[int, tuple[int, bool]] = {}
-    position = 0
-    for block in context.get(CFGAnalysis).blocks:
-        end = position + len(block.instructions)
-        last = block.terminator
-        final = last is not None and last.mnemonic.startswith("s_endpgm")
-        for index in range(position, end):
-            ends[index] = (end, final)
-        position = end
-    return ends
+def _block_end(cfg: ControlFlowGraph, index: int) -> tuple[int, bool]:
+    """(end of the instruction's block, whether the block ends the program)."""
+    block = cfg.blocks[cfg.block_of[index]]
+    last = block.terminator
+    return cfg.starts[block.index] + len(block.instructions), last is not None and last.mnemonic.startswith("s_endpgm")
 
 
 _ORDERING_BITS = frozenset(("glc", "sc0", "sc1", "dlc", "nt", "scope", "th"))
@@ -75,8 +68,10 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if report is None:
         return
     kernel = context.kernel
-    def_use = context.get(DefUseAnalysis).per_instruction
-    ends = _block_ends(context)
+    def_use = context.get(DefUseAnalysis)
+    facts = [shared.waits or wait_facts(shared, instruction, target)
+             for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+    cfg = context.get(CFGAnalysis)
     if target.major >= 12:
         yield from _legacy_waits(context)
     better_at: dict[int, dict[str, int | None]] = {}
@@ -84,8 +79,8 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         instruction = kernel.instructions[index]
         if instruction.mnemonic == "s_waitcnt" and target.major >= 12:
             continue
-        counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
-        better_at[index] = _better_counts(context, index, counts, state, ends[index], def_use)
+        better_at[index] = _better_counts(context, index, facts[index].counts or {}, state, _block_end(cfg, index),
+                                          def_use.per_instruction, facts)
     # a wait in a macro or .rept body is one source line for all its expansions: advise only a
     # count every expansion can take
     lines: dict[tuple[str, int], list[int]] = {}
@@ -97,7 +92,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         if not better:
             continue
         instruction = kernel.instructions[indices[0]]
-        counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
+        counts = facts[indices[0]].counts or {}
         replacement = {name: count for name, count in {**counts, **better}.items() if count is not None}
         waits = wait_text(replacement, target)
         advice = (" and ".join(f"`{line}`" for line in waits) + " is enough") if waits else (
@@ -110,9 +105,9 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
 
 
 def _better_counts(context: KernelContext, index: int, counts: dict[str, int], state, end_and_final,
-                   def_use) -> dict[str, int | None]:
+                   def_use, facts) -> dict[str, int | None]:
     """Counter -> the count that is enough here (None: nothing before the next wait needs it)."""
-    kernel, target = context.kernel, context.module.target
+    kernel = context.kernel
     end, final = end_and_final
     better: dict[str, int | None] = {}
     for name, count in counts.items():
@@ -122,13 +117,15 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
         needed, closed = None, final
         for later in range(index + 1, end):
             other = kernel.instructions[later]
-            if name in (wait_counts(other.mnemonic, other.operands, target) or {}):
+            if name in (facts[later].counts or {}):
                 closed = True
                 break
             info = def_use[later]
             if info.klass.unit in ("barrier", "call", "return") or _orders_memory(other, info):
                 needed = 0  # the wait may be a release for this access, not a register wait
                 break
+            if counter.regs.keys().isdisjoint(info.uses) and counter.regs.keys().isdisjoint(info.defs):
+                continue
             for unit in info.uses | info.defs:
                 entry = counter.regs.get(unit)
                 if entry is not None:

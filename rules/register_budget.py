@@ -30,7 +30,7 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 from collections.abc import Iterator
 from dataclasses import replace
 
-from amdgpu_lint.analyses.defuse import DefUseAnalysis, register_extent
+from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import occupancy
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
@@ -81,17 +81,19 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     limits = _limits(context)
     accum = _accum_offset(context)
+    referenced = context.get(ResourceAnalysis)
+    if (referenced.referenced_vgprs <= limits["v"][0] and (accum is None or referenced.referenced_vgprs <= accum)
+            and referenced.referenced_sgprs <= limits["s"][0] and referenced.referenced_agprs <= limits["a"][0]):
+        yield from _wasted_occupancy(context)  # every register the code names is the wave's own
+        return
     offenders: dict[str, list[int]] = {}
     highest: dict[str, int] = {}
     in_agprs: list[int] = []  # VGPRs at or above accum_offset the wave owns
     uses_agprs = False
-    for index, (info, shared) in enumerate(zip(def_use.per_instruction, def_use.facts, strict=True)):
-        extent = register_extent(shared)
-        uses_agprs |= info.klass.unit == "call" or extent.a > 0
-        if (extent.v <= limits["v"][0] and (accum is None or extent.v <= accum) and extent.s <= limits["s"][0]
-                and extent.a <= limits["a"][0]):
-            continue  # every register it names is the wave's own
+    for index, info in enumerate(def_use.per_instruction):
+        uses_agprs |= info.klass.unit == "call"
         for kind, number in info.defs | info.uses:
+            uses_agprs |= kind == "a"
             if kind in limits and number >= limits[kind][0]:
                 offenders.setdefault(kind, []).append(index)
                 highest[kind] = max(highest.get(kind, 0), number)

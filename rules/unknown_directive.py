@@ -19,6 +19,7 @@ Use the directive the message suggests, or remove it.
 
 import difflib
 from collections.abc import Iterator
+from functools import lru_cache
 
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
@@ -58,6 +59,7 @@ _REMOVED = frozenset((".hsa_code_object_version", ".hsa_code_object_isa"))
 _CANDIDATES = sorted(KNOWN_DIRECTIVES | {f".amdhsa_{key}" for key in AMDHSA_DIRECTIVES})
 
 
+@lru_cache(maxsize=4096)
 def is_known(name: str) -> bool:
     if name in KNOWN_DIRECTIVES or name.startswith(_PREFIXES):
         return True

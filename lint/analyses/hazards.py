@@ -495,13 +495,14 @@ class HazardAnalysis(Analysis):
         report = HazardReport()
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
         dgemm_row = DGEMM_BETWEEN.applies(target)
-        for consumer in range(len(facts)):
-            found, advisory = _search(consumer, facts, target, lookahead, cfg.blocks, starts, block_of)
+        for consumer, this in enumerate(facts):
+            found, advisory = _search(consumer, facts, target, lookahead, cfg.blocks, starts, block_of) if this.rows else (
+                None, None)
             if found is None and dgemm_row:
                 valu = _dgemm_between(consumer, facts, starts[block_of[consumer]])
                 if valu is not None:
                     found = Hazard(consumer, valu, DGEMM_BETWEEN, 2, 1)
-            if found is None and xnack:
+            if found is None and xnack and this.info.klass.unit in ("smem", "vmem"):
                 # LLVM sees the clause only within its look-ahead window of emitted instructions
                 clause_start = _soft_clause(consumer, facts, max(starts[block_of[consumer]], consumer - lookahead))
                 if clause_start is not None:
@@ -518,11 +519,9 @@ def _missing(hazard: Hazard) -> int:
 
 
 def _needs(producer: Facts, consumer: Facts, target: Target) -> tuple[tuple[HazardRow, int], ...]:
-    """(row, wait states) of the consumer's rows that need states after the producer, memoized on the consumer."""
-    found = consumer.after.get(producer)
-    if found is None:
-        found = consumer.after[producer] = tuple(
-            (row, needed) for row in consumer.rows if (needed := row.states(producer, consumer, target)) > 0)
+    """(row, wait states) of the consumer's rows that need states after the producer; memoized in consumer.after."""
+    found = consumer.after[producer] = tuple(
+        (row, needed) for row in consumer.rows if (needed := row.states(producer, consumer, target)) > 0)
     return found
 
 
@@ -530,18 +529,19 @@ def _search(consumer, facts, target, lookahead, blocks, starts, block_of) -> tup
     """The definite and the advisory hazard missing most wait states for `consumer`, over every path
     back (within the lookahead), counting the fewest states on any path as LLVM does."""
     this = facts[consumer]
-    if not this.rows:
-        return None, None
+    after = this.after
     worst: dict[bool, Hazard] = {}  # advisory? -> hazard
     stack = [(consumer - 1, 0, block_of[consumer])]
     entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
     while stack:
         index, states, block = stack.pop()
-        while index >= starts[block] and states < lookahead:
+        first = starts[block]
+        while index >= first and states < lookahead:
             producer = facts[index]
             # only MFMA results need more than 5 wait states: past that, other producers cannot matter
             if states < SHORT_LOOKAHEAD or producer.mfma:
-                for row, needed in _needs(producer, this, target):
+                needs = after.get(producer)
+                for row, needed in _needs(producer, this, target) if needs is None else needs:
                     kind = bool(row.advisory)
                     if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
                         worst[kind] = Hazard(consumer, index, row, needed, states)

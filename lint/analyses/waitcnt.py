@@ -190,12 +190,15 @@ class Access:
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
-    counts: dict[str, int] | None  # what a wait instruction waits for
+    counts: dict[str, int] | None  # what it waits for, if it is a memory-counter wait
     expcnt_wait: int | None  # the expcnt wait a gfx11+ VINTERP makes itself
     invalidates: bool  # a cache invalidation (loads in flight must land first)
     reads_aperture: bool  # can build a generic address into LDS
     test_key: tuple | None  # an SCC test, as _RepeatedTests compares them
     access: tuple[Access, Access]  # FLAT judged global, FLAT that may reach LDS
+    unit: str  # its class's unit
+    #: may need a wait with no register in flight (a barrier, a return, a cache invalidation)
+    needs_without_registers: bool
 
 
 def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Target) -> WaitFacts:
@@ -208,10 +211,10 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
             events = tuple(events_of(info, target, flat_lds, instruction))
             access.append(Access(events, frozenset((event.counter, event.kind) for event in events),
                                  klass.unit == "ds" or (klass.unit == "vmem" and klass.memory == "flat" and flat_lds)))
+        invalidates = instruction.mnemonic.startswith(_INVALIDATES)
         shared.waits = WaitFacts(
-            wait_counts(instruction.mnemonic, instruction.operands, target) if klass.unit == "wait" else None,
-            _built_in_expcnt_wait(instruction), instruction.mnemonic.startswith(_INVALIDATES),
-            _reads_shared_aperture(instruction), _test_key(instruction), tuple(access))
+            wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction), invalidates, _reads_shared_aperture(instruction), _test_key(instruction),
+            tuple(access), klass.unit, invalidates or klass.unit in ("barrier", "return"))
     return shared.waits
 
 
@@ -297,13 +300,13 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
 
 
 def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitReport | None) -> State:
-    target = walk.target
-    maxima = target.wait_counter_max
+    maxima = walk.target.wait_counter_max
+    all_facts, accesses = walk.facts, walk.access
+    idle = _idle(state)  # no counter holds a register or unknown events: only some instructions can need a wait
     for index in range(start, stop):
-        info = walk.def_use[index]
-        facts = walk.facts[index]
+        facts = all_facts[index]
         counts = facts.counts
-        if counts is not None:
+        if counts is not None and facts.unit == "wait":
             if report is not None:
                 report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
                 # when a translation is done (xcnt) is inferred, not known: never called useless
@@ -313,11 +316,13 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 state[name].wait(count)
             if "xcnt" in state:
                 _translated(state)
+            idle = _idle(state)
             continue
         if facts.expcnt_wait is not None and "expcnt" in state:
             state["expcnt"].wait(facts.expcnt_wait)  # gfx11+ VINTERP waits for expcnt itself
-        access = walk.access[index]
-        needs = _needs(index, info, facts, access, state, walk)
+        access = accesses[index]
+        needs = _needs(index, walk.def_use[index], facts, access, state, walk) if (
+            not idle or facts.needs_without_registers) else None
         if needs:
             if report is not None:
                 report.missing[index] = needs
@@ -327,7 +332,7 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                     counter.regs = {unit: entry for unit, entry in counter.regs.items() if unit[0] != "lds_dma"}
                 elif need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
                     state[need.counter].wait(need.count)
-        if info.klass.unit == "call":
+        if facts.unit == "call":
             # an LLVM callee waits for everything but stores before it returns: its stores may be in
             # flight. A hand-written subroutine may leave anything in flight: a later wait is never useless.
             for name in state:
@@ -339,7 +344,12 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
             if walk.banked_vgprs:
                 event = replace(event, units=frozenset(unit for unit in event.units if unit[0] != "v"))
             _add_event(state, event, index, maxima[event.counter])
+            idle = idle and not event.units
     return state
+
+
+def _idle(state: State) -> bool:
+    return not any(counter.regs or counter.unknown for counter in state.values())
 
 
 def _translated(state: State) -> None:
@@ -600,18 +610,21 @@ class WaitcntAnalysis(Analysis):
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
         # A trap handler (it ends in s_rfe) is entered by the hardware, not called; code that only
         # jumps on and does not wait at entry (a PAL shader chaining to the next) is not called either.
-        tail_calls = _tail_calls(kernel, per_instruction, starts)
         mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
-        returns = any(instruction.mnemonic in ("s_setpc_b64", "s_set_pc_i64") and index not in tail_calls
-                      for index, instruction in enumerate(kernel.instructions))
-        # LLVM's calling convention makes a callable function wait at entry; one that also ends the
-        # program somewhere (s_endpgm after an intrinsic) is still called.
-        waits_at_entry = bool(blocks) and not blocks[0].predecessors and _waits_for_everything(
-            kernel.instructions[0], target)
-        is_function = not kernel.is_kernel and not any(m.startswith("s_rfe") for m in mnemonics) and (
-            waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
-        facts = [wait_facts(shared, instruction, target) for shared, instruction in zip(def_use.facts, kernel.instructions,
-                                                                                      strict=True)]
+        is_function = False
+        tail_calls: frozenset[int] = frozenset()  # consulted for functions only
+        if not kernel.is_kernel:
+            tail_calls = _tail_calls(kernel, per_instruction, starts)
+            returns = any(instruction.mnemonic in ("s_setpc_b64", "s_set_pc_i64") and index not in tail_calls
+                          for index, instruction in enumerate(kernel.instructions))
+            # LLVM's calling convention makes a callable function wait at entry; one that also ends the
+            # program somewhere (s_endpgm after an intrinsic) is still called.
+            waits_at_entry = bool(blocks) and not blocks[0].predecessors and _waits_for_everything(
+                kernel.instructions[0], target)
+            is_function = not any(m.startswith("s_rfe") for m in mnemonics) and (
+                waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
+        facts = [shared.waits or wait_facts(shared, instruction, target)
+                 for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
         flat_lds = any(entry.reads_aperture for entry in facts)
         walk = _Walk(kernel, per_instruction, facts, [entry.access[flat_lds] for entry in facts], target, is_function, flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
@@ -693,12 +706,14 @@ class _RepeatedTests:
             if key is not None:
                 counts[key] = counts.get(key, 0) + 1
         tracked = {key for key, count in counts.items() if count > 1}
+        self.collapsed: set[int] = set()
+        self.versions = [0] * len(blocks)  # per block: how often join changed its states
         self.summaries: list[tuple[frozenset, tuple | None, frozenset, bool] | None] = []
+        if not tracked:
+            self.summaries = [None] * len(blocks)
+            return
         operands = {key: frozenset(def_use[index].uses) for index, key in enumerate(keys) if key in tracked}
         for number, block in enumerate(blocks):
-            if not tracked:
-                self.summaries.append(None)
-                continue
             killed_before, killed_after, test = set(), set(), None
             for offset, instruction in enumerate(block.instructions):
                 index = starts[number] + offset
@@ -713,8 +728,6 @@ class _RepeatedTests:
             branch = last is not None and last.mnemonic in ("s_cbranch_scc0", "s_cbranch_scc1")
             taken = last.mnemonic == "s_cbranch_scc1" if branch else False
             self.summaries.append((frozenset(killed_before), test if branch else None, frozenset(killed_after), taken))
-        self.collapsed: set[int] = set()
-        self.versions = [0] * len(blocks)  # per block: how often join changed its states
 
     def edges(self, number: int, facts: Facts) -> list[tuple[int, Facts]]:
         """The successors a path with `facts` can reach, with the facts on each edge."""
