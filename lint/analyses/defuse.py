@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
@@ -57,8 +57,7 @@ class InstructionFacts:
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
 
 
-@dataclass(frozen=True, slots=True)
-class RegisterExtent:
+class RegisterExtent(NamedTuple):
     """One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names
     VCC or FLAT_SCRATCH."""
 
@@ -67,6 +66,9 @@ class RegisterExtent:
     s: int
     vcc: bool
     flat_scratch: bool
+
+
+NO_REGISTERS = RegisterExtent(0, 0, 0, False, False)
 
 
 def register_extent(shared: InstructionFacts) -> RegisterExtent:

@@ -234,6 +234,10 @@ class InitializedAnalysis(Analysis):
                 info = infos[position]
                 if info.klass.unit == "call":
                     return _ANYTHING
+                if flows[position] is _PLAIN and info.uses <= written:  # reads written registers, writes its defs
+                    written |= info.defs
+                    copied -= info.defs
+                    continue
                 # the copies held before this instruction, where it may read garbage
                 holding_copies = frozenset(copied) if report is not None and not info.uses <= written else frozenset()
                 missing = _step(info, flows[position], written, copied)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..expr import EvalError, evaluate, target_functions
 from ..ir import Kernel, Module
 from ..targets import extra_sgprs, xnack_reserved
-from .defuse import DefUseAnalysis, register_extent
+from .defuse import NO_REGISTERS, DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager
 from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
 
@@ -110,9 +110,7 @@ class ResourceAnalysis(Analysis):
         if target is None or def_use is None:
             return None
         extents = [register_extent(shared) for shared in dict.fromkeys(def_use.facts)]  # each distinct instruction once
-        highest = {kind: max((getattr(extent, kind) for extent in extents), default=0) for kind in ("v", "a", "s")}
-        uses_vcc = any(extent.vcc for extent in extents)
-        uses_flat = any(extent.flat_scratch for extent in extents)
+        highest_v, highest_a, highest_s, uses_vcc, uses_flat = map(max, zip(NO_REGISTERS, *extents))
         metadata = kernel.metadata or {}
         descriptor = kernel.descriptor
         name = kernel.name
@@ -120,9 +118,9 @@ class ResourceAnalysis(Analysis):
         arch = _kernel_symbol(module, name, "num_vgpr")
         if arch is not None:
             source = "LLVM resource symbols"
-        arch = max(arch or 0, highest["v"])
+        arch = max(arch or 0, highest_v)
         agprs = _kernel_symbol(module, name, "num_agpr")
-        agprs = max(agprs if agprs is not None else metadata.get(".agpr_count", 0) or 0, highest["a"])
+        agprs = max(agprs if agprs is not None else metadata.get(".agpr_count", 0) or 0, highest_a)
         vgprs = metadata.get(".vgpr_count")
         if not isinstance(vgprs, int):
             vgprs = total_vgprs_used(target, arch, agprs)
@@ -130,7 +128,7 @@ class ResourceAnalysis(Analysis):
             source = "metadata" if source == "instructions" else source
         sgprs = metadata.get(".sgpr_count")
         if not isinstance(sgprs, int):
-            numbered = max(_kernel_symbol(module, name, "numbered_sgpr") or 0, highest["s"])
+            numbered = max(_kernel_symbol(module, name, "numbered_sgpr") or 0, highest_s)
             vcc = bool(_kernel_symbol(module, name, "uses_vcc")) or uses_vcc
             flat = bool(_kernel_symbol(module, name, "uses_flat_scratch")) or uses_flat
             sgprs = numbered + extra_sgprs(target, vcc, flat, xnack_reserved(target))
@@ -153,7 +151,7 @@ class ResourceAnalysis(Analysis):
         inputs = Inputs(max(vgprs, allocated_vgprs or 0), max(sgprs, allocated_sgprs or 0), lds, wg_size, wave, cumode, label,
                         wg_min if wg_min < wg_size else None)
         return KernelResources(
-            wave, cumode, highest["v"], highest["a"], highest["s"], uses_vcc, uses_flat,
+            wave, cumode, highest_v, highest_a, highest_s, uses_vcc, uses_flat,
             arch, agprs, vgprs, sgprs, allocated_vgprs, allocated_sgprs, descriptor.get("accum_offset"),
             lds, scratch, wg_size, wg_source, inputs, occupancy(target, inputs), source,
         )

@@ -764,10 +764,13 @@ class _RepeatedTests:
                 self.versions[number] += 1
             facts = frozenset()
         current = states.get(facts)
-        merged = out if current is None else {name: current[name].merge(out[name]) for name in out}
-        if current is not None and all(merged[name].same(current[name]) for name in merged):
-            return False
-        states[facts] = {name: counter.copy() for name, counter in merged.items()}
+        if current is None:  # `out` goes to other successors too: a copy of its own
+            states[facts] = {name: counter.copy() for name, counter in out.items()}
+        else:  # merging made new counters
+            merged = {name: current[name].merge(out[name]) for name in out}
+            if all(merged[name].same(current[name]) for name in merged):
+                return False
+            states[facts] = merged
         self.versions[number] += 1
         return True
 
