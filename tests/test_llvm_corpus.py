@@ -103,6 +103,7 @@ def test_property_catches_a_wrong_operand_role(snippet, monkeypatch):
         return info
 
     monkeypatch.setattr(defuse_analysis, "def_use", swapped)
+    monkeypatch.setattr(defuse_analysis, "_interned", {})  # facts interned by earlier tests used the real def_use
     broken = 0
     for module, kernel in _compiled_kernels(snippet):
         result = AnalysisManager(module, kernel).get(InitializedAnalysis)
