@@ -3,7 +3,9 @@
 For each instruction, walk back over every predecessor path counting wait states (each
 instruction is one, `s_nop k` is k+1) and ask every hazard row whether an earlier instruction
 is its producer; a row needs N states, so a producer `s` states back leaves N-s missing. Where
-LLVM 22's measured values differ from the source text, the measured values are used.
+LLVM 22's measured values differ from the source text, the measured values are used. The facts
+are kept once per distinct instruction (analyses.defuse.InstructionFacts), and each consumer
+remembers what its rows answered for each producer it has met.
 """
 
 from __future__ import annotations

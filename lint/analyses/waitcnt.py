@@ -303,7 +303,8 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
     return needs
 
 
-def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitReport | None) -> State:
+def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitReport) -> State:
+    """Walk one block from `state` (changed in place and returned), recording what it finds in `report`."""
     maxima = walk.target.wait_counter_max
     all_facts, accesses = walk.facts, walk.access
     idle = _idle(state)  # no counter holds a register or unknown events: only some instructions can need a wait
@@ -311,11 +312,10 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         facts = all_facts[index]
         counts = facts.counts
         if counts is not None and facts.unit == "wait":
-            if report is not None:
-                report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
-                # when a translation is done (xcnt) is inferred, not known: never called useless
-                if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
-                    report.useless_waits.append(index)
+            report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
+            # when a translation is done (xcnt) is inferred, not known: never called useless
+            if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
+                report.useless_waits.append(index)
             for name, count in counts.items():
                 state[name].wait(count)
             if "xcnt" in state:
@@ -328,8 +328,7 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         needs = _needs(index, walk.def_use[index], facts, access, state, walk) if (
             not idle or facts.needs_without_registers) else None
         if needs:
-            if report is not None:
-                report.missing[index] = needs
+            report.missing[index] = needs
             for need in needs:  # assume the wait is added, so one mistake gives one finding
                 if need.access == "lds-dma-unproven":  # said once; the loads' own registers stay tracked
                     counter = state[need.counter]
