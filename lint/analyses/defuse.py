@@ -87,28 +87,43 @@ def register_extent(shared: InstructionFacts) -> RegisterExtent:
     return shared.extent
 
 
-#: (target, wave size, either wave) -> instruction content -> its facts; each table is emptied when it
-#: reaches _INTERNED_LIMIT entries (kernels keep the facts they hold).
-_interned: dict[tuple[Target, int, bool], dict[tuple, InstructionFacts]] = {}
-_INTERNED_LIMIT = 131072
+class _Interned:
+    """Facts by instruction content for one target, wave size and either-wave flag, at most 2 * LIMIT of
+    them: when the newer half is full it becomes the older one (the older is dropped), and facts found
+    in the older half move back to the newer. Kernels keep the facts they hold."""
+
+    LIMIT = 8192
+
+    def __init__(self) -> None:
+        self.newer: dict[tuple, InstructionFacts] = {}
+        self.older: dict[tuple, InstructionFacts] = {}
+
+    def add(self, key: tuple, facts: InstructionFacts) -> InstructionFacts:
+        if len(self.newer) >= self.LIMIT:
+            self.older, self.newer = self.newer, {}
+        self.newer[key] = facts
+        return facts
 
 
-def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
-              table: dict[tuple, InstructionFacts]) -> InstructionFacts:
+_interned: dict[tuple[Target, int, bool], _Interned] = {}
+
+
+def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool, table: _Interned) -> InstructionFacts:
     pair = instruction.pair
     key = (instruction.mnemonic, instruction.operands, instruction.modifiers,
            (pair.mnemonic, pair.operands, pair.modifiers) if pair is not None else None)
-    facts = table.get(key)
+    facts = table.newer.get(key)
+    if facts is not None:
+        return facts
+    facts = table.older.pop(key, None)
     if facts is None:
         info = def_use(instruction.mnemonic, instruction.operands, instruction.modifiers, target, wave, either)
         if pair is not None:
             second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
             info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
                           info.problem or second.problem, info.preserved | second.preserved)
-        if len(table) >= _INTERNED_LIMIT:
-            table.clear()
-        facts = table[key] = InstructionFacts(info)
-    return facts
+        facts = InstructionFacts(info)
+    return table.add(key, facts)
 
 
 @dataclass
@@ -131,6 +146,8 @@ class DefUseAnalysis(Analysis):
             return None
         wave, known = kernel_wave_size(module, kernel)
         either = not known  # operand widths of either wave size are fine
-        table = _interned.setdefault((target, wave, either), {})
+        table = _interned.get((target, wave, either))
+        if table is None:
+            table = _interned[target, wave, either] = _Interned()
         facts = [_facts_of(instruction, target, wave, either, table) for instruction in kernel.instructions]
         return KernelDefUse(wave, [entry.info for entry in facts], facts)

@@ -3,11 +3,14 @@
 For each instruction, walk back over every predecessor path counting wait states (each
 instruction is one, `s_nop k` is k+1) and ask every hazard row whether an earlier instruction
 is its producer; a row needs N states, so a producer `s` states back leaves N-s missing. Where
-LLVM 22's measured values differ from the source text, the measured values are used.
+LLVM 22's measured values differ from the source text, the measured values are used. The facts
+are kept once per distinct instruction (analyses.defuse.InstructionFacts), and each consumer
+remembers what its rows answered for each producer it has met.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,6 +28,10 @@ SHORT_LOOKAHEAD = 5  # the most wait states any non-MFMA row asks for
 _SCALAR = ("s", "vcc")
 _DPP_MODIFIERS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
                             "row_mirror", "row_half_mirror", "row_bcast", "row_share", "row_xmask", "row_newbcast", "dpp8"))
+
+
+_serials = itertools.count()
+_AFTER_LIMIT = 4096
 
 
 @dataclass(slots=True, eq=False)
@@ -50,8 +57,10 @@ class Facts:
     src_c: frozenset = frozenset()
     dst: frozenset = frozenset()
     rows: tuple[HazardRow, ...] = ()  # the target's rows this can be the second instruction of
-    #: producer -> (row, wait states needed) of every row that pair needs states for, in row order
-    after: dict[Facts, tuple[tuple[HazardRow, int], ...]] = field(default_factory=dict)
+    serial: int = field(default_factory=lambda: next(_serials))  # never reused: names it in `after` memos
+    #: producer serial -> (row, wait states needed) of every row that pair needs states for, in row order
+    #: (by serial, so that no instruction's facts keep another's alive)
+    after: dict[int, tuple[tuple[HazardRow, int], ...]] = field(default_factory=dict)
 
     @property
     def memory(self) -> bool:
@@ -65,8 +74,7 @@ def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]
     facts = Facts(
         instruction.operands, instruction.modifiers, info, instruction.mnemonic, instruction.wait_states,
         klass.unit == "valu", mfma, mfma and "f64" in instruction.mnemonic, klass.xdl, klass.passes,
-        frozenset(u for u in info.defs if u[0] in _VECTOR),
-        frozenset(u for u in info.defs if u[0] in _SCALAR),
+        _part(info.defs, _VECTOR), _part(info.defs, _SCALAR),
         any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
     )
     facts.dpp = facts.valu and (facts.mnemonic.endswith("_dpp") or any(
@@ -82,6 +90,12 @@ def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]
             facts.src_c = operands[3]
     facts.rows = tuple(row for row in rows if row.consumer(facts))
     return facts
+
+
+def _part(units: frozenset, files: tuple[str, ...]) -> frozenset:
+    """The units of these register files (the set itself where they are all of it: one copy kept)."""
+    part = frozenset(unit for unit in units if unit[0] in files)
+    return units if part == units else part
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,8 +533,11 @@ def _missing(hazard: Hazard) -> int:
 
 
 def _needs(producer: Facts, consumer: Facts, target: Target) -> tuple[tuple[HazardRow, int], ...]:
-    """(row, wait states) of the consumer's rows that need states after the producer; memoized in consumer.after."""
-    found = consumer.after[producer] = tuple(
+    """(row, wait states) of the consumer's rows that need states after the producer; memoized in consumer.after
+    (emptied when it holds _AFTER_LIMIT producers, so that an instruction seen everywhere stays small)."""
+    if len(consumer.after) >= _AFTER_LIMIT:
+        consumer.after.clear()
+    found = consumer.after[producer.serial] = tuple(
         (row, needed) for row in consumer.rows if (needed := row.states(producer, consumer, target)) > 0)
     return found
 
@@ -540,7 +557,7 @@ def _search(consumer, facts, target, lookahead, blocks, starts, block_of) -> tup
             producer = facts[index]
             # only MFMA results need more than 5 wait states: past that, other producers cannot matter
             if states < SHORT_LOOKAHEAD or producer.mfma:
-                needs = after.get(producer)
+                needs = after.get(producer.serial)
                 for row, needed in _needs(producer, this, target) if needs is None else needs:
                     kind = bool(row.advisory)
                     if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):

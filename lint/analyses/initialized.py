@@ -226,7 +226,7 @@ class InitializedAnalysis(Analysis):
                  for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
         successors = _successors(kernel, cfg)
 
-        def through(index: int, state: _State, report: Uninitialized | None = None) -> _State:
+        def through(index: int, state: _State, report: Uninitialized) -> _State:
             if state.written is None:
                 return state
             written, copied = set(state.written), set(state.copied)
@@ -239,9 +239,9 @@ class InitializedAnalysis(Analysis):
                     copied -= info.defs
                     continue
                 # the copies held before this instruction, where it may read garbage
-                holding_copies = frozenset(copied) if report is not None and not info.uses <= written else frozenset()
+                holding_copies = frozenset(copied) if not info.uses <= written else frozenset()
                 missing = _step(info, flows[position], written, copied)
-                if report is not None and missing:
+                if missing:
                     report.reads[position] = missing
                     if missing & holding_copies:
                         report.copied[position] = missing & holding_copies

@@ -126,6 +126,7 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
     gfx10 = target.major >= 10
     events = []
     registers = frozenset(unit for unit in info.defs if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
+    registers = info.defs if registers == info.defs else registers  # one set kept, not two equal ones
     may_reach_lds = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
     flat = may_reach_lds and target.major < 10  # gfx10+ count FLAT's two halves in order (LLVM)
     for counter in klass.counters:
@@ -182,8 +183,11 @@ class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
     events: tuple[Event, ...]
-    own: frozenset[tuple[str, str]]  # (counter, kind) of the events
     reads_lds: bool
+
+    def starts(self, counter: str, kind: str) -> bool:
+        """Whether it starts an event of this kind on this counter."""
+        return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,15 +210,15 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     if shared.waits is None:
         info = shared.info
         klass = info.klass
-        access = []
-        for flat_lds in (False, True):
-            events = tuple(events_of(info, target, flat_lds, instruction))
-            access.append(Access(events, frozenset((event.counter, event.kind) for event in events),
-                                 klass.unit == "ds" or (klass.unit == "vmem" and klass.memory == "flat" and flat_lds)))
+        as_global = Access(tuple(events_of(info, target, False, instruction)), klass.unit == "ds")
+        as_lds = as_global  # only a FLAT access may reach LDS
+        if klass.unit == "vmem" and klass.memory == "flat":
+            as_lds = Access(tuple(events_of(info, target, True, instruction)), True)
         invalidates = instruction.mnemonic.startswith(_INVALIDATES)
         shared.waits = WaitFacts(
-            wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction), invalidates, _reads_shared_aperture(instruction), _test_key(instruction),
-            tuple(access), klass.unit, invalidates or klass.unit in ("barrier", "return"))
+            wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction),
+            invalidates, _reads_shared_aperture(instruction), _test_key(instruction), (as_global, as_lds),
+            klass.unit, invalidates or klass.unit in ("barrier", "return"))
     return shared.waits
 
 
@@ -269,7 +273,7 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             entry = regs.get(unit)
             if entry is None or unit[0] not in _REGISTER_FILES:
                 continue
-            if name in LOAD_COUNTERS and (name, entry[2]) in access.own:
+            if name in LOAD_COUNTERS and access.starts(name, entry[2]):
                 continue  # loads of one type write their VGPRs in order
             if name == "xcnt" and entry[2] == "translation" and info.klass.unit == "vmem":
                 continue  # VMEM addresses are translated in order: an earlier access's are done first
@@ -299,7 +303,8 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
     return needs
 
 
-def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitReport | None) -> State:
+def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitReport) -> State:
+    """Walk one block from `state` (changed in place and returned), recording what it finds in `report`."""
     maxima = walk.target.wait_counter_max
     all_facts, accesses = walk.facts, walk.access
     idle = _idle(state)  # no counter holds a register or unknown events: only some instructions can need a wait
@@ -307,11 +312,10 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         facts = all_facts[index]
         counts = facts.counts
         if counts is not None and facts.unit == "wait":
-            if report is not None:
-                report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
-                # when a translation is done (xcnt) is inferred, not known: never called useless
-                if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
-                    report.useless_waits.append(index)
+            report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
+            # when a translation is done (xcnt) is inferred, not known: never called useless
+            if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
+                report.useless_waits.append(index)
             for name, count in counts.items():
                 state[name].wait(count)
             if "xcnt" in state:
@@ -324,8 +328,7 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         needs = _needs(index, walk.def_use[index], facts, access, state, walk) if (
             not idle or facts.needs_without_registers) else None
         if needs:
-            if report is not None:
-                report.missing[index] = needs
+            report.missing[index] = needs
             for need in needs:  # assume the wait is added, so one mistake gives one finding
                 if need.access == "lds-dma-unproven":  # said once; the loads' own registers stay tracked
                     counter = state[need.counter]
@@ -626,7 +629,8 @@ class WaitcntAnalysis(Analysis):
         facts = [shared.waits or wait_facts(shared, instruction, target)
                  for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
         flat_lds = any(entry.reads_aperture for entry in facts)
-        walk = _Walk(kernel, per_instruction, facts, [entry.access[flat_lds] for entry in facts], target, is_function, flat_lds,
+        walk = _Walk(kernel, per_instruction, facts, [entry.access[flat_lds] for entry in facts], target, is_function,
+                     flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
                      "s_set_vgpr_msb" in mnemonics)

@@ -191,6 +191,7 @@ def _instruction_set(pages: tuple[str, ...], group: int | None) -> InstructionSe
     return InstructionSet(pages, tuple((name, page, row) for name, (page, row) in spellings.items()))
 
 
+@lru_cache(maxsize=64)
 def instruction_set(target: Target) -> InstructionSet:
     return _instruction_set(target.isa_pages, _spellings()["processors"].get(target.name))
 

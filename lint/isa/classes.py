@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..targets import Target
 
@@ -160,6 +161,7 @@ def _encoding_by_prefix(mnemonic: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=16384)
 def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, modifiers: frozenset[str],
              matrix_formats: tuple[int, int] = (0, 0)) -> InstructionClass:
     """Class of one instruction form; `returns_data` says whether an atomic returns (glc/sc0/_rtn),
