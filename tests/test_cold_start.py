@@ -1,12 +1,13 @@
 """A small `check` loads only what it uses: the chosen output format, no grammar tables for
-compiler-shaped statements, no configuration reader with --no-config, no cache with --no-cache."""
+compiler-shaped statements, no YAML library for LLVM's metadata, no configuration reader with
+--no-config, no cache with --no-cache."""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-LISTING = Path(__file__).resolve().parent.parent / "fixtures" / "examples" / "handwritten" / "copy_loop_gfx90a.s"
+LISTING = Path(__file__).resolve().parent.parent / "fixtures" / "examples" / "compiler" / "loop_saxpy_gfx942.s"
 _LOADED = """
 import contextlib, io, runpy, sys
 sys.argv = ["amdgpu-lint", *sys.argv[1:]]
@@ -26,7 +27,7 @@ def test_a_small_check_loads_only_its_output_format():
     loaded = loaded_by("check", "--no-cache", "--no-config", "--format", "json", str(LISTING))
     outputs = {name for name in loaded if name.startswith("amdgpu_lint.outputs.")}
     assert outputs == {"amdgpu_lint.outputs.json_format"}
-    unneeded = {"lark", "tomllib", "amdgpu_lint.frontend.grammar", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.baseline",
+    unneeded = {"lark", "yaml", "tomllib", "amdgpu_lint.frontend.grammar", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.baseline",
                 "amdgpu_lint.driver.report", "amdgpu_lint.analyses.calculator"}
     assert loaded & unneeded == set()
 

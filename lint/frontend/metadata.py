@@ -133,8 +133,113 @@ def _loader():
     return Loader
 
 
+class _NotPlain(Exception):
+    """The document is not in the shape LLVM writes; PyYAML reads it."""
+
+
+_KEY = re.compile(r"(\.?[A-Za-z_][\w.\-]*):(?: +(.*))?\Z", re.ASCII)
+_WORDS = re.compile(r"[A-Za-z_][\w.\-]*(?: [\w.\-]+)*\Z", re.ASCII)
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_QUOTED = re.compile(r"'((?:[^']|'')*)'\Z")
+#: Plain words YAML 1.1 reads as booleans, nulls or floats (the reader takes only true and false, as values).
+_RESERVED = frozenset("yes Yes YES no No NO on On ON off Off OFF true True TRUE false False FALSE "
+                      "null Null NULL .inf .Inf .INF .nan .NaN .NAN".split())
+
+
+def _scalar(text: str) -> Any:
+    """A value as PyYAML reads it, for the forms LLVM writes: integers, true/false, words, quoted and
+    `!str` strings, and flow lists of integers."""
+    if _INT.match(text):
+        return int(text)
+    if text in ("true", "false"):
+        return text == "true"
+    if _WORDS.match(text) and text not in _RESERVED:
+        return text
+    quoted = _QUOTED.match(text[5:] if text.startswith("!str '") else text)
+    if quoted:
+        return quoted.group(1).replace("''", "'")
+    if text.startswith("[") and text.endswith("]"):
+        items = text[1:-1].split(",")
+        if items == [""] or items == [" "]:
+            return []
+        if all(_INT.match(item.strip()) for item in items):
+            return [int(item) for item in items]
+    raise _NotPlain
+
+
+def _block(lines: list[str], at: int, indent: int) -> tuple[Any, int]:
+    """The mapping or sequence whose first line is lines[at], indented by `indent`; and the line after it."""
+    if lines[at][indent : indent + 2] == "- ":
+        items = []
+        while at < len(lines):
+            line = lines[at]
+            if not line.strip():
+                at += 1
+                continue
+            depth = len(line) - len(line.lstrip(" "))
+            if depth < indent:
+                break
+            if depth > indent or line[indent : indent + 2] != "- " or line[indent + 2 : indent + 3] in (" ", "-"):
+                raise _NotPlain
+            if _KEY.match(line, indent + 2):  # a mapping that starts on the item's line
+                lines[at] = " " * (indent + 2) + line[indent + 2 :]
+                item, at = _block(lines, at, indent + 2)
+            else:
+                item, at = _scalar(line[indent + 2 :]), at + 1
+            items.append(item)
+        return items, at
+    mapping: dict[str, Any] = {}
+    while at < len(lines):
+        line = lines[at]
+        if not line.strip():
+            at += 1
+            continue
+        depth = len(line) - len(line.lstrip(" "))
+        if depth < indent:
+            break
+        key = _KEY.match(line, indent) if depth == indent else None
+        if key is None or key.group(1) in _RESERVED:
+            raise _NotPlain
+        if key.group(2) is not None:
+            mapping[key.group(1)], at = _scalar(key.group(2)), at + 1
+            continue
+        nested = next((i for i in range(at + 1, len(lines)) if lines[i].strip()), None)
+        if nested is None or len(lines[nested]) - len(lines[nested].lstrip(" ")) <= indent:
+            raise _NotPlain  # a null value
+        mapping[key.group(1)], at = _block(lines, nested, len(lines[nested]) - len(lines[nested].lstrip(" ")))
+    return mapping, at
+
+
+def _read_llvm_metadata(text: str) -> dict[str, Any] | None:
+    """The document when it has the shape LLVM writes (block mappings and sequences, the scalars of
+    `_scalar`), read without PyYAML; None for anything else."""
+    if "\t" in text or "#" in text or '"' in text:
+        return None
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    if start < len(lines) and lines[start] == "---":
+        start += 1
+    end = next((i for i in range(start, len(lines)) if lines[i] == "..."), len(lines))
+    if any(line.strip() for line in lines[end + 1 :]):
+        return None
+    body = lines[start:end]
+    first = next((i for i, line in enumerate(body) if line.strip()), None)
+    if first is None or body[first][0] == " ":
+        return None
+    try:
+        document, stop = _block(body, first, 0)
+    except (_NotPlain, RecursionError):
+        return None
+    return document if isinstance(document, dict) and stop == len(body) else None
+
+
 def parse_metadata_yaml(text: str) -> dict[str, Any]:
-    """Parse the YAML document of an `.amdgpu_metadata` block."""
+    """Parse the YAML document of an `.amdgpu_metadata` block: the shape LLVM writes by a small
+    reader of its own, anything else by PyYAML (imported then: loading it costs a small file more
+    than reading its metadata)."""
+    document = _read_llvm_metadata(text)
+    if document is not None:
+        return document
     import yaml
 
     try:
