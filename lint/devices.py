@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Device:
+    """A GPU product: its processor and how many compute units it has."""
+
     name: str
     processor: str
     compute_units: int

@@ -28,6 +28,8 @@ class Severity(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Note:
+    """A secondary message, optionally at another location (e.g. where a producer was issued)."""
+
     message: str
     path: str | None = None
     line: int | None = None
@@ -48,6 +50,8 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """A machine-applicable change: a description and the edits that make it."""
+
     description: str
     edits: tuple[Edit, ...]
 
@@ -64,6 +68,8 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding of one rule at one location."""
+
     code: str
     name: str
     severity: Severity

@@ -163,6 +163,8 @@ class Finding:
 
 @dataclass(slots=True)
 class Instruction:
+    """One machine instruction with its operands, modifiers and provenance."""
+
     mnemonic: str
     operands: tuple[Node, ...]
     modifiers: tuple[tuple[str, Node | None], ...]
@@ -192,6 +194,8 @@ class Instruction:
 
 @dataclass(slots=True)
 class BasicBlock:
+    """A straight-line run of instructions, entered at the top."""
+
     index: int
     label: str | None
     instructions: list[Instruction] = field(default_factory=list)

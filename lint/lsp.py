@@ -31,6 +31,8 @@ _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: t
 
 @dataclass
 class Linted:
+    """One document's last lint: its diagnostics and the hover text per kernel label."""
+
     diagnostics: list[Diagnostic]
     hovers: dict[int, str]  # 0-based line of a kernel label -> markdown
 

@@ -27,11 +27,15 @@ _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 @dataclass(frozen=True, slots=True)
 class Num:
+    """A numeric literal."""
+
     value: int | float
 
 
 @dataclass(frozen=True, slots=True)
 class Sym:
+    """A symbol reference."""
+
     name: str
 
 
@@ -45,11 +49,15 @@ class LocalRef:
 
 @dataclass(frozen=True, slots=True)
 class Str:
+    """A string literal."""
+
     value: str
 
 
 @dataclass(frozen=True, slots=True)
 class BinOp:
+    """A binary expression."""
+
     op: str
     left: Node
     right: Node
@@ -57,6 +65,8 @@ class BinOp:
 
 @dataclass(frozen=True, slots=True)
 class UnOp:
+    """A unary expression."""
+
     op: str
     operand: Node
 
@@ -71,6 +81,8 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class ListExpr:
+    """A bracketed list of expressions."""
+
     items: tuple[Node, ...]
 
 
@@ -111,6 +123,8 @@ class RegExpr:
 
 @dataclass(frozen=True, slots=True)
 class SpecialReg:
+    """A named special register (vcc, exec, m0, scc, ...)."""
+
     name: str
 
     def __str__(self) -> str:

@@ -109,7 +109,8 @@ def main() -> int:
                 sources = [(page, name) for page, rows in loaded.items() if name in rows] or [unnumbered.get(name, ("", ""))]
                 for page, row in sources:
                     if page:
-                        probes += [(name, page, row, line) for line in _instances(name, loaded[page][row], wave_size)]
+                        probes += [(name, page, row, line)
+                                   for line in _instances(name, loaded[page].get(row), wave_size)]
         errors = _errors(args.llvm_mc, processor, [line for *_, line in probes])
         if errors.get(0):
             print(f"{processor}: {errors[0]}; skipped", file=sys.stderr)

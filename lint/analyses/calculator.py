@@ -30,6 +30,8 @@ class CalculatorError(ValueError):
 
 @dataclass(frozen=True)
 class Request:
+    """Resources the occupancy calculator is asked about."""
+
     vgprs: int = 1
     agprs: int = 0
     sgprs: int = 0

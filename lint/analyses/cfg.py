@@ -35,6 +35,8 @@ def branch_label(instruction: Instruction) -> str | None:
 
 @dataclass
 class ControlFlowGraph:
+    """Basic blocks and their edges."""
+
     blocks: list[BasicBlock]
     block_of_label: dict[str, int]
     starts: list[int]  # index of each block's first instruction in the kernel

@@ -128,6 +128,8 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
 
 @dataclass
 class KernelDefUse:
+    """Def/use sets and shared facts of every instruction of a kernel."""
+
     wave_size: int
     per_instruction: list[DefUse]  # aligned with kernel.instructions (VOPD halves merged)
     facts: list[InstructionFacts]  # aligned likewise; content-equal instructions share one

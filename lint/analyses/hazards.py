@@ -100,6 +100,8 @@ def _part(units: frozenset, files: tuple[str, ...]) -> frozenset:
 
 @dataclass(frozen=True, slots=True)
 class HazardRow:
+    """One wait-state rule: where it applies, its producer and consumer, and the states needed."""
+
     number: int
     description: str
     applies: Callable[[Target], bool]
@@ -469,6 +471,8 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Hazard:
+    """A consumer too close to a producer under one row."""
+
     consumer: int
     producer: int
     row: HazardRow
@@ -478,6 +482,8 @@ class Hazard:
 
 @dataclass
 class HazardReport:
+    """Every kernel hazard found, per consumer."""
+
     hazards: dict[int, Hazard] = field(default_factory=dict)  # consumer -> the hazard needing most states
     #: consumer -> the advisory hazard needing most states, where it needs more than the definite one
     advisories: dict[int, Hazard] = field(default_factory=dict)

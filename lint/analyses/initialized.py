@@ -160,6 +160,8 @@ def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None
 
 @dataclass(frozen=True)
 class _State:
+    """What may have been written (and what may copy garbage) at a point."""
+
     written: frozenset[Unit] | None  # units that may hold a written value; None: any (after a call)
     copied: frozenset[Unit] = frozenset()  # units that may hold a copy of garbage
 

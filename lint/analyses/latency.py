@@ -21,6 +21,8 @@ class LatencyTableError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
+    """One latency-table row: cycles and where the figure comes from."""
+
     low: int  # cycles (latency range or a single issue cost)
     high: int
     source: str
@@ -53,6 +55,8 @@ def _entry(name: str, raw: object, where: str) -> Entry:
 
 @dataclass(frozen=True)
 class LatencyTable:
+    """The latency entries of one processor family."""
+
     family: str
     entries: dict[str, Entry]
 

@@ -12,6 +12,8 @@ from ..targets import Target
 
 @dataclass
 class LaunchFill:
+    """How a grid of work-groups fills the device."""
+
     workgroups: int
     slots_per_wave: int  # work-groups the device runs at once
     units: int  # CUs (or WGPs in WGP mode) that take work-groups

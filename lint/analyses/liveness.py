@@ -12,6 +12,8 @@ from .manager import Analysis, AnalysisManager
 
 @dataclass
 class Liveness:
+    """Registers live into each instruction."""
+
     live_vgprs: list[int]  # per instruction: architectural VGPRs live into it
     live_agprs: list[int]  # per instruction: AGPRs (accumulation registers) live into it
 

@@ -68,6 +68,8 @@ class SizeSpread:
 
 @dataclass
 class Occupancy:
+    """Waves a kernel reaches and what limits them."""
+
     waves_per_simd: int
     waves_per_cu: int
     workgroups_per_cu: int

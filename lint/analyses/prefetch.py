@@ -26,6 +26,8 @@ MAX_STEPS = 4000  # instructions one walk may visit
 
 @dataclass(frozen=True, slots=True)
 class LoadDistance:
+    """How far a load is from the wait that needs it."""
+
     load: int  # instruction index
     counter: str
     wait: int | None  # the wait that retires it on the shortest path (None: no wait within reach)

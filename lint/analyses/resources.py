@@ -25,6 +25,8 @@ _UNPINNED_RANGE = "a range: LLVM's figure, the most waves over it"
 
 @dataclass
 class KernelResources:
+    """Registers, LDS and scratch a kernel uses and declares."""
+
     wave_size: int
     cumode: bool
     # referenced by the instructions (highest index + 1)

@@ -58,6 +58,8 @@ class Step:
 
 @dataclass
 class Simulation:
+    """The result of simulating a kernel's waves on one CU."""
+
     waves: int
     cycles: int
     clocks_per_wave: float
@@ -144,6 +146,8 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
 
 @dataclass
 class _Wave:
+    """One simulated wave's position and what it waits for."""
+
     number: int
     simd: int
     position: int = 0  # into the trace

@@ -91,6 +91,8 @@ State = dict[str, Counter]
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """Something an instruction adds to a wait counter."""
+
     counter: str
     kind: str
     units: frozenset[Unit]

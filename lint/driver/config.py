@@ -21,6 +21,8 @@ class ConfigError(ValueError):
 
 @dataclass
 class Config:
+    """Settings read from pyproject.toml or .amdgpu-lint.toml."""
+
     path: Path | None = None
     mcpu: str | None = None
     select: list[str] = field(default_factory=list)

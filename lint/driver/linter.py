@@ -55,6 +55,8 @@ class RuleSelection:
 
 @dataclass
 class FileResult:
+    """What linting one input produced: findings, quoted lines and kernel summaries."""
+
     path: str
     module: Module | None
     diagnostics: list[Diagnostic]

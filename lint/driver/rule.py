@@ -49,6 +49,8 @@ class Rule:
 
 @dataclass
 class ModuleContext:
+    """What a module-level rule sees: the module and the rule itself."""
+
     module: Module
     rule: Rule
 
@@ -102,6 +104,8 @@ class ModuleContext:
 
 @dataclass
 class KernelContext(ModuleContext):
+    """What a kernel-level rule sees: the kernel and its cached analyses."""
+
     kernel: Kernel
     analyses: AnalysisManager
 

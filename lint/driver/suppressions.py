@@ -19,6 +19,8 @@ _DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable
 
 @dataclass
 class Directive:
+    """One `amdgpu-lint:` comment: what it does, to which rules, where."""
+
     kind: str
     rules: tuple[str, ...]
     path: str

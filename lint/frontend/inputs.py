@@ -221,6 +221,8 @@ def _bundle_entries(data: bytes) -> list[tuple[str, bytes]]:
 
 @dataclass
 class _CodeObject:
+    """What a code object holds that linting needs."""
+
     target: str
     metadata: dict
     descriptors: dict[str, bytes]  # kernel name -> 64-byte kernel descriptor

@@ -70,6 +70,8 @@ _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 @dataclass(slots=True)
 class MacroParam:
+    """A `.macro` parameter."""
+
     name: str
     default: str = ""
     required: bool = False
@@ -78,6 +80,8 @@ class MacroParam:
 
 @dataclass(slots=True)
 class Macro:
+    """A `.macro` definition: parameters and body lines."""
+
     name: str
     params: list[MacroParam]
     body: list[SourceLine]
@@ -86,6 +90,8 @@ class Macro:
 
 @dataclass(slots=True)
 class _Condition:
+    """An open `.if` and the state of its branches."""
+
     active: bool  # this branch's lines are processed
     decided: bool  # some branch of this .if was (or can no longer be) taken
     line: SourceLine
@@ -94,6 +100,8 @@ class _Condition:
 
 @dataclass(slots=True)
 class _Frame:
+    """Lines being read: a file or one expansion, with its expansion chain."""
+
     lines: Sequence[SourceLine]  # a whole file's CodeLines, or an expansion's lines
     chain: tuple[ExpansionStep, ...]
     source: SourceFile | None = None  # set for whole-file frames

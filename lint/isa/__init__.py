@@ -25,6 +25,8 @@ PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a
 
 @dataclass(frozen=True, slots=True)
 class OperandSpec:
+    """One operand of an encoding variant."""
+
     name: str
     is_def: bool
     size: int | tuple[int, int] | None  # dwords; (wave32, wave64) when it depends on the wave size
@@ -56,6 +58,8 @@ class OperandSpec:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
+    """One encoding of a mnemonic: its operands and modifier names."""
+
     encoding: str
     operands: tuple[OperandSpec, ...]
     modifiers: tuple[str, ...]
@@ -75,10 +79,8 @@ class InstructionSet:
 
     def __init__(self, pages: tuple[str, ...], spellings: tuple[tuple[str, str, str], ...] = ()):
         self.pages = pages
-        self._variants: dict[str, tuple[Variant, ...]] = {}
-        for page in pages:
-            for mnemonic, variants in _load_page(page).items():
-                self._variants[mnemonic] = self._variants.get(mnemonic, ()) + variants
+        self._tables = tuple(_load_page(page) for page in pages)
+        self._variants: dict[str, tuple[Variant, ...]] = {}  # built on first lookup
         self._spellings = {name: (page, row) for name, page, row in spellings}
 
     def __contains__(self, mnemonic: str) -> bool:
@@ -88,23 +90,32 @@ class InstructionSet:
         """(page, row) an accepted other spelling reads as, written with or without an encoding suffix."""
         return self._spellings.get(mnemonic) or self._spellings.get(_ALL_SUFFIXES.sub("", mnemonic))
 
+    def _row(self, mnemonic: str) -> tuple[Variant, ...]:
+        """The variants every page of the processor gives `mnemonic` (empty when none does)."""
+        found = self._variants.get(mnemonic)
+        if found is None:
+            found = tuple(variant for table in self._tables for variant in table.get(mnemonic))
+            self._variants[mnemonic] = found
+        return found
+
+    def _names(self) -> dict[str, None]:
+        return dict.fromkeys(name for table in self._tables for name in table.names())
+
     def __len__(self) -> int:
-        return len(self._variants)
+        return len(self._names())
 
     def __iter__(self):
         """The mnemonics of the tables (not the other accepted spellings)."""
-        return iter(self._variants)
+        return iter(self._names())
 
     def variants(self, mnemonic: str) -> tuple[Variant, ...]:
         """Encoding variants for a mnemonic as written; an encoding suffix (`_e32`, `_e64`,
         `_dpp`, `_e64_dpp`) the tables do not list separately names the base row."""
-        found = self._variants.get(mnemonic)
-        if found is None:
-            found = self._variants.get(_ALL_SUFFIXES.sub("", mnemonic))
-        if found is None and (spelling := self._spelling(mnemonic)) is not None:
+        found = self._row(mnemonic) or self._row(_ALL_SUFFIXES.sub("", mnemonic))
+        if not found and (spelling := self._spelling(mnemonic)) is not None:
             page, row = spelling
-            found = _load_page(page).get(row) if page else self._variants.get(row)
-        return found or ()
+            found = _load_page(page).get(row) if page else self._row(row)
+        return found
 
     def printed_names(self) -> dict[str, str]:
         """Accepted spelling -> the row name it reads as on this processor's own pages."""
@@ -112,7 +123,7 @@ class InstructionSet:
 
     def suggestions(self, mnemonic: str, count: int = 3) -> list[str]:
         base = _ENCODING_SUFFIX.sub("", mnemonic)
-        names = {_ENCODING_SUFFIX.sub("", name) for name in self._variants}
+        names = {_ENCODING_SUFFIX.sub("", name) for name in self._names()}
         return difflib.get_close_matches(base, sorted(names), n=count, cutoff=0.75)
 
 
@@ -156,28 +167,47 @@ def _lane_mask(mnemonic: str, operand: OperandSpec) -> OperandSpec:
     return operand
 
 
+class _Page:
+    """One table page, its rows turned into `Variant`s on first lookup."""
+
+    def __init__(self, page: str):
+        self.page = page
+        table = json.loads(resources.files("amdgpu_lint.isa").joinpath("tables", f"{page}.json").read_text())
+        self._kinds: list[list[str]] = table["kinds"]
+        self._raw: dict[str, list[dict]] = table["instructions"]
+        self._added = {mnemonic: row for (missing_page, mnemonic), row in _MISSING_ROWS.items() if missing_page == page}
+        self._rows: dict[str, tuple[Variant, ...]] = dict(self._added)
+
+    def names(self) -> list[str]:
+        return [*self._raw, *(name for name in self._added if name not in self._raw)]
+
+    def __contains__(self, mnemonic: str) -> bool:
+        return mnemonic in self._raw or mnemonic in self._added
+
+    def __iter__(self):
+        return iter(self.names())
+
+    def get(self, mnemonic: str) -> tuple[Variant, ...]:
+        """The row's variants, with the page's known corrections (empty when the page lacks it)."""
+        row = self._rows.get(mnemonic)
+        if row is None:
+            raw = self._raw.get(mnemonic, ())
+            row = tuple(Variant(v["enc"], tuple(_spec(op, self._kinds) for op in v["ops"]), tuple(v.get("mods", ())))
+                        for v in raw)
+            if self.page == "gfx12":  # its pages give lane masks (v_cndmask_b16's src2, ...) wave64's 2 dwords only
+                row = tuple(Variant(v.encoding, tuple(_lane_mask(mnemonic, op) for op in v.operands), v.modifiers)
+                            for v in row)
+            sizes = _SIZE_CORRECTIONS.get((self.page, mnemonic))
+            if sizes:
+                row = tuple(Variant(v.encoding, tuple(replace(op, size=sizes.get(op.name, op.size))
+                                                      for op in v.operands), v.modifiers) for v in row)
+            self._rows[mnemonic] = row
+        return row
+
+
 @lru_cache(maxsize=None)
-def _load_page(page: str) -> dict[str, tuple[Variant, ...]]:
-    text = resources.files("amdgpu_lint.isa").joinpath("tables", f"{page}.json").read_text()
-    table = json.loads(text)
-    kinds = table["kinds"]
-    rows = {
-        mnemonic: tuple(
-            Variant(v["enc"], tuple(_spec(op, kinds) for op in v["ops"]), tuple(v.get("mods", ())))
-            for v in variants
-        )
-        for mnemonic, variants in table["instructions"].items()
-    }
-    rows.update({mnemonic: row for (missing_page, mnemonic), row in _MISSING_ROWS.items() if missing_page == page})
-    if page == "gfx12":  # its pages give lane masks (v_cndmask_b16's src2, ...) wave64's 2 dwords only
-        rows = {mnemonic: tuple(Variant(v.encoding, tuple(_lane_mask(mnemonic, op) for op in v.operands), v.modifiers)
-                                for v in variants) for mnemonic, variants in rows.items()}
-    for (corrected_page, mnemonic), sizes in _SIZE_CORRECTIONS.items():
-        if corrected_page == page and mnemonic in rows:
-            rows[mnemonic] = tuple(
-                Variant(v.encoding, tuple(replace(op, size=sizes.get(op.name, op.size)) for op in v.operands), v.modifiers)
-                for v in rows[mnemonic])
-    return rows
+def _load_page(page: str) -> _Page:
+    return _Page(page)
 
 
 @lru_cache(maxsize=1)

@@ -15,10 +15,8 @@ def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int) -> None:
         "diagnostics": [d.to_json() for d in diagnostics],
         "summary": summarize(diagnostics, files),
     }
-    json.dump(document, out, indent=2)
-    out.write("\n")
+    out.write(json.dumps(document, indent=2) + "\n")  # one write: json.dump writes each token
 
 
 def write_report_json(out: TextIO, reports: list[dict[str, Any]]) -> None:
-    json.dump({"version": __version__, "kernels": reports}, out, indent=2, default=str)
-    out.write("\n")
+    out.write(json.dumps({"version": __version__, "kernels": reports}, indent=2, default=str) + "\n")

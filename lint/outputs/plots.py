@@ -22,6 +22,8 @@ AXES = ("vgprs", "lds_bytes", "wg_size")
 
 @dataclass(frozen=True)
 class Series:
+    """One curve of a chart."""
+
     name: str
     points: list[tuple[int, int]]  # (x, waves) where the value changes
     color: str
