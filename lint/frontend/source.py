@@ -8,6 +8,7 @@ files) or a line marker. Comment text is kept per line for inline suppressions.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from pathlib import Path
 
 from ..ir import CodeLines, ReadProblem, SourceFile
@@ -16,6 +17,8 @@ from ..ir import CodeLines, ReadProblem, SourceFile
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 _NEEDS_SCAN = re.compile(r'[;/"]')
+#: A line of code with nothing to scan for (no comment, string or C-preprocessor mark): group 1 is its code.
+_PLAIN_CODE = re.compile(r'[ \t]*([^\s;/"#](?:[^;/"]*[^\s;/"])?)\s*\Z')
 
 
 def _decode(data: bytes, problems: list[ReadProblem]) -> str:
@@ -88,32 +91,34 @@ def split_lines(path: str, text: str) -> SourceFile:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = CodeLines(path, text)
     source = SourceFile(path, text, lines)
-    line_starts = source.line_starts
-    add = lines.add
-    needs_scan = _NEEDS_SCAN.search
+    physical = text.split("\n")
+    if physical[-1] == "":
+        physical.pop()  # the text ends with a newline: no line after it
+    source.line_starts.extend(accumulate((len(raw) + 1 for raw in physical[:-1]), initial=0) if physical else ())
+    numbers, starts, ends, columns = lines.numbers.append, lines.starts.append, lines.ends.append, lines.columns.append
+    plain = _PLAIN_CODE.match
     in_block = False
     block_start = 0
-    start, size, number = 0, len(text), 0
-    while start < size:
-        end = text.find("\n", start)
-        if end < 0:
-            end = size
-        number += 1
-        line_starts.append(start)
-        raw = text[start:end]
+    start = 0
+    for number, raw in enumerate(physical, 1):
         if not in_block:
+            match = plain(raw)
+            if match is not None:  # code and nothing to scan for: the common line
+                code_start, code_end = match.span(1)
+                numbers(number)
+                starts(start + code_start)
+                ends(start + code_end)
+                columns(code_start + 1)
+                start += len(raw) + 1
+                continue
             stripped = raw.lstrip()
             if not stripped:
-                start = end + 1
+                start += len(raw) + 1
                 continue
-            indent = len(raw) - len(stripped)
             if stripped[0] == "#":
-                add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1, True)
-                start = end + 1
-                continue
-            if needs_scan(raw) is None:
-                add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1)
-                start = end + 1
+                indent = len(raw) - len(stripped)
+                lines.add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1, True)
+                start += len(raw) + 1
                 continue
         was_in_block = in_block
         code, comment, in_block = _split_code_and_comment(raw, in_block)
@@ -126,10 +131,10 @@ def split_lines(path: str, text: str) -> SourceFile:
         if code_text:
             indent = len(code) - len(stripped)
             if raw.startswith(code_text, indent):
-                add(number, start + indent, start + indent + len(code_text), indent + 1)
+                lines.add(number, start + indent, start + indent + len(code_text), indent + 1)
             else:
                 lines.add_replaced(number, code_text, indent + 1)
-        start = end + 1
+        start += len(raw) + 1
     if in_block:
         source.problems.append(ReadProblem("parse-error", "unterminated /* comment", block_start))
     return source
