@@ -8,9 +8,7 @@ only to what is found by walking a directory.
 from __future__ import annotations
 
 import fnmatch
-import glob
 import os
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +46,8 @@ def is_glob(text: str) -> bool:
 def _git_ignored(root: Path) -> set[Path] | None:
     """Untracked files and directories under `root` that git ignores (.gitignore, .git/info/exclude,
     the global excludes file); None outside a work tree or without git."""
+    import subprocess
+
     try:
         listing = subprocess.run(
             ["git", "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z", "--", "."],
@@ -70,7 +70,7 @@ class _Filter:
         self.ignored = _git_ignored(root) or set()
 
     def keeps(self, path: Path) -> bool:
-        return not any(p.matches(path) for p in self.patterns) and path.resolve() not in self.ignored
+        return not any(p.matches(path) for p in self.patterns) and (not self.ignored or path.resolve() not in self.ignored)
 
     def keeps_with_parents(self, path: Path) -> bool:
         """`path` and every directory between it and the root are kept."""
@@ -102,6 +102,8 @@ def expand(text: str, exclude: Iterable[Pattern]) -> list[Path]:
     directories among the matches walked); what is excluded or git-ignored below either is left out."""
     if Path(text).is_dir():
         return walk(Path(text), exclude)
+    import glob
+
     from ..frontend.inputs import INPUT_SUFFIXES
 
     patterns = tuple(exclude)
