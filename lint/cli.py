@@ -11,7 +11,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -19,14 +19,26 @@ from typing import TYPE_CHECKING, TextIO
 from . import __version__
 from .devices import DEVICES
 from .driver.config import ConfigError
-from .driver.session import Flags, UsageError, check_paths, config_for, jobs_for, lint_paths, run_job
+from .driver.session import (
+    Flags,
+    Progress,
+    UsageError,
+    check_paths,
+    check_text,
+    config_for,
+    jobs_for,
+    lint_paths,
+    run_job,
+)
 from .targets import UnknownTarget, parse_target_id
 
 if TYPE_CHECKING:
-    from .diagnostics import Diagnostic, LineSource
+    from .diagnostics import Diagnostic, LineSource, Severity
     from .driver.linter import FileResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+#: fewer files than this are linted without a progress bar
+PROGRESS_MIN_FILES = 8
 
 
 def _defsym(text: str) -> tuple[str, int]:
@@ -66,6 +78,11 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add a .include search directory")
     parser.add_argument("--defsym", action="append", default=[], type=_defsym, metavar="NAME=VALUE", help="define an assembler symbol")
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml / .amdgpu-lint.toml")
+    parser.add_argument("--config", metavar="FILE", help="use this configuration for every input instead of looking for one")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOBS",
+                        help="files and directories to leave out when walking directories (replaces the configured ones)")
+    parser.add_argument("--extend-exclude", action="append", default=[], metavar="GLOBS",
+                        help="more to leave out, on top of 'exclude' (.gitignore'd files are always left out)")
     parser.add_argument("--output", "-o", metavar="FILE", help="write output to FILE instead of stdout")
     launch = parser.add_argument_group("launch (for occupancy when the kernel does not say)")
     launch.add_argument("--wg-size", type=_wg_sizes, metavar="N|MIN,MAX",
@@ -77,6 +94,20 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--latency-table", metavar="FILE", help="JSON file overriding latency-table entries")
 
 
+def _add_check_conventions(check: argparse.ArgumentParser) -> None:
+    """Output and exit options shared with ruff."""
+    check.add_argument("--output-format", "--format", dest="format", default="text",
+                       choices=("text", "full", "concise", "json", "sarif", "github", "gitlab"),
+                       help="text (or full): findings with their source line; concise: one line per finding")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the text formats (auto: on a terminal, honouring NO_COLOR and FORCE_COLOR)")
+    check.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary line, no progress bar")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail (2 still means an error)")
+    check.add_argument("--statistics", action="store_true", help="print how many findings each rule made, not the findings")
+    check.add_argument("--stdin-filename", metavar="PATH",
+                       help="with '-' as the path: the name stdin is linted under (configuration, target, includes)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="amdgpu-lint", description="Static analysis for AMDGPU assembly.",
@@ -86,8 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="lint assembly files")
     _add_input_options(check)
-    check.add_argument("--format", choices=("text", "json", "sarif", "github", "gitlab"), default="text")
+    _add_check_conventions(check)
     check.add_argument("--select", action="append", metavar="RULES", help="rules to run: codes, names, prefixes, ALL")
+    check.add_argument("--extend-select", action="append", default=[], metavar="RULES",
+                       help="rules to run on top of the selected (or configured) ones")
     check.add_argument("--ignore", action="append", metavar="RULES", help="rules to skip")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails (default: warning)")
     check.add_argument("--baseline", metavar="FILE", help="a snapshot from 'amdgpu-lint baseline' to compare occupancy with")
@@ -98,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input_options(report)
     report.add_argument("--format", choices=("text", "json", "html"), default="text")
     report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
-    report.add_argument("--simulate", action="store_true", help="simulate the kernel's waves on one CU (seed 002 model)")
+    report.add_argument("--simulate", action="store_true", help="simulate the kernel's waves on one CU (a Scrutinizer-style model)")
     report.add_argument("--waves", type=_positive, metavar="N", help="waves per CU to simulate (default: the occupancy)")
     report.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
                         help="iterations of the loop that branches back to LABEL (default 8)")
@@ -111,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     calculator = commands.add_parser("occupancy", help="occupancy calculator: waves for given registers, LDS, work-group")
     calculator.add_argument("--mcpu", help="target processor (e.g. gfx942)")
     calculator.add_argument("--arch", choices=("gcn", "terascale"), default="gcn",
-                            help="terascale: Radeon HD 5000/6000 VLIW formula (seed 000)")
+                            help="terascale: Radeon HD 5000/6000 VLIW formula (the Radeon Compute Profiler's)")
     calculator.add_argument("--vgprs", type=int, default=1, metavar="N", help="architectural VGPRs (TeraScale: registers)")
     calculator.add_argument("--agprs", type=int, default=0, metavar="N", help="AGPRs (gfx908, gfx90a, gfx94x, gfx950)")
     calculator.add_argument("--sgprs", type=int, default=0, metavar="N", help="SGPRs including VCC/FLAT_SCRATCH/XNACK extras")
@@ -140,8 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
 def _flags(args: argparse.Namespace) -> Flags:
     """The driver's view of the command line. `report` and `baseline` run every rule, without a baseline."""
     checking = args.command == "check"
+    if args.config and args.no_config:
+        raise UsageError("--config and --no-config contradict each other")
     return Flags(
         mcpu=args.mcpu, include_dirs=args.include_dirs, defsyms=args.defsym, use_config=not args.no_config,
+        config_file=args.config, exclude=args.exclude, extend_exclude=args.extend_exclude,
+        extend_select=args.extend_select if checking else [],
         wg_size=args.wg_size, grid=args.grid, device=args.device, cus=args.cus, min_waves=args.min_waves,
         latency_table=args.latency_table,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
@@ -173,16 +210,48 @@ def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> di
     return sources
 
 
+def _progress_bar(args: argparse.Namespace) -> Progress | None:
+    """A bar on stderr while many files are linted on a terminal (never with -q or when stderr is redirected)."""
+    if args.quiet or not sys.stderr.isatty():
+        return None
+
+    def shown(results: Iterator[list[FileResult]], total: int) -> Iterable[list[FileResult]]:
+        if total < PROGRESS_MIN_FILES:
+            return results
+        from tqdm import tqdm
+
+        return tqdm(results, total=total, unit="file", desc="linting", leave=False, file=sys.stderr, dynamic_ncols=True)
+
+    return shown
+
+
+def _lint_for_check(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity]]:
+    """`check PATH...`, or `check -` for stdin named by --stdin-filename."""
+    flags = _flags(args)
+    if "-" in args.paths:
+        if args.paths != ["-"]:
+            raise UsageError("'-' (stdin) cannot be combined with other paths")
+        return check_text(args.stdin_filename or "-", sys.stdin.read(), flags)
+    if args.stdin_filename:
+        raise UsageError("--stdin-filename names what '-' reads: give '-' as the path")
+    return check_paths(args.paths, flags, workers=args.jobs, use_cache=not args.no_cache, progress=_progress_bar(args))
+
+
 def run_check(args: argparse.Namespace) -> int:
-    results, fail_levels = check_paths(args.paths, _flags(args), workers=args.jobs, use_cache=not args.no_cache)
+    results, fail_levels = _lint_for_check(args)
     unreadable = [result.error for result in results if result.error]
+    files = len(results) - len(unreadable)
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
-    sources = _sources_for(diagnostics, results) if args.format in ("text", "sarif", "gitlab") else {}
+    sources = _sources_for(diagnostics, results) if args.format in ("text", "full", "sarif", "gitlab") else {}
     with _output(args.output) as out:
-        if args.format == "json":
+        if args.statistics:
+            from .outputs.text import write_statistics
+
+            write_statistics(out, diagnostics, as_json=args.format == "json")
+        elif args.format == "json":
             from .outputs.json_format import write_json
 
-            write_json(out, diagnostics, len(results))
+            write_json(out, diagnostics, files)
         elif args.format == "sarif":
             from .outputs.sarif import write_sarif
             from .rules import RULES
@@ -197,13 +266,16 @@ def run_check(args: argparse.Namespace) -> int:
 
             write_gitlab(out, diagnostics, sources)
         else:
-            from .outputs.text import write_text
+            from .outputs.text import use_colour, write_text
 
-            write_text(out, diagnostics, sources, len(results))
+            write_text(out, diagnostics, sources, files, colour=use_colour(out, args.color),
+                       concise=args.format == "concise", summary=not args.quiet and files > 0)
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:
         return EXIT_USAGE
+    if args.exit_zero:
+        return EXIT_CLEAN
     failing = any(d.severity >= level for result, level in zip(results, fail_levels, strict=True) for d in result.diagnostics)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
@@ -325,12 +397,23 @@ def run_rules_listing(form: str = "text") -> int:
     return EXIT_CLEAN
 
 
+def _did_you_mean(text: str) -> str:
+    """"; did you mean missing-wait?" for a near miss of a rule's name or code, else ""."""
+    import difflib
+
+    from .rules import RULES
+
+    spellings = {rule.name: rule.name for rule in RULES} | {rule.code.lower(): rule.code for rule in RULES}
+    close = difflib.get_close_matches(text.strip().lower(), spellings, n=1, cutoff=0.75)
+    return f"; did you mean {spellings[close[0]]}?" if close else ""
+
+
 def run_explain(args: argparse.Namespace) -> int:
     from .rules import find_rule
 
     rule = find_rule(args.rule)
     if rule is None:
-        raise UsageError(f"no rule named '{args.rule}' (see 'amdgpu-lint rules')")
+        raise UsageError(f"no rule named '{args.rule}'{_did_you_mean(args.rule)} (see 'amdgpu-lint rules')")
     print(f"{rule.code} {rule.name} ({rule.severity}): {rule.summary}\n")
     print(rule.explain)
     return EXIT_CLEAN

@@ -1,6 +1,6 @@
 """## What it finds
 Loops that ask more of the compute unit's shared memory pipes than they can accept. All waves
-of a CU share one vector-memory request path (seed 003: one request per ~32 cycles on MI308X)
+of a CU share one vector-memory request path (one request per ~32 cycles, measured on an MI308X)
 and the LDS (one ds_read_b128 per ~8 cycles). A loop trip that issues `n` such requests, run by
 `W` waves per CU, needs `n x W x rate` cycles of the pipe; when that exceeds the cycles one
 trip takes to issue, the loop runs at the pipe's pace, not at its own.

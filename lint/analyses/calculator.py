@@ -1,7 +1,7 @@
 """`amdgpu-lint occupancy`: the occupancy calculator, with no assembly.
 
 GCN/CDNA/RDNA targets use analyses/occupancy.py (the engine the kernel report uses). `--arch
-terascale` implements seed 000's VLIW5/VLIW4 (Radeon HD 5000/6000) formula: wavefronts of 64,
+terascale` implements the Radeon Compute Profiler's VLIW5/VLIW4 (Radeon HD 5000/6000) formula: wavefronts of 64,
 16384 registers per compute unit, at most 8 work-groups per CU, LDS shared per work-group.
 """
 
@@ -102,7 +102,7 @@ def gcn_result(target: Target, inputs: Inputs, with_limits: bool) -> dict:
     return document
 
 
-# ---------------------------------------------------------------- TeraScale (seed 000)
+# ---------------------------------------------------------------- TeraScale (the Radeon Compute Profiler's formula)
 
 TERASCALE_REGISTERS_PER_CU = 16384
 TERASCALE_WAVE = 64
@@ -111,7 +111,7 @@ TERASCALE_MAX_WG_SIZE = 256
 
 
 def terascale(registers: int, lds_bytes: int, wg_size: int, max_waves_cu: int = 32, lds_per_cu: int = 32768) -> dict:
-    """In-flight wavefronts per CU on VLIW5/VLIW4 (seed 000): the minimum of the LDS, GPR and
+    """In-flight wavefronts per CU on VLIW5/VLIW4 (the Radeon Compute Profiler's formula): the minimum of the LDS, GPR and
     work-group limits, each counted in whole work-groups."""
     if not 1 <= wg_size <= TERASCALE_MAX_WG_SIZE:
         raise CalculatorError(f"work-group of {wg_size}: TeraScale allows 1 to {TERASCALE_MAX_WG_SIZE} work-items")

@@ -1,5 +1,5 @@
-"""Launch-grid analysis: how a grid of work-groups fills a device (seed 001's "achieved
-occupancy" causes: too few work-groups, and the partial last wave of work-groups)."""
+"""Launch-grid analysis: how a grid of work-groups fills a device (the "achieved
+occupancy" causes NVIDIA's Nsight names: too few work-groups, and the partial last wave of work-groups)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A compute-unit simulator in the manner of seed 002 (Pyramid's Scrutinizer), extended to CDNA.
+"""A compute-unit simulator in the manner of Pyramid's Scrutinizer (a GCN CU model), extended to CDNA.
 
 N waves of one kernel run on one CU of 4 SIMDs (wave w on SIMD w mod 4). Each SIMD gets an issue
 turn every 4 cycles and may issue, each to a different wave, at most one scalar (SALU, SMEM or
@@ -11,7 +11,7 @@ The path one wave takes is fixed beforehand: loop back-edges are taken `trip_cou
 (per loop label, default 8), other conditional branches fall through unless `taken` names
 their label.
 
-Assumptions (as in seed 002): no cache misses (one latency per access type, the middle of the
+Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
 table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
 SMEM in order; the workgroup is all simulated waves (for barriers).
 """

@@ -12,7 +12,7 @@ from ..diagnostics import Severity
 
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",
-              "per-file-ignores", "latency-table"}
+              "per-file-ignores", "latency-table", "extend-select", "exclude", "extend-exclude"}
 
 
 class ConfigError(ValueError):
@@ -26,6 +26,9 @@ class Config:
     path: Path | None = None
     mcpu: str | None = None
     select: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    exclude: list[str] | None = None  # globs relative to the file's directory; None: the defaults
+    extend_exclude: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     include_dirs: list[str] = field(default_factory=list)
     defsyms: dict[str, int] = field(default_factory=dict)
@@ -55,7 +58,11 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
             raise ConfigError(f"{path}: 'mcpu' must be a string like \"gfx942\"")
         config.mcpu = table["mcpu"]
     config.select = _string_list(table.get("select", []), "select", path)
+    config.extend_select = _string_list(table.get("extend-select", []), "extend-select", path)
     config.ignore = _string_list(table.get("ignore", []), "ignore", path)
+    if "exclude" in table:
+        config.exclude = _string_list(table["exclude"], "exclude", path)
+    config.extend_exclude = _string_list(table.get("extend-exclude", []), "extend-exclude", path)
     config.include_dirs = [str((path.parent / d).resolve()) for d in _string_list(table.get("include-dirs", []), "include-dirs", path)]
     defsym = table.get("defsym", {})
     if not isinstance(defsym, dict) or not all(isinstance(v, int) for v in defsym.values()):
@@ -119,3 +126,14 @@ def find_config(directory: Path) -> Config:
                 if config is not None:
                     return config
     return Config()
+
+
+@lru_cache(maxsize=8)
+def named_config(path: Path) -> Config:
+    """The file given with `--config`: it governs every input, wherever the input lives."""
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such configuration file")
+    config = load_config_file(path)
+    if config is None:
+        raise ConfigError(f"{path}: no [tool.amdgpu-lint] table")
+    return config

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,13 +18,12 @@ from ..frontend.builder import BuildOptions, build_module
 from ..frontend.source import split_lines
 from ..ir import Module
 from ..targets import UnknownTarget, parse_target_id
-from .config import Config, find_config
-from .linter import FileResult, RuleSelection, SelectionError, lint_input, run_rules
+from .config import Config, find_config, named_config
+from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
+from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, run_rules
 
-ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
-#: what a directory argument is searched for: assembly and Triton cache listings (IR and code
-#: objects are linted when named explicitly)
-DIRECTORY_SUFFIXES = ASSEMBLY_SUFFIXES + (".amdgcn",)
+#: wraps the stream of per-file results with a progress display: (results, how many) -> results
+Progress = Callable[[Iterator[list[FileResult]], int], Iterable[list[FileResult]]]
 
 
 class UsageError(Exception):
@@ -38,6 +38,7 @@ class Flags:
     include_dirs: list[str] = field(default_factory=list)
     defsyms: list[tuple[str, int]] = field(default_factory=list)
     use_config: bool = True
+    config_file: str | None = None  # --config: this file governs every input
     wg_size: tuple[int, int] | None = None  # (smallest, largest)
     grid: str | None = None
     device: str | None = None
@@ -45,6 +46,9 @@ class Flags:
     min_waves: int | None = None
     latency_table: str | None = None
     select: list[str] = field(default_factory=list)  # comma-separated entries allowed
+    extend_select: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)  # replaces the configured (or default) exclusions
+    extend_exclude: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     fail_on: str | None = None
     baseline: str | None = None
@@ -114,10 +118,17 @@ def _latency_table(path: str | None) -> str | None:
 
 
 def config_for(path: Path, flags: Flags) -> Config:
-    """The configuration that governs `path` (found upward from its directory), unless switched off."""
+    """The configuration that governs `path`: the `--config` file, else found upward from its
+    directory; none when switched off."""
+    return _config_in(path.resolve().parent, flags)
+
+
+def _config_in(directory: Path, flags: Flags) -> Config:
+    if flags.config_file:
+        return named_config(Path(flags.config_file).resolve())
     if not flags.use_config:
         return Config()
-    return find_config(path.resolve().parent)
+    return find_config(directory.resolve())
 
 
 def settings_for(path: Path, flags: Flags) -> Settings:
@@ -133,25 +144,48 @@ def settings_for(path: Path, flags: Flags) -> Settings:
         baseline=_read_baseline(flags.baseline or config.baseline, config) if flags.use_baseline else None,
         latency_table=_latency_table(flags.latency_table or config.latency_table),
     )
-    select = _comma_list(flags.select) or config.select or ["ALL"]
+    if flags.select:
+        select = _comma_list(flags.select + flags.extend_select)
+    else:
+        select = (config.select or ["ALL"]) + config.extend_select + _comma_list(flags.extend_select)
     ignore = _comma_list(flags.ignore) + config.ignore
     selection = RuleSelection(select, ignore, dict(config.severities), list(config.per_file_ignores))
     fail_on = Severity.parse(flags.fail_on) if flags.fail_on else (config.fail_on or Severity.WARNING)
     return Settings(options, selection, fail_on)
 
 
-def collect_files(paths: list[str]) -> list[Path]:
-    """Files named, and the assembly found below directories named, in order."""
-    files: list[Path] = []
+def exclusions(directory: Path, flags: Flags) -> list[Pattern]:
+    """What walking `directory` leaves out: `--exclude` (else the configured `exclude`, else the
+    defaults) plus every `extend-exclude`; configured globs are relative to their file's directory."""
+    config = _config_in(directory, flags)
+    base = config.path.parent if config.path else Path.cwd()
+    if flags.exclude:
+        chosen = [Pattern(glob, Path.cwd()) for glob in _comma_list(flags.exclude)]
+    else:
+        chosen = [Pattern(glob, base) for glob in (DEFAULT_EXCLUDE if config.exclude is None else config.exclude)]
+    return (chosen + [Pattern(glob, base) for glob in config.extend_exclude]
+            + [Pattern(glob, Path.cwd()) for glob in _comma_list(flags.extend_exclude)])
+
+
+def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None]]:
+    """Files named, what globs match, and the assembly found below directories named, in order, each
+    with what is wrong with it: a path that does not exist, or a glob that matches nothing, is kept
+    with its problem (reported, while the rest is still linted). Finding no file at all is a usage
+    error, so a run pointed at the wrong place fails."""
+    files: list[tuple[Path, str | None]] = []
     for text in paths:
         path = Path(text)
         if path.is_dir():
-            found = [p for p in path.rglob("*") if p.suffix in DIRECTORY_SUFFIXES and p.is_file()]
-            files.extend(sorted(found))
-        elif path.is_file():
-            files.append(path)
+            files += [(found, None) for found in expand(text, exclusions(path, flags))]
+        elif path.exists() or path.is_symlink():
+            files.append((path, None))
+        elif is_glob(text):
+            matched = expand(text, exclusions(literal_root(text), flags))
+            files += [(found, None) for found in matched] or [(path, f"{text}: no file matches")]
         else:
-            raise UsageError(f"{text}: no such file or directory")
+            files.append((path, f"{text}: no such file or directory"))
+    if not files:
+        raise UsageError(f"no input files in {', '.join(paths)} (looked for {', '.join(DIRECTORY_SUFFIXES)})")
     return files
 
 
@@ -162,6 +196,7 @@ class Job:
     path: Path
     settings: Settings
     rule_codes: tuple[str, ...]
+    problem: str | None = None  # the input is missing: reported instead of linted
 
 
 def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
@@ -169,19 +204,27 @@ def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
     from ..rules import RULES
 
     jobs = []
-    for path in collect_files(paths):
-        settings = settings_for(path, flags)
-        try:
-            settings.selection.validate(RULES)
-        except SelectionError as error:
-            raise UsageError(str(error)) from None
-        if settings.options.mcpu:
-            try:
-                parse_target_id(settings.options.mcpu)
-            except UnknownTarget as error:
-                raise UsageError(f"--mcpu: unknown processor {error}") from None
-        jobs.append(Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES))))
+    for path, problem in collect_files(paths, flags):
+        settings = checked_settings(path, flags)
+        jobs.append(Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES)), problem))
     return jobs
+
+
+def checked_settings(path: Path, flags: Flags) -> Settings:
+    """settings_for, with bad selections and unknown processors raised as usage errors."""
+    from ..rules import RULES
+
+    settings = settings_for(path, flags)
+    try:
+        settings.selection.validate(RULES)
+    except SelectionError as error:
+        raise UsageError(str(error)) from None
+    if settings.options.mcpu:
+        try:
+            parse_target_id(settings.options.mcpu)
+        except UnknownTarget as error:
+            raise UsageError(f"--mcpu: unknown processor {error}") from None
+    return settings
 
 
 def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = True) -> list[FileResult]:
@@ -190,6 +233,8 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     from ..frontend.inputs import is_other_input
     from ..rules import find_rule
 
+    if job.problem:
+        return [FileResult(str(job.path), None, [], job.problem)]
     rules = [find_rule(code) for code in job.rule_codes]
     settings = job.settings
     if cache_directory is None or is_other_input(job.path):
@@ -226,9 +271,11 @@ def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[S
     return results, fail_levels
 
 
-def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cache: bool) -> tuple[list[FileResult], list[Severity]]:
+def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cache: bool,
+                progress: Progress | None = None) -> tuple[list[FileResult], list[Severity]]:
     """Like lint_paths for `check`: cached and, for several files, in parallel worker processes. No module is
-    kept: each file's memory is freed as soon as its findings are known, and workers send back only those."""
+    kept: each file's memory is freed as soon as its findings are known, and workers send back only those.
+    `progress` sees each file's results as they arrive."""
     jobs = jobs_for(paths, flags)
     directory = None
     if use_cache:
@@ -241,13 +288,28 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
         from functools import partial
 
         with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers) as pool:
-            per_job = pool.map(partial(run_job, cache_directory=directory, keep_module=False), jobs,
-                               chunksize=max(1, len(jobs) // (workers * 4)))
+            arriving = pool.imap(partial(run_job, cache_directory=directory, keep_module=False), jobs,
+                                 chunksize=max(1, len(jobs) // (workers * 4)))
+            per_job = list(progress(arriving, len(jobs)) if progress else arriving)
     else:
-        per_job = [run_job(job, directory, keep_module=False) for job in jobs]
+        arriving = (run_job(job, directory, keep_module=False) for job in jobs)
+        per_job = list(progress(arriving, len(jobs)) if progress else arriving)
     results = [result for job_results in per_job for result in job_results]
     levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
     return results, levels
+
+
+def check_text(path: str, text: str, flags: Flags) -> tuple[list[FileResult], list[Severity]]:
+    """`check -`: assembly read from stdin, linted as if it were the file at `path` (configuration,
+    target and includes from there; "-" is the working directory)."""
+    from ..frontend.inputs import is_other_input
+    from ..rules import RULES
+
+    if is_other_input(Path(path)):
+        raise UsageError(f"--stdin-filename {path}: stdin is read as assembly; name an assembly file (.s)")
+    settings = checked_settings(Path(path), flags)
+    result = lint_source(split_lines(path, text), settings.options, settings.selection.enabled(RULES), settings.selection)
+    return [result], [settings.fail_on]
 
 
 def lint_buffer(path: str, text: str, flags: Flags | None = None) -> tuple[Module, list[Diagnostic]]:

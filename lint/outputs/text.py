@@ -1,8 +1,10 @@
-"""`check --format text`: gcc-style findings with a source snippet, caret and notes; coloured on a terminal."""
+"""`check --output-format text|concise`: gcc-style findings (text: with a source snippet, caret and
+notes), coloured on a terminal; the summary line; `--statistics`."""
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import TextIO
 
 from ..diagnostics import Diagnostic, LineSource, summarize
@@ -29,9 +31,16 @@ _ANSI = {"error": "\033[1;31m", "warning": "\033[1;33m", "info": "\033[1;36m", "
 _RESET = "\033[0m"
 
 
-def use_colour(out: TextIO) -> bool:
-    """Colour on a terminal unless NO_COLOR is set (no-color.org)."""
-    return hasattr(out, "isatty") and out.isatty() and not os.environ.get("NO_COLOR")
+def use_colour(out: TextIO, choice: str = "auto") -> bool:
+    """`--color always|never`, else (auto): not when NO_COLOR is set and not empty (no-color.org), yes when
+    FORCE_COLOR is (force-color.org; NO_COLOR wins when both are), else only on a terminal that is not dumb."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(out, "isatty") and out.isatty() and os.environ.get("TERM") != "dumb"
 
 
 def _highlighter():
@@ -44,9 +53,27 @@ def _highlighter():
     return lambda text: highlight(text, lexer, formatter).rstrip("\n")
 
 
-def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource], files: int) -> None:
-    colour = use_colour(out)
-    paint = _highlighter() if colour and diagnostics else None
+def _counted(count: int, noun: str, plural: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def summary_line(diagnostics: list[Diagnostic], files: int) -> str:
+    """"Found 3 problems (1 error, 2 warnings) in 2 files." or "No problems found in 1 file."."""
+    where = _counted(files, "file")
+    if not diagnostics:
+        return f"No problems found in {where}."
+    summary = summarize(diagnostics, files)
+    kinds = [_counted(summary["errors"], "error"), _counted(summary["warnings"], "warning"),
+             _counted(summary["info"], "info", "info")]
+    shown = [kind for kind in kinds if not kind.startswith("0 ")]
+    return f"Found {_counted(len(diagnostics), 'problem')} ({', '.join(shown)}) in {where}."
+
+
+def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource], files: int, *,
+               colour: bool | None = None, concise: bool = False, summary: bool = True) -> None:
+    """Each finding (concise: its first line only), then the summary line unless `summary` is off."""
+    colour = use_colour(out) if colour is None else colour
+    paint = _highlighter() if colour and diagnostics and not concise else None
     for diagnostic in diagnostics:
         severity = str(diagnostic.severity)
         if colour:
@@ -55,6 +82,8 @@ def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, Li
             f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: {severity}: "
             f"{diagnostic.message} [{diagnostic.code} {diagnostic.name}]\n"
         )
+        if concise:
+            continue
         for number, line in enumerate(_snippet(sources.get(diagnostic.path), diagnostic)):
             if paint and number == 0:
                 gutter, _, code = line.partition("| ")
@@ -63,12 +92,25 @@ def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, Li
         for note in diagnostic.notes:
             where = f"{note.path}:{note.line}:{note.column}: " if note.path else ""
             out.write(f"{where}note: {note.message}\n")
-    summary = summarize(diagnostics, files)
-    if diagnostics:
-        out.write(
-            f"Found {summary['diagnostics']} problem{'s' if summary['diagnostics'] != 1 else ''} "
-            f"({summary['errors']} errors, {summary['warnings']} warnings, {summary['info']} info) "
-            f"in {files} file{'s' if files != 1 else ''}.\n"
-        )
-    else:
-        out.write(f"No problems found in {files} file{'s' if files != 1 else ''}.\n")
+    if summary:
+        out.write(summary_line(diagnostics, files) + "\n")
+
+
+def write_statistics(out: TextIO, diagnostics: list[Diagnostic], as_json: bool = False) -> None:
+    """`--statistics`: findings per rule, most first (a JSON array with `--output-format json`)."""
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    worst = {}
+    for d in diagnostics:
+        worst[d.code] = max(worst.get(d.code, d.severity), d.severity)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if as_json:
+        import json
+
+        json.dump([{"code": code, "name": name, "severity": str(worst[code]), "count": count}
+                   for (code, name), count in rows], out, indent=2)
+        out.write("\n")
+        return
+    width = len(str(rows[0][1])) if rows else 1
+    name_width = max((len(name) for (_, name), _ in rows), default=0)
+    for (code, name), count in rows:
+        out.write(f"{count:>{width}}  {code}  {name:<{name_width}}  {worst[code]}\n")
