@@ -13,6 +13,7 @@ from ..expr import EvalError, Value, evaluate, target_functions
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import LocalRef, Statement, Sym
 from ..targets import Target, UnknownTarget, parse_target_id
+from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
     MetadataError,
@@ -120,7 +121,8 @@ class _Builder:
         elif kind == "directive":
             self._directive(statement, where)
         elif kind == "block":
-            self.module.directives.append((statement, where))
+            if is_notable(statement.name):
+                self.module.directives.append((statement, where))
             self._block(statement.name, raw, where)
 
     def _label(self, name: str, where: Provenance) -> None:
@@ -156,7 +158,8 @@ class _Builder:
 
     def _directive(self, statement: Statement, where: Provenance) -> None:
         name, args = statement.name, statement.args
-        self.module.directives.append((statement, where))
+        if is_notable(name):
+            self.module.directives.append((statement, where))
         if self.open_descriptor is not None:
             if name == ".end_amdhsa_kernel":
                 kernel_name, values, start = self.open_descriptor

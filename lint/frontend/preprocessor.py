@@ -129,6 +129,8 @@ class _Plain:
 
 
 _UNSEEN = object()
+#: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
+_PLAIN_TEXTS_KEPT = 32768
 
 
 def _plain(text: str) -> _Plain | None:
@@ -343,6 +345,8 @@ class Preprocessor:
     def _plain_text(text: str, known: dict[str, _Plain | None]) -> _Plain | None:
         plain = known.get(text, _UNSEEN)
         if plain is _UNSEEN:
+            if len(known) >= _PLAIN_TEXTS_KEPT:
+                known.clear()
             plain = known[text] = _plain(text)
         return plain
 
@@ -369,6 +373,8 @@ class Preprocessor:
             line_text = replaced[index] if index in replaced else text[starts[index] : ends[index]]
             plain = known.get(line_text, _UNSEEN)
             if plain is _UNSEEN:
+                if len(known) >= _PLAIN_TEXTS_KEPT:
+                    known.clear()  # memory stays bounded on a file of mostly distinct lines
                 plain = known[line_text] = _plain(line_text)
             if plain is None or plain.first_word in macros:
                 break
