@@ -191,7 +191,6 @@ def many_errors(count: int) -> str:
 
 def test_github_notice_counts_what_annotations_cannot_show(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     (tmp_path / "k.s").write_text(many_errors(12))
     code, out, _ = run(capsys, "--format", "github", "k.s")
     lines = out.splitlines()
