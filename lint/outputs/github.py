@@ -1,7 +1,7 @@
 """GitHub Actions: `check --format github` workflow commands (annotations) and the Markdown job summary
 that `check --format github`, `report` and `baseline` append to `$GITHUB_STEP_SUMMARY`.
 
-GitHub shows only the first 10 error, 10 warning and 10 notice annotations of a step, so a notice with
+GitHub shows only the first 10 error and 10 warning annotations of a step, so a notice with
 the counts comes first, and the job summary lists findings per rule and (report, baseline) the occupancy
 of every kernel against the baseline. Paths are relative to the repository root (outputs/uris.py)."""
 
@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from ..diagnostics import Diagnostic, Severity
 from .uris import RepositoryPaths, repository_root
 
-#: annotations of each kind GitHub shows per step; the rest are only in the log
+#: error and warning annotations GitHub shows per step; the rest are only in the log
 ANNOTATIONS_SHOWN = 10
 #: findings listed one by one in the job summary (every one is counted in the per-rule table)
 SUMMARY_FINDINGS = 50
@@ -52,9 +52,11 @@ def summary_notice(diagnostics: list[Diagnostic], files: int) -> str | None:
     if not diagnostics:
         return None
     text = f"amdgpu-lint: {counts_text(diagnostics, files)}"
-    if max(_counts(diagnostics).values()) > ANNOTATIONS_SHOWN:
-        text += f" (GitHub shows the first {ANNOTATIONS_SHOWN} of each as annotations; all are in the log"
-        text += " and the job summary)" if os.environ.get("GITHUB_STEP_SUMMARY") else ")"
+    counts = _counts(diagnostics)
+    if max(counts[Severity.ERROR], counts[Severity.WARNING]) > ANNOTATIONS_SHOWN:
+        text += (f" (GitHub shows the first {ANNOTATIONS_SHOWN} errors and {ANNOTATIONS_SHOWN} warnings of a step"
+                 " as annotations; the log lists all")
+        text += ", the job summary counts them per rule)" if os.environ.get("GITHUB_STEP_SUMMARY") else ")"
     return f"::notice title=amdgpu-lint::{_escape_data(text)}"
 
 
