@@ -77,8 +77,8 @@ def write_github(out: TextIO, diagnostics: list[Diagnostic], files: int) -> None
 
 
 def _cell(text: Any) -> str:
-    """Text safe in a Markdown table cell: one line, no column breaks, no HTML."""
-    return " ".join(str(text).split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    """Text safe in a Markdown table cell: one line, no column breaks, no HTML tags."""
+    return " ".join(str(text).split()).replace("<", "&lt;").replace("|", "\\|")
 
 
 def _code(text: str) -> str:
