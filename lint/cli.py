@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _flags(args: argparse.Namespace) -> Flags:
-    """The driver's view of the command line. `report` and `baseline` run every rule, without a baseline."""
+    """The driver's view of the command line. `report` and `baseline` run every rule; only `check` and
+    `report --baseline` read a snapshot."""
     checking = args.command == "check"
     baseline = getattr(args, "baseline", None)  # check, report
     return Flags(
