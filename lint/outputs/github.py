@@ -141,7 +141,8 @@ def occupancy_summary(command: str, rows: Iterable[tuple[dict[str, Any], dict[st
     changes = [_change(report, before) for report, before in rows]
     fell = sum(rank == 0 for rank, _ in changes)
     title = f"## amdgpu-lint {command}: occupancy of {_count(len(rows), 'kernel')}"
-    lines = [title + (f", {_count(fell, 'regression')} against {_code(baseline)}" if baseline else ""), ""]
+    regressions = _count(fell, "regression") if fell else "no regression"
+    lines = [title + (f", {regressions} against {_code(baseline)}" if baseline else ""), ""]
     if not rows:
         return "\n".join([*lines, "No kernel with a known target."]) + "\n"
     header = ["Kernel", "Location", "Target", "Waves/SIMD", "Limited by", *(name for name, _ in _RESOURCES)]
