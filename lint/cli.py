@@ -35,6 +35,7 @@ from .targets import UnknownTarget, parse_target_id
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic, LineSource, Severity
     from .driver.linter import FileResult
+    from .ir import Module
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 #: fewer files than this are linted without a progress bar
@@ -126,10 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--baseline", metavar="FILE", help="a snapshot from 'amdgpu-lint baseline' to compare occupancy with")
     check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="files linted in parallel (default: CPU count)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    check.add_argument("--sarif-category", metavar="NAME",
+                       help="sarif: GitHub code scanning category (automationDetails.id; default: the upload's own)")
 
     report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
     report.add_argument("--format", choices=("text", "json", "html"), default="text")
+    report.add_argument("--baseline", metavar="FILE",
+                        help="a snapshot from 'amdgpu-lint baseline': the GitHub job summary shows occupancy changes")
     report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
     report.add_argument("--simulate", action="store_true", help="simulate the kernel's waves on one CU (a Scrutinizer-style model)")
     report.add_argument("--waves", type=_positive, metavar="N", help="waves per CU to simulate (default: the occupancy)")
@@ -171,10 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _flags(args: argparse.Namespace) -> Flags:
-    """The driver's view of the command line. `report` and `baseline` run every rule, without a baseline."""
+    """The driver's view of the command line. `report` and `baseline` run every rule; only `check` and
+    `report --baseline` read a snapshot."""
     checking = args.command == "check"
     if args.config and args.no_config:
         raise UsageError("--config and --no-config contradict each other")
+    baseline = getattr(args, "baseline", None)  # check, report
     return Flags(
         mcpu=args.mcpu, include_dirs=args.include_dirs, defsyms=args.defsym, use_config=not args.no_config,
         config_file=args.config, exclude=args.exclude, extend_exclude=args.extend_exclude,
@@ -182,7 +189,7 @@ def _flags(args: argparse.Namespace) -> Flags:
         wg_size=args.wg_size, grid=args.grid, device=args.device, cus=args.cus, min_waves=args.min_waves,
         latency_table=args.latency_table,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
-        fail_on=args.fail_on if checking else None, baseline=args.baseline if checking else None, use_baseline=checking,
+        fail_on=args.fail_on if checking else None, baseline=baseline, use_baseline=checking or baseline is not None,
     )
 
 
@@ -256,11 +263,12 @@ def run_check(args: argparse.Namespace) -> int:
             from .outputs.sarif import write_sarif
             from .rules import RULES
 
-            write_sarif(out, diagnostics, RULES, sources)
+            write_sarif(out, diagnostics, RULES, sources, args.sarif_category)
         elif args.format == "github":
-            from .outputs.github import write_github
+            from .outputs.github import append_step_summary, check_summary, write_github
 
-            write_github(out, diagnostics)
+            write_github(out, diagnostics, len(results))
+            append_step_summary(check_summary(diagnostics, len(results)))
         elif args.format == "gitlab":
             from .outputs.gitlab import write_gitlab
 
@@ -305,6 +313,16 @@ def run_report(args: argparse.Namespace) -> int:
             write_html(out, [r.module for r in results if r.module], reports, diagnostics)
         else:
             write_report_text(out, reports)
+    if os.environ.get("GITHUB_STEP_SUMMARY"):
+        from .outputs.github import append_step_summary, occupancy_summary
+        from .rules.occupancy_regression import baseline_key
+
+        def before(module: Module, name: str) -> dict | None:
+            snapshot = module.options.baseline if module.options is not None else None
+            return snapshot["kernels"].get(baseline_key(module.path, name)) if snapshot else None
+
+        rows = [(report, before(module, kernel.name)) for (module, kernel), report in zip(kernels, reports, strict=True)]
+        append_step_summary(occupancy_summary("report", rows, args.baseline))
     errors = [result.error for result in results if result.error]
     for message in errors:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
@@ -321,6 +339,7 @@ def run_baseline(args: argparse.Namespace) -> int:
         key_root,
         relative_finding_key,
         relative_kernel_key,
+        with_absolute_keys,
     )
     from .driver.report import kernel_report
     from .rules.occupancy_regression import baseline_key
@@ -329,8 +348,15 @@ def run_baseline(args: argparse.Namespace) -> int:
     kernels = {}
     findings = []
     errors = False
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    previous = _previous_snapshot(args.output) if summary else None
+    rows = []
+    replaced_by_root: dict[Path, dict] = {}  # the replaced snapshot's kernels, with in-memory keys
     for job in jobs_for(args.paths, flags):
         root = key_root(config_for(job.path, flags), args.output)
+        if previous and root not in replaced_by_root:
+            replaced_by_root[root] = with_absolute_keys(previous, root)["kernels"]
+        replaced = replaced_by_root.get(root, {})
         for result in run_job(job):
             errors = errors or result.error is not None
             if result.module is None:
@@ -338,6 +364,7 @@ def run_baseline(args: argparse.Namespace) -> int:
             findings += [relative_finding_key(key, root) for key in finding_keys(result.diagnostics, result.module.sources)]
             for kernel in result.module.kernels:
                 report = kernel_report(result.module, kernel)
+                rows.append((report, replaced.get(baseline_key(result.module.path, kernel.name))))
                 if "waves_per_simd" in report:
                     kernels[relative_kernel_key(baseline_key(result.module.path, kernel.name), root)] = {
                         key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
@@ -347,7 +374,22 @@ def run_baseline(args: argparse.Namespace) -> int:
     with _output(args.output) as out:
         json.dump(document, out, indent=2, sort_keys=True)
         out.write("\n")
+    if summary:
+        from .outputs.github import append_step_summary, occupancy_summary
+
+        append_step_summary(occupancy_summary("baseline", rows, args.output if previous else None))
     return EXIT_USAGE if errors else EXIT_CLEAN
+
+
+def _previous_snapshot(path: str | None) -> dict | None:
+    """The snapshot `baseline -o path` replaces, if one is there (for the job summary's changes)."""
+    if path is None:
+        return None
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) and isinstance(document.get("kernels"), dict) else None
 
 
 def run_calculator(args: argparse.Namespace) -> int:

@@ -155,20 +155,25 @@ def stripped_line(diagnostic: Diagnostic, sources: dict[str, LineSource]) -> str
     return " ".join((source.line_text(diagnostic.line) if source else "").split())
 
 
-def fingerprint(diagnostic: Diagnostic, sources: dict[str, LineSource], occurrence: int) -> str:
-    """Stable across unrelated edits: rule, path and the stripped text of the line, not its number."""
+def fingerprint(diagnostic: Diagnostic, sources: dict[str, LineSource], occurrence: int,
+                path: str | None = None) -> str:
+    """Stable across unrelated edits: rule, path and the stripped text of the line, not its number.
+    `path` is what is hashed for the file (default: the path as typed)."""
     import hashlib  # only the formats that print fingerprints pay for loading it
 
-    text = stripped_line(diagnostic, sources)
-    digest = hashlib.sha256(f"{diagnostic.code}\0{diagnostic.path}\0{text}".encode()).hexdigest()[:16]
+    hashed = f"{diagnostic.code}\0{diagnostic.path if path is None else path}\0{stripped_line(diagnostic, sources)}"
+    digest = hashlib.sha256(hashed.encode()).hexdigest()[:16]
     return f"{digest}:{occurrence}"
 
 
-def fingerprints(diagnostics: list[Diagnostic], sources: dict[str, LineSource]) -> list[str]:
+def fingerprints(diagnostics: list[Diagnostic], sources: dict[str, LineSource], paths: list[str] | None = None) -> list[str]:
+    """A fingerprint per finding, numbered among those with the same digest. `paths` (one per finding)
+    replaces the typed paths in the hash: the outputs pass repository-relative ones, so fingerprints do
+    not depend on the directory the linter ran from."""
     seen: Counter[str] = Counter()
     result = []
-    for diagnostic in diagnostics:
-        base = fingerprint(diagnostic, sources, 0).split(":")[0]
+    for number, diagnostic in enumerate(diagnostics):
+        base = fingerprint(diagnostic, sources, 0, None if paths is None else paths[number]).split(":")[0]
         seen[base] += 1
         result.append(f"{base}:{seen[base]}")
     return result

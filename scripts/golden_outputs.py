@@ -66,6 +66,7 @@ def prepare_workspace(directory: Path) -> list[str]:
     from llvm_oracle import compile_ir
 
     shutil.copytree(ROOT / "fixtures", directory / "fixtures", ignore=shutil.ignore_patterns("golden", "*.ll"))
+    (directory / ".git").mkdir()  # the workspace is the repository root the CI formats name files from
     corpus = directory / "corpus"
     corpus.mkdir()
     names = []
@@ -198,7 +199,8 @@ def lint_once() -> Iterator[None]:
 def workspace() -> Iterator[list[str]]:
     """A scratch directory holding every input, made the working directory; yields the inputs."""
     previous = Path.cwd()
-    saved_project_dir = os.environ.pop("CI_PROJECT_DIR", None)  # gitlab paths: relative to the working directory
+    # gitlab paths relative to the working directory; no GitHub job summary (and its mention in the notice)
+    saved = {name: os.environ.pop(name) for name in ("CI_PROJECT_DIR", "GITHUB_STEP_SUMMARY") if name in os.environ}
     with tempfile.TemporaryDirectory(prefix="amdgpu-lint-golden-") as directory:
         inputs = prepare_workspace(Path(directory))
         os.chdir(directory)
@@ -206,8 +208,7 @@ def workspace() -> Iterator[list[str]]:
             yield [*inputs, DIRECTORY_INPUT]
         finally:
             os.chdir(previous)
-            if saved_project_dir is not None:
-                os.environ["CI_PROJECT_DIR"] = saved_project_dir
+            os.environ.update(saved)
 
 
 def compute() -> dict[str, dict]:

@@ -52,3 +52,11 @@ def private_result_cache(tmp_path_factory):
     import os
 
     os.environ["AMDGPU_LINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("result-cache"))
+
+
+@pytest.fixture(autouse=True)
+def outside_ci(monkeypatch):
+    """Run as on a workstation even inside GitHub Actions or GitLab CI: no job summary to append to,
+    no GitLab project directory for paths."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.delenv("CI_PROJECT_DIR", raising=False)

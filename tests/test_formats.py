@@ -61,8 +61,9 @@ def test_github_annotations_escape_and_one_per_finding(tmp_path, capsys, monkeyp
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a,b:c.s").write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\nk:\n s_branch .Lx\n s_bogus v0\n s_endpgm\n')
     assert main(["check", "--no-config", "--format", "github", "a,b:c.s"]) == 1
-    lines = capsys.readouterr().out.strip().split("\n")
-    assert len(lines) == 2  # one command per finding
+    notice, *lines = capsys.readouterr().out.strip().split("\n")
+    assert notice == "::notice title=amdgpu-lint::amdgpu-lint: 2 errors in 1 file"
+    assert len(lines) == 2  # then one command per finding
     assert lines[0].startswith("::error file=a%2Cb%3Ac.s,line=3,endLine=3,col=2,endColumn=14,")
     assert "title=amdgpu-lint (AGL003 undefined-symbol)::a,b:c.s:3:2: s_branch target" in lines[0]
 

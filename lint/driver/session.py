@@ -52,7 +52,7 @@ class Flags:
     ignore: list[str] = field(default_factory=list)
     fail_on: str | None = None
     baseline: str | None = None
-    use_baseline: bool = True  # False (`baseline`, `report`): no snapshot, not even the configured one
+    use_baseline: bool = True  # False (`baseline`, `report` without --baseline): no snapshot, not even the configured one
 
 
 @dataclass

@@ -1,4 +1,7 @@
-"""`check --format gitlab`: a GitLab Code Quality report."""
+"""`check --format gitlab`: a GitLab Code Quality report.
+
+Paths are relative to `$CI_PROJECT_DIR` (GitLab's checkout) when set, else to the repository root,
+and fingerprints hash that path, so neither depends on the directory `check` runs from."""
 
 from __future__ import annotations
 
@@ -9,21 +12,34 @@ from pathlib import Path
 from typing import TextIO
 
 from ..diagnostics import Diagnostic, LineSource, Severity, fingerprints
-from .uris import relative_uri
+from .uris import RepositoryPaths, repository_root
+
+#: rules whose errors mean silently wrong results: a value read before it arrives, a hazard, a register the wave
+#: was not given
+CRITICAL_RULES = frozenset({"missing-wait", "missing-nop", "register-budget"})
+_SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def gitlab_severity(diagnostic: Diagnostic) -> str:
+    """`critical` for the errors of CRITICAL_RULES (not when configured down to a warning), else by severity."""
+    if diagnostic.severity == Severity.ERROR and diagnostic.name in CRITICAL_RULES:
+        return "critical"
+    return _SEVERITIES[diagnostic.severity]
 
 
 def write_gitlab(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource]) -> None:
     """GitLab Code Quality: an array of issues with unique fingerprints."""
-    severity = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
-    root = Path(os.environ.get("CI_PROJECT_DIR", Path.cwd()))
+    project_dir = os.environ.get("CI_PROJECT_DIR")
+    names = RepositoryPaths(Path(project_dir) if project_dir else repository_root())
+    paths = [names.display(d.path) for d in diagnostics]
     issues = []
-    for d, print_ in zip(diagnostics, fingerprints(diagnostics, sources), strict=True):
+    for d, path, print_ in zip(diagnostics, paths, fingerprints(diagnostics, sources, paths), strict=True):
         issues.append({
             "description": f"{d.code}: {d.message}",
             "check_name": d.name,
             "fingerprint": hashlib.md5(print_.encode()).hexdigest(),
-            "severity": severity[d.severity],
-            "location": {"path": relative_uri(d.path, root),
+            "severity": gitlab_severity(d),
+            "location": {"path": path,
                          "positions": {"begin": {"line": d.line, "column": d.column},
                                        "end": {"line": d.end_line, "column": d.end_column}}},
         })

@@ -1,21 +1,30 @@
-"""`check --format sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers."""
+"""`check --format sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+
+As GitHub's upload action wants it: URIs percent-encoded and relative to the repository root
+(`%SRCROOT%`), whatever directory `check` ran from; no `automationDetails` unless a category is
+given and no `primaryLocationLineHash` (the action fills both in); at most 25,000 results, the most
+severe kept, and what was left out said in the run's notifications."""
 
 from __future__ import annotations
 
 import json
+import sys
+from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
 from ..diagnostics import Diagnostic, LineSource, Severity, fingerprints
 from ..driver.rule import RULES_URL, Rule, documentation_url
-from .uris import relative_uri
+from .uris import RepositoryPaths, repository_root
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 #: GitHub code scanning rejects a run with more results than this.
 SARIF_MAX_RESULTS = 25000
+#: our own fingerprint's key in `partialFingerprints` (rule, repository-relative path, stripped line text)
+FINGERPRINT_KEY = "amdgpuLint/v1"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -43,56 +52,90 @@ def _rule_descriptor(rule: Rule) -> dict:
     }
 
 
-def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource], root: Path) -> dict:
-    index = {rule.code: position for position, rule in enumerate(rules)}
-    results = []
-    for diagnostic, print_ in zip(diagnostics[:SARIF_MAX_RESULTS], fingerprints(diagnostics, sources), strict=False):
-        location = {"physicalLocation": {
-            "artifactLocation": {"uri": relative_uri(diagnostic.path, root), "uriBaseId": "%SRCROOT%"},
-            "region": _region(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column)}}
-        related = [
-            {"id": number, "message": {"text": _sentence(note.message)}, "physicalLocation": {
-                "artifactLocation": {"uri": relative_uri(note.path, root), "uriBaseId": "%SRCROOT%"},
-                "region": _region(note.line, note.column or 1, note.line, (note.column or 1) + 1)}}
-            for number, note in enumerate(diagnostic.notes[:1000]) if note.path and note.line
-        ]
-        result = {
-            "ruleId": diagnostic.code,
-            "ruleIndex": index.get(diagnostic.code, -1),
-            "level": _LEVELS[diagnostic.severity],
-            "message": {"text": _sentence(diagnostic.message)},
-            "locations": [location],
-            "partialFingerprints": {"primaryLocationLineHash": print_},
-        }
-        if related:
-            result["relatedLocations"] = related
-        if diagnostic.fix is not None:
-            result["fixes"] = [{
-                "description": {"text": _sentence(diagnostic.fix.description)},
-                "artifactChanges": [
-                    {"artifactLocation": {"uri": relative_uri(edit.path, root), "uriBaseId": "%SRCROOT%"},
-                     "replacements": [{"deletedRegion": {"startLine": edit.line, "startColumn": edit.column,
-                                                          "endLine": edit.end_line, "endColumn": edit.end_column},
-                                       "insertedContent": {"text": edit.text}}]}
-                    for edit in diagnostic.fix.edits
-                ],
-            }]
-        results.append(result)
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "amdgpu-lint", "version": __version__, "semanticVersion": __version__,
-                                "informationUri": RULES_URL, "rules": [_rule_descriptor(rule) for rule in rules]}},
-            "automationDetails": {"id": "amdgpu-lint/"},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root.resolve().as_uri() + "/"}},
-            "columnKind": "unicodeCodePoints",
-            "invocations": [{"executionSuccessful": True}],
-            "results": results,
-        }],
+def _kept_by_severity(diagnostics: list[Diagnostic]) -> tuple[list[int], str | None]:
+    """Indices of the findings a run keeps under GitHub's cap, most severe first (errors, then warnings,
+    then notes; in order within each), and what was cut (None when nothing was)."""
+    if len(diagnostics) <= SARIF_MAX_RESULTS:
+        return list(range(len(diagnostics))), None
+    ranked = sorted(range(len(diagnostics)), key=lambda number: -diagnostics[number].severity)
+    kept = sorted(ranked[:SARIF_MAX_RESULTS])
+    found = Counter(diagnostics[number].severity for number in ranked)
+    dropped = Counter(diagnostics[number].severity for number in ranked[SARIF_MAX_RESULTS:])
+    cut = ", ".join(f"{dropped[severity]:,} of {found[severity]:,} {_LEVELS[severity]}s"
+                    for severity in sorted(dropped, reverse=True))
+    return kept, (f"{len(diagnostics):,} results, more than the {SARIF_MAX_RESULTS:,} GitHub code scanning accepts "
+                  f"in a run: kept the most severe (errors first), left out {cut}")
+
+
+def _result(diagnostic: Diagnostic, fingerprint: str, rule_index: int, paths: RepositoryPaths) -> dict:
+    location = {"physicalLocation": {
+        "artifactLocation": paths.sarif_location(diagnostic.path),
+        "region": _region(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column)}}
+    related = [
+        {"id": number, "message": {"text": _sentence(note.message)}, "physicalLocation": {
+            "artifactLocation": paths.sarif_location(note.path),
+            "region": _region(note.line, note.column or 1, note.line, (note.column or 1) + 1)}}
+        for number, note in enumerate(diagnostic.notes[:1000]) if note.path and note.line
+    ]
+    result = {
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index,
+        "level": _LEVELS[diagnostic.severity],
+        "message": {"text": _sentence(diagnostic.message)},
+        "locations": [location],
+        # primaryLocationLineHash is left to GitHub's upload action, which computes its own from the file
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
     }
+    if related:
+        result["relatedLocations"] = related
+    if diagnostic.fix is not None:
+        result["fixes"] = [{
+            "description": {"text": _sentence(diagnostic.fix.description)},
+            "artifactChanges": [
+                {"artifactLocation": paths.sarif_location(edit.path),
+                 "replacements": [{"deletedRegion": {"startLine": edit.line, "startColumn": edit.column,
+                                                      "endLine": edit.end_line, "endColumn": edit.end_column},
+                                   "insertedContent": {"text": edit.text}}]}
+                for edit in diagnostic.fix.edits
+            ],
+        }]
+    return result
 
 
-def write_sarif(out: TextIO, diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource]) -> None:
-    json.dump(sarif_log(diagnostics, rules, sources, Path.cwd()), out, indent=2)
+def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource], root: Path,
+              category: str | None = None) -> dict:
+    """One run; URIs relative to `root` (the repository root). `category` (GitHub's analysis category)
+    becomes `automationDetails.id`; without it the field is left out, so the upload action's own
+    `category:` input applies."""
+    index = {rule.code: position for position, rule in enumerate(rules)}
+    paths = RepositoryPaths(root)
+    prints = fingerprints(diagnostics, sources, [paths.display(d.path) for d in diagnostics])
+    kept, cut = _kept_by_severity(diagnostics)
+    invocation: dict = {"executionSuccessful": True}
+    if cut is not None:
+        invocation["toolExecutionNotifications"] = [{"level": "warning", "message": {"text": _sentence(cut)}}]
+    run: dict = {
+        "tool": {"driver": {"name": "amdgpu-lint", "version": __version__, "semanticVersion": __version__,
+                            "informationUri": RULES_URL, "rules": [_rule_descriptor(rule) for rule in rules]}},
+    }
+    if category:
+        run["automationDetails"] = {"id": category if category.endswith("/") else category + "/"}
+    run.update({
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": paths.root.as_uri().rstrip("/") + "/",
+                                             "description": {"text": "The repository root."}}},
+        "columnKind": "unicodeCodePoints",
+        "invocations": [invocation],
+        "results": [_result(diagnostics[number], prints[number], index.get(diagnostics[number].code, -1), paths)
+                    for number in kept],
+    })
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def write_sarif(out: TextIO, diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource],
+                category: str | None = None) -> None:
+    """The log, with URIs relative to the repository root; what the result cap cut is also said on stderr."""
+    log = sarif_log(diagnostics, rules, sources, repository_root(), category)
+    json.dump(log, out, indent=2)
     out.write("\n")
+    for notification in log["runs"][0]["invocations"][0].get("toolExecutionNotifications", ()):
+        print(f"amdgpu-lint: warning: {notification['message']['text']}", file=sys.stderr)
