@@ -5,12 +5,13 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ..analyses.manager import AnalysisManager
 from ..diagnostics import Diagnostic, Note, QuotedLines, Severity, quoted_lines
-from ..frontend.builder import BuildOptions, build_module
+from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
 from ..frontend.source import read_source, split_lines
-from ..ir import Module, ReadProblem, SourceFile
+from ..ir import Kernel, Module, ReadProblem, SourceFile
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
@@ -72,15 +73,26 @@ class FileResult:
 
 def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:
     """Module and kernel rules, then inline suppressions (and the rule reporting unused ones)."""
+    kernel_rules = [rule for rule in rules if rule.scope == "kernel"]
+    return _module_rules(module, rules, _kernel_rules(module, module.kernels, kernel_rules))
+
+
+def _kernel_rules(module: Module, kernels: list[Kernel], rules: list[Rule]) -> list[Diagnostic]:
+    diagnostics: list[Diagnostic] = []
+    for kernel in kernels if rules else ():
+        manager = AnalysisManager(module, kernel)
+        for rule in rules:
+            diagnostics.extend(rule.check(KernelContext(module, rule, kernel, manager)))
+    return diagnostics
+
+
+def _module_rules(module: Module, rules: list[Rule], kernel_diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Module rules, then inline suppressions over everything (and the rule reporting unused ones)."""
     diagnostics: list[Diagnostic] = []
     for rule in rules:
         if rule.scope == "module":
             diagnostics.extend(rule.check(ModuleContext(module, rule)))
-    kernel_rules = [rule for rule in rules if rule.scope == "kernel"]
-    for kernel in module.kernels if kernel_rules else ():
-        manager = AnalysisManager(module, kernel)
-        for rule in kernel_rules:
-            diagnostics.extend(rule.check(KernelContext(module, rule, kernel, manager)))
+    diagnostics += kernel_diagnostics
     suppressions = Suppressions(module.sources)
     diagnostics = suppressions.apply(diagnostics)
     known = frozenset(r.name for r in RULES) | frozenset(r.code for r in RULES)
@@ -88,6 +100,47 @@ def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:
         if rule.scope == "suppressions":
             diagnostics.extend(rule.check(ModuleContext(module, rule), suppressions.unused(), known))
     return diagnostics
+
+
+class _ReadSymbols:
+    """A module's symbols as kernel rules read them, each value read remembered."""
+
+    def __init__(self, symbols: dict[str, Any], reads: dict[str, Any]):
+        self._symbols, self._reads = symbols, reads
+
+    def get(self, name: str, default: Any = None) -> Any:
+        value = self._reads[name] = self._symbols.get(name, default)
+        return value
+
+
+def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Rule]) -> tuple[Module, list[Diagnostic]]:
+    """Build and lint with each kernel's rules run as soon as the kernel is complete; the module keeps of
+    a linted kernel only what module rules read (its instructions with a label operand). When the rest of
+    the file changes what a kernel was linted with, the file is built and linted again all at once."""
+    kernel_rules = [rule for rule in rules if rule.scope == "kernel"]
+    for early in (True, False):
+        found: list[Diagnostic] = []
+        reads: dict[str, Any] = {}
+
+        def handle(module: Module, kernels: list[Kernel]) -> None:
+            symbols = module.symbols
+            module.symbols = _ReadSymbols(symbols, reads)
+            try:
+                found.extend(_kernel_rules(module, kernels, kernel_rules))
+            finally:
+                module.symbols = symbols
+            for kernel in kernels:
+                kernel.instructions = [i for i in kernel.instructions if i.branch_target is not None]
+                kernel.labels, kernel.descriptor, kernel.metadata = {}, {}, None
+
+        try:
+            module = build_module(source, options, handle, early)
+        except EarlyKernelsUnsafe:
+            continue
+        if early and not all(same_value(module.symbols.get(name), value) for name, value in reads.items()):
+            continue
+        return module, _module_rules(module, rules, found)
+    raise AssertionError("a build without early kernels is always safe")
 
 
 def _per_file_ignored(diagnostic: Diagnostic, selection: RuleSelection) -> bool:
@@ -110,22 +163,24 @@ def _apply_severities(diagnostics: list[Diagnostic], selection: RuleSelection) -
     return result
 
 
-def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> FileResult:
-    """Lint one assembly file."""
+def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
+              keep_module: bool = True) -> FileResult:
+    """Lint one assembly file (without `keep_module`, the module keeps little of each kernel)."""
     shown = str(path)
     try:
         source = read_source(path, shown)
     except OSError as error:
         return FileResult(shown, None, [], f"{shown}: cannot read: {error.strerror or error}")
-    return lint_source(source, options, rules, selection)
+    return lint_source(source, options, rules, selection, keep_module)
 
 
-def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> list[FileResult]:
+def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
+               keep_module: bool = True) -> list[FileResult]:
     """Lint any input: assembly, or LLVM IR / code objects / Triton entries turned into assembly."""
     from ..frontend import inputs
 
     if not inputs.is_other_input(path):
-        return [lint_file(path, options, rules, selection)]
+        return [lint_file(path, options, rules, selection, keep_module)]
     try:
         prepared = inputs.prepare(path, options)
     except OSError as error:
@@ -152,9 +207,15 @@ def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
     return replace(diagnostic, notes=tuple(notes))
 
 
-def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> FileResult:
-    module = build_module(source, options)
-    diagnostics = run_rules(module, rules)
+def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
+                keep_module: bool = True) -> FileResult:
+    """Lint a read file; without `keep_module`, each kernel is linted as soon as it is complete and the
+    module keeps little of it (memory bounded by the largest kernel, not the file)."""
+    if keep_module:
+        module = build_module(source, options)
+        diagnostics = run_rules(module, rules)
+    else:
+        module, diagnostics = run_rules_streamed(source, options, rules)
     if selection is not None:
         diagnostics = [d for d in _apply_severities(diagnostics, selection) if not _per_file_ignored(d, selection)]
     diagnostics.sort(key=lambda d: d.sort_key)

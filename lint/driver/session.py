@@ -238,7 +238,7 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     rules = [find_rule(code) for code in job.rule_codes]
     settings = job.settings
     if cache_directory is None or is_other_input(job.path):
-        results = lint_input(job.path, settings.options, rules, settings.selection)
+        results = lint_input(job.path, settings.options, rules, settings.selection, keep_module)
         return results if keep_module and cache_directory is None else [result.without_module() for result in results]
     from .cache import ResultCache
 
@@ -252,7 +252,7 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     if cached is not None:
         diagnostics, quoted = cached
         return [FileResult(str(job.path), None, diagnostics, None, quoted)]
-    (result,) = lint_input(job.path, settings.options, rules, settings.selection)
+    (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False)
     if result.module is not None and result.error is None:
         included = [p for p in result.module.sources if p != result.path]
         result = result.without_module()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ from .metadata import (
     parse_kernel_code_t,
     parse_metadata_yaml,
 )
-from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, Preprocessor
+from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, Preprocessor, plain_block_texts
 from .syntax import ParseFailure, parse_expressions
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
@@ -103,6 +104,9 @@ class _Builder:
         self.open_descriptor: tuple[str, dict[str, Any], Provenance] | None = None
         self.local_label_count: dict[int, int] = {}
         self.pending_forward: list[tuple[Instruction, int, int]] = []  # (instr, operand index, label)
+        self.lookup = preprocessor.lookup  # symbol values for descriptor fields
+        # handing kernels on before the end of the file (None: all at the end)
+        self.early: _EarlyKernels | None = None
 
     # ---------------------------------------------------------------- stream
 
@@ -126,6 +130,9 @@ class _Builder:
             self._block(statement.name, raw, where)
 
     def _label(self, name: str, where: Provenance) -> None:
+        if self.early is not None and self.code and self._is_entry(name) and not self.pending_forward \
+                and self.open_descriptor is None:
+            self._hand_on()
         if name.isdigit():
             number = int(name)
             count = self.local_label_count.get(number, 0) + 1
@@ -198,6 +205,9 @@ class _Builder:
 
     def _block(self, name: str, raw: str, where: Provenance) -> None:
         if name == ".amdgpu_metadata":
+            if self.early is not None and raw == self.early.metadata_text:
+                self.module.metadata = self.early.metadata  # read ahead from this very text
+                return
             try:
                 self.module.metadata = parse_metadata_yaml(raw)
             except MetadataError as error:
@@ -221,12 +231,17 @@ class _Builder:
             self.module.findings.append(Finding("parse-error", f"bad value '{text}': {message}", where))
             return None
         try:
-            value = evaluate(parsed[0], self.pre.lookup, self.pre.functions)
+            value = evaluate(parsed[0], self.lookup, self.pre.functions)
         except EvalError:
             return None  # refers to symbols LLVM resolves at link time; not an error
         return value if isinstance(value, int) else None
 
     # ---------------------------------------------------------------- finishing
+
+    def _is_entry(self, name: str) -> bool:
+        """Whether a label starts a function, as far as the file has said so far."""
+        return (name in self.function_symbols or name in self.kernel_symbols or name in self.descriptors
+                or (self.early is not None and name in self.early.described))
 
     def finish(self) -> None:
         module = self.module
@@ -242,13 +257,40 @@ class _Builder:
         if module.target is None and module.metadata and isinstance(module.metadata.get("amdhsa.target"), str):
             with contextlib.suppress(UnknownTarget):
                 module.target = parse_target_id(module.metadata["amdhsa.target"])
-        self._split_functions()
-        self._attach_metadata()
+        if self.early is not None:
+            self.early.confirm(self)
+        kernels = self._split_functions(self.code)
+        self._attach_metadata(kernels, module.metadata, final=True)
+        module.kernels.extend(kernels)
 
-    def _split_functions(self) -> None:
-        """Cut the code stream at function labels; code before any of them forms its own function."""
+    def _hand_on(self) -> None:
+        """The code so far is complete functions: build them and hand them on (module.kernels keeps
+        what the handler leaves of them)."""
+        early = self.early
+        items, self.code = self.code, []
+        entries = {item for item in items if isinstance(item, str) and self._is_entry(item)}
+        early.plain_labels.update(item for item in items if isinstance(item, str) and item not in entries)
+        reads: dict[str, Any] = {}
+
+        def recorded(name: str) -> Any:
+            value = reads[name] = self.pre.lookup(name)
+            return value
+
+        self.lookup = recorded
+        kernels = self._split_functions(items)
+        self._attach_metadata(kernels, early.metadata, final=False)
+        self.lookup = self.pre.lookup
+        early.reads.update(reads)
+        early.handed.update((kernel.name, kernel.is_kernel) for kernel in kernels)
+        early.handed.update((name, False) for name in entries if name not in early.handed)
+        early.had_code = early.had_code or any(kernel.instructions for kernel in kernels)
+        early.handle(self.module, kernels)
+        self.module.kernels.extend(kernels)
+
+    def _split_functions(self, items: list[str | Instruction | KernelCode]) -> list[Kernel]:
+        """Cut a code stream at function labels; code before any of them forms its own function."""
         module = self.module
-        entry_symbols = self.function_symbols | self.kernel_symbols | set(self.descriptors)
+        kernels: list[Kernel] = []
         current: Kernel | None = None
         pending_labels: list[str] = []
 
@@ -256,19 +298,19 @@ class _Builder:
             kernel = Kernel(pending_labels[0] if pending_labels else "<top-level>", where)
             kernel.labels = {label: 0 for label in pending_labels}
             pending_labels.clear()
-            module.kernels.append(kernel)
+            kernels.append(kernel)
             return kernel
 
-        for item in self.code:
+        for item in items:
             if isinstance(item, Instruction):
                 current = current or start_unnamed(item.where)
                 if not current.instructions:
                     current.where = item.where
                 current.instructions.append(item)
             elif isinstance(item, str):
-                if item in entry_symbols:
+                if self._is_entry(item):
                     current = Kernel(item, Provenance(module.path, 0))
-                    module.kernels.append(current)
+                    kernels.append(current)
                     pending_labels.clear()
                 elif current is None:
                     pending_labels.append(item)
@@ -278,21 +320,25 @@ class _Builder:
                 current = current or start_unnamed(item.where)
                 current.kernel_code_t = item.fields
                 current.is_kernel = True
-        module.kernels = [k for k in module.kernels if k.instructions or k.name in self.descriptors]
+        return [k for k in kernels if k.instructions or k.name in self.descriptors]
 
-    def _attach_metadata(self) -> None:
+    def _attach_metadata(self, kernels: list[Kernel], metadata: dict[str, Any] | None, final: bool) -> None:
+        """Descriptors, kernel markings and metadata entries of `kernels`; at the end of the file, descriptors
+        with no code become kernels of their own."""
         module = self.module
-        by_name = {kernel.name: kernel for kernel in module.kernels}
-        has_code = any(kernel.instructions for kernel in module.kernels)
-        for name, (raw_values, where) in self.descriptors.items():
+        by_name = {kernel.name: kernel for kernel in kernels}
+        has_code = any(kernel.instructions for kernel in kernels) or (self.early is not None and self.early.had_code)
+        for name, (raw_values, where) in list(self.descriptors.items()):
             kernel = by_name.get(name)
             if kernel is None:
+                if not final:
+                    continue
                 # a descriptor may describe code assembled elsewhere (llvm-mc accepts it); next to
                 # other code, a missing label is more likely a misspelt one
                 if has_code:
                     module.findings.append(Finding("undefined-symbol", f".amdhsa_kernel '{name}' has no code label '{name}:'", where))
                 kernel = Kernel(name, where)
-                module.kernels.append(kernel)
+                kernels.append(kernel)
                 by_name[name] = kernel
             values: dict[str, Any] = {}
             for key, (text, directive_where) in raw_values.items():
@@ -304,15 +350,50 @@ class _Builder:
             kernel.descriptor = values
             kernel.descriptor_where = where
             kernel.is_kernel = True
+            if not final:
+                del self.descriptors[name]
+                self.early.described.add(name)
         for name in self.kernel_symbols:
             if name in by_name:
                 by_name[name].is_kernel = True
-        entries = (module.metadata or {}).get("amdhsa.kernels") or []
+        entries = (metadata or {}).get("amdhsa.kernels") or []
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, dict) and entry.get(".name") in by_name:
                 kernel = by_name[entry[".name"]]
                 kernel.metadata = entry
                 kernel.is_kernel = True
+
+
+class EarlyKernelsUnsafe(Exception):
+    """Something later in the file changed what kernels handed on early were built from: build again, all at the end."""
+
+
+@dataclass
+class _EarlyKernels:
+    """Kernels handed on as soon as their code is complete, and what that assumed of the rest of the file."""
+
+    handle: Callable[[Module, list[Kernel]], None]
+    metadata: dict[str, Any] | None  # the `.amdgpu_metadata` document, read ahead
+    metadata_text: str | None  # its text
+    described: set[str] = field(default_factory=set)  # kernels whose descriptor was attached early
+    plain_labels: set[str] = field(default_factory=set)  # labels read as inside a function
+    handed: dict[str, bool] = field(default_factory=dict)  # function -> marked a kernel when handed on
+    reads: dict[str, Any] = field(default_factory=dict)  # symbol -> the value its descriptor fields read
+    had_code: bool = False
+
+    def confirm(self, builder: _Builder) -> None:
+        """Raise EarlyKernelsUnsafe unless the whole file agrees with what the early kernels assumed."""
+        same = (builder.module.metadata == self.metadata
+                and not any(builder._is_entry(label) for label in self.plain_labels)
+                and not any(name in builder.descriptors for name in self.handed)
+                and all(is_kernel or name not in builder.kernel_symbols for name, is_kernel in self.handed.items())
+                and all(same_value(builder.pre.lookup(name), value) for name, value in self.reads.items()))
+        if not same:
+            raise EarlyKernelsUnsafe()
+
+
+def same_value(now: Any, before: Any) -> bool:
+    return now is before or (type(now) is type(before) and now == before)
 
 
 def _size_function(target: Target):
@@ -328,8 +409,15 @@ def _size_function(target: Target):
     return size_of
 
 
-def build_module(source: SourceFile, options: BuildOptions) -> Module:
-    """Read, preprocess and build one file into a Module (never raises on bad input)."""
+def build_module(source: SourceFile, options: BuildOptions,
+                 handle_kernels: Callable[[Module, list[Kernel]], None] | None = None, early: bool = True) -> Module:
+    """Read, preprocess and build one file into a Module (never raises on bad input).
+
+    With `handle_kernels`, each function is handed to it as soon as the file is known to add nothing
+    to it (in a listing that expands and includes nothing: at the next function, with the metadata
+    read ahead), and module.kernels keeps what the handler leaves. If the rest of the file changes
+    what an early function was built from, EarlyKernelsUnsafe is raised: build again without early
+    hand-over (`handle_kernels` given, `early=False`)."""
     findings: list[Finding] = [Finding(p.rule, p.message, Provenance(source.path, p.line, p.column)) for p in source.problems]
     declared = _scan_target(source)
     target = resolve_target(declared, source.path, options.mcpu, findings)
@@ -343,19 +431,24 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)
+    module.sources = preprocessor.sources
+    module.symbols = preprocessor.symbols
     builder = _Builder(module, preprocessor)
     collecting = gc.isenabled()
+    if handle_kernels is not None and early and target is not None:
+        ahead = _metadata_ahead(source)
+        if ahead is not None:
+            builder.early = _EarlyKernels(_collecting_while(handle_kernels, collecting), *ahead)
     gc.disable()  # the build makes objects a line, all kept: collections would walk them all and free nothing
     try:
         for item in preprocessor.run(source):
             builder.consume(item)
+        handed = len(module.kernels)
         builder.finish()
     finally:
         if collecting:
             gc.enable()
     module.findings.extend(preprocessor.findings)
-    module.sources = preprocessor.sources
-    module.symbols = preprocessor.symbols
     already_reported = any(f.rule == "unknown-target" for f in module.findings)
     if module.target is None and not already_reported and module.kernels:
         module.findings.append(
@@ -365,4 +458,34 @@ def build_module(source: SourceFile, options: BuildOptions) -> Module:
                 Provenance(source.path, 1),
             )
         )
+    if handle_kernels is not None:
+        handle_kernels(module, module.kernels[handed:])
     return module
+
+
+def _metadata_ahead(source: SourceFile) -> tuple[dict[str, Any] | None, str | None] | None:
+    """The file's `.amdgpu_metadata` document and its text (None, None when it has none), read before
+    preprocessing; None when that cannot be known ahead."""
+    blocks = plain_block_texts(source, ".amdgpu_metadata")
+    if blocks is None or len(blocks) > 1:
+        return None
+    if not blocks:
+        return None, None
+    try:
+        return parse_metadata_yaml(blocks[0]), blocks[0]
+    except MetadataError:
+        return None
+
+
+def _collecting_while(handle: Callable[[Module, list[Kernel]], None], collecting: bool) -> Callable[[Module, list[Kernel]], None]:
+    """`handle`, run with the garbage collector as the caller had it (the build turns it off)."""
+
+    def handled(module: Module, kernels: list[Kernel]) -> None:
+        if collecting:
+            gc.enable()
+        try:
+            handle(module, kernels)
+        finally:
+            gc.disable()
+
+    return handled

@@ -269,6 +269,37 @@ def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
     return "\n".join(lines)
 
 
+#: Directives that make the statement stream depend on more than each line (expansion, conditions, inclusion).
+_EXPANDING = re.compile(r"^[ \t]*\.(?:macro|rept|irpc?|if\w*|include|altmacro)\b", re.M | re.I)
+
+
+def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
+    """The bodies of `word` raw blocks (e.g. `.amdgpu_metadata`) as the preprocessor will hand them on,
+    read ahead from the file; None when the file expands, conditions or includes anything (then only
+    preprocessing can tell)."""
+    if source.lines.cpp or _EXPANDING.search(source.text):
+        return None
+    closer = RAW_BLOCKS[word]
+    lines = source.lines
+    texts: list[str] = []
+    opening: SourceLine | None = None
+    body: list[SourceLine] = []
+    for index, text in enumerate(lines.texts()):
+        match = _FIRST_WORD.match(text)
+        first = match.group(1).lower() if match else ""
+        if opening is None:
+            if first == word:
+                opening, body = lines[index], []
+        elif first == closer:
+            texts.append(_block_text(opening, body))
+            opening = None
+        elif first == word:
+            return None  # nested: left to the preprocessor
+        else:
+            body.append(lines[index])
+    return None if opening is not None else texts
+
+
 class Preprocessor:
     """Turns one input file into a stream of parsed statements with provenance."""
 

@@ -8,7 +8,6 @@ files) or a line marker. Comment text is kept per line for inline suppressions.
 from __future__ import annotations
 
 import re
-from itertools import accumulate
 from pathlib import Path
 
 from ..ir import CodeLines, ReadProblem, SourceFile
@@ -91,34 +90,39 @@ def split_lines(path: str, text: str) -> SourceFile:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = CodeLines(path, text)
     source = SourceFile(path, text, lines)
-    physical = text.split("\n")
-    if physical[-1] == "":
-        physical.pop()  # the text ends with a newline: no line after it
-    source.line_starts.extend(accumulate((len(raw) + 1 for raw in physical[:-1]), initial=0) if physical else ())
+    line_start = source.line_starts.append
     numbers, starts, ends, columns = lines.numbers.append, lines.starts.append, lines.ends.append, lines.columns.append
     plain = _PLAIN_CODE.match
+    find = text.find
     in_block = False
     block_start = 0
-    start = 0
-    for number, raw in enumerate(physical, 1):
+    start, size, number = 0, len(text), 0
+    while start < size:
+        end = find("\n", start)
+        if end < 0:
+            end = size
+        number += 1
+        line_start(start)
         if not in_block:
-            match = plain(raw)
+            match = plain(text, start, end)
             if match is not None:  # code and nothing to scan for: the common line
                 code_start, code_end = match.span(1)
                 numbers(number)
-                starts(start + code_start)
-                ends(start + code_end)
-                columns(code_start + 1)
-                start += len(raw) + 1
+                starts(code_start)
+                ends(code_end)
+                columns(code_start - start + 1)
+                start = end + 1
                 continue
+        raw = text[start:end]
+        if not in_block:
             stripped = raw.lstrip()
             if not stripped:
-                start += len(raw) + 1
+                start = end + 1
                 continue
             if stripped[0] == "#":
                 indent = len(raw) - len(stripped)
                 lines.add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1, True)
-                start += len(raw) + 1
+                start = end + 1
                 continue
         was_in_block = in_block
         code, comment, in_block = _split_code_and_comment(raw, in_block)
@@ -134,7 +138,7 @@ def split_lines(path: str, text: str) -> SourceFile:
                 lines.add(number, start + indent, start + indent + len(code_text), indent + 1)
             else:
                 lines.add_replaced(number, code_text, indent + 1)
-        start += len(raw) + 1
+        start = end + 1
     if in_block:
         source.problems.append(ReadProblem("parse-error", "unterminated /* comment", block_start))
     return source
