@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..devices import DEVICES, Launch, find_device, parse_grid
-from ..diagnostics import Diagnostic, Severity
-from ..frontend.builder import BuildOptions, build_module
+from ..diagnostics import Severity
+from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
-from ..ir import Module
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config
-from .linter import FileResult, RuleSelection, SelectionError, lint_input, run_rules
+from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source
 
 ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
@@ -250,10 +249,10 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
     return results, levels
 
 
-def lint_buffer(path: str, text: str, flags: Flags | None = None) -> tuple[Module, list[Diagnostic]]:
-    """Lint unsaved text as if it were the file at `path` (configuration and includes from there)."""
+def lint_buffer(path: str, text: str, flags: Flags | None = None) -> FileResult:
+    """Lint unsaved text as `check` lints the file at `path` (configuration and includes from there); the
+    findings include those inside files it includes. The result keeps its module."""
     settings = settings_for(Path(path), flags or Flags())
     from ..rules import RULES
 
-    module = build_module(split_lines(path, text), settings.options)
-    return module, [d for d in run_rules(module, settings.selection.enabled(RULES)) if d.path == path]
+    return lint_source(split_lines(path, text), settings.options, settings.selection.enabled(RULES), settings.selection)
