@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--baseline", metavar="FILE", help="a snapshot from 'amdgpu-lint baseline' to compare occupancy with")
     check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="files linted in parallel (default: CPU count)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    check.add_argument("--includers", action="store_true",
+                       help="also lint the repository's assembly files that include a named file; a named header "
+                            "(not .s/.S/.asm/.amdgcn) is linted only through them (the pre-commit hook uses this)")
 
     report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
@@ -146,6 +149,7 @@ def _flags(args: argparse.Namespace) -> Flags:
         latency_table=args.latency_table,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
         fail_on=args.fail_on if checking else None, baseline=args.baseline if checking else None, use_baseline=checking,
+        includers=checking and args.includers,
     )
 
 
@@ -200,6 +204,9 @@ def run_check(args: argparse.Namespace) -> int:
             from .outputs.text import write_text
 
             write_text(out, diagnostics, sources, len(results))
+    for result in results:
+        if result.skipped:
+            print(f"amdgpu-lint: note: {result.path}: skipped: {result.skipped}", file=sys.stderr)
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:

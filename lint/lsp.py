@@ -119,9 +119,12 @@ def _hover(module: Module, kernel) -> str | None:
 
 
 def lint_text(path: str, text: str, version: int | None = None) -> Linted:
-    """Lint an editor buffer as if it were the file at `path` (config and includes from there)."""
+    """Lint an editor buffer as if it were the file at `path` (config and includes from there); CPU
+    assembly (no AMDGPU target or code) gets nothing."""
     result = lint_buffer(path, text)
     module = result.module
+    if module is None:
+        return Linted(version, [], [], {})
     shown = [(d, to_lsp(module, path, d)) for d in result.diagnostics]
     shown = [(d, item) for d, item in shown if item is not None]
     hovers = {kernel.name: hover for kernel in module.kernels if (hover := _hover(module, kernel)) is not None}

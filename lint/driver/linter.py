@@ -60,12 +60,28 @@ class FileResult:
     diagnostics: list[Diagnostic]
     error: str | None = None  # the file could not be read at all
     quoted: dict[str, QuotedLines] = field(default_factory=dict)  # the lines findings point at, when no module is kept
+    skipped: str | None = None  # why the file was not linted: a note, not a failure
 
     def without_module(self) -> FileResult:
         """What an output needs once the module is dropped: the findings and the lines they point at."""
         if self.module is None:
             return self
         return FileResult(self.path, None, self.diagnostics, self.error, quoted_lines(self.diagnostics, self.module.sources))
+
+
+#: directives only AMDGPU assembly has (target, kernel descriptor, metadata, code object)
+_AMDGPU_DIRECTIVES = (".amdgcn_", ".amdhsa_", ".amdgpu_", ".amd_kernel_code_t", ".hsa_code_object")
+NOT_AMDGPU = "not AMDGPU assembly (no AMDGPU target, directive or instruction); pass --mcpu to lint it"
+
+
+def looks_like_amdgpu(module: Module) -> bool:
+    """Whether a module with no target shows any sign of AMDGPU code: an AMDGPU directive, or an
+    instruction that some AMDGPU processor has. CPU assembly (x86, Arm, ...) shows none."""
+    from ..isa import pages_with
+
+    if any(statement.name.startswith(_AMDGPU_DIRECTIVES) for statement, _ in module.directives):
+        return True
+    return any(pages_with(instruction.mnemonic) for kernel in module.kernels for instruction in kernel.instructions)
 
 
 def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:
@@ -151,7 +167,10 @@ def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
 
 
 def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> FileResult:
+    """Lint one source; a file with no target that is not AMDGPU code at all is skipped with a note."""
     module = build_module(source, options)
+    if module.target is None and not looks_like_amdgpu(module):
+        return FileResult(source.path, None, [], skipped=NOT_AMDGPU)
     diagnostics = run_rules(module, rules)
     if selection is not None:
         diagnostics = [d for d in _apply_severities(diagnostics, selection) if not _per_file_ignored(d, selection)]
