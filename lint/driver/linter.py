@@ -167,9 +167,10 @@ def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
 
 
 def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> FileResult:
-    """Lint one source; a file with no target that is not AMDGPU code at all is skipped with a note."""
+    """Lint one source; a readable file with no target that is not AMDGPU code at all is skipped with a note
+    (a file that could not be read or converted keeps the finding that says so)."""
     module = build_module(source, options)
-    if module.target is None and not looks_like_amdgpu(module):
+    if module.target is None and not source.problems and not looks_like_amdgpu(module):
         return FileResult(source.path, None, [], skipped=NOT_AMDGPU)
     diagnostics = run_rules(module, rules)
     if selection is not None:
