@@ -1,7 +1,8 @@
 -- Drives `amdgpu-lint lsp` from a headless Neovim (run by tests/test_lsp_neovim.py after the
 -- README's configuration): waits for diagnostics, hovers a kernel label, applies the quick fix,
 -- hovers again while a lint runs, writes what it saw as JSON and quits as a user would (`:qa!`).
--- Inputs (environment): LSP_RESULT (output path), LSP_HOVER_LINE and LSP_ACTION_LINE (0-based).
+-- Inputs (environment): LSP_RESULT (output path), LSP_HOVER_LINE and LSP_ACTION_LINE (0-based; -1:
+-- no quick fix).
 local started = _G.amdgpu_lint_started
 local function ms(since) return (vim.loop.hrtime() - since) / 1e6 end
 local result = { published = {}, hover_latencies_ms = {} }
@@ -48,19 +49,21 @@ result.diagnostics = last.diagnostics
 local client = ((vim.lsp.get_clients or vim.lsp.get_active_clients)({ bufnr = buf }))[1]
 result.hover, result.hover_ms = hover()
 
-local range = { start = { line = action_line, character = 0 }, ["end"] = { line = action_line, character = 1 } }
-local responses = vim.lsp.buf_request_sync(buf, "textDocument/codeAction", {
-  textDocument = { uri = uri }, range = range, context = { diagnostics = last.diagnostics } }, 30000) or {}
-result.actions = {}
-for _, response in pairs(responses) do
-  for _, action in ipairs(response.result or {}) do
-    table.insert(result.actions, action.title)
-    if #result.actions == 1 then vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding) end
+if action_line >= 0 then
+  local range = { start = { line = action_line, character = 0 }, ["end"] = { line = action_line, character = 1 } }
+  local responses = vim.lsp.buf_request_sync(buf, "textDocument/codeAction", {
+    textDocument = { uri = uri }, range = range, context = { diagnostics = last.diagnostics } }, 30000) or {}
+  result.actions = {}
+  for _, response in pairs(responses) do
+    for _, action in ipairs(response.result or {}) do
+      table.insert(result.actions, action.title)
+      if #result.actions == 1 then vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding) end
+    end
   end
+  result.fixed_lines = vim.api.nvim_buf_get_lines(buf, math.max(action_line - 1, 0), action_line + 2, false)
+  if not wait_for_publish(2) then result.error = "no diagnostics after the fix"; return finish() end
+  result.after_fix = last.diagnostics
 end
-result.fixed_lines = vim.api.nvim_buf_get_lines(buf, math.max(action_line - 1, 0), action_line + 2, false)
-if not wait_for_publish(2) then result.error = "no diagnostics after the fix"; return finish() end
-result.after_fix = last.diagnostics
 
 -- An edit, then hovers until its diagnostics arrive: the server answers from its last result meanwhile.
 local count = #result.published
