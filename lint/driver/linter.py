@@ -75,13 +75,23 @@ NOT_AMDGPU = "not AMDGPU assembly (no AMDGPU target, directive or instruction); 
 
 
 def looks_like_amdgpu(module: Module) -> bool:
-    """Whether a module with no target shows any sign of AMDGPU code: an AMDGPU directive, or an
-    instruction that some AMDGPU processor has. CPU assembly (x86, Arm, ...) shows none."""
+    """Whether a module shows any sign of AMDGPU code: a target, a problem reading it, an AMDGPU
+    directive, or an instruction that some AMDGPU processor has. CPU assembly (x86, Arm, ...) shows none."""
     from ..isa import pages_with
 
+    source = module.sources.get(module.path)
+    if module.target is not None or source is None or source.problems:
+        return True
     if any(statement.name.startswith(_AMDGPU_DIRECTIVES) for statement, _ in module.directives):
         return True
     return any(pages_with(instruction.mnemonic) for kernel in module.kernels for instruction in kernel.instructions)
+
+
+def skipped_unless_amdgpu(result: FileResult) -> FileResult:
+    """The result, or for a file that is not AMDGPU code at all (no target and no sign of it), a note instead."""
+    if result.module is not None and not looks_like_amdgpu(result.module):
+        return FileResult(result.path, None, [], skipped=NOT_AMDGPU)
+    return result
 
 
 def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:
@@ -135,11 +145,12 @@ def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], select
 
 
 def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> list[FileResult]:
-    """Lint any input: assembly, or LLVM IR / code objects / Triton entries turned into assembly."""
+    """Lint any input: assembly (skipped with a note when it is CPU assembly), or LLVM IR / code objects /
+    Triton entries turned into assembly."""
     from ..frontend import inputs
 
     if not inputs.is_other_input(path):
-        return [lint_file(path, options, rules, selection)]
+        return [skipped_unless_amdgpu(lint_file(path, options, rules, selection))]
     try:
         prepared = inputs.prepare(path, options)
     except OSError as error:
@@ -167,11 +178,7 @@ def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
 
 
 def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None) -> FileResult:
-    """Lint one source; a readable file with no target that is not AMDGPU code at all is skipped with a note
-    (a file that could not be read or converted keeps the finding that says so)."""
     module = build_module(source, options)
-    if module.target is None and not source.problems and not looks_like_amdgpu(module):
-        return FileResult(source.path, None, [], skipped=NOT_AMDGPU)
     diagnostics = run_rules(module, rules)
     if selection is not None:
         diagnostics = [d for d in _apply_severities(diagnostics, selection) if not _per_file_ignored(d, selection)]

@@ -19,7 +19,7 @@ from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config
-from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source
+from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, skipped_unless_amdgpu
 
 ASSEMBLY_SUFFIXES = (".s", ".S", ".asm")
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
@@ -320,4 +320,5 @@ def lint_buffer(path: str, text: str, flags: Flags | None = None) -> FileResult:
     settings = settings_for(Path(path), flags or Flags())
     from ..rules import RULES
 
-    return lint_source(split_lines(path, text), settings.options, settings.selection.enabled(RULES), settings.selection)
+    return skipped_unless_amdgpu(lint_source(split_lines(path, text), settings.options, settings.selection.enabled(RULES),
+                                             settings.selection))
