@@ -235,9 +235,10 @@ def shutdown(ls: AmdgpuLanguageServer, params: None) -> None:
 def hover(ls: AmdgpuLanguageServer, params: types.HoverParams) -> types.Hover | None:
     """The occupancy of the kernel whose label is on the hovered line, from the last finished lint."""
     linted = ls.results.get(params.text_document.uri)
+    if linted is None:
+        return None
     lines = ls.workspace.get_text_document(params.text_document.uri).lines
-    line = lines[params.position.line] if linted and params.position.line < len(lines) else ""
-    label = _LABEL.match(line)
+    label = _LABEL.match(lines[params.position.line]) if params.position.line < len(lines) else None
     text = linted.hovers.get(label.group(1)) if label else None
     if text is None:
         return None
