@@ -129,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     check.add_argument("--sarif-category", metavar="NAME",
                        help="sarif: GitHub code scanning category (automationDetails.id; default: the upload's own)")
+    check.add_argument("--includers", action="store_true",
+                       help="also lint the repository's assembly files that include a named file; a named header "
+                            "(not .s/.S/.asm/.amdgcn) is linted only through them (the pre-commit hook uses this)")
 
     report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
@@ -190,6 +193,7 @@ def _flags(args: argparse.Namespace) -> Flags:
         latency_table=args.latency_table,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
         fail_on=args.fail_on if checking else None, baseline=baseline, use_baseline=checking or baseline is not None,
+        includers=checking and args.includers,
     )
 
 
@@ -278,6 +282,9 @@ def run_check(args: argparse.Namespace) -> int:
 
             write_text(out, diagnostics, sources, files, colour=use_colour(out, args.color),
                        concise=args.format == "concise", summary=not args.quiet and files > 0)
+    for result in results:
+        if result.skipped:
+            print(f"amdgpu-lint: note: {result.path}: skipped: {result.skipped}", file=sys.stderr)
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:

@@ -34,6 +34,7 @@ class Note:
     path: str | None = None
     line: int | None = None
     column: int | None = None
+    expansion: bool = False  # a step of how the statement was produced (macro call, .rept, .include)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +109,7 @@ class Diagnostic:
 
 def expansion_notes(where: Provenance) -> tuple[Note, ...]:
     """One note per expansion step (macro, .rept, include), innermost first."""
-    return tuple(Note(step.describe(), step.path, step.line, step.column) for step in where.chain)
+    return tuple(Note(step.describe(), step.path, step.line, step.column, expansion=True) for step in where.chain)
 
 
 def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
