@@ -93,6 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--baseline", metavar="FILE", help="a snapshot from 'amdgpu-lint baseline' to compare occupancy with")
     check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="files linted in parallel (default: CPU count)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
+    fixes = check.add_argument_group("fixes")
+    fixes.add_argument("--fix", action="store_true",
+                       help="apply the fixes findings carry (a missing wait or s_nop) to the files and report what remains")
+    fixes.add_argument("--diff", action="store_true",
+                       help="print those fixes as a unified diff instead, writing nothing (exit 1 if there are any)")
+    fixes.add_argument("--unsafe-fixes", action="store_true",
+                       help="also apply fixes that may change what the code does (e.g. code addressed by hand)")
 
     report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
@@ -173,8 +180,65 @@ def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> di
     return sources
 
 
+def _fix_files(args: argparse.Namespace) -> tuple[list[FileResult], list, int]:
+    """`--fix`: fix every input, write the files that changed; what remains, and how many fixes were applied."""
+    from .driver.fixer import write_fixed
+
+    files, fail_levels = _fixed_in_memory(args)
+    applied = 0
+    for fixed in files:
+        if not fixed.changed:
+            continue
+        try:
+            write_fixed(fixed)
+            applied += fixed.fixes
+        except OSError as error:
+            fixed.result.error = f"{fixed.result.path}: not fixed: {error.strerror or error}"
+    return [fixed.result for fixed in files], fail_levels, applied
+
+
+def _fixed_in_memory(args: argparse.Namespace) -> tuple[list, list]:
+    from .driver.fixer import MAX_PASSES, fix_paths
+
+    if "-" in args.paths:
+        raise UsageError("--fix and --diff edit files: give paths, not standard input")
+    files, fail_levels = fix_paths(args.paths, _flags(args), workers=args.jobs, unsafe=args.unsafe_fixes)
+    for fixed in files:
+        if not fixed.converged:
+            print(f"amdgpu-lint: warning: {fixed.result.path}: fixes did not settle within {MAX_PASSES} passes; "
+                  "the rest are reported", file=sys.stderr)
+    return files, fail_levels
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    """`--diff`: the fixes as a unified diff, nothing written; exit 1 when there is a fix or a failing finding left."""
+    from .driver.fixer import unified_diff
+
+    files, fail_levels = _fixed_in_memory(args)
+    with _output(args.output) as out:
+        for fixed in files:
+            if fixed.changed:
+                out.write(unified_diff(fixed))
+    fixes = sum(fixed.fixes for fixed in files)
+    remaining = sum(len(fixed.result.diagnostics) for fixed in files)
+    print(f"Would fix {fixes} problem{'s' if fixes != 1 else ''} ({remaining} remaining).", file=sys.stderr)
+    errors = [fixed.result.error for fixed in files if fixed.result.error]
+    for message in errors:
+        print(f"amdgpu-lint: {message}", file=sys.stderr)
+    if errors:
+        return EXIT_USAGE
+    failing = any(d.severity >= level for fixed, level in zip(files, fail_levels, strict=True) for d in fixed.result.diagnostics)
+    return EXIT_FINDINGS if fixes or failing else EXIT_CLEAN
+
+
 def run_check(args: argparse.Namespace) -> int:
-    results, fail_levels = check_paths(args.paths, _flags(args), workers=args.jobs, use_cache=not args.no_cache)
+    if args.diff:
+        return run_diff(args)
+    fixed = None
+    if args.fix:
+        results, fail_levels, fixed = _fix_files(args)
+    else:
+        results, fail_levels = check_paths(args.paths, _flags(args), workers=args.jobs, use_cache=not args.no_cache)
     unreadable = [result.error for result in results if result.error]
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
     sources = _sources_for(diagnostics, results) if args.format in ("text", "sarif", "gitlab") else {}
@@ -182,7 +246,7 @@ def run_check(args: argparse.Namespace) -> int:
         if args.format == "json":
             from .outputs.json_format import write_json
 
-            write_json(out, diagnostics, len(results))
+            write_json(out, diagnostics, len(results), fixed=fixed)
         elif args.format == "sarif":
             from .outputs.sarif import write_sarif
             from .rules import RULES
@@ -199,7 +263,7 @@ def run_check(args: argparse.Namespace) -> int:
         else:
             from .outputs.text import write_text
 
-            write_text(out, diagnostics, sources, len(results))
+            write_text(out, diagnostics, sources, len(results), fixed=fixed)
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from ..diagnostics import Diagnostic, LineSource, summarize
+from ..diagnostics import UNSAFE, Diagnostic, LineSource, summarize
 
 
 def _snippet(source: LineSource | None, diagnostic: Diagnostic) -> list[str]:
@@ -44,7 +44,9 @@ def _highlighter():
     return lambda text: highlight(text, lexer, formatter).rstrip("\n")
 
 
-def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource], files: int) -> None:
+def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource], files: int,
+               fixed: int | None = None) -> None:
+    """Findings, then a summary: when `--fix` fixed some, ruff's "Found N (M fixed, K remaining)"."""
     colour = use_colour(out)
     paint = _highlighter() if colour and diagnostics else None
     for diagnostic in diagnostics:
@@ -63,6 +65,9 @@ def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, Li
         for note in diagnostic.notes:
             where = f"{note.path}:{note.line}:{note.column}: " if note.path else ""
             out.write(f"{where}note: {note.message}\n")
+    if fixed:
+        _write_fix_summary(out, diagnostics, fixed, files)
+        return
     summary = summarize(diagnostics, files)
     if diagnostics:
         out.write(
@@ -72,3 +77,23 @@ def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, Li
         )
     else:
         out.write(f"No problems found in {files} file{'s' if files != 1 else ''}.\n")
+    _write_fixable(out, diagnostics)
+
+
+def _write_fix_summary(out: TextIO, diagnostics: list[Diagnostic], fixed: int, files: int) -> None:
+    found = fixed + len(diagnostics)
+    out.write(f"Found {found} problem{'s' if found != 1 else ''} ({fixed} fixed, {len(diagnostics)} remaining) "
+              f"in {files} file{'s' if files != 1 else ''}.\n")
+    unsafe = sum(1 for d in diagnostics if d.fix and d.fix.applicability == UNSAFE)
+    if unsafe:
+        out.write(f"{unsafe} more fixable with --unsafe-fixes.\n")
+
+
+def _write_fixable(out: TextIO, diagnostics: list[Diagnostic]) -> None:
+    """How many findings `--fix` would fix (and `--unsafe-fixes` too), ruff's hint."""
+    safe = sum(1 for d in diagnostics if d.fix and d.fix.applies(False) and all(e.path == d.path for e in d.fix.edits))
+    unsafe = sum(1 for d in diagnostics if d.fix and d.fix.applicability == UNSAFE)
+    if safe:
+        out.write(f"{safe} fixable with --fix{f' ({unsafe} more with --unsafe-fixes)' if unsafe else ''}.\n")
+    elif unsafe:
+        out.write(f"{unsafe} fixable with --fix --unsafe-fixes.\n")
