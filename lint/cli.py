@@ -23,7 +23,8 @@ from .driver.session import Flags, UsageError, check_paths, config_for, jobs_for
 from .targets import UnknownTarget, parse_target_id
 
 if TYPE_CHECKING:
-    from .diagnostics import Diagnostic, LineSource
+    from .diagnostics import Diagnostic, LineSource, Severity
+    from .driver.fixer import FixedFile
     from .driver.linter import FileResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -180,7 +181,7 @@ def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> di
     return sources
 
 
-def _fix_files(args: argparse.Namespace) -> tuple[list[FileResult], list, int]:
+def _fix_files(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity], int]:
     """`--fix`: fix every input, write the files that changed; what remains, and how many fixes were applied."""
     from .driver.fixer import write_fixed
 
@@ -197,7 +198,7 @@ def _fix_files(args: argparse.Namespace) -> tuple[list[FileResult], list, int]:
     return [fixed.result for fixed in files], fail_levels, applied
 
 
-def _fixed_in_memory(args: argparse.Namespace) -> tuple[list, list]:
+def _fixed_in_memory(args: argparse.Namespace) -> tuple[list[FixedFile], list[Severity]]:
     from .driver.fixer import MAX_PASSES, fix_paths
 
     if "-" in args.paths:

@@ -54,8 +54,8 @@ v_add_f32 v12, v4, v8          ; v[4:7] and v[8:11] may still be loading
 ```
 
 ## How to fix
-Insert the wait the message names (the fix does it), as late as possible: `s_waitcnt
-vmcnt(1)` is enough for the first load when only the second may still be outstanding.
+Insert the wait the message names (`amdgpu-lint check --fix` does it), as late as possible:
+`s_waitcnt vmcnt(1)` is enough for the first load when only the second may still be outstanding.
 """
 
 from collections.abc import Iterator

@@ -227,6 +227,21 @@ def test_fix_with_json_reports_what_remains(tmp_path, capsys):
     assert document["diagnostics"][0]["line"] == 14 and code == 1  # the line in the fixed file
 
 
+def test_a_file_named_twice_is_fixed_once(tmp_path, capsys):
+    path = tmp_path / "k.s"
+    path.write_text(KERNEL)
+    code, out, err = check(capsys, "--fix", str(path), str(tmp_path))
+    assert path.read_text() == FIXED and code == 0 and err == ""
+
+
+def test_a_file_that_is_not_utf8_is_linted_not_fixed(tmp_path, capsys):
+    path = tmp_path / "k.s"
+    path.write_bytes(KERNEL.replace("// v6 may", "// v6 \xe9 may").encode("latin-1"))
+    before = path.read_bytes()
+    code, out, _ = check(capsys, "--fix", str(path))
+    assert path.read_bytes() == before and "invalid-encoding" in out and "not fixed: the file is not UTF-8 text" in out
+
+
 def test_fix_refuses_standard_input(capsys):
     code, _, err = check(capsys, "--fix", "-")
     assert code == 2 and "give paths, not standard input" in err

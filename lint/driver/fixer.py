@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note
+from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
 from .linter import FileResult, lint_source
 from .session import Flags, Job, jobs_for, run_job
@@ -99,13 +99,16 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     return "".join(body + ending for body, ending in lines)
 
 
-def _not_fixed_note(diagnostic: Diagnostic, path: str, unsafe: bool, converged: bool) -> Diagnostic:
+def _not_fixed_note(diagnostic: Diagnostic, path: str, unsafe: bool, converged: bool,
+                    unfixable_file: str | None = None) -> Diagnostic:
     """A remaining finding whose fix --fix did not apply says why."""
     fix = diagnostic.fix
     if fix is None:
         return diagnostic
-    if fix.applicability == DISPLAY_ONLY or any(e.path != path for e in fix.edits):
-        why = "its line comes from a macro, .rept or .include expansion or a generated listing; edit the source by hand"
+    if unfixable_file:
+        why = unfixable_file
+    elif fix.applicability == DISPLAY_ONLY or any(e.path != path for e in fix.edits):
+        why = "its line comes from a macro, .rept or .include expansion; edit the source by hand"
     elif fix.applicability == UNSAFE and not unsafe:
         why = f"the fix is unsafe: {fix.description}; --unsafe-fixes applies it"
     elif not converged:
@@ -129,9 +132,11 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
     except (OSError, UnicodeDecodeError):
         text = None
     if text is None:
+        why = ("the findings are in a listing made from this input, not in a file to edit" if is_other_input(path)
+               else "the file is not UTF-8 text")
         results = run_job(job, keep_module=False)
         for result in results:
-            result.diagnostics = [_not_fixed_note(d, "", unsafe, True) for d in result.diagnostics]
+            result.diagnostics = [_not_fixed_note(d, "", unsafe, True, why) for d in result.diagnostics]
         return [FixedFile(result) for result in results]
     shown = str(path)
     rules = [find_rule(code) for code in job.rule_codes]
@@ -153,9 +158,12 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
                       (status.st_size, status.st_mtime_ns))]
 
 
-def fix_paths(paths: list[str], flags: Flags, *, workers: int | None, unsafe: bool) -> tuple[list[FixedFile], list]:
+def fix_paths(paths: list[str], flags: Flags, *, workers: int | None, unsafe: bool) -> tuple[list[FixedFile], list[Severity]]:
     """Every input fixed in memory (in worker processes when there are several), with its fail level."""
-    jobs = jobs_for(paths, flags)
+    unique: dict[Path, Job] = {}
+    for job in jobs_for(paths, flags):
+        unique.setdefault(job.path.resolve(), job)  # a file named twice is fixed once
+    jobs = list(unique.values())
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     if workers > 1:
         import multiprocessing
