@@ -182,7 +182,7 @@ def _sources_for(diagnostics: list[Diagnostic], results: list[FileResult]) -> di
 
 
 def _fix_files(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity], int]:
-    """`--fix`: fix every input, write the files that changed; what remains, and how many fixes were applied."""
+    """`--fix`: fix every input, write the files that changed; what remains, and how many findings were fixed."""
     from .driver.fixer import write_fixed
 
     files, fail_levels = _fixed_in_memory(args)
@@ -192,7 +192,7 @@ def _fix_files(args: argparse.Namespace) -> tuple[list[FileResult], list[Severit
             continue
         try:
             write_fixed(fixed)
-            applied += fixed.fixes
+            applied += fixed.problems_fixed
         except OSError as error:
             fixed.result.error = f"{fixed.result.path}: not fixed: {error.strerror or error}"
     return [fixed.result for fixed in files], fail_levels, applied
@@ -220,7 +220,7 @@ def run_diff(args: argparse.Namespace) -> int:
         for fixed in files:
             if fixed.changed:
                 out.write(unified_diff(fixed))
-    fixes = sum(fixed.fixes for fixed in files)
+    fixes = sum(fixed.problems_fixed for fixed in files)
     remaining = sum(len(fixed.result.diagnostics) for fixed in files)
     print(f"Would fix {fixes} problem{'s' if fixes != 1 else ''} ({remaining} remaining).", file=sys.stderr)
     errors = [fixed.result.error for fixed in files if fixed.result.error]

@@ -53,9 +53,13 @@ SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """Edits that fix a finding. `isolated`: the rule reported the findings after this one in its kernel as if
+    it were not made (hazards are found independently), so --fix applies it in a pass of its own there."""
+
     description: str
     edits: tuple[Edit, ...]
     applicability: str = SAFE
+    isolated: bool = False
 
     def applies(self, unsafe: bool) -> bool:
         """Whether `--fix` applies it (with `--unsafe-fixes` when `unsafe`)."""

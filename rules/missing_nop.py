@@ -83,5 +83,5 @@ def _diagnostic(context: KernelContext, consumer: int, hazard: Hazard, severity:
         f"{hazard.present}; insert {insertion} before this line{why}",
         kernel=kernel.name,
         severity=severity,
-        fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
+        fix=context.insert_before(instruction.where, lines, f"insert {insertion}", isolated=True),  # hazards are independent
     )

@@ -112,7 +112,9 @@ def _finding(context: KernelContext, instruction: Instruction, needs: list[Need]
         kernel=kernel.name,
         notes=producer_notes,
         severity=severity,
-        fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
+        # the analysis goes on as if this wait were made, except for the accesses it cannot prove
+        fix=context.insert_before(instruction.where, lines, f"insert {insertion}",
+                                  isolated=any(need.access in _NOT_PROVEN for need in needs)),
     )
 
 

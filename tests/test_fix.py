@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import shutil
 import stat
 from collections import Counter
@@ -15,8 +16,8 @@ from pathlib import Path
 import pytest
 from amdgpu_lint.cli import main
 from amdgpu_lint.driver import fixer
-
-from tests.conftest import FIXTURES
+from amdgpu_lint.driver.session import Flags, jobs_for
+from conftest import FIXTURES
 
 # A gfx90a kernel with two mistakes --fix repairs: `v6` is read before its load returns (missing-wait),
 # and an AGPR is read one instruction after the MFMA writing it (missing-nop).
@@ -72,6 +73,19 @@ def test_diff_shows_exactly_the_inserted_lines_and_writes_nothing(tmp_path, caps
     assert f"--- {path}" in out and "Would fix 2 problems (0 remaining)." in err and code == 1
     assert path.read_text() == KERNEL and path.stat().st_mtime_ns == status.st_mtime_ns
     assert list(tmp_path.iterdir()) == [path]  # no temporary file left either
+
+
+def test_hazards_found_independently_get_one_fix(tmp_path, capsys):
+    """Each read of the MFMA's result is its own missing-nop finding; the first nops cover them all."""
+    reads = KERNEL.replace("    v_accvgpr_read_b32 v4, a0\n", "    v_accvgpr_read_b32 v4, a0\n    v_accvgpr_read_b32 v5, a1\n"
+                           "    v_accvgpr_read_b32 v8, a2\n")
+    path = tmp_path / "k.s"
+    path.write_text(reads)
+    assert [d["name"] for d in findings(capsys, path)].count("missing-nop") == 3
+    code, out, _ = check(capsys, "--fix", str(path))
+    assert path.read_text() == FIXED.replace("    v_accvgpr_read_b32 v4, a0\n", "    v_accvgpr_read_b32 v4, a0\n"
+                                             "    v_accvgpr_read_b32 v5, a1\n    v_accvgpr_read_b32 v8, a2\n")
+    assert "Found 4 problems (4 fixed, 0 remaining)" in out  # by two fixes: the wait and the first read's nops
 
 
 def test_a_second_run_finds_nothing_to_fix(tmp_path, capsys):
@@ -269,6 +283,43 @@ def test_apply_edits_keeps_a_missing_final_newline():
     assert fixer.apply_edits("a", [fixer.Edit("f.s", 1, 1, 1, 1, "x\n")]) == "x\na"
 
 
+def inserted_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines `after` adds to `before`; fails if it changes or removes any."""
+    changes = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
+    assert {tag for tag, *_ in changes} <= {"equal", "insert"}
+    return [line for tag, _, _, start, end in changes if tag == "insert" for line in after[start:end]]
+
+
+WAIT_OR_NOP = re.compile(r"^\s*(s_waitcnt\w*|s_wait_\w+|s_nop)\b")
+
+
+@pytest.mark.parametrize("fixture, target", [("mfma_gemm.ll", "gfx90a"), ("lds_reduce.ll", "gfx942"),
+                                             ("loop_saxpy.ll", "gfx1100")])
+def test_fix_puts_back_each_wait_and_nop_llvm_placed(tmp_path, fixture, target):
+    """Delete one wait or s_nop of LLVM's output at a time: whenever the linter notices, one fix makes the
+    kernel clean again (and the fix is the only change: every other line is LLVM's)."""
+    from llvm_oracle import compile_ir
+
+    lines = compile_ir((FIXTURES / "llvm" / fixture).read_text(), target).split("\n")
+    path = tmp_path / "k.s"
+    noticed = 0
+    for index, line in enumerate(lines):
+        if not WAIT_OR_NOP.match(line):
+            continue
+        mutant = lines[:index] + lines[index + 1:]
+        path.write_text("\n".join(mutant))
+        (job,) = jobs_for([str(path)], Flags(mcpu=target, use_config=False))
+        (fixed,) = fixer.fix_job(job, unsafe=False)
+        if not fixed.fixes:
+            continue
+        noticed += 1
+        assert fixed.converged and fixed.fixes == 1, line
+        assert [d for d in fixed.result.diagnostics if d.name in ("missing-wait", "missing-nop")] == []
+        inserted = inserted_lines(mutant, fixed.fixed.split("\n"))
+        assert inserted and all(WAIT_OR_NOP.match(n) for n in inserted)
+    assert noticed >= 3
+
+
 # every bundled example, and every fixture kernel: fixed copies lint with no fixable finding left and still parse
 EXAMPLES = sorted(p for p in (FIXTURES / "examples").rglob("*") if p.suffix == ".s") + sorted(
     p for p in (FIXTURES / "handwritten").iterdir() if p.suffix in (".s", ".S"))
@@ -288,10 +339,7 @@ def test_every_example_fixes_cleanly(tmp_path, capsys, example):
     # what is left is what could not be fixed: no new finding (a parse error, say), none lost
     assert Counter(d["name"] for d in after) == Counter(d["name"] for d in before if not d["fix"])
     # and the only change is inserted waits and nops
-    original, fixed = example.read_text().splitlines(), path.read_text().splitlines()
-    changes = difflib.SequenceMatcher(None, original, fixed, autojunk=False).get_opcodes()
-    inserted = [line.split()[0] for tag, _, _, start, end in changes if tag != "equal" for line in fixed[start:end]]
-    assert {tag for tag, *_ in changes} <= {"equal", "insert"} and set(inserted) <= {"s_waitcnt", "s_nop"}
-    assert len(inserted) == FIXES_NEEDED.get(example.name, 0)
+    inserted = inserted_lines(example.read_text().splitlines(), path.read_text().splitlines())
+    assert all(WAIT_OR_NOP.match(line) for line in inserted) and len(inserted) == FIXES_NEEDED.get(example.name, 0)
     _, out, _ = check(capsys, "--diff", str(path))
     assert out == ""

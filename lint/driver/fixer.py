@@ -1,8 +1,8 @@
 """`check --fix` and `--diff`: apply the fixes findings carry to the file they were found in.
 
-A pass lints the file's text, applies every applicable fix that overlaps no other (bottom-up, so the
-positions of the rest stay true), and lints the result again, until no fix applies or MAX_PASSES
-have run. A fix applies when its rule is selected, it is safe (or unsafe with `--unsafe-fixes`), and
+A pass lints the file's text, applies the applicable fixes that can be made together (bottom-up, so the
+positions of the rest stay true; per kernel those up to the first isolated one, none overlapping), and
+lints the result again, until no fix applies or MAX_PASSES have run. A fix applies when its rule is selected, it is safe (or unsafe with `--unsafe-fixes`), and
 its edits are plain lines of this file: never a macro body, an included file or a generated listing.
 Line endings, a byte-order mark and every untouched byte stay as they were; a file is written only
 for `--fix`, through a temporary file in its directory renamed over it, with its permissions.
@@ -26,20 +26,22 @@ from ..frontend.source import MAX_FILE_BYTES, split_lines
 from .linter import FileResult, lint_source
 from .session import Flags, Job, jobs_for, run_job
 
-#: Lint-and-apply passes per file before giving up (a later pass only applies fixes that overlapped).
-MAX_PASSES = 10
+#: Lint-and-apply passes per file before giving up (a pass per isolated fix in a kernel, as ruff's cap).
+MAX_PASSES = 100
 
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
 
 
 @dataclass
 class FixedFile:
-    """One input after fixing: the findings that remain, the text before and after, the fixes applied per rule."""
+    """One input after fixing: the findings that remain, the text before and after, the fixes applied per rule
+    and how many findings there were before."""
 
     result: FileResult
     original: str = ""
     fixed: str = ""
     applied: Counter[str] = field(default_factory=Counter)
+    found: int = 0
     converged: bool = True
     bom: bool = False
     stamp: tuple[int, int] | None = None  # size and mtime when read: a file changed since is not overwritten
@@ -50,7 +52,13 @@ class FixedFile:
 
     @property
     def fixes(self) -> int:
+        """Fixes applied (one fix may settle several findings: nops after an MFMA cover every read of it)."""
         return sum(self.applied.values())
+
+    @property
+    def problems_fixed(self) -> int:
+        """Findings gone (ruff's "fixed" count: found = fixed + remaining)."""
+        return max(0, self.found - len(self.result.diagnostics)) if self.changed else 0
 
 
 def applicable(diagnostic: Diagnostic, path: str, unsafe: bool) -> bool:
@@ -67,12 +75,30 @@ def _lines(text: str) -> list[tuple[str, str]]:
     return lines
 
 
+def _start(diagnostic: Diagnostic) -> tuple[int, int]:
+    return min((e.line, e.column) for e in diagnostic.fix.edits)
+
+
+def _batch(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Per kernel, the fixes one pass may make together, in file order: those up to the first isolated
+    one (the rule reported the findings after it as if it were not made), or that one alone when first."""
+    by_kernel: dict[str | None, list[Diagnostic]] = {}
+    for diagnostic in sorted(diagnostics, key=_start):
+        by_kernel.setdefault(diagnostic.kernel, []).append(diagnostic)
+    batch = []
+    for fixes in by_kernel.values():
+        isolated = next((n for n, d in enumerate(fixes) if d.fix.isolated), len(fixes))
+        batch += fixes[:isolated] if isolated else fixes[:1]
+    return batch
+
+
 def _choose(diagnostics: list[Diagnostic], line_count: int) -> list[Diagnostic]:
-    """Fixes to apply in one pass: in file order, each edit inside the file and after the end of the last
-    one chosen (two insertions at one place wait for the next pass, which sees the first)."""
+    """Fixes to apply in one pass: a batch per kernel, and of those, in file order, each whose edits are
+    inside the file and after the end of the last one chosen (two insertions at one place wait for the
+    next pass, which sees the first)."""
     chosen: list[Diagnostic] = []
     last_end = (0, 0)
-    for diagnostic in sorted(diagnostics, key=lambda d: min((e.line, e.column) for e in d.fix.edits)):
+    for diagnostic in sorted(_batch(diagnostics), key=_start):
         edits = sorted(diagnostic.fix.edits, key=lambda e: (e.line, e.column))
         if not all(1 <= e.line <= e.end_line <= line_count for e in edits):
             continue
@@ -141,9 +167,10 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
     shown = str(path)
     rules = [find_rule(code) for code in job.rule_codes]
     settings = job.settings
-    fixed, applied, converged = text, Counter[str](), False
+    fixed, applied, converged, found = text, Counter[str](), False, None
     for passes in range(MAX_PASSES + 1):
         result = lint_source(split_lines(shown, fixed), settings.options, rules, settings.selection)
+        found = len(result.diagnostics) if found is None else found
         fixable = [d for d in result.diagnostics if applicable(d, shown, unsafe)]
         converged = not fixable
         if converged or passes == MAX_PASSES:
@@ -154,7 +181,7 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
         fixed = apply_edits(fixed, [edit for d in chosen for edit in d.fix.edits])
         applied.update(d.name for d in chosen)
     result.diagnostics = [_not_fixed_note(d, shown, unsafe, converged) for d in result.diagnostics]
-    return [FixedFile(result.without_module(), text, fixed, applied, converged, data.startswith(codecs.BOM_UTF8),
+    return [FixedFile(result.without_module(), text, fixed, applied, found, converged, data.startswith(codecs.BOM_UTF8),
                       (status.st_size, status.st_mtime_ns))]
 
 

@@ -103,7 +103,7 @@ class ModuleContext:
             fix,
         )
 
-    def insert_before(self, where: Provenance, lines: list[str], description: str) -> Fix:
+    def insert_before(self, where: Provenance, lines: list[str], description: str, *, isolated: bool = False) -> Fix:
         """A fix inserting `lines` just before the statement at `where`: above its line with the line's
         indentation (and above a `disable-next-line` suppression aimed at it), or after the labels that
         share its line (a branch to them must reach the inserted lines too). Shown only, never applied
@@ -117,11 +117,11 @@ class ModuleContext:
             column = labels.end() + 1
             indent = re.sub(r"\S", " ", text[: labels.end()])
             edit = Edit(where.path, where.line, column, where.line, column, "".join(f"{line}\n{indent}" for line in lines))
-            return Fix(description, (edit,), applicability)
+            return Fix(description, (edit,), applicability, isolated)
         indent = text[: len(text) - len(text.lstrip())]
         above = _above_suppressions(source, where.line) if source else where.line
         edit = Edit(where.path, above, 1, above, 1, "".join(f"{indent}{line}\n" for line in lines))
-        return Fix(description, (edit,), applicability)
+        return Fix(description, (edit,), applicability, isolated)
 
     def findings(self) -> Iterable[Finding]:
         """Findings the front end recorded under this rule's name."""
@@ -140,10 +140,10 @@ class KernelContext(ModuleContext):
     def get(self, analysis: type[Analysis]) -> Any:
         return self.analyses.get(analysis)
 
-    def insert_before(self, where: Provenance, lines: list[str], description: str) -> Fix:
+    def insert_before(self, where: Provenance, lines: list[str], description: str, *, isolated: bool = False) -> Fix:
         """As for a module, and unsafe where an inserted instruction would move code the kernel
         addresses by hand (a numeric branch offset, a PC-relative offset from s_getpc_b64)."""
-        fix = super().insert_before(where, lines, description)
+        fix = super().insert_before(where, lines, description, isolated=isolated)
         if fix.applicability != SAFE:
             return fix
         whole_kernel, before = self._hand_addressed
