@@ -228,7 +228,8 @@ def run_diff(args: argparse.Namespace) -> int:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if errors:
         return EXIT_USAGE
-    failing = any(d.severity >= level for fixed, level in zip(files, fail_levels, strict=True) for d in fixed.result.diagnostics)
+    failing = any(d.severity >= level for fixed, level in zip(files, fail_levels, strict=True)
+                  for d in fixed.result.diagnostics)
     return EXIT_FINDINGS if fixes or failing else EXIT_CLEAN
 
 

@@ -77,8 +77,8 @@ def test_diff_shows_exactly_the_inserted_lines_and_writes_nothing(tmp_path, caps
 
 def test_hazards_found_independently_get_one_fix(tmp_path, capsys):
     """Each read of the MFMA's result is its own missing-nop finding; the first nops cover them all."""
-    reads = KERNEL.replace("    v_accvgpr_read_b32 v4, a0\n", "    v_accvgpr_read_b32 v4, a0\n    v_accvgpr_read_b32 v5, a1\n"
-                           "    v_accvgpr_read_b32 v8, a2\n")
+    reads = KERNEL.replace("    v_accvgpr_read_b32 v4, a0\n", "    v_accvgpr_read_b32 v4, a0\n"
+                           "    v_accvgpr_read_b32 v5, a1\n    v_accvgpr_read_b32 v8, a2\n")
     path = tmp_path / "k.s"
     path.write_text(reads)
     assert [d["name"] for d in findings(capsys, path)].count("missing-nop") == 3
@@ -156,14 +156,16 @@ def test_mixed_line_endings_stay_where_they_were(tmp_path, capsys):
 
 
 def test_a_fix_inside_a_macro_is_not_applied(tmp_path, capsys):
-    macro = KERNEL.replace("    v_add_f32 v7, v6, v6                 // v6 may still be loading\n", "    ADD_SELF 7, 6\n")
+    macro = KERNEL.replace("    v_add_f32 v7, v6, v6                 // v6 may still be loading\n",
+                           "    ADD_SELF 7, 6\n")
     macro = macro.replace(".text\n", ".macro ADD_SELF dst, src\n    v_add_f32 v\\dst, v\\src, v\\src\n.endm\n.text\n")
     path = tmp_path / "k.s"
     path.write_text(macro)
     (wait,) = [d for d in findings(capsys, path) if d["name"] == "missing-wait"]
     assert wait["fix"]["applicability"] == "display-only"
     code, out, _ = check(capsys, "--fix", str(path))
-    assert path.read_text() == macro.replace("    v_accvgpr_read_b32", "    s_nop 15\n    s_nop 2\n    v_accvgpr_read_b32")
+    nops = "    s_nop 15\n    s_nop 2\n    v_accvgpr_read_b32"
+    assert path.read_text() == macro.replace("    v_accvgpr_read_b32", nops)
     assert "(1 fixed, 1 remaining)" in out and code == 1
     assert "not fixed: its line comes from a macro" in out
     code, out, _ = check(capsys, "--fix", str(path))
@@ -219,7 +221,8 @@ def test_a_fix_inside_a_getpc_sequence_is_unsafe(tmp_path, capsys):
     (wait,) = [d for d in findings(capsys, path) if d["name"] == "missing-wait"]
     assert wait["fix"]["applicability"] == "unsafe" and "s_getpc_b64 at line 5" in wait["fix"]["description"]
     code, out, _ = check(capsys, "--fix", str(path))
-    assert path.read_text() == GETPC and "1 fixable with --fix --unsafe-fixes." in out and "not fixed: the fix is unsafe" in out
+    assert path.read_text() == GETPC and "1 fixable with --fix --unsafe-fixes." in out
+    assert "not fixed: the fix is unsafe" in out
     code, out, _ = check(capsys, "--fix", "--unsafe-fixes", str(path))
     assert "    s_waitcnt lgkmcnt(0)\n    s_add_u32 s6, s0" in path.read_text()
 

@@ -2,8 +2,9 @@
 
 A pass lints the file's text, applies the applicable fixes that can be made together (bottom-up, so the
 positions of the rest stay true; per kernel those up to the first isolated one, none overlapping), and
-lints the result again, until no fix applies or MAX_PASSES have run. A fix applies when its rule is selected, it is safe (or unsafe with `--unsafe-fixes`), and
-its edits are plain lines of this file: never a macro body, an included file or a generated listing.
+lints the result again, until no fix applies or MAX_PASSES have run. A fix applies when its rule is
+selected, it is safe (or unsafe with `--unsafe-fixes`), and its edits are plain lines of this file:
+never a macro body, an included file or a generated listing.
 Line endings, a byte-order mark and every untouched byte stay as they were; a file is written only
 for `--fix`, through a temporary file in its directory renamed over it, with its permissions.
 """
@@ -185,7 +186,8 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
                       (status.st_size, status.st_mtime_ns))]
 
 
-def fix_paths(paths: list[str], flags: Flags, *, workers: int | None, unsafe: bool) -> tuple[list[FixedFile], list[Severity]]:
+def fix_paths(paths: list[str], flags: Flags, *, workers: int | None,
+              unsafe: bool) -> tuple[list[FixedFile], list[Severity]]:
     """Every input fixed in memory (in worker processes when there are several), with its fail level."""
     unique: dict[Path, Job] = {}
     for job in jobs_for(paths, flags):

@@ -116,7 +116,8 @@ class ModuleContext:
         if labels and text[labels.end():].strip():
             column = labels.end() + 1
             indent = re.sub(r"\S", " ", text[: labels.end()])
-            edit = Edit(where.path, where.line, column, where.line, column, "".join(f"{line}\n{indent}" for line in lines))
+            insertion = "".join(f"{line}\n{indent}" for line in lines)
+            edit = Edit(where.path, where.line, column, where.line, column, insertion)
             return Fix(description, (edit,), applicability, isolated)
         indent = text[: len(text) - len(text.lstrip())]
         above = _above_suppressions(source, where.line) if source else where.line
@@ -166,17 +167,20 @@ class KernelContext(ModuleContext):
                         "an inserted instruction moves its target"), {}
         before: dict[int, str] = {}
         for index, instruction in enumerate(instructions):
-            if instruction.mnemonic == "s_getpc_b64" and instruction.operands and isinstance(instruction.operands[0], Reg):
-                window = instructions[index + 1 : index + 5]
-                offsets = [n for n, user in enumerate(window, index + 1) if _adds_offset_to(user, instruction.operands[0])]
-                for n in range(index + 1, (offsets[-1] + 1) if offsets else index + 1):
-                    before[n] = (f"between s_getpc_b64 at line {instruction.where.line} and the PC-relative offset at line "
-                                 f"{instructions[offsets[-1]].where.line}: an inserted instruction moves it")
+            pc = instruction.operands[0] if instruction.mnemonic == "s_getpc_b64" and instruction.operands else None
+            if not isinstance(pc, Reg):
+                continue
+            window = instructions[index + 1 : index + 5]
+            offsets = [n for n, user in enumerate(window, index + 1) if _adds_offset_to(user, pc)]
+            for n in range(index + 1, (offsets[-1] + 1) if offsets else index + 1):
+                before[n] = (f"between s_getpc_b64 at line {instruction.where.line} and the PC-relative offset at "
+                             f"line {instructions[offsets[-1]].where.line}: an inserted instruction moves it")
         return None, before
 
 
 def _adds_offset_to(instruction: Instruction, pc: Reg) -> bool:
     """Whether `instruction` reads a register of `pc` together with a constant or symbolic operand."""
     sources = instruction.operands[1:]
-    reads_pc = any(isinstance(o, Reg) and o.kind == pc.kind and pc.index <= o.index < pc.index + pc.count for o in sources)
+    reads_pc = any(isinstance(o, Reg) and o.kind == pc.kind and pc.index <= o.index < pc.index + pc.count
+                   for o in sources)
     return reads_pc and any(not isinstance(o, Reg) for o in sources)
