@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
-from ..diagnostics import Diagnostic, Note, QuotedLines, Severity, quoted_lines
+from ..diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
 from ..frontend.builder import BuildOptions, build_module
 from ..frontend.source import read_source, split_lines
 from ..ir import Module, ReadProblem, SourceFile
@@ -164,10 +164,17 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
     results = []
     for item in prepared:
         result = lint_source(item.source, item.options, rules, selection)
+        result.diagnostics = [_shown_only(d) for d in result.diagnostics]
         if item.generated:
             result.diagnostics = [_with_origin(d, item) for d in result.diagnostics]
         results.append(result)
     return results
+
+
+def _shown_only(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding on a listing made from another input (or a Triton cache entry): its fix edits that
+    listing, not the user's source, so --fix never applies it."""
+    return replace(diagnostic, fix=replace(diagnostic.fix, applicability=DISPLAY_ONLY)) if diagnostic.fix else diagnostic
 
 
 def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
