@@ -29,7 +29,7 @@ from . import __version__
 from .analyses.manager import AnalysisManager
 from .analyses.occupancy import size_spread
 from .analyses.resources import ResourceAnalysis
-from .diagnostics import Diagnostic, Note, Severity
+from .diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
 from .driver.rule import documentation_url
 from .driver.session import lint_buffer
 from .ir import Module
@@ -257,15 +257,16 @@ def code_actions(ls: AmdgpuLanguageServer, params: types.CodeActionParams) -> li
     first, last = params.range.start.line + 1, params.range.end.line + 1
     actions = []
     for diagnostic, shown in zip(linted.diagnostics, linted.published, strict=True):
-        if diagnostic.fix is None or diagnostic.path != path or not (first <= diagnostic.line <= last):
-            continue
+        if diagnostic.fix is None or diagnostic.fix.applicability == DISPLAY_ONLY or diagnostic.path != path \
+                or not (first <= diagnostic.line <= last):
+            continue  # a display-only fix's edit is not a plain line of the document (a macro body, an include)
         edits = [types.TextEdit(range=_range(e.line, e.column, e.end_line, e.end_column), new_text=e.text)
                  for e in diagnostic.fix.edits if e.path == path]
         actions.append(types.CodeAction(
             title=f"{diagnostic.code}: {diagnostic.fix.description}",
             kind=types.CodeActionKind.QuickFix,
             diagnostics=[shown],
-            is_preferred=True,
+            is_preferred=diagnostic.fix.applicability == SAFE,
             edit=types.WorkspaceEdit(changes={uri: edits}),
         ))
     return actions

@@ -346,3 +346,31 @@ def test_every_example_fixes_cleanly(tmp_path, capsys, example):
     assert all(WAIT_OR_NOP.match(line) for line in inserted) and len(inserted) == FIXES_NEEDED.get(example.name, 0)
     _, out, _ = check(capsys, "--diff", str(path))
     assert out == ""
+
+
+def test_sarif_and_the_editor_offer_no_display_only_fix(tmp_path, capsys):
+    """A fix in a macro body is no edit of a plain line of the file: SARIF carries no `fixes` for it and the
+    language server offers no quick fix, while the safe fix in the same file is offered by both."""
+    from types import SimpleNamespace
+
+    from amdgpu_lint import lsp
+    from lsprotocol import types
+
+    macro = KERNEL.replace("    v_add_f32 v7, v6, v6                 // v6 may still be loading\n", "    ADD_SELF 7, 6\n")
+    macro = macro.replace(".text\n", ".macro ADD_SELF dst, src\n    v_add_f32 v\\dst, v\\src, v\\src\n.endm\n.text\n")
+    path = tmp_path / "k.s"
+    path.write_text(macro)
+    _, out, _ = check(capsys, "--format", "sarif", str(path))
+    results = {r["ruleId"]: r for r in json.loads(out)["runs"][0]["results"]}
+    wait, nop = results["AGL201"], results["AGL301"]
+    assert "fixes" not in wait and "fixes" in nop
+
+    uri = path.as_uri()
+    linted = lsp.lint_text(str(path), macro, version=1)
+    server = SimpleNamespace(results={uri: linted},
+                             workspace=SimpleNamespace(get_text_document=lambda _: SimpleNamespace(version=1)))
+    whole = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=99, character=0))
+    actions = lsp.code_actions(server, types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=whole,
+        context=types.CodeActionContext(diagnostics=[])))
+    assert [action.title.split(":")[0] for action in actions] == ["AGL301"]
