@@ -34,6 +34,7 @@ from .targets import UnknownTarget, parse_target_id
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic, LineSource, Severity
+    from .driver.fixer import FixedFile
     from .driver.linter import FileResult
     from .ir import Module
 
@@ -129,6 +130,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     check.add_argument("--sarif-category", metavar="NAME",
                        help="sarif: GitHub code scanning category (automationDetails.id; default: the upload's own)")
+    check.add_argument("--includers", action="store_true",
+                       help="also lint the repository's assembly files that include a named file; a named header "
+                            "(not .s/.S/.asm/.amdgcn) is linted only through them (the pre-commit hook uses this)")
+    fixes = check.add_argument_group("fixes")
+    fixes.add_argument("--fix", action="store_true",
+                       help="apply the fixes findings carry (a missing wait or s_nop) to the files and report what remains")
+    fixes.add_argument("--diff", action="store_true",
+                       help="print those fixes as a unified diff instead, writing nothing (exit 1 if there are any)")
+    fixes.add_argument("--unsafe-fixes", action="store_true",
+                       help="also apply fixes that may change what the code does (e.g. code addressed by hand)")
 
     report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
     _add_input_options(report)
@@ -190,6 +201,7 @@ def _flags(args: argparse.Namespace) -> Flags:
         latency_table=args.latency_table,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
         fail_on=args.fail_on if checking else None, baseline=baseline, use_baseline=checking or baseline is not None,
+        includers=checking and args.includers,
     )
 
 
@@ -244,8 +256,66 @@ def _lint_for_check(args: argparse.Namespace) -> tuple[list[FileResult], list[Se
     return check_paths(args.paths, flags, workers=args.jobs, use_cache=not args.no_cache, progress=_progress_bar(args))
 
 
+def _fix_files(args: argparse.Namespace) -> tuple[list[FileResult], list[Severity], int]:
+    """`--fix`: fix every input, write the files that changed; what remains, and how many findings were fixed."""
+    from .driver.fixer import write_fixed
+
+    files, fail_levels = _fixed_in_memory(args)
+    applied = 0
+    for fixed in files:
+        if not fixed.changed:
+            continue
+        try:
+            write_fixed(fixed)
+            applied += fixed.problems_fixed
+        except OSError as error:
+            fixed.result.error = f"{fixed.result.path}: not fixed: {error.strerror or error}"
+    return [fixed.result for fixed in files], fail_levels, applied
+
+
+def _fixed_in_memory(args: argparse.Namespace) -> tuple[list[FixedFile], list[Severity]]:
+    from .driver.fixer import MAX_PASSES, fix_paths
+
+    if "-" in args.paths:
+        raise UsageError("--fix and --diff edit files: give paths, not standard input")
+    files, fail_levels = fix_paths(args.paths, _flags(args), workers=args.jobs, unsafe=args.unsafe_fixes)
+    for fixed in files:
+        if not fixed.converged:
+            print(f"amdgpu-lint: warning: {fixed.result.path}: fixes did not settle within {MAX_PASSES} passes; "
+                  "the rest are reported", file=sys.stderr)
+    return files, fail_levels
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    """`--diff`: the fixes as a unified diff, nothing written; exit 1 when there is a fix or a failing finding left."""
+    from .driver.fixer import unified_diff
+
+    files, fail_levels = _fixed_in_memory(args)
+    with _output(args.output) as out:
+        for fixed in files:
+            if fixed.changed:
+                out.write(unified_diff(fixed))
+    fixes = sum(fixed.problems_fixed for fixed in files)
+    remaining = sum(len(fixed.result.diagnostics) for fixed in files)
+    print(f"Would fix {fixes} problem{'s' if fixes != 1 else ''} ({remaining} remaining).", file=sys.stderr)
+    errors = [fixed.result.error for fixed in files if fixed.result.error]
+    for message in errors:
+        print(f"amdgpu-lint: {message}", file=sys.stderr)
+    if errors:
+        return EXIT_USAGE
+    failing = any(d.severity >= level for fixed, level in zip(files, fail_levels, strict=True)
+                  for d in fixed.result.diagnostics)
+    return EXIT_FINDINGS if fixes or failing else EXIT_CLEAN
+
+
 def run_check(args: argparse.Namespace) -> int:
-    results, fail_levels = _lint_for_check(args)
+    if args.diff:
+        return run_diff(args)
+    fixed = None
+    if args.fix:
+        results, fail_levels, fixed = _fix_files(args)
+    else:
+        results, fail_levels = _lint_for_check(args)
     unreadable = [result.error for result in results if result.error]
     files = len(results) - len(unreadable)
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
@@ -258,7 +328,7 @@ def run_check(args: argparse.Namespace) -> int:
         elif args.format == "json":
             from .outputs.json_format import write_json
 
-            write_json(out, diagnostics, files)
+            write_json(out, diagnostics, files, fixed=fixed)
         elif args.format == "sarif":
             from .outputs.sarif import write_sarif
             from .rules import RULES
@@ -277,7 +347,10 @@ def run_check(args: argparse.Namespace) -> int:
             from .outputs.text import use_colour, write_text
 
             write_text(out, diagnostics, sources, files, colour=use_colour(out, args.color),
-                       concise=args.format == "concise", summary=not args.quiet and files > 0)
+                       concise=args.format == "concise", summary=not args.quiet and files > 0, fixed=fixed)
+    for result in results:
+        if result.skipped:
+            print(f"amdgpu-lint: note: {result.path}: skipped: {result.skipped}", file=sys.stderr)
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:

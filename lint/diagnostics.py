@@ -34,6 +34,7 @@ class Note:
     path: str | None = None
     line: int | None = None
     column: int | None = None
+    expansion: bool = False  # a step of how the statement was produced (macro call, .rept, .include)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,16 +49,29 @@ class Edit:
     text: str
 
 
+#: How far `--fix` may trust a fix (ruff's terms): applied by `--fix`; applied with `--unsafe-fixes` too
+#: (it may change what the code does); shown only, never applied (its edit is not a plain line of the file).
+SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A machine-applicable change: a description and the edits that make it."""
+    """Edits that fix a finding. `isolated`: the rule reported the findings after this one in its kernel as if
+    it were not made (hazards are found independently), so --fix applies it in a pass of its own there."""
 
     description: str
     edits: tuple[Edit, ...]
+    applicability: str = SAFE
+    isolated: bool = False
+
+    def applies(self, unsafe: bool) -> bool:
+        """Whether `--fix` applies it (with `--unsafe-fixes` when `unsafe`)."""
+        return self.applicability == SAFE or (unsafe and self.applicability == UNSAFE)
 
     def to_json(self) -> dict:
         return {
             "description": self.description,
+            "applicability": self.applicability,
             "edits": [
                 {"path": e.path, "line": e.line, "column": e.column, "end_line": e.end_line,
                  "end_column": e.end_column, "text": e.text}
@@ -108,7 +122,7 @@ class Diagnostic:
 
 def expansion_notes(where: Provenance) -> tuple[Note, ...]:
     """One note per expansion step (macro, .rept, include), innermost first."""
-    return tuple(Note(step.describe(), step.path, step.line, step.column) for step in where.chain)
+    return tuple(Note(step.describe(), step.path, step.line, step.column, expansion=True) for step in where.chain)
 
 
 def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:

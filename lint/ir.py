@@ -253,7 +253,8 @@ class Module:
     kernels: list[Kernel] = field(default_factory=list)
     sources: dict[str, SourceFile] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
-    directives: list[tuple[Statement, Provenance]] = field(default_factory=list)  # the notable ones (frontend.directives)
+    # the notable directives (frontend.directives), or all of them while the target is unknown
+    directives: list[tuple[Statement, Provenance]] = field(default_factory=list)
     symbols: dict[str, Any] = field(default_factory=dict)
     defined_labels: set[str] = field(default_factory=set)
     code_object_version: int | None = None

@@ -1,40 +1,55 @@
 """`amdgpu-lint lsp`: a language server (pygls 2.x) over stdio.
 
-Publishes diagnostics when a document is opened, saved or changed (changes are debounced), shows
-a kernel's occupancy summary when hovering its label, and offers quick fixes for findings that
-carry one (missing-wait inserts the wait).
+Publishes diagnostics when a document is opened, saved or changed (changes are debounced). Linting
+runs in a worker thread, one lint at a time, so requests are answered while it runs; a lint whose
+document changed meanwhile is dropped unpublished. Findings inside `.include`d files are shown at
+the include (or macro call) in the open document; a finding's notes (where the load was issued,
+each expansion step) go out as related information. Hovering a kernel's label shows its occupancy
+summary from the last finished lint, and findings that carry a fix offer it as a quick fix.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import os
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__
 from .analyses.manager import AnalysisManager
 from .analyses.occupancy import size_spread
 from .analyses.resources import ResourceAnalysis
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
 from .driver.rule import documentation_url
 from .driver.session import lint_buffer
+from .ir import Module
 from .outputs.report_text import spread_text
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
              Severity.INFO: types.DiagnosticSeverity.Information}
+_LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*):")
+logger = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Linted:
-    """One document's last lint: its diagnostics and the hover text per kernel label."""
+    """One finished lint of one version of a document."""
 
-    diagnostics: list[Diagnostic]
-    hovers: dict[int, str]  # 0-based line of a kernel label -> markdown
+    version: int | None
+    diagnostics: list[Diagnostic]  # the document's own findings and those inside files it includes
+    published: list[types.Diagnostic]  # what the client was sent, in the same order
+    hovers: dict[str, str]  # kernel name -> markdown
 
 
 def _range(line: int, column: int, end_line: int, end_column: int) -> types.Range:
@@ -43,65 +58,148 @@ def _range(line: int, column: int, end_line: int, end_column: int) -> types.Rang
                        end=types.Position(line=end_line - 1, character=end_column - 1))
 
 
-def lint_text(path: str, text: str) -> Linted:
-    """Lint an editor buffer as if it were the file at `path` (config and includes from there)."""
-    module, diagnostics = lint_buffer(path, text)
-    hovers: dict[int, str] = {}
-    lines = text.splitlines()
-    for kernel in module.kernels:
-        resources = AnalysisManager(module, kernel).get(ResourceAnalysis)
-        label = next((number for number, line in enumerate(lines) if line.strip().startswith(f"{kernel.name}:")), None)
-        if resources is None or label is None:
-            continue
-        occupancy = resources.occupancy
-        steps = "".join(f"\n- next: {step}" for step in occupancy.next_step)
-        spread = spread_text(size_spread(module.target, resources.inputs).to_json(), resources.inputs.smallest_wg, resources.wg_size,
-                             "pin the work-group size to know which")
-        hovers[label] = (
-            f"**{kernel.name}** on {module.target}: **{occupancy.waves_per_simd}/"
-            f"{module.target.max_waves_per_simd} waves per SIMD**{spread}, limited by {', '.join(occupancy.limiters)}\n\n"
-            f"VGPR {resources.vgprs} (AGPR {resources.agprs}), SGPR {resources.sgprs}, LDS {resources.lds_bytes} bytes, "
-            f"work-group {resources.wg_sizes}{steps}"
-        )
-    return Linted(diagnostics, hovers)
+def _line_range(module: Module, path: str, line: int, column: int | None) -> types.Range:
+    """From `column` (or the start) to the end of a source line's text."""
+    source = module.sources.get(path)
+    text = source.line_text(line) if source else ""
+    start = column or len(text) - len(text.lstrip()) + 1
+    return _range(line, start, line, max(len(text.rstrip()) + 1, start + 1))
+
+
+def _uri(path: str) -> str:
+    return from_fs_path(path) or path
+
+
+def _related(module: Module, note: Note) -> types.DiagnosticRelatedInformation:
+    return types.DiagnosticRelatedInformation(
+        location=types.Location(uri=_uri(note.path), range=_line_range(module, note.path, note.line, note.column)),
+        message=note.message)
+
+
+def to_lsp(module: Module, path: str, diagnostic: Diagnostic) -> types.Diagnostic | None:
+    """The diagnostic as shown in the document at `path`: a finding inside an included file goes to the
+    include or macro call in this document that produced it (None if nothing in it did)."""
+    located = [note for note in diagnostic.notes if note.path is not None and note.line is not None]
+    related = [_related(module, note) for note in located]
+    message = "\n".join([diagnostic.message] + [note.message for note in diagnostic.notes if note not in located])
+    if diagnostic.path == path:
+        where = _range(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column)
+    else:
+        anchor = next((note for note in located if note.expansion and note.path == path), None)
+        if anchor is None:
+            return None
+        where = _line_range(module, path, anchor.line, anchor.column)
+        message = f"{Path(diagnostic.path).name}:{diagnostic.line}: {message}"
+        related.insert(0, _related(module, Note("the finding", diagnostic.path, diagnostic.line, diagnostic.column)))
+    return types.Diagnostic(
+        range=where,
+        message=message,
+        severity=_SEVERITY[diagnostic.severity],
+        code=diagnostic.code,
+        code_description=types.CodeDescription(href=documentation_url(diagnostic.code, diagnostic.name)),
+        source="amdgpu-lint",
+        related_information=related or None,
+    )
+
+
+def _hover(module: Module, kernel) -> str | None:
+    resources = AnalysisManager(module, kernel).get(ResourceAnalysis)
+    if resources is None:
+        return None
+    occupancy = resources.occupancy
+    steps = "".join(f"\n- next: {step}" for step in occupancy.next_step)
+    spread = spread_text(size_spread(module.target, resources.inputs).to_json(), resources.inputs.smallest_wg,
+                         resources.wg_size, "pin the work-group size to know which")
+    return (
+        f"**{kernel.name}** on {module.target}: **{occupancy.waves_per_simd}/"
+        f"{module.target.max_waves_per_simd} waves per SIMD**{spread}, limited by {', '.join(occupancy.limiters)}\n\n"
+        f"VGPR {resources.vgprs} (AGPR {resources.agprs}), SGPR {resources.sgprs}, LDS {resources.lds_bytes} bytes, "
+        f"work-group {resources.wg_sizes}{steps}"
+    )
+
+
+def lint_text(path: str, text: str, version: int | None = None) -> Linted:
+    """Lint an editor buffer as if it were the file at `path` (config and includes from there); CPU
+    assembly (no AMDGPU target or code) gets nothing."""
+    result = lint_buffer(path, text)
+    module = result.module
+    if module is None:
+        return Linted(version, [], [], {})
+    shown = [(d, to_lsp(module, path, d)) for d in result.diagnostics]
+    shown = [(d, item) for d, item in shown if item is not None]
+    hovers = {kernel.name: hover for kernel in module.kernels if (hover := _hover(module, kernel)) is not None}
+    return Linted(version, [d for d, _ in shown], [item for _, item in shown], hovers)
+
+
+class _Stdout:
+    """The server's stdout; once the client has closed it, writes are dropped (and fd 1 goes to
+    /dev/null so that the interpreter's final flush is quiet)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self.stream.write(data)
+            self.stream.flush()
+        except (BrokenPipeError, ConnectionResetError, ValueError):
+            self.closed = True
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+
+    def flush(self) -> None:
+        """Each write is flushed already."""
+
+    def close(self) -> None:
+        self.closed = True
 
 
 class AmdgpuLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("amdgpu-lint", __version__)
-        self.results: dict[str, Linted] = {}
-        self.pending: dict[str, asyncio.Task] = {}
+        self.results: dict[str, Linted] = {}  # the last finished lint of each open document
+        self.scheduled: dict[str, asyncio.Task] = {}  # the lint of each document's newest text
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amdgpu-lint")
+        self.shut_down = False
 
-    def publish(self, uri: str) -> None:
-        document = self.workspace.get_text_document(uri)
-        path = to_fs_path(uri) or uri
-        linted = lint_text(path, document.source)
-        self.results[uri] = linted
-        items = [
-            types.Diagnostic(
-                range=_range(d.line, d.column, d.end_line, d.end_column),
-                message=d.message,
-                severity=_SEVERITY[d.severity],
-                code=d.code,
-                code_description=types.CodeDescription(href=documentation_url(d.code, d.name)),
-                source="amdgpu-lint",
-            )
-            for d in linted.diagnostics
-        ]
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=items))
-
-    def publish_later(self, uri: str) -> None:
-        previous = self.pending.pop(uri, None)
+    def schedule(self, uri: str, delay: float) -> None:
+        """Lint the document's text as it is after `delay` seconds; any lint not yet published is dropped."""
+        previous = self.scheduled.pop(uri, None)
         if previous is not None:
             previous.cancel()
+        if not self.shut_down:
+            self.scheduled[uri] = asyncio.ensure_future(self._lint(uri, delay))
 
-        async def later() -> None:
-            await asyncio.sleep(DEBOUNCE_SECONDS)
-            self.pending.pop(uri, None)
-            self.publish(uri)
+    def forget(self, uri: str) -> None:
+        previous = self.scheduled.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        self.results.pop(uri, None)
 
-        self.pending[uri] = asyncio.ensure_future(later())
+    async def _lint(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        document = self.workspace.get_text_document(uri)
+        path = to_fs_path(uri) or uri
+        try:
+            linted = await asyncio.get_running_loop().run_in_executor(
+                self.worker, lint_text, path, document.source, document.version)
+        except Exception:
+            logger.exception("amdgpu-lint failed on %s", path)
+            return
+        if self.scheduled.get(uri) is not asyncio.current_task():
+            return  # the document changed or closed meanwhile (this task was cancelled)
+        del self.scheduled[uri]
+        self.results[uri] = linted
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=linted.version, diagnostics=linted.published))
+
+    def stop_linting(self) -> None:
+        self.shut_down = True
+        for uri in list(self.scheduled):
+            self.forget(uri)
+        self.worker.shutdown(wait=False, cancel_futures=True)
 
 
 server = AmdgpuLanguageServer()
@@ -109,29 +207,39 @@ server = AmdgpuLanguageServer()
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: AmdgpuLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.schedule(params.text_document.uri, 0)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: AmdgpuLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-    ls.publish_later(params.text_document.uri)
+    ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 def did_save(ls: AmdgpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.schedule(params.text_document.uri, 0)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: AmdgpuLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
-    ls.results.pop(params.text_document.uri, None)
+    ls.forget(params.text_document.uri)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: AmdgpuLanguageServer, params: None) -> None:
+    ls.stop_linting()
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: AmdgpuLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    """The occupancy of the kernel whose label is on the hovered line, from the last finished lint."""
     linted = ls.results.get(params.text_document.uri)
-    text = linted.hovers.get(params.position.line) if linted else None
+    if linted is None:
+        return None
+    lines = ls.workspace.get_text_document(params.text_document.uri).lines
+    label = _LABEL.match(lines[params.position.line]) if params.position.line < len(lines) else None
+    text = linted.hovers.get(label.group(1)) if label else None
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -140,26 +248,33 @@ def hover(ls: AmdgpuLanguageServer, params: types.HoverParams) -> types.Hover | 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
 def code_actions(ls: AmdgpuLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    linted = ls.results.get(params.text_document.uri)
-    if linted is None:
+    """Fixes of the findings on the requested lines, when the last lint is of the text the client has."""
+    uri = params.text_document.uri
+    linted = ls.results.get(uri)
+    if linted is None or linted.version != ls.workspace.get_text_document(uri).version:
         return []
+    path = to_fs_path(uri) or uri
     first, last = params.range.start.line + 1, params.range.end.line + 1
     actions = []
-    for diagnostic in linted.diagnostics:
-        if diagnostic.fix is None or not (first <= diagnostic.line <= last):
-            continue
+    for diagnostic, shown in zip(linted.diagnostics, linted.published, strict=True):
+        if diagnostic.fix is None or diagnostic.fix.applicability == DISPLAY_ONLY or diagnostic.path != path \
+                or not (first <= diagnostic.line <= last):
+            continue  # a display-only fix's edit is not a plain line of the document (a macro body, an include)
         edits = [types.TextEdit(range=_range(e.line, e.column, e.end_line, e.end_column), new_text=e.text)
-                 for e in diagnostic.fix.edits if e.path == diagnostic.path]
+                 for e in diagnostic.fix.edits if e.path == path]
         actions.append(types.CodeAction(
             title=f"{diagnostic.code}: {diagnostic.fix.description}",
             kind=types.CodeActionKind.QuickFix,
-            edit=types.WorkspaceEdit(changes={params.text_document.uri: edits}),
+            diagnostics=[shown],
+            is_preferred=diagnostic.fix.applicability == SAFE,
+            edit=types.WorkspaceEdit(changes={uri: edits}),
         ))
     return actions
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`amdgpu-lint lsp`: serve on stdin/stdout until the client exits."""
+    """`amdgpu-lint lsp`: serve on stdin/stdout until the client exits; 0 after a shutdown request,
+    else 1 (the LSP's exit codes)."""
     argparse.ArgumentParser(prog="amdgpu-lint lsp", description="The amdgpu-lint language server, on stdin/stdout.").parse_args(argv)
-    server.start_io()
-    return 0
+    server.start_io(stdout=_Stdout(sys.stdout.buffer))
+    return 0 if server.shut_down else 1

@@ -31,7 +31,8 @@ v_accvgpr_read_b32 v4, a0          ; needs 18 wait states on gfx908
 ```
 
 ## How to fix
-Insert the `s_nop` the message gives (the fix does it), or move independent work between the two.
+Insert the `s_nop` the message gives (`amdgpu-lint check --fix` does it), or move independent work
+between the two.
 """
 
 from collections.abc import Iterator
@@ -82,5 +83,5 @@ def _diagnostic(context: KernelContext, consumer: int, hazard: Hazard, severity:
         f"{hazard.present}; insert {insertion} before this line{why}",
         kernel=kernel.name,
         severity=severity,
-        fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
+        fix=context.insert_before(instruction.where, lines, f"insert {insertion}", isolated=True),  # hazards are independent
     )

@@ -54,8 +54,8 @@ v_add_f32 v12, v4, v8          ; v[4:7] and v[8:11] may still be loading
 ```
 
 ## How to fix
-Insert the wait the message names (the fix does it), as late as possible: `s_waitcnt
-vmcnt(1)` is enough for the first load when only the second may still be outstanding.
+Insert the wait the message names (`amdgpu-lint check --fix` does it), as late as possible:
+`s_waitcnt vmcnt(1)` is enough for the first load when only the second may still be outstanding.
 """
 
 from collections.abc import Iterator
@@ -112,7 +112,9 @@ def _finding(context: KernelContext, instruction: Instruction, needs: list[Need]
         kernel=kernel.name,
         notes=producer_notes,
         severity=severity,
-        fix=context.insert_before(instruction.where, lines, f"insert {insertion}"),
+        # the analysis goes on as if this wait were made, except for the accesses it cannot prove
+        fix=context.insert_before(instruction.where, lines, f"insert {insertion}",
+                                  isolated=any(need.access in _NOT_PROVEN for need in needs)),
     )
 
 

@@ -1,10 +1,15 @@
-"""The language server over stdio, driven by a pygls client: diagnostics on open and change,
-the occupancy hover on a kernel label, and a quick fix that inserts the missing wait."""
+"""The language server over stdio, driven by a pygls client: diagnostics on open and change (with
+related information), findings inside included files, the occupancy hover on a kernel label, a quick
+fix that inserts the missing wait, answers while a lint runs, stale lints dropped, and exit codes."""
 
 import asyncio
+import json
+import re
+import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
 
 pytest.importorskip("pygls")
 from lsprotocol import types  # noqa: E402
@@ -19,50 +24,190 @@ k:
 """
 
 
-async def _session(tmp_path):
-    path = tmp_path / "k.s"
-    path.write_text(SOURCE)
-    uri = path.as_uri()
-    client = LanguageClient("test-client", "1")
-    published: asyncio.Queue = asyncio.Queue()
+class Session:
+    """A client talking to `python -m amdgpu_lint lsp`; published diagnostics are queued in order."""
 
-    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
-        published.put_nowait(params)
+    def __init__(self, tmp_path):
+        self.root = tmp_path
+        self.client = LanguageClient("test-client", "1")
+        self.published: asyncio.Queue = asyncio.Queue()
 
-    await client.start_io(sys.executable, "-m", "amdgpu_lint", "lsp")
-    try:
-        await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(),
-                                                             root_uri=tmp_path.as_uri()))
-        client.initialized(types.InitializedParams())
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="asm", version=1, text=SOURCE)))
-        opened = await asyncio.wait_for(published.get(), 30)
-        hover = await client.text_document_hover_async(types.HoverParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=0)))
-        actions = await client.text_document_code_action_async(types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=types.Range(start=types.Position(line=4, character=0), end=types.Position(line=4, character=5)),
-            context=types.CodeActionContext(diagnostics=opened.diagnostics)))
-        fixed = SOURCE.replace(" v_add_u32", " s_waitcnt vmcnt(0)\n v_add_u32")
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)]))
-        changed = await asyncio.wait_for(published.get(), 30)
-        await client.shutdown_async(None)
-        client.exit(None)
-    finally:
-        await client.stop()
-    return opened, hover, actions, changed
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            self.published.put_nowait(params)
+
+    async def __aenter__(self) -> "Session":
+        await self.client.start_io(sys.executable, "-m", "amdgpu_lint", "lsp")
+        await self.client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(),
+                                                                  root_uri=self.root.as_uri()))
+        self.client.initialized(types.InitializedParams())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        self.returncode = await asyncio.wait_for(self.client._server.wait(), 30)
+        self.stderr = (await self.client._server.stderr.read()).decode()
+        await self.client.stop()
+
+    def open(self, path, text: str) -> str:
+        uri = path.as_uri()
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="asm", version=1, text=text)))
+        return uri
+
+    def change(self, uri: str, version: int, text: str) -> None:
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    async def next_published(self) -> types.PublishDiagnosticsParams:
+        return await asyncio.wait_for(self.published.get(), 60)
+
+    async def hover(self, uri: str, line: int) -> types.Hover | None:
+        return await self.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=0)))
 
 
 def test_language_server(tmp_path):
-    opened, hover, actions, changed = asyncio.run(_session(tmp_path))
+    async def session():
+        path = tmp_path / "k.s"
+        path.write_text(SOURCE)
+        async with Session(tmp_path) as lsp:
+            uri = lsp.open(path, SOURCE)
+            opened = await lsp.next_published()
+            hover = await lsp.hover(uri, 1)
+            actions = await lsp.client.text_document_code_action_async(types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=types.Range(start=types.Position(line=4, character=0), end=types.Position(line=4, character=5)),
+                context=types.CodeActionContext(diagnostics=opened.diagnostics)))
+            lsp.change(uri, 2, SOURCE.replace(" v_add_u32", " s_waitcnt vmcnt(0)\n v_add_u32"))
+            changed = await lsp.next_published()
+        return uri, opened, hover, actions, changed, lsp
+
+    uri, opened, hover, actions, changed, lsp = asyncio.run(session())
     (diagnostic,) = opened.diagnostics
     assert (diagnostic.code, diagnostic.source, diagnostic.range.start.line) == ("AGL201", "amdgpu-lint", 4)
     assert diagnostic.severity == types.DiagnosticSeverity.Error
+    (producer,) = diagnostic.related_information
+    assert (producer.message, producer.location.uri, producer.location.range.start.line) == \
+        ("global_load_dword issued here", uri, 3)
     assert "8/8 waves per SIMD" in hover.contents.value and "**k**" in hover.contents.value
     (action,) = actions
-    (edit,) = action.edit.changes[next(iter(action.edit.changes))]
+    (edit,) = action.edit.changes[uri]
     assert edit.new_text == " s_waitcnt vmcnt(0)\n" and edit.range.start == edit.range.end
     assert len(changed.diagnostics) == 0 and changed.version == 2
+    assert (lsp.returncode, lsp.stderr) == (0, "")
+
+
+def test_findings_in_included_files_are_shown_at_the_include_and_at_the_macro_call(tmp_path):
+    """A use without its wait in an included body and in a macro from an included header: each is
+    reported at the line of the open document that brought it in, pointing at the finding."""
+    (tmp_path / "body.inc").write_text(" global_load_dword v2, v1, s[0:1]\n v_add_u32 v3, v2, v2\n")
+    (tmp_path / "macros.inc").write_text(".macro load_add\n global_load_dword v4, v1, s[0:1]\n"
+                                         " v_add_u32 v5, v4, v4\n.endm\n")
+    text = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.include "macros.inc"\nk:\n v_mov_b32 v1, 0\n'
+            ' .include "body.inc"\n s_waitcnt vmcnt(0)\n load_add\n s_endpgm\n')
+    path = tmp_path / "k.s"
+    path.write_text(text)
+
+    async def session():
+        async with Session(tmp_path) as lsp:
+            lsp.open(path, text)
+            return await lsp.next_published()
+
+    published = asyncio.run(session())
+    included = {d.range.start.line: d for d in published.diagnostics if d.code == "AGL201"}
+    assert sorted(included) == [4, 6]
+    body, macro = included[4], included[6]
+    assert body.message.startswith("body.inc:2: v2 is read here but may still be loading")
+    assert (body.range.start.character, body.range.end.character) == (1, 20)
+    finding, producer, include = body.related_information
+    assert (finding.message, finding.location.uri, finding.location.range.start.line) == \
+        ("the finding", (tmp_path / "body.inc").as_uri(), 1)
+    assert (producer.message, producer.location.range.start.line) == ("global_load_dword issued here", 0)
+    assert (include.message, include.location.uri, include.location.range.start.line) == \
+        ("in file included from here ('body.inc')", path.as_uri(), 4)
+    assert macro.message.startswith("macros.inc:3: v4 is read here")
+    assert macro.related_information[0].location.uri == (tmp_path / "macros.inc").as_uri()
+    assert macro.related_information[-1].message == "in expansion of macro 'load_add'"
+
+
+def _big_file() -> str:
+    """About 20,000 lines of LLVM's gfx942 kernels (bench/bench.py's generator)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench import build_file
+
+    return build_file(20000)
+
+
+def test_requests_are_answered_while_a_lint_runs_and_stale_lints_are_dropped(tmp_path):
+    """A 20k-line file takes the worker about a second (and never the event loop): the hover sent just
+    after opening is answered before the diagnostics; during the lint of an edit, the hover comes from
+    the last finished lint (found by the label's name, though the edit moved it down a line); an
+    edit that arrives while its predecessor is being linted drops the predecessor's result."""
+    pytest.importorskip("llvmlite")
+    text = _big_file()
+    path = tmp_path / "big.s"
+    path.write_text(text)
+    label = next(number for number, line in enumerate(text.splitlines()) if line.startswith("helper_c0_0:"))
+
+    async def session():
+        async with Session(tmp_path) as lsp:
+            uri = lsp.open(path, text)
+            during_first = await lsp.hover(uri, label)
+            unpublished_at_first_hover = lsp.published.empty()
+            first = await lsp.next_published()
+            lsp.change(uri, 2, "; edit 2\n" + text)
+            await asyncio.sleep(0.4)  # the debounce is over: version 2 is being linted
+            lsp.change(uri, 3, "; edit 3\n" + text)
+            during_edit = await lsp.hover(uri, label + 1)
+            unpublished_at_edit_hover = lsp.published.empty()
+            after_edit = await lsp.next_published()
+            return during_first, unpublished_at_first_hover, first, during_edit, unpublished_at_edit_hover, after_edit
+
+    during_first, unpublished_at_first_hover, first, during_edit, unpublished_at_edit_hover, after_edit = \
+        asyncio.run(session())
+    assert during_first is None and unpublished_at_first_hover
+    assert first.version == 1 and first.diagnostics
+    assert unpublished_at_edit_hover and "**helper_c0_0** on gfx942" in during_edit.contents.value
+    assert after_edit.version == 3
+    assert [d.range.start.line for d in after_edit.diagnostics] == [d.range.start.line + 1 for d in first.diagnostics]
+
+
+def _message(payload: dict) -> bytes:
+    body = json.dumps(payload).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _serve(messages: list[dict], client_leaves: bool = False) -> tuple[int, list[dict], str]:
+    """Initialize the server, send `messages` and close its stdin: its exit code, replies and stderr.
+    A client that leaves closes the server's stdout before sending the messages (as Neovim's `:qa`
+    does right after its shutdown request), so the server's answers meet a broken pipe."""
+    server = subprocess.Popen([sys.executable, "-m", "amdgpu_lint", "lsp"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "processId": None}}
+    server.stdin.write(_message(initialize) + _message({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server.stdin.flush()
+    length = int(server.stdout.readline().split(b":")[1])
+    while server.stdout.readline().strip():
+        pass
+    replies = [json.loads(server.stdout.read(length))]
+    if client_leaves:
+        server.stdout.close()
+    server.stdin.write(b"".join(_message(m) for m in messages))
+    server.stdin.close()
+    if not client_leaves:
+        output = server.stdout.read()
+        replies += [json.loads(body) for body in re.findall(rb"\r\n\r\n(\{.*?\})(?=Content-Length|$)", output)]
+    stderr = server.stderr.read().decode()
+    return server.wait(timeout=60), replies, stderr
+
+
+def test_exit_codes_follow_the_protocol_and_a_client_gone_early_is_no_traceback():
+    shutdown, exit_ = {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}
+    returncode, replies, stderr = _serve([shutdown, exit_])
+    assert (returncode, stderr) == (0, "")
+    assert [(reply["id"], reply.get("result", "")) for reply in replies][1:] == [(2, None)]
+    assert _serve([exit_])[0] == 1  # exit without shutdown
+    assert _serve([shutdown], client_leaves=True) == (0, [replies[0]], "")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analyses.manager import AnalysisManager
-from ..diagnostics import Diagnostic, Note, QuotedLines, Severity, quoted_lines
+from ..diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
 from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
 from ..frontend.source import read_source, split_lines
 from ..ir import Kernel, Module, ReadProblem, SourceFile
@@ -63,12 +63,38 @@ class FileResult:
     diagnostics: list[Diagnostic]
     error: str | None = None  # the file could not be read at all
     quoted: dict[str, QuotedLines] = field(default_factory=dict)  # the lines findings point at, when no module is kept
+    skipped: str | None = None  # why the file was not linted: a note, not a failure
 
     def without_module(self) -> FileResult:
         """What an output needs once the module is dropped: the findings and the lines they point at."""
         if self.module is None:
             return self
         return FileResult(self.path, None, self.diagnostics, self.error, quoted_lines(self.diagnostics, self.module.sources))
+
+
+#: directives only AMDGPU assembly has (target, kernel descriptor, metadata, code object)
+_AMDGPU_DIRECTIVES = (".amdgcn_", ".amdhsa_", ".amdgpu_", ".amd_kernel_code_t", ".hsa_code_object")
+NOT_AMDGPU = "not AMDGPU assembly (no AMDGPU target, directive or instruction); pass --mcpu to lint it"
+
+
+def looks_like_amdgpu(module: Module) -> bool:
+    """Whether a module shows any sign of AMDGPU code: a target, a problem reading it, an AMDGPU
+    directive, or an instruction that some AMDGPU processor has. CPU assembly (x86, Arm, ...) shows none."""
+    from ..isa import pages_with
+
+    source = module.sources.get(module.path)
+    if module.target is not None or source is None or source.problems:
+        return True
+    if any(statement.name.startswith(_AMDGPU_DIRECTIVES) for statement, _ in module.directives):
+        return True
+    return any(pages_with(instruction.mnemonic) for kernel in module.kernels for instruction in kernel.instructions)
+
+
+def skipped_unless_amdgpu(result: FileResult) -> FileResult:
+    """The result, or for a file that is not AMDGPU code at all (no target and no sign of it), a note instead."""
+    if result.module is not None and not looks_like_amdgpu(result.module):
+        return FileResult(result.path, None, [], skipped=NOT_AMDGPU)
+    return result
 
 
 def run_rules(module: Module, rules: list[Rule]) -> list[Diagnostic]:
@@ -129,6 +155,8 @@ def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Ru
                 found.extend(_kernel_rules(module, kernels, kernel_rules))
             finally:
                 module.symbols = symbols
+            if module.target is None:
+                return  # kept whole: what the file's instructions are tells whether it is AMDGPU code at all
             for kernel in kernels:
                 kernel.instructions = [i for i in kernel.instructions if i.branch_target is not None]
                 kernel.labels, kernel.descriptor, kernel.metadata = {}, {}, None
@@ -176,11 +204,12 @@ def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], select
 
 def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
                keep_module: bool = True) -> list[FileResult]:
-    """Lint any input: assembly, or LLVM IR / code objects / Triton entries turned into assembly."""
+    """Lint any input: assembly (skipped with a note when it is CPU assembly), or LLVM IR / code objects /
+    Triton entries turned into assembly."""
     from ..frontend import inputs
 
     if not inputs.is_other_input(path):
-        return [lint_file(path, options, rules, selection, keep_module)]
+        return [skipped_unless_amdgpu(lint_file(path, options, rules, selection, keep_module))]
     try:
         prepared = inputs.prepare(path, options)
     except OSError as error:
@@ -192,10 +221,17 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
     results = []
     for item in prepared:
         result = lint_source(item.source, item.options, rules, selection)
+        result.diagnostics = [_shown_only(d) for d in result.diagnostics]
         if item.generated:
             result.diagnostics = [_with_origin(d, item) for d in result.diagnostics]
         results.append(result)
     return results
+
+
+def _shown_only(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding on a listing made from another input (or a Triton cache entry): its fix edits that
+    listing, not the user's source, so --fix never applies it."""
+    return replace(diagnostic, fix=replace(diagnostic.fix, applicability=DISPLAY_ONLY)) if diagnostic.fix else diagnostic
 
 
 def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:

@@ -2,17 +2,37 @@
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from types import ModuleType
 from typing import Any
 
+from ..analyses.cfg import is_branch
 from ..analyses.manager import Analysis, AnalysisManager
-from ..diagnostics import Diagnostic, Edit, Fix, Note, Severity, expansion_notes
-from ..ir import Finding, Kernel, Module, Provenance
+from ..diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
+from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
+from ..nodes import Reg
 
 #: Where each rule's documentation is published (docs/rules.md, one anchor per rule).
 RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"
+
+
+#: Labels opening a line (`.Lloop:`, `1:`), and the blanks after them; not VOPD's `::`.
+_LABELS = re.compile(r"(?:\s*(?:[A-Za-z_.$][\w.$@]*|\d+)\s*:(?!:))+\s*")
+
+
+def _above_suppressions(source: SourceFile, line: int) -> int:
+    """`line`, or the first of the comment lines just above it that holds a `disable-next-line`
+    suppression (which silences the next code line: an inserted line would take its place)."""
+    numbers = source.lines.numbers
+    index = bisect_left(numbers, line)
+    previous_code = numbers[index - 1] if index > 0 else 0
+    directives = [number for number in range(previous_code + 1, line)
+                  if "disable-next-line" in source.comments.get(number, "")]
+    return directives[0] if directives else line
 
 
 def documentation_url(code: str, name: str) -> str:
@@ -85,13 +105,26 @@ class ModuleContext:
             fix,
         )
 
-    def insert_before(self, where: Provenance, lines: list[str], description: str) -> Fix:
-        """A fix that inserts `lines` above the statement at `where`, with its indentation."""
+    def insert_before(self, where: Provenance, lines: list[str], description: str, *, isolated: bool = False) -> Fix:
+        """A fix inserting `lines` just before the statement at `where`: above its line with the line's
+        indentation (and above a `disable-next-line` suppression aimed at it), or after the labels that
+        share its line (a branch to them must reach the inserted lines too). Shown only, never applied
+        by --fix, when the statement comes from a macro, .rept or .include expansion: its line is not
+        the file's own line to edit."""
         source = self.module.sources.get(where.path)
         text = source.line_text(where.line) if source else ""
-        indent = text[: len(text) - len(text.lstrip())] or "    "
-        insertion = "".join(f"{indent}{line}\n" for line in lines)
-        return Fix(description, (Edit(where.path, where.line, 1, where.line, 1, insertion),))
+        applicability = DISPLAY_ONLY if where.chain or source is None else SAFE
+        labels = _LABELS.match(text, where.column - 1)
+        if labels and text[labels.end():].strip():
+            column = labels.end() + 1
+            indent = re.sub(r"\S", " ", text[: labels.end()])
+            insertion = "".join(f"{line}\n{indent}" for line in lines)
+            edit = Edit(where.path, where.line, column, where.line, column, insertion)
+            return Fix(description, (edit,), applicability, isolated)
+        indent = text[: len(text) - len(text.lstrip())]
+        above = _above_suppressions(source, where.line) if source else where.line
+        edit = Edit(where.path, above, 1, above, 1, "".join(f"{indent}{line}\n" for line in lines))
+        return Fix(description, (edit,), applicability, isolated)
 
     def findings(self) -> Iterable[Finding]:
         """Findings the front end recorded under this rule's name."""
@@ -111,3 +144,47 @@ class KernelContext(ModuleContext):
 
     def get(self, analysis: type[Analysis]) -> Any:
         return self.analyses.get(analysis)
+
+    def insert_before(self, where: Provenance, lines: list[str], description: str, *, isolated: bool = False) -> Fix:
+        """As for a module, and unsafe where an inserted instruction would move code the kernel
+        addresses by hand (a numeric branch offset, a PC-relative offset from s_getpc_b64)."""
+        fix = super().insert_before(where, lines, description, isolated=isolated)
+        if fix.applicability != SAFE:
+            return fix
+        whole_kernel, before = self._hand_addressed
+        reason = whole_kernel or before.get(self._index_of.get(id(where), -1))
+        return replace(fix, description=f"{fix.description} ({reason})", applicability=UNSAFE) if reason else fix
+
+    @cached_property
+    def _index_of(self) -> dict[int, int]:
+        return {id(instruction.where): index for index, instruction in enumerate(self.kernel.instructions)}
+
+    @cached_property
+    def _hand_addressed(self) -> tuple[str | None, dict[int, str]]:
+        """Why inserting an instruction could break the kernel's addressing: everywhere (a branch written
+        as a dword offset, `s_branch 61`), or before given instructions (those after an s_getpc_b64 up to
+        the one adding a constant offset to the PC it read, `s_add_u32 s4, s4, f@rel32@lo+4`)."""
+        instructions = self.kernel.instructions
+        for instruction in instructions:
+            if is_branch(instruction.mnemonic) and instruction.operands and instruction.branch_target is None:
+                return (f"the kernel branches by offset at line {instruction.where.line}: "
+                        "an inserted instruction moves its target"), {}
+        before: dict[int, str] = {}
+        for index, instruction in enumerate(instructions):
+            pc = instruction.operands[0] if instruction.mnemonic == "s_getpc_b64" and instruction.operands else None
+            if not isinstance(pc, Reg):
+                continue
+            window = instructions[index + 1 : index + 5]
+            offsets = [n for n, user in enumerate(window, index + 1) if _adds_offset_to(user, pc)]
+            for n in range(index + 1, (offsets[-1] + 1) if offsets else index + 1):
+                before[n] = (f"between s_getpc_b64 at line {instruction.where.line} and the PC-relative offset at "
+                             f"line {instructions[offsets[-1]].where.line}: an inserted instruction moves it")
+        return None, before
+
+
+def _adds_offset_to(instruction: Instruction, pc: Reg) -> bool:
+    """Whether `instruction` reads a register of `pc` together with a constant or symbolic operand."""
+    sources = instruction.operands[1:]
+    reads_pc = any(isinstance(o, Reg) and o.kind == pc.kind and pc.index <= o.index < pc.index + pc.count
+                   for o in sources)
+    return reads_pc and any(not isinstance(o, Reg) for o in sources)

@@ -7,20 +7,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..devices import DEVICES, Launch, find_device, parse_grid
-from ..diagnostics import Diagnostic, Severity
-from ..frontend.builder import BuildOptions, build_module
+from ..diagnostics import Severity
+from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
-from ..ir import Module
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
-from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, run_rules
+from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, skipped_unless_amdgpu
 
 #: wraps the stream of per-file results with a progress display: (results, how many) -> results
 Progress = Callable[[Iterator[list[FileResult]], int], Iterable[list[FileResult]]]
@@ -53,6 +54,7 @@ class Flags:
     fail_on: str | None = None
     baseline: str | None = None
     use_baseline: bool = True  # False (`baseline`, `report` without --baseline): no snapshot, not even the configured one
+    includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
 
 
 @dataclass
@@ -189,22 +191,86 @@ def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None
     return files
 
 
+_INCLUDE = re.compile(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.M)
+NOT_INCLUDED = "a header no assembly file includes"
+
+
+def _assembly_files() -> list[Path]:
+    """The assembly files of the repository around the working directory (git's tracked and
+    not-ignored files below it), or every one below it when that is no git work tree."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                capture_output=True, check=True).stdout.decode(errors="replace").split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        listed = [str(p) for p in Path(".").rglob("*")]
+    return [Path(name) for name in listed if Path(name).suffix in DIRECTORY_SUFFIXES and Path(name).is_file()]
+
+
+def _included_files(path: Path, include_dirs: list[Path]) -> set[Path]:
+    """Every file `path` names in an `.include` or `#include`, directly or through the files it names,
+    resolved as the preprocessor does (beside the including file, then the include directories). The
+    text is scanned, not preprocessed: a conditional include counts, one built by a macro does not."""
+    found: set[Path] = set()
+    pending = [path]
+    while pending:
+        current = pending.pop()
+        try:
+            text = current.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for name in _INCLUDE.findall(text):
+            for candidate in [current.parent / name] + [directory / name for directory in include_dirs]:
+                if candidate.is_file():
+                    resolved = candidate.resolve()
+                    if resolved not in found:
+                        found.add(resolved)
+                        pending.append(resolved)
+                    break
+    return found
+
+
+def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Path]]:
+    """The named files, then the repository's assembly files that include one of them (directly or
+    through other headers). Returns the files to lint and the headers (named files that are not
+    assembly) no file includes; a header is linted only as part of the files that include it."""
+    from ..frontend.inputs import is_other_input
+
+    named = {path.resolve() for path in files}
+    includers, reached = [], set()
+    for candidate in _assembly_files():
+        if candidate.resolve() in named:
+            continue
+        include_dirs = [Path(d) for d in flags.include_dirs + config_for(candidate, flags).include_dirs]
+        hits = _included_files(candidate, include_dirs) & named
+        if hits:
+            includers.append(candidate)
+            reached |= hits
+    headers = [path for path in files if path.suffix not in DIRECTORY_SUFFIXES and not is_other_input(path)]
+    return [path for path in files if path not in headers] + includers, [h for h in headers if h.resolve() not in reached]
+
+
 @dataclass
 class Job:
-    """One input and how to lint it; picklable, for worker processes."""
+    """One input and how to lint it (or why it is skipped); picklable, for worker processes."""
 
     path: Path
     settings: Settings
     rule_codes: tuple[str, ...]
     problem: str | None = None  # the input is missing: reported instead of linted
+    skipped: str | None = None  # why the input is not linted (a note, not an error)
 
 
 def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
     """A job per input file; bad selections and unknown processors are usage errors, up front."""
     from ..rules import RULES
 
-    jobs = []
-    for path, problem in collect_files(paths, flags):
+    found = collect_files(paths, flags)
+    orphans: list[Path] = []
+    if flags.includers:
+        files, orphans = with_includers([path for path, problem in found if problem is None], flags)
+        found = [(path, problem) for path, problem in found if problem is not None] + [(path, None) for path in files]
+    jobs = [Job(path, settings_for(path, flags), (), skipped=NOT_INCLUDED) for path in orphans]
+    for path, problem in found:
         settings = checked_settings(path, flags)
         jobs.append(Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES)), problem))
     return jobs
@@ -235,6 +301,8 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
 
     if job.problem:
         return [FileResult(str(job.path), None, [], job.problem)]
+    if job.skipped:
+        return [FileResult(str(job.path), None, [], skipped=job.skipped)]
     rules = [find_rule(code) for code in job.rule_codes]
     settings = job.settings
     if cache_directory is None or is_other_input(job.path):
@@ -312,10 +380,11 @@ def check_text(path: str, text: str, flags: Flags) -> tuple[list[FileResult], li
     return [result], [settings.fail_on]
 
 
-def lint_buffer(path: str, text: str, flags: Flags | None = None) -> tuple[Module, list[Diagnostic]]:
-    """Lint unsaved text as if it were the file at `path` (configuration and includes from there)."""
+def lint_buffer(path: str, text: str, flags: Flags | None = None) -> FileResult:
+    """Lint unsaved text as `check` lints the file at `path` (configuration and includes from there); the
+    findings include those inside files it includes. The result keeps its module."""
     settings = settings_for(Path(path), flags or Flags())
     from ..rules import RULES
 
-    module = build_module(split_lines(path, text), settings.options)
-    return module, [d for d in run_rules(module, settings.selection.enabled(RULES)) if d.path == path]
+    return skipped_unless_amdgpu(lint_source(split_lines(path, text), settings.options, settings.selection.enabled(RULES),
+                                             settings.selection))

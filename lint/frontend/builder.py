@@ -125,7 +125,7 @@ class _Builder:
         elif kind == "directive":
             self._directive(statement, where)
         elif kind == "block":
-            if is_notable(statement.name):
+            if is_notable(statement.name) or self.module.target is None:
                 self.module.directives.append((statement, where))
             self._block(statement.name, raw, where)
 
@@ -165,7 +165,7 @@ class _Builder:
 
     def _directive(self, statement: Statement, where: Provenance) -> None:
         name, args = statement.name, statement.args
-        if is_notable(name):
+        if is_notable(name) or self.module.target is None:
             self.module.directives.append((statement, where))
         if self.open_descriptor is not None:
             if name == ".end_amdhsa_kernel":

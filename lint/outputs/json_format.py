@@ -9,11 +9,12 @@ from .. import __version__
 from ..diagnostics import Diagnostic, summarize
 
 
-def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int) -> None:
+def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int, fixed: int | None = None) -> None:
+    """With `fixed` (`--fix`), the summary counts the fixes applied too; the findings are those that remain."""
     document = {
         "version": __version__,
         "diagnostics": [d.to_json() for d in diagnostics],
-        "summary": summarize(diagnostics, files),
+        "summary": summarize(diagnostics, files) | ({"fixed": fixed} if fixed is not None else {}),
     }
     out.write(json.dumps(document, indent=2) + "\n")  # one write: json.dump writes each token
 

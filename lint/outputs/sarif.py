@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
-from ..diagnostics import Diagnostic, LineSource, Severity, fingerprints
+from ..diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Severity, fingerprints
 from ..driver.rule import RULES_URL, Rule, documentation_url
 from .uris import RepositoryPaths, repository_root
 
@@ -88,7 +88,7 @@ def _result(diagnostic: Diagnostic, fingerprint: str, rule_index: int, paths: Re
     }
     if related:
         result["relatedLocations"] = related
-    if diagnostic.fix is not None:
+    if diagnostic.fix is not None and diagnostic.fix.applicability != DISPLAY_ONLY:  # display-only: no plain line to edit
         result["fixes"] = [{
             "description": {"text": _sentence(diagnostic.fix.description)},
             "artifactChanges": [

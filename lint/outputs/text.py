@@ -7,7 +7,7 @@ import os
 from collections import Counter
 from typing import TextIO
 
-from ..diagnostics import Diagnostic, LineSource, summarize
+from ..diagnostics import UNSAFE, Diagnostic, LineSource, summarize
 
 
 def _snippet(source: LineSource | None, diagnostic: Diagnostic) -> list[str]:
@@ -70,8 +70,9 @@ def summary_line(diagnostics: list[Diagnostic], files: int) -> str:
 
 
 def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, LineSource], files: int, *,
-               colour: bool | None = None, concise: bool = False, summary: bool = True) -> None:
-    """Each finding (concise: its first line only), then the summary line unless `summary` is off."""
+               colour: bool | None = None, concise: bool = False, summary: bool = True, fixed: int | None = None) -> None:
+    """Each finding (concise: its first line only), then the summary line unless `summary` is off: when `--fix`
+    fixed some, ruff's "Found N (M fixed, K remaining)"."""
     colour = use_colour(out) if colour is None else colour
     paint = _highlighter() if colour and diagnostics and not concise else None
     for diagnostic in diagnostics:
@@ -92,8 +93,13 @@ def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, Li
         for note in diagnostic.notes:
             where = f"{note.path}:{note.line}:{note.column}: " if note.path else ""
             out.write(f"{where}note: {note.message}\n")
-    if summary:
-        out.write(summary_line(diagnostics, files) + "\n")
+    if not summary:
+        return
+    if fixed:
+        _write_fix_summary(out, diagnostics, fixed, files)
+        return
+    out.write(summary_line(diagnostics, files) + "\n")
+    _write_fixable(out, diagnostics)
 
 
 def write_statistics(out: TextIO, diagnostics: list[Diagnostic], as_json: bool = False) -> None:
@@ -114,3 +120,22 @@ def write_statistics(out: TextIO, diagnostics: list[Diagnostic], as_json: bool =
     name_width = max((len(name) for (_, name), _ in rows), default=0)
     for (code, name), count in rows:
         out.write(f"{count:>{width}}  {code}  {name:<{name_width}}  {worst[code]}\n")
+
+
+def _write_fix_summary(out: TextIO, diagnostics: list[Diagnostic], fixed: int, files: int) -> None:
+    found = fixed + len(diagnostics)
+    out.write(f"Found {found} problem{'s' if found != 1 else ''} ({fixed} fixed, {len(diagnostics)} remaining) "
+              f"in {files} file{'s' if files != 1 else ''}.\n")
+    unsafe = sum(1 for d in diagnostics if d.fix and d.fix.applicability == UNSAFE)
+    if unsafe:
+        out.write(f"{unsafe} more fixable with --unsafe-fixes.\n")
+
+
+def _write_fixable(out: TextIO, diagnostics: list[Diagnostic]) -> None:
+    """How many findings `--fix` would fix (and `--unsafe-fixes` too), ruff's hint."""
+    safe = sum(1 for d in diagnostics if d.fix and d.fix.applies(False) and all(e.path == d.path for e in d.fix.edits))
+    unsafe = sum(1 for d in diagnostics if d.fix and d.fix.applicability == UNSAFE)
+    if safe:
+        out.write(f"{safe} fixable with --fix{f' ({unsafe} more with --unsafe-fixes)' if unsafe else ''}.\n")
+    elif unsafe:
+        out.write(f"{unsafe} fixable with --fix --unsafe-fixes.\n")

@@ -1,0 +1,83 @@
+"""The language server end to end in a real client: headless Neovim configured with the README's
+snippet gets the diagnostics, the occupancy hover (also while a lint runs) and the quick fix, and the
+server exits 0. Skipped when `nvim` is not installed (CI has pip packages only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+pytest.importorskip("pygls")
+
+HARNESS = ROOT / "tests" / "lsp_neovim.lua"
+SOURCE = """.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+k:
+ v_mov_b32 v1, 0
+ global_load_dword v2, v1, s[0:1]
+ v_add_u32 v3, v2, v2
+ s_endpgm
+"""
+#: Before the README's snippet: when Neovim started and, on Neovim 0.7 (Debian 12's), `vim.lsp.start`
+#: (0.8+) spelled with the older API it wraps.
+PRELUDE = """_G.amdgpu_lint_started = vim.loop.hrtime()
+if vim.lsp.start == nil then
+  vim.lsp.start = function(config) vim.lsp.buf_attach_client(0, vim.lsp.start_client(config)) end
+end
+"""
+
+
+def readme_snippet() -> str:
+    """The Neovim configuration the README gives users."""
+    (snippet,) = re.findall(r"```lua\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    return snippet
+
+
+def run_neovim(path: Path, hover_line: int, action_line: int, home: Path) -> dict:
+    """Open `path` in headless Neovim with the README's configuration, drive the harness and quit. The
+    `amdgpu-lint` Neovim starts is this checkout's, through a script that keeps its exit code and stderr."""
+    (home / "bin").mkdir(parents=True, exist_ok=True)
+    init = home / "init.lua"
+    init.write_text(PRELUDE + readme_snippet())
+    script = home / "bin" / "amdgpu-lint"
+    script.write_text(f'#!/bin/sh\n"{sys.executable}" -m amdgpu_lint "$@" 2>"{home}/server.err"\necho $? >"{home}/server.rc"\n')
+    script.chmod(0o755)
+    output = home / "result.json"
+    environment = {**os.environ, "PATH": f"{home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+                   "LSP_RESULT": str(output), "LSP_HOVER_LINE": str(hover_line), "LSP_ACTION_LINE": str(action_line),
+                   **{f"XDG_{kind}_HOME": str(home / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")}}
+    command = ["nvim", "--headless", "-i", "NONE", "--noplugin", "-u", str(init), str(path), "-c", f"luafile {HARNESS}"]
+    subprocess.run(command, cwd=path.parent, env=environment, timeout=300, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)
+    result = json.loads(output.read_text())
+    deadline = time.monotonic() + 30
+    while not (home / "server.rc").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    result["exit"] = int((home / "server.rc").read_text()) if (home / "server.rc").exists() else None
+    result["stderr"] = (home / "server.err").read_text(errors="replace")
+    return result
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed")
+def test_neovim_gets_diagnostics_hover_and_the_quick_fix_and_the_server_exits_0(tmp_path):
+    path = tmp_path / "k.s"
+    path.write_text(SOURCE)
+    result = run_neovim(path, hover_line=1, action_line=4, home=tmp_path / "nvim")
+    assert "error" not in result, result
+    (diagnostic,) = result["diagnostics"]
+    assert (diagnostic["code"], diagnostic["range"]["start"]["line"], diagnostic["severity"]) == ("AGL201", 4, 1)
+    assert diagnostic["relatedInformation"][0]["message"] == "global_load_dword issued here"
+    assert "**k** on gfx90a: **8/8 waves per SIMD**" in result["hover"]
+    assert result["actions"] == ["AGL201: insert `s_waitcnt vmcnt(0)`"]
+    assert result["fixed_lines"] == [" global_load_dword v2, v1, s[0:1]", " s_waitcnt vmcnt(0)", " v_add_u32 v3, v2, v2"]
+    assert result["after_fix"] == []
+    assert result["hover_latencies_ms"], "no hover was sent while the edit was linted"
+    assert result["exit"] == 0 and result["stderr"] == ""
