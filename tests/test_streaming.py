@@ -1,0 +1,141 @@
+"""`check` lints each kernel as soon as it is complete and keeps little of it (issue 18: memory bounded by
+the largest kernel), with the findings of a whole-module lint: on LLVM's output, and on hand-written files
+where something later in the file changes what an early kernel was linted with (then it lints again)."""
+
+import sys
+
+import pytest
+from amdgpu_lint.driver import linter
+from amdgpu_lint.frontend import builder
+from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.source import split_lines
+from amdgpu_lint.rules import RULES
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def both_ways(text: str, mcpu: str | None = None, path: str = "k.s"):
+    """(findings of a whole-module lint, findings streamed, how many kernels were handed on early)."""
+    rules = list(RULES)
+    whole = linter.run_rules(build_module(split_lines(path, text), BuildOptions(mcpu=mcpu)), rules)
+    early: list[int] = []
+    original = builder._Builder._hand_on
+
+    def counted(self):
+        early.append(1)
+        return original(self)
+
+    builder._Builder._hand_on = counted
+    try:
+        module, streamed = linter.run_rules_streamed(split_lines(path, text), BuildOptions(mcpu=mcpu), rules)
+    finally:
+        builder._Builder._hand_on = original
+    key = [d.sort_key for d in sorted(whole, key=lambda d: d.sort_key)]
+    return key, [d.sort_key for d in sorted(streamed, key=lambda d: d.sort_key)], len(early), module
+
+
+def test_llvm_output_is_linted_kernel_by_kernel_with_the_same_findings():
+    pytest.importorskip("llvmlite.binding")
+    import bench
+
+    text = bench.build_file(3000)  # LLVM 22's gfx942 kernels, repeated with unique symbols
+    whole, streamed, handed, module = both_ways(text)
+    assert streamed == whole and whole
+    assert handed >= 20  # each function was linted when the next began, not at the end of the file
+    kept = sum(len(kernel.instructions) for kernel in module.kernels)
+    built = sum(len(kernel.instructions) for kernel in build_module(split_lines("k.s", text), BuildOptions()).kernels)
+    assert kept < built / 5  # the module keeps the branches module rules read, not the kernels
+
+
+HANDWRITTEN = """\
+.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+.text
+.globl first
+.type first,@function
+first:
+    s_load_dwordx2 s[0:1], s[4:5], 0x0
+    global_load_dword v1, v0, s[0:1]
+    v_add_f32 v2, v1, v1
+    s_endpgm
+.globl second
+.type second,@function
+second:
+    s_endpgm
+{late}
+.rodata
+.p2align 6
+.amdhsa_kernel first
+  .amdhsa_next_free_vgpr .set_later
+  .amdhsa_next_free_sgpr 8
+  .amdhsa_accum_offset 4
+.end_amdhsa_kernel
+"""
+
+
+@pytest.mark.parametrize("late", [
+    ".set .set_later, 3",  # the descriptor (after both functions) reads a symbol set in between
+    ".set .set_later, 3\n.set .set_later, 200",  # ... redefined: the value at the end counts
+])
+def test_a_descriptor_after_the_code_is_still_read_as_the_whole_file_says(late):
+    """ROCR-style files put every descriptor at the end: `first` is complete when `second` begins, but its
+    descriptor comes later, so it is linted again with the whole file; the findings are the same."""
+    text = HANDWRITTEN.replace("{late}", late)
+    whole, streamed, handed, _ = both_ways(text)
+    assert streamed == whole
+    assert any(key[3] == "AGL201" for key in whole)  # the missing wait is still caught
+    assert handed >= 1
+
+
+NEXT_FREE = """\
+.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+.text
+.globl first
+.type first,@function
+first:
+    s_load_dwordx2 s[0:1], s[4:5], 0x0
+    global_load_dword v1, v0, s[0:1]
+    v_add_f32 v2, v1, v1
+    s_endpgm
+.rodata
+.amdhsa_kernel first
+  .amdhsa_next_free_vgpr .amdgcn.next_free_vgpr
+  .amdhsa_next_free_sgpr 8
+  .amdhsa_accum_offset 4
+.end_amdhsa_kernel
+.text
+.globl second
+.type second,@function
+second:
+    v_mov_b32 v120, 0
+    s_endpgm
+"""
+
+
+def test_a_symbol_read_early_and_changed_later_makes_the_file_lint_again():
+    """`first`'s descriptor reads `.amdgcn.next_free_vgpr`, which means its value at the end of the file:
+    `second` raises it after `first` was linted, so the file is linted again, all at once."""
+    unsafe = []
+    original = builder._EarlyKernels.confirm
+
+    def confirm(self, built):
+        try:
+            original(self, built)
+        except builder.EarlyKernelsUnsafe:
+            unsafe.append(1)
+            raise
+
+    builder._EarlyKernels.confirm = confirm
+    try:
+        whole, streamed, handed, module = both_ways(NEXT_FREE)
+    finally:
+        builder._EarlyKernels.confirm = original
+    assert streamed == whole and handed >= 1
+    assert unsafe == [1]
+    assert next(k for k in module.kernels if k.name == "first").descriptor == {}  # linted, then let go
+
+
+def test_macros_and_conditions_are_linted_at_the_end():
+    text = HANDWRITTEN.replace("{late}", ".set .set_later, 3").replace(".text\n", ".macro NOTHING\n.endm\n.text\n", 1)
+    whole, streamed, handed, _ = both_ways(text)
+    assert streamed == whole and handed == 0
