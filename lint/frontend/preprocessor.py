@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -277,27 +278,32 @@ def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
     """The bodies of `word` raw blocks (e.g. `.amdgpu_metadata`) as the preprocessor will hand them on,
     read ahead from the file; None when the file expands, conditions or includes anything (then only
     preprocessing can tell)."""
-    if source.lines.cpp or _EXPANDING.search(source.text):
+    lines = source.lines
+    if lines.cpp or lines.replaced or _EXPANDING.search(source.text):
         return None
     closer = RAW_BLOCKS[word]
-    lines = source.lines
+    starts = lines.starts
     texts: list[str] = []
-    opening: SourceLine | None = None
-    body: list[SourceLine] = []
-    for index, text in enumerate(lines.texts()):
-        match = _FIRST_WORD.match(text)
-        first = match.group(1).lower() if match else ""
-        if opening is None:
+    resume = 0  # code lines before this one are inside a block already read
+    opening = re.compile(rf"^[ \t]*({re.escape(word)})(?![\w.$])", re.M | re.I)
+    for match in opening.finditer(source.text):
+        index = bisect_left(starts, match.start(1))
+        if index < resume or index == len(starts) or starts[index] != match.start(1):
+            continue  # inside a block comment, or a block already read
+        body: list[SourceLine] = []
+        for inner in range(index + 1, len(starts)):
+            found = _FIRST_WORD.match(lines.text_at(inner))
+            first = found.group(1).lower() if found else ""
+            if first == closer:
+                break
             if first == word:
-                opening, body = lines[index], []
-        elif first == closer:
-            texts.append(_block_text(opening, body))
-            opening = None
-        elif first == word:
-            return None  # nested: left to the preprocessor
+                return None  # nested: left to the preprocessor
+            body.append(lines[inner])
         else:
-            body.append(lines[index])
-    return None if opening is not None else texts
+            return None  # unterminated: the preprocessor reports it
+        texts.append(_block_text(lines[index], body))
+        resume = inner + 1
+    return texts
 
 
 class Preprocessor:
