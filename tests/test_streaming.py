@@ -139,3 +139,47 @@ def test_macros_and_conditions_are_linted_at_the_end():
     text = HANDWRITTEN.replace("{late}", ".set .set_later, 3").replace(".text\n", ".macro NOTHING\n.endm\n.text\n", 1)
     whole, streamed, handed, _ = both_ways(text)
     assert streamed == whole and handed == 0
+
+
+BRANCHES = """\
+.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+.text
+.globl first
+.type first,@function
+first:
+    s_cbranch_scc1 .Lnowhere
+    s_cbranch_scc0 .Lin_second
+    s_branch .Lfirst_end
+.Lfirst_end:
+    s_endpgm
+.globl second
+.type second,@function
+second:
+.Lin_second:
+    s_endpgm
+.globl third
+.type third,@function
+third:
+    s_endpgm
+"""
+
+
+def test_branch_targets_are_judged_with_every_label_of_the_file():
+    """A linted kernel keeps only its branches to labels not defined yet: one defined in a later function
+    is no finding, one defined nowhere still is (with its suggestion)."""
+    whole, streamed, handed, module = both_ways(BRANCHES)
+    assert streamed == whole and handed >= 2
+    undefined = [key for key in whole if key[3] == "AGL003"]
+    assert len(undefined) == 1 and ".Lnowhere" in undefined[0][4]
+    first = next(kernel for kernel in module.kernels if kernel.name == "first")
+    assert [instruction.mnemonic for instruction in first.instructions] == ["s_cbranch_scc1", "s_cbranch_scc0"]
+
+
+def test_a_label_named_a_function_later_splits_the_code_as_the_whole_file_says():
+    """`inner:` reads as a label inside `first` until a later `.type inner,@function` makes it a function
+    of its own (llvm-mc reads the file as a whole): the file is linted again, all at once."""
+    text = BRANCHES.replace(".Lfirst_end:", "inner:").replace("s_branch .Lfirst_end", "s_branch inner")
+    text += ".type inner,@function\n"
+    whole, streamed, handed, module = both_ways(text)
+    assert streamed == whole and handed >= 1
+    assert "inner" in {kernel.name for kernel in module.kernels}

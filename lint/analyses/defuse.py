@@ -92,7 +92,7 @@ class _Interned:
     them: when the newer half is full it becomes the older one (the older is dropped), and facts found
     in the older half move back to the newer. Kernels keep the facts they hold."""
 
-    LIMIT = 8192
+    LIMIT = 2048
 
     def __init__(self) -> None:
         self.newer: dict[tuple, InstructionFacts] = {}

@@ -11,7 +11,8 @@ from ..analyses.manager import AnalysisManager
 from ..diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
 from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
 from ..frontend.source import read_source, split_lines
-from ..ir import Kernel, Module, ReadProblem, SourceFile
+from ..ir import Instruction, Kernel, Module, ReadProblem, SourceFile
+from ..nodes import Sym
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
@@ -139,9 +140,18 @@ class _ReadSymbols:
         return value
 
 
+def _names_undefined(instruction: Instruction, module: Module) -> bool:
+    """Whether an instruction's label operand names nothing the file has defined so far (labels and
+    symbols are never undefined again: module rules need only these instructions of a linted kernel)."""
+    target = instruction.branch_target
+    if target is None:
+        return False
+    return not isinstance(target, Sym) or (target.name not in module.defined_labels and target.name not in module.symbols)
+
+
 def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Rule]) -> tuple[Module, list[Diagnostic]]:
-    """Build and lint with each kernel's rules run as soon as the kernel is complete; the module keeps of
-    a linted kernel only what module rules read (its instructions with a label operand). When the rest of
+    """Build and lint with each kernel's rules run as soon as the kernel is complete; the module keeps of a
+    linted kernel only what module rules read (its instructions naming a label not defined yet). When the rest of
     the file changes what a kernel was linted with, the file is built and linted again all at once."""
     kernel_rules = [rule for rule in rules if rule.scope == "kernel"]
     for early in (True, False):
@@ -158,7 +168,7 @@ def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Ru
             if module.target is None:
                 return  # kept whole: what the file's instructions are tells whether it is AMDGPU code at all
             for kernel in kernels:
-                kernel.instructions = [i for i in kernel.instructions if i.branch_target is not None]
+                kernel.instructions = [i for i in kernel.instructions if _names_undefined(i, module)]
                 kernel.labels, kernel.descriptor, kernel.metadata = {}, {}, None
 
         try:

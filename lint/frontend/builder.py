@@ -185,6 +185,7 @@ class _Builder:
                 self.module.findings.append(Finding("parse-error", "'.amdhsa_kernel' needs a kernel name", where))
                 kernel_name = "<unnamed>"
             self.open_descriptor = (kernel_name, {}, where)
+            self._becomes_entry(kernel_name)
             self.kernel_symbols.add(kernel_name)
         elif name == ".end_amdhsa_kernel":
             self.module.findings.append(Finding("parse-error", "'.end_amdhsa_kernel' without .amdhsa_kernel", where))
@@ -196,10 +197,12 @@ class _Builder:
             symbol, _, kind = args.partition(",")
             symbol = symbol.strip().strip('"')
             if kind.strip() in _FUNCTION_TYPES:
+                self._becomes_entry(symbol)
                 self.function_symbols.add(symbol)
                 if "HSA_KERNEL" in kind:
                     self.kernel_symbols.add(symbol)
         elif name == ".amdgpu_hsa_kernel":
+            self._becomes_entry(args.strip())
             self.kernel_symbols.add(args.strip())
             self.function_symbols.add(args.strip())
 
@@ -238,6 +241,12 @@ class _Builder:
 
     # ---------------------------------------------------------------- finishing
 
+    def _becomes_entry(self, name: str) -> None:
+        """Note a label that code handed on early read as inside a function, now named a function."""
+        if (self.early is not None and name in self.module.defined_labels and not self._is_entry(name)
+                and name not in self.code):
+            self.early.relabelled = True
+
     def _is_entry(self, name: str) -> bool:
         """Whether a label starts a function, as far as the file has said so far."""
         return (name in self.function_symbols or name in self.kernel_symbols or name in self.descriptors
@@ -269,7 +278,6 @@ class _Builder:
         early = self.early
         items, self.code = self.code, []
         entries = {item for item in items if isinstance(item, str) and self._is_entry(item)}
-        early.plain_labels.update(item for item in items if isinstance(item, str) and item not in entries)
         reads: dict[str, Any] = {}
 
         def recorded(name: str) -> Any:
@@ -376,7 +384,7 @@ class _EarlyKernels:
     metadata: dict[str, Any] | None  # the `.amdgpu_metadata` document, read ahead
     metadata_text: str | None  # its text
     described: set[str] = field(default_factory=set)  # kernels whose descriptor was attached early
-    plain_labels: set[str] = field(default_factory=set)  # labels read as inside a function
+    relabelled: bool = False  # a label handed on inside a function was later named a function
     handed: dict[str, bool] = field(default_factory=dict)  # function -> marked a kernel when handed on
     reads: dict[str, Any] = field(default_factory=dict)  # symbol -> the value its descriptor fields read
     had_code: bool = False
@@ -384,7 +392,7 @@ class _EarlyKernels:
     def confirm(self, builder: _Builder) -> None:
         """Raise EarlyKernelsUnsafe unless the whole file agrees with what the early kernels assumed."""
         same = (builder.module.metadata == self.metadata
-                and not any(builder._is_entry(label) for label in self.plain_labels)
+                and not self.relabelled
                 and not any(name in builder.descriptors for name in self.handed)
                 and all(is_kernel or name not in builder.kernel_symbols for name, is_kernel in self.handed.items())
                 and all(same_value(builder.pre.lookup(name), value) for name, value in self.reads.items()))

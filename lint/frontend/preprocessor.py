@@ -131,7 +131,7 @@ class _Plain:
 
 _UNSEEN = object()
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
-_PLAIN_TEXTS_KEPT = 32768
+_PLAIN_TEXTS_KEPT = 8192
 
 
 def _plain(text: str) -> _Plain | None:

@@ -228,7 +228,7 @@ def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[st
     return _def_use(mnemonic, operands, modifiers, target, wave_size, either_wave)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, either_wave: bool) -> DefUse:
     mods = dict(modifiers)
     mod_names = frozenset(mods)
