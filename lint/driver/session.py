@@ -352,16 +352,13 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
         directory = cache_dir()
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     if workers > 1:
-        import gc
         import multiprocessing
         from functools import partial
 
-        gc.freeze()  # the workers share the parent's objects: no collection in them writes to those pages
         with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers) as pool:
             arriving = pool.imap(partial(run_job, cache_directory=directory, keep_module=False), jobs,
                                  chunksize=max(1, len(jobs) // (workers * 4)))
             per_job = list(progress(arriving, len(jobs)) if progress else arriving)
-        gc.unfreeze()
     else:
         arriving = (run_job(job, directory, keep_module=False) for job in jobs)
         per_job = list(progress(arriving, len(jobs)) if progress else arriving)
