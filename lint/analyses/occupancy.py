@@ -8,6 +8,7 @@ wave. The kernel report and the calculator both use it; nothing else computes oc
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ..targets import Target, waves_for_sgprs, waves_for_vgprs
 
@@ -305,8 +306,18 @@ def _steps(xs, waves_at) -> list[tuple[int, int]]:
 def what_if(target: Target, inputs: Inputs) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """Occupancy as one input varies: `alone` is that resource's own limit (the others freed),
     `combined` the kernel's occupancy with the others as they are. The work-group axis is the
-    launch's largest size (its smallest kept, unless that pins it). Each value is computed once:
-    the other limits do not move along an axis."""
+    launch's largest size (its smallest kept, unless that pins it)."""
+    return {name: {kind: list(points) for kind, points in curves} for name, curves in _what_if(target, inputs)}
+
+
+#: what-if curves, immutable: ((axis, ((kind, points), ...)), ...)
+Curves = tuple[tuple[str, tuple[tuple[str, tuple[tuple[int, int], ...]], ...]], ...]
+
+
+@lru_cache(maxsize=256)
+def _what_if(target: Target, inputs: Inputs) -> Curves:
+    """what_if's curves, kept for kernels with the same inputs. Each value is computed once: the other
+    limits do not move along an axis."""
     limits = resource_limits(target, inputs)
     by_vgprs = {x: waves_with_vgprs(target, x, inputs.wave_size) for x in _vgpr_breakpoints(target, inputs.wave_size)}
     by_lds = {x: _launch_limits(target, replace(inputs, lds_bytes=x))[0] for x in _lds_breakpoints(target, inputs.cumode)}
@@ -316,7 +327,7 @@ def what_if(target: Target, inputs: Inputs) -> dict[str, dict[str, list[tuple[in
         return min(value for name, value in limits.items() if name not in names)
 
     registers = min(limits[inputs.vgpr_label], limits[SGPR])
-    return {
+    curves = {
         "vgprs": {"alone": _steps(by_vgprs, by_vgprs.get),
                   "combined": _steps(by_vgprs, lambda x: min(by_vgprs[x], without(inputs.vgpr_label)))},
         "lds_bytes": {"alone": _steps(by_lds, by_lds.get),
@@ -324,6 +335,8 @@ def what_if(target: Target, inputs: Inputs) -> dict[str, dict[str, list[tuple[in
         "wg_size": {"alone": _steps(by_wg, lambda x: by_wg[x][1]),
                     "combined": _steps(by_wg, lambda x: min(registers, target.max_waves_per_simd, *by_wg[x]))},
     }
+    return tuple((name, tuple((kind, tuple(points)) for kind, points in kinds.items()))
+                 for name, kinds in curves.items())
 
 
 def what_if_json(target: Target, inputs: Inputs) -> dict[str, dict[str, list[list[int]]]]:
