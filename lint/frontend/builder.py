@@ -228,6 +228,8 @@ class _Builder:
             self.code.append(KernelCode(values, where))
 
     def _evaluate_int(self, text: str, where: Provenance) -> int | None:
+        if text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
+            return int(text)  # a decimal literal, as most descriptor fields are
         parsed = parse_expressions(text)
         if isinstance(parsed, ParseFailure) or len(parsed) != 1:
             message = parsed.message if isinstance(parsed, ParseFailure) else "expected one value"
