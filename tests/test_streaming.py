@@ -48,7 +48,7 @@ def test_llvm_output_is_linted_kernel_by_kernel_with_the_same_findings():
     assert kept < built / 5  # the module keeps the branches module rules read, not the kernels
 
 
-HANDWRITTEN = """\
+FIRST = """\
 .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
 .text
 .globl first
@@ -58,6 +58,8 @@ first:
     global_load_dword v1, v0, s[0:1]
     v_add_f32 v2, v1, v1
     s_endpgm
+"""
+HANDWRITTEN = FIRST + """\
 .globl second
 .type second,@function
 second:
@@ -87,16 +89,7 @@ def test_a_descriptor_after_the_code_is_still_read_as_the_whole_file_says(late):
     assert handed >= 1
 
 
-NEXT_FREE = """\
-.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
-.text
-.globl first
-.type first,@function
-first:
-    s_load_dwordx2 s[0:1], s[4:5], 0x0
-    global_load_dword v1, v0, s[0:1]
-    v_add_f32 v2, v1, v1
-    s_endpgm
+NEXT_FREE = FIRST + """\
 .rodata
 .amdhsa_kernel first
   .amdhsa_next_free_vgpr .amdgcn.next_free_vgpr

@@ -167,18 +167,23 @@ def _scalar(text: str) -> Any:
     raise _NotPlain
 
 
+def _skip_blank(lines: list[str], at: int) -> int:
+    """The first line at or after `at` that is not blank (len(lines) if none is)."""
+    while at < len(lines) and not lines[at].strip():
+        at += 1
+    return at
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
 def _block(lines: list[str], at: int, indent: int) -> tuple[Any, int]:
     """The mapping or sequence whose first line is lines[at], indented by `indent`; and the line after it."""
     if lines[at][indent : indent + 2] == "- ":
         items = []
-        while at < len(lines):
+        while (at := _skip_blank(lines, at)) < len(lines) and (depth := _depth(lines[at])) >= indent:
             line = lines[at]
-            if not line.strip():
-                at += 1
-                continue
-            depth = len(line) - len(line.lstrip(" "))
-            if depth < indent:
-                break
             if depth > indent or line[indent : indent + 2] != "- " or line[indent + 2 : indent + 3] in (" ", "-"):
                 raise _NotPlain
             if _KEY.match(line, indent + 2):  # a mapping that starts on the item's line
@@ -189,24 +194,18 @@ def _block(lines: list[str], at: int, indent: int) -> tuple[Any, int]:
             items.append(item)
         return items, at
     mapping: dict[str, Any] = {}
-    while at < len(lines):
+    while (at := _skip_blank(lines, at)) < len(lines) and (depth := _depth(lines[at])) >= indent:
         line = lines[at]
-        if not line.strip():
-            at += 1
-            continue
-        depth = len(line) - len(line.lstrip(" "))
-        if depth < indent:
-            break
         key = _KEY.match(line, indent) if depth == indent else None
         if key is None or key.group(1) in _RESERVED:
             raise _NotPlain
         if key.group(2) is not None:
             mapping[key.group(1)], at = _scalar(key.group(2)), at + 1
             continue
-        nested = next((i for i in range(at + 1, len(lines)) if lines[i].strip()), None)
-        if nested is None or len(lines[nested]) - len(lines[nested].lstrip(" ")) <= indent:
+        nested = _skip_blank(lines, at + 1)
+        if nested == len(lines) or _depth(lines[nested]) <= indent:
             raise _NotPlain  # a null value
-        mapping[key.group(1)], at = _block(lines, nested, len(lines[nested]) - len(lines[nested].lstrip(" ")))
+        mapping[key.group(1)], at = _block(lines, nested, _depth(lines[nested]))
     return mapping, at
 
 
