@@ -513,14 +513,10 @@ def run_rules_listing(form: str = "text") -> int:
 
 
 def _did_you_mean(text: str) -> str:
-    """"; did you mean missing-wait?" for a near miss of a rule's name or code, else ""."""
-    import difflib
-
+    from .driver.linter import near_miss
     from .rules import RULES
 
-    spellings = {rule.name: rule.name for rule in RULES} | {rule.code.lower(): rule.code for rule in RULES}
-    close = difflib.get_close_matches(text.strip().lower(), spellings, n=1, cutoff=0.75)
-    return f"; did you mean {spellings[close[0]]}?" if close else ""
+    return near_miss(text, RULES)
 
 
 def run_explain(args: argparse.Namespace) -> int:

@@ -215,6 +215,15 @@ def test_explain_suggests_the_rule_meant(capsys):
     assert "did you mean" not in run(capsys, "explain", "zzzz")[2]
 
 
+def test_select_and_ignore_suggest_the_rule_meant(capsys, tmp_path):
+    kernel = tmp_path / "k.s"
+    kernel.write_text(".amdgcn_target \"amdgcn-amd-amdhsa--gfx90a\"\n.text\nk:\n    s_endpgm\n")
+    code, _, err = run(capsys, "check", "--no-config", "--select", "missing-wiat", str(kernel))
+    assert code == 2 and "no rule matches 'missing-wiat'; did you mean missing-wait?" in err
+    code, _, err = run(capsys, "check", "--no-config", "--ignore", "AGL2O1", str(kernel))
+    assert code == 2 and "did you mean AGL201?" in err
+
+
 SEED_NUMBER = re.compile(r"\bseed[\s_-]*0*\d", re.IGNORECASE)
 
 

@@ -22,6 +22,15 @@ class SelectionError(ValueError):
     """A --select/--ignore entry names no rule."""
 
 
+def near_miss(text: str, rules: tuple[Rule, ...]) -> str:
+    """"; did you mean missing-wait?" for a near miss of a rule's name or code, else ""."""
+    import difflib
+
+    spellings = {rule.name: rule.name for rule in rules} | {rule.code.lower(): rule.code for rule in rules}
+    close = difflib.get_close_matches(text.strip().lower(), spellings, n=1, cutoff=0.75)
+    return f"; did you mean {spellings[close[0]]}?" if close else ""
+
+
 @dataclass
 class RuleSelection:
     """ruff-style selection: codes, names, code prefixes or ALL; ignore wins over select."""
@@ -45,7 +54,7 @@ class RuleSelection:
         per_file = [token for _, tokens in self.per_file_ignores for token in tokens]
         for token in self.select + self.ignore + list(self.severities) + per_file:
             if not any(self._matches(rule, token) for rule in rules):
-                raise SelectionError(f"no rule matches '{token}' (see 'amdgpu-lint rules')")
+                raise SelectionError(f"no rule matches '{token}'{near_miss(token, rules)} (see 'amdgpu-lint rules')")
 
     def enabled(self, rules: tuple[Rule, ...]) -> list[Rule]:
         return [
