@@ -176,3 +176,53 @@ def test_a_label_named_a_function_later_splits_the_code_as_the_whole_file_says()
     whole, streamed, handed, module = both_ways(text)
     assert streamed == whole and handed >= 1
     assert "inner" in {kernel.name for kernel in module.kernels}
+
+
+CALLER_FIRST = """\
+.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+.text
+.globl caller
+.type caller,@function
+caller:
+    s_endpgm
+.rodata
+.amdhsa_kernel caller
+  .amdhsa_next_free_vgpr caller.num_vgpr
+  .amdhsa_next_free_sgpr 8
+  .amdhsa_accum_offset 4
+.end_amdhsa_kernel
+.text
+.set caller.num_vgpr, max(4, callee.num_vgpr)
+.globl callee
+.type callee,@function
+callee:
+    v_mov_b32 v40, 0
+    s_setpc_b64 s[30:31]
+.set callee.num_vgpr, 41
+.globl third
+.type third,@function
+third:
+    s_endpgm
+"""
+
+
+def test_a_caller_before_its_callee_waits_for_the_callee_and_is_still_linted_early():
+    """LLVM writes `.set caller.num_vgpr, max(4, callee.num_vgpr)`: before the callee's symbols are defined
+    the caller's descriptor cannot be read, so the caller is held back until they are, not linted twice."""
+    unsafe = []
+    original = builder._EarlyKernels.confirm
+
+    def confirm(self, built):
+        try:
+            original(self, built)
+        except builder.EarlyKernelsUnsafe:
+            unsafe.append(1)
+            raise
+
+    builder._EarlyKernels.confirm = confirm
+    try:
+        whole, streamed, handed, module = both_ways(CALLER_FIRST)
+    finally:
+        builder._EarlyKernels.confirm = original
+    assert streamed == whole and unsafe == [] and handed >= 2
+    assert [kernel.name for kernel in module.kernels] == ["caller", "callee", "third"]

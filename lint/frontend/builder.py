@@ -270,37 +270,57 @@ class _Builder:
                 module.target = parse_target_id(module.metadata["amdhsa.target"])
         if self.early is not None:
             self.early.confirm(self)
-        kernels = self._split_functions(self.code)
-        self._attach_metadata(kernels, module.metadata, final=True)
+        kernels = [kernel for _, kernel in self._split_functions(self.code)]
+        self._attach_metadata(kernels, metadata_entries(module.metadata), final=True)
         module.kernels.extend(kernels)
 
     def _hand_on(self) -> None:
         """The code so far is complete functions: build them and hand them on (module.kernels keeps
-        what the handler leaves of them)."""
+        what the handler leaves of them). A function whose descriptor reads a symbol the file has not
+        defined yet (a caller's resource symbols before its callee's) is held back, with what follows
+        it, until that symbol is defined (or too much code waits)."""
         early = self.early
-        items, self.code = self.code, []
-        entries = {item for item in items if isinstance(item, str) and self._is_entry(item)}
-        reads: dict[str, Any] = {}
+        if early.waiting and len(self.code) < HELD_BACK_ITEMS and all(self.pre.peek(n) is None for n in early.waiting):
+            return
+        items = self.code
+        handed: list[Kernel] = []
+        cut = len(items)
+        early.waiting = set()
+        for start, kernel in self._split_functions(items):
+            mark = len(self.module.findings)
+            reads: dict[str, Any] = {}
 
-        def recorded(name: str) -> Any:
-            value = reads[name] = self.pre.lookup(name)
-            return value
+            def recorded(name: str, reads: dict[str, Any] = reads) -> Any:
+                value = reads[name] = self.pre.peek(name)
+                return value
 
-        self.lookup = recorded
-        kernels = self._split_functions(items)
-        self._attach_metadata(kernels, early.metadata, final=False)
-        self.lookup = self.pre.lookup
-        early.reads.update(reads)
-        early.handed.update((kernel.name, kernel.is_kernel) for kernel in kernels)
+            self.lookup = recorded
+            self._attach_metadata([kernel], early.entries, final=False)
+            self.lookup = self.pre.lookup
+            waiting = {name for name, value in reads.items() if value is None}
+            if waiting and len(items) < HELD_BACK_ITEMS:
+                del self.module.findings[mark:]
+                early.waiting, cut = waiting, start
+                break
+            if kernel.descriptor_where is not None:
+                del self.descriptors[kernel.name]
+                early.described.add(kernel.name)
+            early.reads.update(reads)
+            handed.append(kernel)
+        self.code = items[cut:]
+        entries = {item for item in items[:cut] if isinstance(item, str) and self._is_entry(item)}
+        early.handed.update((kernel.name, kernel.is_kernel) for kernel in handed)
         early.handed.update((name, False) for name in entries if name not in early.handed)
-        early.had_code = early.had_code or any(kernel.instructions for kernel in kernels)
-        early.handle(self.module, kernels)
-        self.module.kernels.extend(kernels)
+        early.had_code = early.had_code or any(kernel.instructions for kernel in handed)
+        if handed:
+            early.handle(self.module, handed)
+            self.module.kernels.extend(handed)
 
-    def _split_functions(self, items: list[str | Instruction | KernelCode]) -> list[Kernel]:
-        """Cut a code stream at function labels; code before any of them forms its own function."""
+    def _split_functions(self, items: list[str | Instruction | KernelCode]) -> list[tuple[int, Kernel]]:
+        """Cut a code stream at function labels; code before any of them forms its own function. Each
+        function comes with the index of the item it starts at."""
         module = self.module
-        kernels: list[Kernel] = []
+        kernels: list[tuple[int, Kernel]] = []
         current: Kernel | None = None
         pending_labels: list[str] = []
 
@@ -308,10 +328,10 @@ class _Builder:
             kernel = Kernel(pending_labels[0] if pending_labels else "<top-level>", where)
             kernel.labels = {label: 0 for label in pending_labels}
             pending_labels.clear()
-            kernels.append(kernel)
+            kernels.append((0, kernel))
             return kernel
 
-        for item in items:
+        for index, item in enumerate(items):
             if isinstance(item, Instruction):
                 current = current or start_unnamed(item.where)
                 if not current.instructions:
@@ -320,7 +340,7 @@ class _Builder:
             elif isinstance(item, str):
                 if self._is_entry(item):
                     current = Kernel(item, Provenance(module.path, 0))
-                    kernels.append(current)
+                    kernels.append((index, current))
                     pending_labels.clear()
                 elif current is None:
                     pending_labels.append(item)
@@ -330,9 +350,9 @@ class _Builder:
                 current = current or start_unnamed(item.where)
                 current.kernel_code_t = item.fields
                 current.is_kernel = True
-        return [k for k in kernels if k.instructions or k.name in self.descriptors]
+        return [(start, k) for start, k in kernels if k.instructions or k.name in self.descriptors]
 
-    def _attach_metadata(self, kernels: list[Kernel], metadata: dict[str, Any] | None, final: bool) -> None:
+    def _attach_metadata(self, kernels: list[Kernel], entries: dict[str, dict[str, Any]], final: bool) -> None:
         """Descriptors, kernel markings and metadata entries of `kernels`; at the end of the file, descriptors
         with no code become kernels of their own."""
         module = self.module
@@ -360,18 +380,25 @@ class _Builder:
             kernel.descriptor = values
             kernel.descriptor_where = where
             kernel.is_kernel = True
-            if not final:
-                del self.descriptors[name]
-                self.early.described.add(name)
-        for name in self.kernel_symbols:
-            if name in by_name:
-                by_name[name].is_kernel = True
-        entries = (metadata or {}).get("amdhsa.kernels") or []
-        for entry in entries if isinstance(entries, list) else []:
-            if isinstance(entry, dict) and entry.get(".name") in by_name:
-                kernel = by_name[entry[".name"]]
+        for name, kernel in by_name.items():
+            if name in self.kernel_symbols:
+                kernel.is_kernel = True
+        for name, kernel in by_name.items():
+            entry = entries.get(name)
+            if entry is not None:
                 kernel.metadata = entry
                 kernel.is_kernel = True
+
+
+def metadata_entries(metadata: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """Each kernel's entry in the metadata's `amdhsa.kernels`, by name (a later entry of a name wins)."""
+    entries = (metadata or {}).get("amdhsa.kernels") or []
+    return {entry[".name"]: entry for entry in (entries if isinstance(entries, list) else [])
+            if isinstance(entry, dict) and isinstance(entry.get(".name"), str)}
+
+
+#: code items (instructions, labels) held back at most, waiting for symbols, before it is handed on anyway
+HELD_BACK_ITEMS = 20_000
 
 
 class EarlyKernelsUnsafe(Exception):
@@ -385,10 +412,12 @@ class _EarlyKernels:
     handle: Callable[[Module, list[Kernel]], None]
     metadata: dict[str, Any] | None  # the `.amdgpu_metadata` document, read ahead
     metadata_text: str | None  # its text
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # its kernels' entries by name
     described: set[str] = field(default_factory=set)  # kernels whose descriptor was attached early
     relabelled: bool = False  # a label handed on inside a function was later named a function
     handed: dict[str, bool] = field(default_factory=dict)  # function -> marked a kernel when handed on
     reads: dict[str, Any] = field(default_factory=dict)  # symbol -> the value its descriptor fields read
+    waiting: set[str] = field(default_factory=set)  # symbols held-back functions read before their definition
     had_code: bool = False
 
     def confirm(self, builder: _Builder) -> None:
@@ -448,7 +477,8 @@ def build_module(source: SourceFile, options: BuildOptions,
     if handle_kernels is not None and early and target is not None:
         ahead = _metadata_ahead(source)
         if ahead is not None:
-            builder.early = _EarlyKernels(_collecting_while(handle_kernels, collecting), *ahead)
+            builder.early = _EarlyKernels(_collecting_while(handle_kernels, collecting), *ahead,
+                                          entries=metadata_entries(ahead[0]))
     gc.disable()  # the build makes objects a line, all kept: collections would walk them all and free nothing
     try:
         for item in preprocessor.run(source):

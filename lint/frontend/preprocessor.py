@@ -344,6 +344,7 @@ class Preprocessor:
         self._stack: list[_Frame] = []
         self._next_free = {"v": 0, "s": 0}
         self._kernel_free = {"v": 0, "s": 0}  # `.kernel.vgpr_count` / `.kernel.sgpr_count` of the .amdgpu_hsa_kernel scope
+        self._peeking: set[str] = set()  # deferred definitions being evaluated by `peek`
 
     # ----------------------------------------------------------------- public API
 
@@ -422,6 +423,22 @@ class Preprocessor:
             index += 1
             frame.index = index
             yield plain.statement, Provenance(lines.path, numbers[index - 1], columns[index - 1], chain), ""
+
+    def peek(self, name: str) -> Value | None:
+        """`lookup` that does not keep what a deferred definition evaluates to: what is read before the
+        end of the file, while later definitions may still change it."""
+        if name in self._peeking:
+            return 0  # what `lookup` reads for a definition that refers to itself
+        value = self.symbols.get(name)
+        if value is None or isinstance(value, (int, float)):
+            return self.lookup(name)
+        self._peeking.add(name)
+        try:
+            return evaluate(value, self.peek, self.functions)
+        except EvalError:
+            return None
+        finally:
+            self._peeking.discard(name)
 
     def lookup(self, name: str) -> Value | None:
         """Symbol value for expression evaluation (deferred definitions evaluated on demand)."""
