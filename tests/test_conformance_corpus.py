@@ -72,7 +72,8 @@ CORRECTNESS_RULES = ("missing-wait", "missing-nop", "register-budget")
 
 @pytest.fixture(scope="module")
 def codegen_findings(tmp_path_factory, request):
-    """Every rule's findings on LLVM 22's output for each CodeGen file and target (compiled once)."""
+    """Every rule's findings on LLVM 22's output for each CodeGen file and target (compiled once), linted
+    the way `check` lints them."""
     pytest.importorskip("llvmlite")
     from amdgpu_lint.driver.linter import lint_file
     from amdgpu_lint.frontend.builder import BuildOptions
@@ -88,7 +89,9 @@ def codegen_findings(tmp_path_factory, request):
         if asm is not None:
             path = directory / (Path(local).stem + ".s")
             path.write_text(asm)
-            findings[f"{local}[{cpu} {mattr}]"] = lint_file(path, BuildOptions(mcpu=cpu), list(RULES)).diagnostics
+            # as `check` lints it: kernel by kernel (tests/test_streaming.py compares with a whole-module lint)
+            findings[f"{local}[{cpu} {mattr}]"] = lint_file(path, BuildOptions(mcpu=cpu), list(RULES),
+                                                            keep_module=False).diagnostics
     return findings
 
 

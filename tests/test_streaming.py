@@ -3,6 +3,7 @@ the largest kernel), with the findings of a whole-module lint: on LLVM's output,
 where something later in the file changes what an early kernel was linted with (then it lints again)."""
 
 import sys
+from dataclasses import dataclass
 
 import pytest
 from amdgpu_lint.driver import linter
@@ -15,35 +16,56 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def both_ways(text: str, mcpu: str | None = None, path: str = "k.s"):
-    """(findings of a whole-module lint, findings streamed, how many kernels were handed on early)."""
-    rules = list(RULES)
-    whole = linter.run_rules(build_module(split_lines(path, text), BuildOptions(mcpu=mcpu)), rules)
-    early: list[int] = []
-    original = builder._Builder._hand_on
-
-    def counted(self):
-        early.append(1)
-        return original(self)
-
-    builder._Builder._hand_on = counted
-    try:
-        module, streamed = linter.run_rules_streamed(split_lines(path, text), BuildOptions(mcpu=mcpu), rules)
-    finally:
-        builder._Builder._hand_on = original
-    key = [d.sort_key for d in sorted(whole, key=lambda d: d.sort_key)]
-    return key, [d.sort_key for d in sorted(streamed, key=lambda d: d.sort_key)], len(early), module
+@dataclass
+class BothWays:
+    whole: list[tuple]  # sort keys of a whole-module lint's findings
+    streamed: list[tuple]  # ... of check's kernel-by-kernel lint
+    handed: int  # times the builder handed functions on before the end of the file
+    fallbacks: int  # times the file was linted again at once
+    module: object  # what the streamed lint kept
 
 
-def test_llvm_output_is_linted_kernel_by_kernel_with_the_same_findings():
+@pytest.fixture
+def both_ways(monkeypatch):
+    """Lint a text whole and streamed, counting early hand-overs and falls back to a whole lint."""
+    counts = {"handed": 0, "fallbacks": 0}
+    hand_on, build = builder._Builder._hand_on, linter.build_module
+
+    def counted_hand_on(self):
+        counts["handed"] += 1
+        return hand_on(self)
+
+    def counted_build(*args, **kwargs):
+        try:
+            return build(*args, **kwargs)
+        except builder.EarlyKernelsUnsafe:
+            counts["fallbacks"] += 1
+            raise
+
+    monkeypatch.setattr(builder._Builder, "_hand_on", counted_hand_on)
+    monkeypatch.setattr(linter, "build_module", counted_build)
+
+    def lint(text: str, path: str = "k.s") -> BothWays:
+        rules = list(RULES)
+        counts.update(handed=0, fallbacks=0)
+        module, streamed = linter.run_rules_streamed(split_lines(path, text), BuildOptions(), rules)
+        handed, fallbacks = counts["handed"], counts["fallbacks"]
+        whole = linter.run_rules(build_module(split_lines(path, text), BuildOptions()), rules)
+        keys = [sorted(d.sort_key for d in found) for found in (whole, streamed)]
+        return BothWays(keys[0], keys[1], handed, fallbacks, module)
+
+    return lint
+
+
+def test_llvm_output_is_linted_kernel_by_kernel_with_the_same_findings(both_ways):
     pytest.importorskip("llvmlite.binding")
     import bench
 
     text = bench.build_file(3000)  # LLVM 22's gfx942 kernels, repeated with unique symbols
-    whole, streamed, handed, module = both_ways(text)
-    assert streamed == whole and whole
-    assert handed >= 20  # each function was linted when the next began, not at the end of the file
-    kept = sum(len(kernel.instructions) for kernel in module.kernels)
+    linted = both_ways(text)
+    assert linted.streamed == linted.whole and linted.whole and linted.fallbacks == 0
+    assert linted.handed >= 20  # each function was linted when the next began, not at the end of the file
+    kept = sum(len(kernel.instructions) for kernel in linted.module.kernels)
     built = sum(len(kernel.instructions) for kernel in build_module(split_lines("k.s", text), BuildOptions()).kernels)
     assert kept < built / 5  # the module keeps the branches module rules read, not the kernels
 
@@ -79,14 +101,13 @@ second:
     ".set .set_later, 3",  # the descriptor (after both functions) reads a symbol set in between
     ".set .set_later, 3\n.set .set_later, 200",  # ... redefined: the value at the end counts
 ])
-def test_a_descriptor_after_the_code_is_still_read_as_the_whole_file_says(late):
+def test_a_descriptor_after_the_code_is_still_read_as_the_whole_file_says(both_ways, late):
     """ROCR-style files put every descriptor at the end: `first` is complete when `second` begins, but its
     descriptor comes later, so it is linted again with the whole file; the findings are the same."""
     text = HANDWRITTEN.replace("{late}", late)
-    whole, streamed, handed, _ = both_ways(text)
-    assert streamed == whole
-    assert any(key[3] == "AGL201" for key in whole)  # the missing wait is still caught
-    assert handed >= 1
+    linted = both_ways(text)
+    assert linted.streamed == linted.whole and linted.handed >= 1 and linted.fallbacks == 1
+    assert any(key[3] == "AGL201" for key in linted.whole)  # the missing wait is still caught
 
 
 NEXT_FREE = FIRST + """\
@@ -105,33 +126,18 @@ second:
 """
 
 
-def test_a_symbol_read_early_and_changed_later_makes_the_file_lint_again():
+def test_a_symbol_read_early_and_changed_later_makes_the_file_lint_again(both_ways):
     """`first`'s descriptor reads `.amdgcn.next_free_vgpr`, which means its value at the end of the file:
     `second` raises it after `first` was linted, so the file is linted again, all at once."""
-    unsafe = []
-    original = builder._EarlyKernels.confirm
-
-    def confirm(self, built):
-        try:
-            original(self, built)
-        except builder.EarlyKernelsUnsafe:
-            unsafe.append(1)
-            raise
-
-    builder._EarlyKernels.confirm = confirm
-    try:
-        whole, streamed, handed, module = both_ways(NEXT_FREE)
-    finally:
-        builder._EarlyKernels.confirm = original
-    assert streamed == whole and handed >= 1
-    assert unsafe == [1]
-    assert next(k for k in module.kernels if k.name == "first").descriptor == {}  # linted, then let go
+    linted = both_ways(NEXT_FREE)
+    assert linted.streamed == linted.whole and linted.handed >= 1 and linted.fallbacks == 1
+    assert next(k for k in linted.module.kernels if k.name == "first").descriptor == {}  # linted, then let go
 
 
-def test_macros_and_conditions_are_linted_at_the_end():
+def test_macros_and_conditions_are_linted_at_the_end(both_ways):
     text = HANDWRITTEN.replace("{late}", ".set .set_later, 3").replace(".text\n", ".macro NOTHING\n.endm\n.text\n", 1)
-    whole, streamed, handed, _ = both_ways(text)
-    assert streamed == whole and handed == 0
+    linted = both_ways(text)
+    assert linted.streamed == linted.whole and linted.handed == 0 and linted.fallbacks == 0
 
 
 BRANCHES = """\
@@ -157,25 +163,25 @@ third:
 """
 
 
-def test_branch_targets_are_judged_with_every_label_of_the_file():
+def test_branch_targets_are_judged_with_every_label_of_the_file(both_ways):
     """A linted kernel keeps only its branches to labels not defined yet: one defined in a later function
     is no finding, one defined nowhere still is (with its suggestion)."""
-    whole, streamed, handed, module = both_ways(BRANCHES)
-    assert streamed == whole and handed >= 2
-    undefined = [key for key in whole if key[3] == "AGL003"]
+    linted = both_ways(BRANCHES)
+    assert linted.streamed == linted.whole and linted.handed >= 2 and linted.fallbacks == 0
+    undefined = [key for key in linted.whole if key[3] == "AGL003"]
     assert len(undefined) == 1 and ".Lnowhere" in undefined[0][4]
-    first = next(kernel for kernel in module.kernels if kernel.name == "first")
+    first = next(kernel for kernel in linted.module.kernels if kernel.name == "first")
     assert [instruction.mnemonic for instruction in first.instructions] == ["s_cbranch_scc1", "s_cbranch_scc0"]
 
 
-def test_a_label_named_a_function_later_splits_the_code_as_the_whole_file_says():
+def test_a_label_named_a_function_later_splits_the_code_as_the_whole_file_says(both_ways):
     """`inner:` reads as a label inside `first` until a later `.type inner,@function` makes it a function
     of its own (llvm-mc reads the file as a whole): the file is linted again, all at once."""
     text = BRANCHES.replace(".Lfirst_end:", "inner:").replace("s_branch .Lfirst_end", "s_branch inner")
     text += ".type inner,@function\n"
-    whole, streamed, handed, module = both_ways(text)
-    assert streamed == whole and handed >= 1
-    assert "inner" in {kernel.name for kernel in module.kernels}
+    linted = both_ways(text)
+    assert linted.streamed == linted.whole and linted.handed >= 1 and linted.fallbacks == 1
+    assert "inner" in {kernel.name for kernel in linted.module.kernels}
 
 
 CALLER_FIRST = """\
@@ -206,23 +212,9 @@ third:
 """
 
 
-def test_a_caller_before_its_callee_waits_for_the_callee_and_is_still_linted_early():
+def test_a_caller_before_its_callee_waits_for_the_callee_and_is_still_linted_early(both_ways):
     """LLVM writes `.set caller.num_vgpr, max(4, callee.num_vgpr)`: before the callee's symbols are defined
     the caller's descriptor cannot be read, so the caller is held back until they are, not linted twice."""
-    unsafe = []
-    original = builder._EarlyKernels.confirm
-
-    def confirm(self, built):
-        try:
-            original(self, built)
-        except builder.EarlyKernelsUnsafe:
-            unsafe.append(1)
-            raise
-
-    builder._EarlyKernels.confirm = confirm
-    try:
-        whole, streamed, handed, module = both_ways(CALLER_FIRST)
-    finally:
-        builder._EarlyKernels.confirm = original
-    assert streamed == whole and unsafe == [] and handed >= 2
-    assert [kernel.name for kernel in module.kernels] == ["caller", "callee", "third"]
+    linted = both_ways(CALLER_FIRST)
+    assert linted.streamed == linted.whole and linted.handed >= 2 and linted.fallbacks == 0
+    assert [kernel.name for kernel in linted.module.kernels] == ["caller", "callee", "third"]

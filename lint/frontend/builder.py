@@ -104,7 +104,6 @@ class _Builder:
         self.open_descriptor: tuple[str, dict[str, Any], Provenance] | None = None
         self.local_label_count: dict[int, int] = {}
         self.pending_forward: list[tuple[Instruction, int, int]] = []  # (instr, operand index, label)
-        self.lookup = preprocessor.lookup  # symbol values for descriptor fields
         # handing kernels on before the end of the file (None: all at the end)
         self.early: _EarlyKernels | None = None
 
@@ -227,7 +226,8 @@ class _Builder:
             }
             self.code.append(KernelCode(values, where))
 
-    def _evaluate_int(self, text: str, where: Provenance) -> int | None:
+    def _evaluate_int(self, text: str, where: Provenance, lookup: Callable[[str], Any] | None = None) -> int | None:
+        """The integer value of `text` (None when it has none), symbols read by `lookup` (the preprocessor's)."""
         if text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
             return int(text)  # a decimal literal, as most descriptor fields are
         parsed = parse_expressions(text)
@@ -236,7 +236,7 @@ class _Builder:
             self.module.findings.append(Finding("parse-error", f"bad value '{text}': {message}", where))
             return None
         try:
-            value = evaluate(parsed[0], self.lookup, self.pre.functions)
+            value = evaluate(parsed[0], lookup or self.pre.lookup, self.pre.functions)
         except EvalError:
             return None  # refers to symbols LLVM resolves at link time; not an error
         return value if isinstance(value, int) else None
@@ -294,9 +294,7 @@ class _Builder:
                 value = reads[name] = self.pre.peek(name)
                 return value
 
-            self.lookup = recorded
-            self._attach_metadata([kernel], early.entries, final=False)
-            self.lookup = self.pre.lookup
+            self._attach_metadata([kernel], early.entries, final=False, lookup=recorded)
             waiting = {name for name, value in reads.items() if value is None}
             if waiting and len(items) < HELD_BACK_ITEMS:
                 del self.module.findings[mark:]
@@ -352,7 +350,8 @@ class _Builder:
                 current.is_kernel = True
         return [(start, k) for start, k in kernels if k.instructions or k.name in self.descriptors]
 
-    def _attach_metadata(self, kernels: list[Kernel], entries: dict[str, dict[str, Any]], final: bool) -> None:
+    def _attach_metadata(self, kernels: list[Kernel], entries: dict[str, dict[str, Any]], final: bool,
+                         lookup: Callable[[str], Any] | None = None) -> None:
         """Descriptors, kernel markings and metadata entries of `kernels`; at the end of the file, descriptors
         with no code become kernels of their own."""
         module = self.module
@@ -374,7 +373,7 @@ class _Builder:
             for key, (text, directive_where) in raw_values.items():
                 if key not in AMDHSA_DIRECTIVES:
                     continue  # reported by the unknown-directive rule
-                values[key] = self._evaluate_int(text, directive_where)
+                values[key] = self._evaluate_int(text, directive_where, lookup)
             for missing in fill_descriptor_defaults(values, module.target):
                 module.findings.append(Finding("parse-error", f".amdhsa_kernel '{name}' lacks required '.amdhsa_{missing}'", where))
             kernel.descriptor = values
@@ -517,7 +516,10 @@ def _metadata_ahead(source: SourceFile) -> tuple[dict[str, Any] | None, str | No
         return None
 
 
-def _collecting_while(handle: Callable[[Module, list[Kernel]], None], collecting: bool) -> Callable[[Module, list[Kernel]], None]:
+KernelHandler = Callable[[Module, list[Kernel]], None]
+
+
+def _collecting_while(handle: KernelHandler, collecting: bool) -> KernelHandler:
     """`handle`, run with the garbage collector as the caller had it (the build turns it off)."""
 
     def handled(module: Module, kernels: list[Kernel]) -> None:

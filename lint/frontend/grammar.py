@@ -151,21 +151,20 @@ def _failure(error: UnexpectedInput, text: str) -> ParseFailure:
     return ParseFailure(str(error).splitlines()[0], column)
 
 
-def grammar_statement(text: str) -> Statement | ParseFailure:
-    """One statement by the grammar."""
+def _parse(text: str, start: str):
     try:
-        return _parser().parse(text, start="start")
+        return _parser().parse(text, start=start)
     except UnexpectedInput as error:
         return _failure(error, text)
     except RecursionError:
         return ParseFailure("expression nested too deeply", 1)
+
+
+def grammar_statement(text: str) -> Statement | ParseFailure:
+    """One statement by the grammar."""
+    return _parse(text, "start")
 
 
 def grammar_expressions(text: str) -> tuple[Node, ...] | ParseFailure:
     """A comma-separated expression list by the grammar."""
-    try:
-        return _parser().parse(text, start="exprlist")
-    except UnexpectedInput as error:
-        return _failure(error, text)
-    except RecursionError:
-        return ParseFailure("expression nested too deeply", 1)
+    return _parse(text, "exprlist")

@@ -81,6 +81,7 @@ class InstructionSet:
         self.pages = pages
         self._tables = tuple(_load_page(page) for page in pages)
         self._variants: dict[str, tuple[Variant, ...]] = {}  # built on first lookup
+        self._all_names: dict[str, None] | None = None
         self._spellings = {name: (page, row) for name, page, row in spellings}
 
     def __contains__(self, mnemonic: str) -> bool:
@@ -99,7 +100,10 @@ class InstructionSet:
         return found
 
     def _names(self) -> dict[str, None]:
-        return dict.fromkeys(name for table in self._tables for name in table.names())
+        """The mnemonics of the processor's pages, in page order (built on first use)."""
+        if self._all_names is None:
+            self._all_names = dict.fromkeys(name for table in self._tables for name in table.names())
+        return self._all_names
 
     def __len__(self) -> int:
         return len(self._names())

@@ -43,5 +43,4 @@ def write_gitlab(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, 
                          "positions": {"begin": {"line": d.line, "column": d.column},
                                        "end": {"line": d.end_line, "column": d.end_column}}},
         })
-    json.dump(issues, out, indent=2)
-    out.write("\n")
+    out.write(json.dumps(issues, indent=2) + "\n")  # one write: json.dump writes each token

@@ -135,7 +135,6 @@ def write_sarif(out: TextIO, diagnostics: list[Diagnostic], rules: tuple[Rule, .
                 category: str | None = None) -> None:
     """The log, with URIs relative to the repository root; what the result cap cut is also said on stderr."""
     log = sarif_log(diagnostics, rules, sources, repository_root(), category)
-    json.dump(log, out, indent=2)
-    out.write("\n")
+    out.write(json.dumps(log, indent=2) + "\n")  # one write: json.dump writes each token
     for notification in log["runs"][0]["invocations"][0].get("toolExecutionNotifications", ()):
         print(f"amdgpu-lint: warning: {notification['message']['text']}", file=sys.stderr)
