@@ -218,3 +218,23 @@ def test_a_caller_before_its_callee_waits_for_the_callee_and_is_still_linted_ear
     linted = both_ways(CALLER_FIRST)
     assert linted.streamed == linted.whole and linted.handed >= 2 and linted.fallbacks == 0
     assert [kernel.name for kernel in linted.module.kernels] == ["caller", "callee", "third"]
+
+
+def test_linting_leaves_no_reference_cycles():
+    """Memory is freed as soon as a kernel is linted, by reference counting alone: a cycle would wait for the
+    garbage collector (and every collection walks all that is alive)."""
+    import gc
+
+    text = FIRST.replace("v_add_f32 v2, v1, v1", ".set lane, 1\n    v_add_f32 v[lane+1], v1, lane") + """\
+.type second,@function
+second:
+    s_endpgm
+"""
+    gc.collect()
+    gc.disable()
+    try:
+        findings = linter.run_rules_streamed(split_lines("k.s", text), BuildOptions(), list(RULES))[1]
+        assert findings is not None
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -271,7 +271,16 @@ def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
 
 
 #: Directives that make the statement stream depend on more than each line (expansion, conditions, inclusion).
-_EXPANDING = re.compile(r"^[ \t]*\.(?:macro|rept|irpc?|if\w*|include|altmacro)\b", re.M | re.I)
+_EXPANDING = re.compile(r"\.(?i:macro|rept|irpc?|if\w*|include|altmacro)\b")
+
+
+def _at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` in `text` that only blanks precede on their line. (A pattern that starts
+    with a literal is searched for at C speed; anchoring it with `^` and re.M would try every position.)"""
+    for match in pattern.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if not text[line_start : match.start()].strip(" \t"):
+            yield match
 
 
 def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
@@ -279,14 +288,14 @@ def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
     read ahead from the file; None when the file expands, conditions or includes anything (then only
     preprocessing can tell)."""
     lines = source.lines
-    if lines.cpp or lines.replaced or _EXPANDING.search(source.text):
+    if lines.cpp or lines.replaced or next(_at_line_starts(_EXPANDING, source.text), None):
         return None
     closer = RAW_BLOCKS[word]
     starts = lines.starts
     texts: list[str] = []
     resume = 0  # code lines before this one are inside a block already read
-    opening = re.compile(rf"^[ \t]*({re.escape(word)})(?![\w.$])", re.M | re.I)
-    for match in opening.finditer(source.text):
+    opening = re.compile(rf"((?i:{re.escape(word)}))(?![\w.$])")
+    for match in _at_line_starts(opening, source.text):
         index = bisect_left(starts, match.start(1))
         if index < resume or index == len(starts) or starts[index] != match.start(1):
             continue  # inside a block comment, or a block already read
@@ -680,6 +689,8 @@ class Preprocessor:
         except RecursionError:
             self._report("parse-error", "expression nested too deeply", line, frame)
             return None
+        finally:
+            del resolve  # the closure refers to itself: a cycle only the garbage collector would free
         if failed:
             return None
         return replace(statement, operands=operands, modifiers=modifiers, resolved=True, pair=pair)
