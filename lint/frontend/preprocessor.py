@@ -647,53 +647,55 @@ class Preprocessor:
         would; other expressions that still mention labels or external symbols (branch
         targets, `sym@rel32@lo`) stay symbolic.
         """
-        failed = False
-
-        def resolve(node: Node) -> Node:
-            nonlocal failed
-            if isinstance(node, RegExpr):
-                try:
-                    first = evaluate(node.first, self.lookup, self.functions)
-                    last = first if node.last is None else evaluate(node.last, self.lookup, self.functions)
-                except EvalError as error:
-                    rule = "undefined-symbol" if error.symbol else "parse-error"
-                    self._report(rule, f"register index of '{node.kind}[...]': {error}", line, frame)
-                    failed = True
-                    return node
-                if not isinstance(first, int) or not isinstance(last, int) or last < first:
-                    self._report("parse-error", f"bad register range {node.kind}[{first}:{last}]", line, frame)
-                    failed = True
-                    return node
-                return Reg(node.kind, first, last - first + 1)
-            if isinstance(node, (Sym, BinOp)):
-                try:
-                    return Num(evaluate(node, self.lookup, self.functions))
-                except EvalError:
-                    # `vmcnt(1*n) & lgkmcnt(0)`: not a number as a whole, but its counts are
-                    return BinOp(node.op, resolve(node.left), resolve(node.right)) if isinstance(node, BinOp) else node
-            if isinstance(node, UnOp):
-                inner = resolve(node.operand)
-                return Num(-inner.value) if node.op == "-" and isinstance(inner, Num) else UnOp(node.op, inner)
-            if isinstance(node, Abs):
-                return Abs(resolve(node.operand))
-            if isinstance(node, Call):
-                return Call(node.name, tuple(resolve(arg) for arg in node.args))
-            if isinstance(node, ListExpr):
-                return ListExpr(tuple(resolve(item) for item in node.items))
-            return node
-
+        failures: list[Node] = []
         try:
-            operands = tuple(resolve(op) for op in statement.operands)
-            modifiers = tuple((key, value if value is None else resolve(value)) for key, value in statement.modifiers)
+            operands = tuple(self._resolved(op, line, frame, failures) for op in statement.operands)
+            modifiers = tuple((key, value if value is None else self._resolved(value, line, frame, failures))
+                              for key, value in statement.modifiers)
             pair = self._resolve_symbols(statement.pair, line, frame) if statement.pair else None
         except RecursionError:
             self._report("parse-error", "expression nested too deeply", line, frame)
             return None
-        finally:
-            del resolve  # the closure refers to itself: a cycle only the garbage collector would free
-        if failed:
+        if failures:
             return None
         return replace(statement, operands=operands, modifiers=modifiers, resolved=True, pair=pair)
+
+    def _resolved(self, node: Node, line: SourceLine, frame: _Frame, failures: list[Node]) -> Node:
+        """`node` with its symbols replaced by their values; a register bound that does not resolve is
+        reported and added to `failures`. (A method, not a closure: a recursive closure is a reference cycle.)"""
+        if isinstance(node, RegExpr):
+            try:
+                first = evaluate(node.first, self.lookup, self.functions)
+                last = first if node.last is None else evaluate(node.last, self.lookup, self.functions)
+            except EvalError as error:
+                rule = "undefined-symbol" if error.symbol else "parse-error"
+                self._report(rule, f"register index of '{node.kind}[...]': {error}", line, frame)
+                failures.append(node)
+                return node
+            if not isinstance(first, int) or not isinstance(last, int) or last < first:
+                self._report("parse-error", f"bad register range {node.kind}[{first}:{last}]", line, frame)
+                failures.append(node)
+                return node
+            return Reg(node.kind, first, last - first + 1)
+        if isinstance(node, (Sym, BinOp)):
+            try:
+                return Num(evaluate(node, self.lookup, self.functions))
+            except EvalError:
+                if not isinstance(node, BinOp):
+                    return node
+                # `vmcnt(1*n) & lgkmcnt(0)`: not a number as a whole, but its counts are
+                return BinOp(node.op, self._resolved(node.left, line, frame, failures),
+                             self._resolved(node.right, line, frame, failures))
+        if isinstance(node, UnOp):
+            inner = self._resolved(node.operand, line, frame, failures)
+            return Num(-inner.value) if node.op == "-" and isinstance(inner, Num) else UnOp(node.op, inner)
+        if isinstance(node, Abs):
+            return Abs(self._resolved(node.operand, line, frame, failures))
+        if isinstance(node, Call):
+            return Call(node.name, tuple(self._resolved(arg, line, frame, failures) for arg in node.args))
+        if isinstance(node, ListExpr):
+            return ListExpr(tuple(self._resolved(item, line, frame, failures) for item in node.items))
+        return node
 
     def _out_of_budget(self, line: SourceLine, frame: _Frame) -> None:
         if not self._budget_reported:
