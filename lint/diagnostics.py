@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import IntEnum
 from typing import Any
 
 from .ir import Provenance, SourceFile
+from .records import record
 
 
 class Severity(IntEnum):
@@ -26,7 +27,7 @@ class Severity(IntEnum):
             raise ValueError(f"unknown severity '{text}' (use error, warning or info)") from None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Note:
     """A secondary message, optionally at another location (e.g. where a producer was issued)."""
 
@@ -37,7 +38,7 @@ class Note:
     expansion: bool = False  # a step of how the statement was produced (macro call, .rept, .include)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Edit:
     """Replace the text between (line, column) and (end_line, end_column) with `text` (1-based)."""
 
@@ -54,7 +55,7 @@ class Edit:
 SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Fix:
     """Edits that fix a finding. `isolated`: the rule reported the findings after this one in its kernel as if
     it were not made (hazards are found independently), so --fix applies it in a pass of its own there."""
@@ -80,7 +81,7 @@ class Fix:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     """One finding of one rule at one location."""
 
@@ -136,7 +137,7 @@ def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
     }
 
 
-@dataclass
+@record
 class QuotedLines:
     """The lines of one file that findings point at: all the outputs need of a file once its
     module is gone (worker processes, the result cache). Reads like a SourceFile."""

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, overload
 
 from .nodes import LocalRef, Node, Num, Statement, Sym
+from .records import record
 from .targets import Target
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class SourceLine:
     """The code part of one physical line. `column` is where `text` starts (1-based). A file's
     lines are made on demand from its CodeLines; macro expansion makes its own."""
@@ -80,7 +81,7 @@ class CodeLines(Sequence[SourceLine]):
         return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ReadProblem:
     """Something wrong with the file as bytes: rule name, message, line, column."""
 
@@ -90,7 +91,7 @@ class ReadProblem:
     column: int = 1
 
 
-@dataclass
+@record
 class SourceFile:
     """One file's text (kept once, newlines normalised), where its lines start, its code lines and its comments."""
 
@@ -117,7 +118,7 @@ class SourceFile:
         return lines
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ExpansionStep:
     """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
 
@@ -136,7 +137,7 @@ class ExpansionStep:
         return f"in {self.name} expansion"
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@record(slots=True, unsafe_hash=True)
 class Provenance:
     """Where a statement came from: its source line plus the chain of expansions, innermost first.
     Never changed once made (not frozen only because a frozen one is several times slower to make,
@@ -151,7 +152,7 @@ class Provenance:
         return f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Finding:
     """A problem found while reading or building, before rule metadata is attached."""
 
@@ -161,7 +162,7 @@ class Finding:
     end_column: int | None = None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Instruction:
     """One machine instruction with its operands, modifiers and provenance."""
 
@@ -192,7 +193,7 @@ class Instruction:
         return None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class BasicBlock:
     """A straight-line run of instructions, entered at the top."""
 
@@ -219,7 +220,7 @@ USER_SGPRS = {
 }
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Kernel:
     """A kernel (has a descriptor or HSA kernel marking) or a plain function."""
 
@@ -243,7 +244,7 @@ class Kernel:
         raise KeyError(enable)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Module:
     """Everything read from one input file (and the files it includes)."""
 

@@ -17,7 +17,6 @@ import os
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -34,6 +33,7 @@ from .driver.rule import documentation_url
 from .driver.session import lint_buffer
 from .ir import Module
 from .outputs.report_text import spread_text
+from .records import record
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -42,7 +42,7 @@ _LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*):")
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Linted:
     """One finished lint of one version of a document."""
 

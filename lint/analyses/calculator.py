@@ -7,8 +7,9 @@ terascale` implements the Radeon Compute Profiler's VLIW5/VLIW4 (Radeon HD 5000/
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ..records import record
 from ..targets import Target
 from .occupancy import (
     Inputs,
@@ -28,7 +29,7 @@ class CalculatorError(ValueError):
     """Inputs the hardware cannot run (the message says which limit)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Request:
     """Resources the occupancy calculator is asked about."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..ir import BasicBlock, Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.sizes import instruction_size
 from ..nodes import Num, Sym, UnOp
+from ..records import record
 from .manager import Analysis, AnalysisManager
 
 #: Instructions that end the program or leave the function with no static successor.
@@ -33,7 +33,7 @@ def branch_label(instruction: Instruction) -> str | None:
     return target.name if isinstance(target, Sym) else None
 
 
-@dataclass
+@record
 class ControlFlowGraph:
     """Basic blocks and their edges."""
 

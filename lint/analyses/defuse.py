@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
 from ..nodes import SpecialReg
+from ..records import record
 from ..targets import Target
 from .manager import Analysis, AnalysisManager
 
@@ -44,7 +44,7 @@ def _wave_size_of_code(kernel: Kernel) -> int | None:
     return None
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class InstructionFacts:
     """One distinct instruction (mnemonic, operands, modifiers, VOPD half) on one target and wave size:
     its def/use and what the analyses derive from it, computed once and shared by every occurrence."""
@@ -126,7 +126,7 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
     return table.add(key, facts)
 
 
-@dataclass
+@record
 class KernelDefUse:
     """Def/use sets and shared facts of every instruction of a kernel."""
 

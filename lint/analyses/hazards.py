@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
 from ..nodes import Node, Num, Reg, Sym, hardware_register
+from ..records import record
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
@@ -34,7 +35,7 @@ _serials = itertools.count()
 _AFTER_LIMIT = 4096
 
 
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class Facts:
     """What the hazard rows ask about one distinct instruction on one target (shared by its occurrences)."""
 
@@ -98,7 +99,7 @@ def _part(units: frozenset, files: tuple[str, ...]) -> frozenset:
     return units if part == units else part
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HazardRow:
     """One wait-state rule: where it applies, its producer and consumer, and the states needed."""
 
@@ -469,7 +470,7 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Hazard:
     """A consumer too close to a producer under one row."""
 
@@ -480,7 +481,7 @@ class Hazard:
     present: int  # wait states between producer and consumer on the worst path
 
 
-@dataclass
+@record
 class HazardReport:
     """Every kernel hazard found, per consumer."""
 

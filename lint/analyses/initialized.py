@@ -25,11 +25,11 @@ any label the kernel uses as an address (LLVM's long branches).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, Unit, register_units
 from ..nodes import BinOp, Call, Node, Num, Sym, UnOp
+from ..records import record
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -90,7 +90,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -158,7 +158,7 @@ def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None
     return _PLAIN
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _State:
     """What may have been written (and what may copy garbage) at a point."""
 
@@ -199,7 +199,7 @@ def _step(info: DefUse, flow: Flow, written: set[Unit], copied: set[Unit]) -> fr
     return frozenset(missing)
 
 
-@dataclass
+@record
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from ..ir import Instruction
 from ..isa.classes import InstructionClass
+from ..records import record
 from ..targets import Target
 
 
@@ -19,7 +19,7 @@ class LatencyTableError(ValueError):
     """A user latency table that cannot be read or has a bad entry."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Entry:
     """One latency-table row: cycles and where the figure comes from."""
 
@@ -53,7 +53,7 @@ def _entry(name: str, raw: object, where: str) -> Entry:
     return Entry(low, high, str(raw.get("source", where)))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LatencyTable:
     """The latency entries of one processor family."""
 

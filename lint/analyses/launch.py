@@ -4,13 +4,13 @@ occupancy" causes NVIDIA's Nsight names: too few work-groups, and the partial la
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ..devices import Launch
+from ..records import record
 from ..targets import Target
 
 
-@dataclass
+@record
 class LaunchFill:
     """How a grid of work-groups fills the device."""
 

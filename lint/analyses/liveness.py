@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..ir import Kernel
+from ..records import record
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
 
 
-@dataclass
+@record
 class Liveness:
     """Registers live into each instruction."""
 

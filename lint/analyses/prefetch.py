@@ -11,9 +11,9 @@ order: a wait for `n` on the load's counter retires it once `n` or more newer ev
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 
 from ..ir import Instruction, Kernel
+from ..records import record
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -24,7 +24,7 @@ from .waitcnt import LOAD_COUNTERS, wait_facts
 MAX_STEPS = 4000  # instructions one walk may visit
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LoadDistance:
     """How far a load is from the wait that needs it."""
 
@@ -35,7 +35,7 @@ class LoadDistance:
     loop: int | None  # header block of the loop the load is in
 
 
-@dataclass
+@record
 class PrefetchReport:
     """Issue timing of one kernel: per instruction cycles, counter events and waits; per load its
     distance; per loop its instructions."""

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..ir import Kernel, Module
 from ..isa.classes import RETURNS
+from ..records import record
 from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from .defuse import DefUseAnalysis
 from .latency import request_cycles
@@ -38,7 +39,7 @@ _CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "sme
              "message": "scalar", "export": "export"}  # everything else issues freely
 
 
-@dataclass
+@record
 class Step:
     """One instruction of the trace with what the simulator needs of it."""
 
@@ -56,7 +57,7 @@ class Step:
     unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
 
 
-@dataclass
+@record
 class Simulation:
     """The result of simulating a kernel's waves on one CU."""
 
@@ -144,7 +145,7 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
     return steps
 
 
-@dataclass
+@record
 class _Wave:
     """One simulated wave's position and what it waits for."""
 

@@ -20,13 +20,14 @@ On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from ..ir import Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
+from ..records import record
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -47,7 +48,7 @@ _SOURCE_LOCKS = frozenset(("export", "translation"))
 _INVALIDATES = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_inv")
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Counter:
     """Outstanding events on one counter."""
 
@@ -89,7 +90,7 @@ class Counter:
 State = dict[str, Counter]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Event:
     """Something an instruction adds to a wait counter."""
 
@@ -99,7 +100,7 @@ class Event:
     flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS (not counted in order)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Need:
     """A wait some instruction needs: count on a counter, for a unit, because of a producer."""
 
@@ -110,7 +111,7 @@ class Need:
     access: str  # "read", "overwritten", "barrier-lds", "barrier-vmem", "return"
 
 
-@dataclass
+@record
 class WaitReport:
     """Per instruction: the waits it lacks, and for wait instructions whether they did anything."""
 
@@ -180,7 +181,7 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     counter.flat = counter.flat or event.flat
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
@@ -192,7 +193,7 @@ class Access:
         return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
@@ -224,7 +225,7 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     return shared.waits
 
 
-@dataclass
+@record
 class _Walk:
     """What the walk over one kernel knows besides the counter state."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Severity
+from ..records import record
 
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",
@@ -19,7 +20,7 @@ class ConfigError(ValueError):
     """A configuration file that cannot be used (message names the file)."""
 
 
-@dataclass
+@record
 class Config:
     """Settings read from pyproject.toml or .amdgpu-lint.toml."""
 

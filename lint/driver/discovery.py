@@ -10,8 +10,9 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from ..records import record
 
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
 #: objects are linted when named explicitly)
@@ -21,7 +22,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node
 _GLOB_CHARACTERS = frozenset("*?[")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pattern:
     """An exclusion glob: one without '/' matches any file or directory name, one with '/' the path
     relative to `base` (the configuration's directory, or the working directory for flags)."""

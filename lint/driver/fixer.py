@@ -19,11 +19,12 @@ import stat
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
+from ..records import record
 from .linter import FileResult, lint_source
 from .session import Flags, Job, jobs_for, run_job
 
@@ -33,7 +34,7 @@ MAX_PASSES = 100
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
 
 
-@dataclass
+@record
 class FixedFile:
     """One input after fixing: the findings that remain, the text before and after, the fixes applied per rule
     and how many findings there were before."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, s
 from ..frontend.source import read_source, split_lines
 from ..ir import Instruction, Kernel, Module, ReadProblem, SourceFile
 from ..nodes import Sym
+from ..records import record
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
@@ -31,7 +32,7 @@ def near_miss(text: str, rules: tuple[Rule, ...]) -> str:
     return f"; did you mean {spellings[close[0]]}?" if close else ""
 
 
-@dataclass
+@record
 class RuleSelection:
     """ruff-style selection: codes, names, code prefixes or ALL; ignore wins over select."""
 
@@ -64,7 +65,7 @@ class RuleSelection:
         ]
 
 
-@dataclass
+@record
 class FileResult:
     """What linting one input produced: findings, quoted lines and kernel summaries."""
 

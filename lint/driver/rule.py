@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from types import ModuleType
 from typing import Any
@@ -15,6 +15,7 @@ from ..analyses.manager import Analysis, AnalysisManager
 from ..diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import Reg
+from ..records import record
 
 #: Where each rule's documentation is published (docs/rules.md, one anchor per rule).
 RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"
@@ -40,7 +41,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 
@@ -67,7 +68,7 @@ class Rule:
         )
 
 
-@dataclass
+@record
 class ModuleContext:
     """What a module-level rule sees: the module and the rule itself."""
 
@@ -135,7 +136,7 @@ class ModuleContext:
             yield self.diagnostic(finding.where, finding.message, end_column=finding.end_column)
 
 
-@dataclass
+@record
 class KernelContext(ModuleContext):
     """What a kernel-level rule sees: the kernel and its cached analyses."""
 

@@ -11,13 +11,14 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from ..devices import DEVICES, Launch, find_device, parse_grid
 from ..diagnostics import Severity
 from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
+from ..records import record
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
@@ -31,7 +32,7 @@ class UsageError(Exception):
     """Bad command line or configuration: exit code 2."""
 
 
-@dataclass
+@record
 class Flags:
     """What the user said on the command line (or the editor, nothing); unset values come from the configuration."""
 
@@ -57,7 +58,7 @@ class Flags:
     includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
 
 
-@dataclass
+@record
 class Settings:
     """Everything needed to lint one file: how to build it, which rules, and what fails."""
 
@@ -249,7 +250,7 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
     return [path for path in files if path not in headers] + includers, [h for h in headers if h.resolve() not in reached]
 
 
-@dataclass
+@record
 class Job:
     """One input and how to lint it (or why it is skipped); picklable, for worker processes."""
 

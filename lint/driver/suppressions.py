@@ -9,15 +9,16 @@ directive on any line of its expansion chain (the macro call, the `.rept`, the `
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..diagnostics import Diagnostic
 from ..ir import SourceFile
+from ..records import record
 
 _DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 
 
-@dataclass
+@record
 class Directive:
     """One `amdgpu-lint:` comment: what it does, to which rules, where."""
 

@@ -6,13 +6,14 @@ import contextlib
 import gc
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..devices import Launch
 from ..expr import EvalError, Value, evaluate, target_functions
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import LocalRef, Statement, Sym
+from ..records import record
 from ..targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
 from .metadata import (
@@ -29,7 +30,7 @@ _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
 
 
-@dataclass
+@record
 class BuildOptions:
     """How to read a file, and the launch facts the analyses need when the kernel does not say."""
 
@@ -85,7 +86,7 @@ def resolve_target(
     return None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class KernelCode:
     """An .amd_kernel_code_t block's evaluated fields, in the code stream."""
 
@@ -404,7 +405,7 @@ class EarlyKernelsUnsafe(Exception):
     """Something later in the file changed what kernels handed on early were built from: build again, all at the end."""
 
 
-@dataclass
+@record
 class _EarlyKernels:
     """Kernels handed on as soon as their code is complete, and what that assumed of the rest of the file."""
 

@@ -13,10 +13,11 @@ import json
 import os
 import re
 import struct
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from ..ir import ReadProblem, SourceFile
+from ..records import record
 from .builder import BuildOptions
 from .source import split_lines
 
@@ -35,7 +36,7 @@ _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 
 
-@dataclass
+@record
 class Prepared:
     """Assembly made from one input, ready to lint."""
 
@@ -219,7 +220,7 @@ def _bundle_entries(data: bytes) -> list[tuple[str, bytes]]:
     return entries
 
 
-@dataclass
+@record
 class _CodeObject:
     """What a code object holds that linting needs."""
 

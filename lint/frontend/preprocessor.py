@@ -14,12 +14,13 @@ import os
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from ..expr import EvalError, Functions, Value, evaluate
 from ..ir import ExpansionStep, Finding, Provenance, SourceFile, SourceLine
 from ..nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Statement, Sym, UnOp
+from ..records import record
 from .source import read_source
 from .syntax import ParseFailure, parse_expressions, parse_statement
 
@@ -69,7 +70,7 @@ _DEFINED = re.compile(r"defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class MacroParam:
     """A `.macro` parameter."""
 
@@ -79,7 +80,7 @@ class MacroParam:
     vararg: bool = False
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Macro:
     """A `.macro` definition: parameters and body lines."""
 
@@ -89,7 +90,7 @@ class Macro:
     where: Provenance
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Condition:
     """An open `.if` and the state of its branches."""
 
@@ -99,7 +100,7 @@ class _Condition:
     seen_else: bool = False
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Frame:
     """Lines being read: a file or one expansion, with its expansion chain."""
 
@@ -118,7 +119,7 @@ class _Frame:
 Emitted = tuple[Statement, Provenance, str]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
     and (for an instruction) free of symbols; with the registers it reaches, for `.amdgcn.next_free_*`."""

@@ -12,7 +12,7 @@ every distinct comment-free statement text is parsed once and the immutable resu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 from ..expr import EvalError, binary_op
@@ -33,6 +33,7 @@ from ..nodes import (
     mentions_symbols,
     register_from_name,
 )
+from ..records import record
 
 #: Operand words that are instruction modifiers, never operands, wherever they appear.
 MODIFIER_WORDS = frozenset(
@@ -41,7 +42,7 @@ MODIFIER_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ParseFailure:
     """A statement the grammar rejected; `column` is 1-based within the statement text."""
 

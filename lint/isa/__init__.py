@@ -11,10 +11,11 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
+from ..records import record
 from ..targets import Target
 
 _ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
@@ -23,7 +24,7 @@ PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OperandSpec:
     """One operand of an encoding variant."""
 
@@ -56,7 +57,7 @@ class OperandSpec:
         return self.size
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Variant:
     """One encoding of a mnemonic: its operands and modifier names."""
 

@@ -8,10 +8,10 @@ registers have their own files: ("vcc", 0/1) for vcc_lo/hi, ("exec", 0/1), ("m0"
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
+from ..records import record
 from ..targets import Target
 from . import Variant, instruction_set
 from .classes import InstructionClass, classify
@@ -97,7 +97,7 @@ _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s
 _OPTIONAL_IMMEDIATE = frozenset(("s_endpgm",))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DefUse:
     """Registers an instruction instance writes and reads, its class and the table variant used."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from html import escape
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,6 +22,7 @@ from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..diagnostics import Diagnostic, Severity
 from ..ir import Module, SourceFile
+from ..records import record
 from .lexer import AMDGPULexer
 from .plots import report_charts
 from .report_text import spread_text
@@ -68,7 +69,7 @@ _KERNEL_INFO = re.compile(r"^\s*; Kernel info:")
 COLLAPSED_LINES = 8  # metadata blocks this long or longer are collapsed
 
 
-@dataclass
+@record
 class _Source:
     """One source file of one module as the page shows it."""
 

@@ -6,10 +6,11 @@ resource binds. The "now" label sits inside the plot area, on whichever side of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
+
+from ..records import record
 
 WIDTH, HEIGHT = 440, 290
 LEFT, RIGHT, TOP, BOTTOM = 44, 16, 52, 44  # plot margins: title and legend above, x labels below
@@ -20,7 +21,7 @@ ALONE_COLOR, COMBINED_COLOR, NOW_COLOR = "#e6862e", "#1f6fb2", "#c0392b"
 AXES = ("vgprs", "lds_bytes", "wg_size")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Series:
     """One curve of a chart."""
 
@@ -30,7 +31,7 @@ class Series:
     dashed: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Box:
     """A rectangle in SVG coordinates."""
 

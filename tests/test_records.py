@@ -1,0 +1,78 @@
+"""`record` makes what `dataclass` makes: the same equality, hash, repr and hashability, for every
+combination of options the package uses."""
+
+from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+
+import pytest
+from amdgpu_lint.records import record
+
+OPTIONS = [{}, {"frozen": True}, {"slots": True}, {"frozen": True, "slots": True}, {"slots": True, "eq": False},
+           {"slots": True, "unsafe_hash": True}]
+
+
+def twins(**options):
+    """The same class made by dataclass and by record."""
+    made = []
+    for decorate in (dataclass, record):
+        class Point:
+            """A test class."""
+
+            x: int
+            label: str = "p"
+            tags: tuple = ()
+            note: str = field(default="", compare=False, hash=False)
+
+        made.append(decorate(**options)(Point))
+    return made
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
+def test_equality_hash_and_repr_are_dataclass_ones(options):
+    expected, actual = twins(**options)
+    values = [(1, "a", (2,), "n"), (1, "a", (2,), "other note"), (1, "b", (), "")]
+    for first in values:
+        for second in values:
+            assert (expected(*first) == expected(*second)) == (actual(*first) == actual(*second))
+            assert (expected(*first) != expected(*second)) == (actual(*first) != actual(*second))
+        assert repr(actual(*first)) == repr(expected(*first))
+        if expected.__hash__ is None:
+            assert actual.__hash__ is None
+        elif expected.__hash__ is object.__hash__:
+            assert actual.__hash__ is object.__hash__  # eq=False: compared and hashed by identity
+        else:
+            assert hash(actual(*first)) == hash(expected(*first))
+    assert actual(1) != expected(1)  # another class, whatever the fields
+    assert [f.name for f in fields(actual)] == ["x", "label", "tags", "note"]
+    assert replace(actual(1), x=2) == actual(2) or options.get("eq") is False
+
+
+def test_a_frozen_record_refuses_assignment_and_a_repr_may_refer_to_itself():
+    point = twins(frozen=True)[1](1)
+    with pytest.raises(FrozenInstanceError):
+        point.x = 2
+
+    @record
+    class Node:
+        """A test class."""
+
+        children: list
+
+    node = Node([])
+    node.children.append(node)
+    assert repr(node).endswith(".Node(children=[...])")
+
+
+def test_one_field_and_no_field_hash_as_their_tuples():
+    @record(frozen=True)
+    class One:
+        """A test class."""
+
+        value: float
+
+    @record(frozen=True)
+    class Empty:
+        """A test class."""
+
+    assert hash(One(1.5)) == hash((1.5,)) and hash(Empty()) == hash(())
+    nan = float("nan")
+    assert One(nan) == One(nan)  # compared as tuples: the same object is equal to itself
