@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from ..ir import Instruction
@@ -30,7 +29,7 @@ class Entry:
 
 @lru_cache(maxsize=1)
 def _builtin() -> dict:
-    return json.loads(resources.files("amdgpu_lint").joinpath("data/latency.json").read_text())
+    return json.loads((Path(__file__).parent.parent / "data" / "latency.json").read_text())
 
 
 def family_of(target: Target) -> str:

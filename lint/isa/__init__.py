@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from ..records import record
 from ..targets import Target
@@ -172,12 +172,16 @@ def _lane_mask(mnemonic: str, operand: OperandSpec) -> OperandSpec:
     return operand
 
 
+#: the generated tables, read from the package directory (importlib.resources would cost a zipfile import)
+_TABLES = Path(__file__).parent / "tables"
+
+
 class _Page:
     """One table page, its rows turned into `Variant`s on first lookup."""
 
     def __init__(self, page: str):
         self.page = page
-        table = json.loads(resources.files("amdgpu_lint.isa").joinpath("tables", f"{page}.json").read_text())
+        table = json.loads((_TABLES / f"{page}.json").read_text())
         self._kinds: list[list[str]] = table["kinds"]
         self._raw: dict[str, list[dict]] = table["instructions"]
         self._added = {mnemonic: row for (missing_page, mnemonic), row in _MISSING_ROWS.items() if missing_page == page}
@@ -217,7 +221,7 @@ def _load_page(page: str) -> _Page:
 
 @lru_cache(maxsize=1)
 def _spellings() -> dict:
-    return json.loads(resources.files("amdgpu_lint.isa").joinpath("tables", "spellings.json").read_text())
+    return json.loads((_TABLES / "spellings.json").read_text())
 
 
 @lru_cache(maxsize=64)
