@@ -12,7 +12,7 @@ from ..diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity,
 from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
 from ..frontend.source import read_source, split_lines
 from ..ir import Instruction, Kernel, Module, ReadProblem, SourceFile
-from ..nodes import Sym
+from ..nodes import LocalRef, Sym
 from ..records import record
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
@@ -150,13 +150,18 @@ class _ReadSymbols:
         return value
 
 
-def _names_undefined(instruction: Instruction, module: Module) -> bool:
-    """Whether an instruction's label operand names nothing the file has defined so far (labels and
-    symbols are never undefined again: module rules need only these instructions of a linted kernel)."""
-    target = instruction.branch_target
-    if target is None:
-        return False
-    return not isinstance(target, Sym) or (target.name not in module.defined_labels and target.name not in module.symbols)
+def _naming_undefined(instructions: list[Instruction], module: Module) -> list[Instruction]:
+    """The instructions whose label operand (`Instruction.branch_target`) names nothing the file has defined so
+    far (labels and symbols are never undefined again: module rules need only these of a linted kernel)."""
+    labels, symbols = module.defined_labels, module.symbols
+    kept = []
+    for instruction in instructions:  # one loop, no call per instruction: it sees every instruction of the file
+        for operand in instruction.operands:
+            if isinstance(operand, (Sym, LocalRef)):
+                if not isinstance(operand, Sym) or (operand.name not in labels and operand.name not in symbols):
+                    kept.append(instruction)
+                break
+    return kept
 
 
 def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Rule]) -> tuple[Module, list[Diagnostic]]:
@@ -178,7 +183,7 @@ def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Ru
             if module.target is None:
                 return  # kept whole: what the file's instructions are tells whether it is AMDGPU code at all
             for kernel in kernels:
-                kernel.instructions = [i for i in kernel.instructions if _names_undefined(i, module)]
+                kernel.instructions = _naming_undefined(kernel.instructions, module)
                 kernel.labels, kernel.descriptor, kernel.metadata = {}, {}, None
 
         try:
