@@ -1,9 +1,10 @@
-"""Generate lint/isa/tables/*.json from LLVM's generated instruction-syntax pages.
+"""Generate lint/isa/tables/*.jsonl from LLVM's generated instruction-syntax pages.
 
 Reads ../shared/isa/llvm-syntax/AMDGPUAsm<PAGE>.rst (one page per target or target addition)
-and operands/*.rst (each operand's size and accepted kinds), and writes one compact JSON table
-per page: for every mnemonic, its encoding variants with ordered operands (role, size, kinds,
-tags) and modifier names.
+and operands/*.rst (each operand's size and accepted kinds), and writes one compact JSON-lines
+table per page: a first line with the page's source and operand kinds, then a line per mnemonic,
+`["mnemonic", variants]`, its encoding variants with ordered operands (role, size, kinds, tags)
+and modifier names. (A line per mnemonic lets the linter decode only the rows a file uses.)
 
 Usage: python scripts/gen_isa_tables.py [--syntax DIR] [--out DIR] [--check]
   --check compares a fresh generation with the committed tables and exits 1 on a difference.
@@ -155,12 +156,10 @@ def generate(syntax: Path) -> dict[str, str]:
         if page == "GFX950":
             # trunk's gfx950 page has no operand pages here: gfx950 = the GFX940 table plus what it adds
             instructions = _additions(instructions, parsed["GFX940"])
-        table = {
-            "source": source.name,
-            "kinds": [key.split(",") if key else [] for key in kinds_index],
-            "instructions": dict(sorted(instructions.items())),
-        }
-        outputs[f"{stem}.json"] = json.dumps(table, separators=(",", ":"), sort_keys=False) + "\n"
+        header = {"source": source.name, "kinds": [key.split(",") if key else [] for key in kinds_index]}
+        rows = [json.dumps(header, separators=(",", ":"))]
+        rows += [json.dumps([mnemonic, variants], separators=(",", ":")) for mnemonic, variants in sorted(instructions.items())]
+        outputs[f"{stem}.jsonl"] = "\n".join(rows) + "\n"
     return outputs
 
 
@@ -179,7 +178,7 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for name, text in outputs.items():
         (args.out / name).write_text(text)
-        count = len(json.loads(text)["instructions"])
+        count = text.count("\n") - 1
         print(f"{name}: {count} mnemonics")
     return 0
 

@@ -1,6 +1,6 @@
 """Per-target instruction tables, generated from LLVM's instruction-syntax pages.
 
-`scripts/gen_isa_tables.py` writes tables/<page>.json; a processor's instruction set is the
+`scripts/gen_isa_tables.py` writes tables/<page>.jsonl (a line per mnemonic); a processor's instruction set is the
 union of its pages (`Target.isa_pages`). Each mnemonic has one or more encoding variants, each
 an ordered list of operands (destination or source, size in dwords, accepted kinds, tags such as
 `opt` for an optional operand or `dst` for an input that returns data) plus modifier names.
@@ -177,21 +177,22 @@ _TABLES = Path(__file__).parent / "tables"
 
 
 class _Page:
-    """One table page, its rows turned into `Variant`s on first lookup."""
+    """One table page: its lines indexed by mnemonic when loaded, a row decoded into `Variant`s on first lookup
+    (a small file looks up a few dozen of a page's ~2,000 rows)."""
 
     def __init__(self, page: str):
         self.page = page
-        table = json.loads((_TABLES / f"{page}.json").read_text())
-        self._kinds: list[list[str]] = table["kinds"]
-        self._raw: dict[str, list[dict]] = table["instructions"]
+        header, *lines = (_TABLES / f"{page}.jsonl").read_text().splitlines()
+        self._kinds: list[list[str]] = json.loads(header)["kinds"]
+        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}  # a line is ["mnemonic",[...]]
         self._added = {mnemonic: row for (missing_page, mnemonic), row in _MISSING_ROWS.items() if missing_page == page}
         self._rows: dict[str, tuple[Variant, ...]] = dict(self._added)
 
     def names(self) -> list[str]:
-        return [*self._raw, *(name for name in self._added if name not in self._raw)]
+        return [*self._lines, *(name for name in self._added if name not in self._lines)]
 
     def __contains__(self, mnemonic: str) -> bool:
-        return mnemonic in self._raw or mnemonic in self._added
+        return mnemonic in self._lines or mnemonic in self._added
 
     def __iter__(self):
         return iter(self.names())
@@ -200,7 +201,8 @@ class _Page:
         """The row's variants, with the page's known corrections (empty when the page lacks it)."""
         row = self._rows.get(mnemonic)
         if row is None:
-            raw = self._raw.get(mnemonic, ())
+            line = self._lines.get(mnemonic)
+            raw = json.loads(line)[1] if line is not None else ()
             row = tuple(Variant(v["enc"], tuple(_spec(op, self._kinds) for op in v["ops"]), tuple(v.get("mods", ())))
                         for v in raw)
             if self.page == "gfx12":  # its pages give lane masks (v_cndmask_b16's src2, ...) wave64's 2 dwords only
