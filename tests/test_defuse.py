@@ -246,6 +246,28 @@ def test_shape_problems(target, text, problem):
     assert problem in (info(target, text).problem or "")
 
 
+def test_instructions_that_differ_in_registers_and_labels_are_worked_out_once(monkeypatch):
+    """def/use is worked out once per form (registers' files and widths, not their indices; labels and
+    immediates not at all) and each instruction gets its own registers, overlaps and width problems."""
+    from amdgpu_lint.isa import defuse
+
+    worked = []
+    work_out = defuse._worked_out
+    monkeypatch.setattr(defuse, "_worked_out", lambda *args: worked.append(args[0]) or work_out(*args))
+    defuse._def_use.cache_clear()
+    defuse._template.cache_clear()
+    first = info("gfx90a", "v_add_u32_e32 v1, v2, v3")
+    again = info("gfx90a", "v_add_u32_e32 v7, v7, v200")  # reads the register it writes
+    assert (first.defs, first.uses) == (units("v1"), units("v2 v3 exec"))
+    assert (again.defs, again.uses) == (units("v7"), units("v7 v200 exec"))
+    assert info("gfx90a", "s_cbranch_scc1 .LBB0_1").uses == info("gfx90a", "s_cbranch_scc1 .LBB7_3").uses == units("scc")
+    assert info("gfx90a", "global_load_dwordx2 v[4:5], v0, s[2:3] offset:16").defs == units("v4-5")
+    assert info("gfx90a", "global_load_dwordx2 v[8:9], v6, s[6:7] offset:16").defs == units("v8-9")
+    assert worked == ["v_add_u32_e32", "s_cbranch_scc1", "global_load_dwordx2"]
+    assert "but v[8:10] is 3" in info("gfx90a", "global_load_dwordx2 v[8:10], v6, s[6:7]").problem
+    assert "but v[0:2] is 3" in info("gfx90a", "global_load_dwordx2 v[0:2], v6, s[6:7]").problem  # names its own
+
+
 _LLVM_MC_TESTS = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "llvm" / "MC"
 
 

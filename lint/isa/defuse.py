@@ -230,6 +230,61 @@ def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[st
 
 @lru_cache(maxsize=4096)
 def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, either_wave: bool) -> DefUse:
+    if mnemonic.startswith("s_sendmsg"):  # reads its message's value
+        return _worked_out(mnemonic, operands, modifiers, target, wave_size, either_wave)
+    # a register as far as def/use depends on it: its file, width and half, not its index
+    shape = tuple((node.kind, node.count, node.half) if type(node) is Reg else _SHAPES.get(type(node), node)
+                  for node in operands)
+    template = _template(mnemonic, shape, modifiers, target, wave_size, either_wave)
+    if template is None:
+        return _worked_out(mnemonic, operands, modifiers, target, wave_size, either_wave)
+    return template.instance(operands)
+
+
+#: Operands whose value def/use does not read (but s_sendmsg's message): a branch's label, an immediate.
+_SHAPES: dict[type, str] = {Sym: "symbol", Num: "number"}
+#: Register indices of a template's operands: operand i's registers start at (i + 1) * _APART.
+_APART = 1 << 20
+
+
+class _Template:
+    """Def/use of instructions that differ only in register indices, label names and immediates:
+    worked out once on stand-in operands, then each instance's registers put in their places."""
+
+    def __init__(self, found: DefUse):
+        self.found = found
+        self.defs, self.fixed_defs = self._split(found.defs)
+        self.uses, self.fixed_uses = self._split(found.uses)
+        self.preserved, self.fixed_preserved = self._split(found.preserved)
+
+    @staticmethod
+    def _split(units: frozenset[Unit]) -> tuple[tuple[tuple[int, int], ...], frozenset[Unit]]:
+        """(operand, offset) of each unit an operand names, and the units none does (exec, vcc, ...)."""
+        placed = tuple((index // _APART - 1, index % _APART) for _, index in units if index >= _APART)
+        return placed, frozenset(unit for unit in units if unit[1] < _APART)
+
+    def instance(self, operands: tuple[Node, ...]) -> DefUse:
+        found = self.found
+        defs = self.fixed_defs | {(operands[i].kind, operands[i].index + offset) for i, offset in self.defs}
+        uses = self.fixed_uses | {(operands[i].kind, operands[i].index + offset) for i, offset in self.uses}
+        preserved = self.fixed_preserved | {(operands[i].kind, operands[i].index + offset)
+                                            for i, offset in self.preserved}
+        return DefUse(defs, uses, found.klass, found.variant, None, preserved)
+
+
+@lru_cache(maxsize=2048)
+def _template(mnemonic: str, shape: tuple, modifiers, target: Target, wave_size: int,
+              either_wave: bool) -> _Template | None:
+    """The template of instructions of this shape; None when it cannot be one (a width problem's message
+    names the register)."""
+    stand_ins = tuple(Reg(node[0], (index + 1) * _APART, node[1], node[2]) if type(node) is tuple
+                      else Sym("label") if node == "symbol" else Num(0) if node == "number" else node
+                      for index, node in enumerate(shape))
+    found = _worked_out(mnemonic, stand_ins, modifiers, target, wave_size, either_wave)
+    return None if found.problem is not None else _Template(found)
+
+
+def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, either_wave: bool) -> DefUse:
     mods = dict(modifiers)
     mod_names = frozenset(mods)
     if mnemonic in _FOLDED_OPERANDS and len(operands) > 1:
