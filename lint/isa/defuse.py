@@ -228,7 +228,7 @@ def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[st
     return _def_use(mnemonic, operands, modifiers, target, wave_size, either_wave)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, either_wave: bool) -> DefUse:
     if mnemonic.startswith("s_sendmsg"):  # reads its message's value
         return _worked_out(mnemonic, operands, modifiers, target, wave_size, either_wave)
