@@ -238,3 +238,13 @@ second:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_distinct_statements_remembered_are_bounded():
+    """A million-line file has ~100k distinct statement texts (kernel names, labels): memory does not grow with them."""
+    from amdgpu_lint.frontend import syntax
+
+    for number in range(syntax._STATEMENTS_KEPT + 5000):
+        syntax.parse_statement(f".set kernel_{number}.num_vgpr, {number % 256}")
+    assert 0 < len(syntax._statement_cache) <= syntax._STATEMENTS_KEPT
+    assert syntax.parse_statement(".set kernel_1.num_vgpr, 1").name == ".set"

@@ -368,6 +368,9 @@ def _read_expressions(text: str) -> tuple[Node, ...] | None:
 # ----------------------------------------------------------------- entry points
 
 _statement_cache: dict[str, Statement | ParseFailure] = {}
+#: distinct statement texts whose parse is remembered: a file of a million lines has ~100k distinct ones
+#: (kernel names, labels), kept whole they were a fifth of its peak memory
+_STATEMENTS_KEPT = 16384
 
 
 def parse_statement(text: str) -> Statement | ParseFailure:
@@ -379,11 +382,13 @@ def parse_statement(text: str) -> Statement | ParseFailure:
             from .grammar import grammar_statement
 
             cached = grammar_statement(text)
+        if len(_statement_cache) >= _STATEMENTS_KEPT:
+            _statement_cache.clear()
         _statement_cache[text] = cached
     return cached
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def parse_expressions(text: str) -> tuple[Node, ...] | ParseFailure:
     """Parse a comma-separated expression list (directive arguments)."""
     read = _read_expressions(text)
