@@ -367,24 +367,44 @@ def _read_expressions(text: str) -> tuple[Node, ...] | None:
 
 # ----------------------------------------------------------------- entry points
 
-_statement_cache: dict[str, Statement | ParseFailure] = {}
-#: distinct statement texts whose parse is remembered: a file of a million lines has ~100k distinct ones
-#: (kernel names, labels), kept whole they were a fifth of its peak memory
-_STATEMENTS_KEPT = 16384
+class _Remembered:
+    """Parsed statements by text, at most 2 * KEPT: when the newer half is full it becomes the older one (the
+    older is dropped), and a text found in the older half moves back to the newer. A file of a million lines
+    has ~160k distinct texts (kernel names, labels); kept whole they were a fifth of its peak memory."""
+
+    KEPT = 16384
+
+    def __init__(self) -> None:
+        self.newer: dict[str, Statement | ParseFailure] = {}
+        self.older: dict[str, Statement | ParseFailure] = {}
+
+    def get(self, text: str) -> Statement | ParseFailure | None:
+        found = self.newer.get(text)
+        if found is None:
+            found = self.older.pop(text, None)
+            if found is not None:
+                self.add(text, found)
+        return found
+
+    def add(self, text: str, statement: Statement | ParseFailure) -> None:
+        if len(self.newer) >= self.KEPT:
+            self.older, self.newer = self.newer, {}
+        self.newer[text] = statement
+
+
+_statements = _Remembered()
 
 
 def parse_statement(text: str) -> Statement | ParseFailure:
     """Parse one comment-free statement; results are shared between identical texts."""
-    cached = _statement_cache.get(text)
+    cached = _statements.get(text)
     if cached is None:
         cached = _read_statement(text)
         if cached is None:
             from .grammar import grammar_statement
 
             cached = grammar_statement(text)
-        if len(_statement_cache) >= _STATEMENTS_KEPT:
-            _statement_cache.clear()
-        _statement_cache[text] = cached
+        _statements.add(text, cached)
     return cached
 
 
