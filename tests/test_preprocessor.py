@@ -317,3 +317,15 @@ def test_a_line_read_plain_once_still_sees_later_macros_defines_and_conditionals
     assert code(module) == [("s_nop", "Num(value=0)"), ("v_mov_b32", "v1", "Sym(name='WIDTH')"), ("s_sleep", "Num(value=0)"),
                             ("v_mov_b32", "v1", "Num(value=4)"), ("v_mov_b32", "v2", "v3")]
     assert module.symbols["NEXT"] == 4
+
+
+def test_the_builder_reads_the_state_of_the_line_it_is_at(snippet):
+    """Plain statements are handed on in runs: what the builder evaluates as it arrives (the code object
+    version) still sees the registers used up to its own line, not to the end of the run."""
+    module = snippet.build(HEADER + """
+        v_mov_b32 v4, 0
+        .amdhsa_code_object_version .amdgcn.next_free_vgpr
+        v_mov_b32 v9, 0
+        s_endpgm
+    """)
+    assert module.code_object_version == 5

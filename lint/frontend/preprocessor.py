@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..expr import EvalError, Functions, Value, evaluate
-from ..ir import ExpansionStep, Finding, Provenance, SourceFile, SourceLine
+from ..ir import CodeLines, ExpansionStep, Finding, Provenance, SourceFile, SourceLine
 from ..nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Statement, Sym, UnOp
 from .source import read_source
 from .syntax import ParseFailure, parse_expressions, parse_statement
@@ -129,9 +129,28 @@ class _Plain:
     sgpr_end: int
 
 
+@dataclass(slots=True)
+class PlainRun:
+    """Consecutive plain statements of one file, read from its code lines `first` on, the last of them the
+    only one with labels; what `run` hands on for most of a file (shared statements: who keeps them makes
+    their provenance)."""
+
+    statements: list[Statement]
+    lines: CodeLines
+    first: int
+    chain: tuple[ExpansionStep, ...]
+
+
 _UNSEEN = object()
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
 _PLAIN_TEXTS_KEPT = 8192
+#: plain statements handed on together at most
+_PLAIN_RUN_MAX = 4096
+
+
+#: Directives that go the general way: one opens a kernel scope; the builder evaluates the other as it
+#: arrives, with this layer's state as it stands after it (a PlainRun leaves the state after its last one).
+_NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version"))
 
 
 def _plain(text: str) -> _Plain | None:
@@ -146,7 +165,7 @@ def _plain(text: str) -> _Plain | None:
     if len(text) > MAX_INSTRUCTION_CHARS and not text.startswith("."):
         return None
     statement = parse_statement(text)
-    if isinstance(statement, ParseFailure) or statement.name == ".amdgpu_hsa_kernel":
+    if isinstance(statement, ParseFailure) or statement.name in _NOT_PLAIN_DIRECTIVES:
         return None
     ends = {"v": 0, "s": 0}
     if statement.kind == "instruction":
@@ -357,8 +376,8 @@ class Preprocessor:
 
     # ----------------------------------------------------------------- public API
 
-    def run(self, source: SourceFile) -> Iterator[Emitted]:
-        """Yield every statement of `source` after preprocessing."""
+    def run(self, source: SourceFile) -> Iterator[Emitted | PlainRun]:
+        """Yield every statement of `source` after preprocessing (runs of a file's plain statements together)."""
         self.sources[source.path] = source
         self.cpp = source.path.endswith(CPP_SUFFIXES)
         self._track_location = _uses_location(source)
@@ -368,7 +387,9 @@ class Preprocessor:
             frame = self._stack[-1]
             active = not frame.conditions or frame.conditions[-1].active
             if frame.source is not None and active and self._cpp_pattern is None:
-                yield from self._plain_file_lines(frame, plain_texts)
+                plain_run = self._plain_run(frame, plain_texts)
+                if plain_run is not None:
+                    yield plain_run
             if frame.index >= len(frame.lines):
                 self._close_frame(frame)
                 following = next(frame.iterations, None) if frame.iterations else None
@@ -408,30 +429,50 @@ class Preprocessor:
         if self._track_location:
             self._advance(plain.statement)
 
-    def _plain_file_lines(self, frame: _Frame, known: dict[str, _Plain | None]) -> Iterator[Emitted]:
-        """The fast path through a whole file (in an active region, no #define): emit its plain statements
-        from where the frame stands, read from the file's offsets, up to the first line that needs more.
-        A plain statement changes no state of this layer, so the region stays active and the macros the same."""
+    def _plain_run(self, frame: _Frame, known: dict[str, _Plain | None]) -> PlainRun | None:
+        """The fast path through a whole file (in an active region, no #define): the plain statements from
+        where the frame stands, read from the file's offsets, up to the first line that needs more (None if
+        it is the first). A plain statement changes no state of this layer but the budget, the next free
+        registers and the location counter, so the region stays active and the macros the same."""
         lines = frame.source.lines
-        text, starts, ends, numbers, columns = lines.text, lines.starts, lines.ends, lines.numbers, lines.columns
-        replaced, cpp, macros, chain = lines.replaced, lines.cpp, self.macros, frame.chain
-        index, count = frame.index, len(numbers)
-        while index < count and self.budget > 0 and index not in cpp:
-            line_text = replaced[index] if index in replaced else text[starts[index] : ends[index]]
+        text, starts, ends, cpp, odd = lines.text, lines.starts, lines.ends, lines.cpp, lines.cpp or lines.replaced
+        start = frame.index
+        stop = min(len(lines), start + self.budget, start + _PLAIN_RUN_MAX)
+        macros, track_location = self.macros, self._track_location
+        statements: list[Statement] = []
+        add = statements.append
+        vgpr_end = sgpr_end = 0
+        for index in range(start, stop):
+            if odd:
+                if index in cpp:
+                    break
+                line_text = lines.text_at(index)
+            else:
+                line_text = text[starts[index] : ends[index]]
             plain = known.get(line_text, _UNSEEN)
             if plain is _UNSEEN:
                 if len(known) >= _PLAIN_TEXTS_KEPT:
                     known.clear()  # memory stays bounded on a file of mostly distinct lines
                 plain = known[line_text] = _plain(line_text)
-            if plain is None or plain.first_word in macros:
+            if plain is None or (macros and plain.first_word in macros):
                 break
-            if plain.vgpr_end or plain.sgpr_end or self._track_location:
-                self._count(plain)
-            else:
-                self.budget -= 1
-            index += 1
-            frame.index = index
-            yield plain.statement, Provenance(lines.path, numbers[index - 1], columns[index - 1], chain), ""
+            if plain.vgpr_end > vgpr_end:
+                vgpr_end = plain.vgpr_end
+            if plain.sgpr_end > sgpr_end:
+                sgpr_end = plain.sgpr_end
+            if track_location:
+                self._advance(plain.statement)
+            add(plain.statement)
+            if plain.statement.labels:
+                break  # the builder may read this layer's state at a label (to hand code on): as it stands after it
+        if not statements:
+            return None
+        self.budget -= len(statements)
+        for counts in (self._next_free, self._kernel_free):
+            counts["v"] = max(counts["v"], vgpr_end)
+            counts["s"] = max(counts["s"], sgpr_end)
+        frame.index = start + len(statements)
+        return PlainRun(statements, lines, start, frame.chain)
 
     def peek(self, name: str) -> Value | None:
         """`lookup` that does not keep what a deferred definition evaluates to: what is read before the
