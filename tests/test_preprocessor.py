@@ -329,3 +329,20 @@ def test_the_builder_reads_the_state_of_the_line_it_is_at(snippet):
         s_endpgm
     """)
     assert module.code_object_version == 5
+
+
+def test_symbols_set_to_numbers_between_plain_lines(snippet):
+    """`.set name, N` read on the fast path defines the symbol as the general way does (an octal-looking
+    or spaced value, and a later redefinition, still go that way)."""
+    module = snippet.build(HEADER + """
+        v_mov_b32 v0, v1
+        .set A, 12
+        .set B,0
+        .set C , 010
+        .set A, 7
+        v_mov_b32 v[A], B
+        .set D, A+1
+        s_endpgm
+    """)
+    assert (module.symbols["A"], module.symbols["B"], module.symbols["C"], module.symbols["D"]) == (7, 0, 8, 8)
+    assert code(module)[1] == ("v_mov_b32", "v7", "Num(value=0)")

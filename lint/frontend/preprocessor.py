@@ -141,6 +141,8 @@ class PlainRun:
     chain: tuple[ExpansionStep, ...]
 
 
+#: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`
+_CONSTANT_SET = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]*)\Z")
 _UNSEEN = object()
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
 _PLAIN_TEXTS_KEPT = 8192
@@ -431,18 +433,19 @@ class Preprocessor:
 
     def _plain_run(self, frame: _Frame, known: dict[str, _Plain | None]) -> PlainRun | None:
         """The fast path through a whole file (in an active region, no #define): the plain statements from
-        where the frame stands, read from the file's offsets, up to the first line that needs more (None if
-        it is the first). A plain statement changes no state of this layer but the budget, the next free
-        registers and the location counter, so the region stays active and the macros the same."""
+        where the frame stands (after any `.set` of a number), read from the file's offsets, up to the first
+        line that needs more (None if it is the first). A plain statement changes no state of this layer but
+        the budget, the next free registers and the location counter, so the region stays active and the
+        macros the same."""
         lines = frame.source.lines
         text, starts, ends, cpp, odd = lines.text, lines.starts, lines.ends, lines.cpp, lines.cpp or lines.replaced
-        start = frame.index
-        stop = min(len(lines), start + self.budget, start + _PLAIN_RUN_MAX)
-        macros, track_location = self.macros, self._track_location
+        first = frame.index
+        stop = min(len(lines), first + self.budget, first + _PLAIN_RUN_MAX)
+        macros, track_location, symbols = self.macros, self._track_location, self.symbols
         statements: list[Statement] = []
         add = statements.append
         vgpr_end = sgpr_end = 0
-        for index in range(start, stop):
+        for index in range(first, stop):
             if odd:
                 if index in cpp:
                     break
@@ -451,6 +454,13 @@ class Preprocessor:
                 line_text = text[starts[index] : ends[index]]
             plain = known.get(line_text, _UNSEEN)
             if plain is _UNSEEN:
+                constant = _CONSTANT_SET.match(line_text)
+                if constant is not None:  # `.set name, 12`: as `_define` would, without the general way
+                    if statements:
+                        break  # a run's statements are consecutive lines
+                    symbols[constant.group(1)] = int(constant.group(2))
+                    first = index + 1
+                    continue
                 if len(known) >= _PLAIN_TEXTS_KEPT:
                     known.clear()  # memory stays bounded on a file of mostly distinct lines
                 plain = known[line_text] = _plain(line_text)
@@ -465,14 +475,14 @@ class Preprocessor:
             add(plain.statement)
             if plain.statement.labels:
                 break  # the builder may read this layer's state at a label (to hand code on): as it stands after it
+        frame.index = first + len(statements)
         if not statements:
             return None
         self.budget -= len(statements)
         for counts in (self._next_free, self._kernel_free):
             counts["v"] = max(counts["v"], vgpr_end)
             counts["s"] = max(counts["s"], sgpr_end)
-        frame.index = start + len(statements)
-        return PlainRun(statements, lines, start, frame.chain)
+        return PlainRun(statements, lines, first, frame.chain)
 
     def peek(self, name: str) -> Value | None:
         """`lookup` that does not keep what a deferred definition evaluates to: what is read before the
