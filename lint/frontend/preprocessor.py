@@ -118,7 +118,7 @@ class _Frame:
 Emitted = tuple[Statement, Provenance, str]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
     and (for an instruction) free of symbols; with the registers it reaches, for `.amdgcn.next_free_*`."""
