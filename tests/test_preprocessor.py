@@ -346,3 +346,20 @@ def test_symbols_set_to_numbers_between_plain_lines(snippet):
     """)
     assert (module.symbols["A"], module.symbols["B"], module.symbols["C"], module.symbols["D"]) == (7, 0, 8, 8)
     assert code(module)[1] == ("v_mov_b32", "v7", "Num(value=0)")
+
+
+def test_names_in_operands_resolve_as_the_symbols_stand_at_each_line(snippet):
+    """An instruction naming something not (yet) a symbol is read on the fast path as it stands; once the
+    name is a symbol, or with a constant part to work out, it goes the general way."""
+    module = snippet.build(HEADER + """
+        s_mov_b32 s0, LATER
+        s_add_u32 s1, s1, callee@rel32@lo+4
+        .set LATER, 5
+        s_mov_b32 s0, LATER
+        s_mov_b32 s2, LATER2 + 1.5*2
+        s_endpgm
+    """)
+    operands = [operands for _, *operands in code(module)]
+    assert operands[0] == ["s0", "Sym(name='LATER')"] and operands[2] == ["s0", "Num(value=5)"]
+    assert operands[1] == ["s1", "s1", "BinOp(op='+', left=Sym(name='callee@rel32@lo'), right=Num(value=4))"]
+    assert operands[3] == ["s2", "BinOp(op='+', left=Sym(name='LATER2'), right=Num(value=3.0))"]

@@ -19,7 +19,21 @@ from pathlib import Path
 
 from ..expr import EvalError, Functions, Value, evaluate
 from ..ir import CodeLines, ExpansionStep, Finding, Provenance, SourceFile, SourceLine
-from ..nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Statement, Sym, UnOp
+from ..nodes import (
+    Abs,
+    BinOp,
+    Call,
+    ListExpr,
+    LocalRef,
+    Node,
+    Num,
+    Reg,
+    RegExpr,
+    Statement,
+    Sym,
+    UnOp,
+    mentions_symbols,
+)
 from .source import read_source
 from .syntax import ParseFailure, parse_expressions, parse_statement
 
@@ -54,6 +68,8 @@ _FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
 _ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
 _SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
 _KERNEL_SCOPE_COUNTS = {".kernel.vgpr_count": "v", ".kernel.sgpr_count": "s"}
+#: Names `lookup` may answer without a definition.
+_ANSWERED_NAMES = frozenset((".", ".amdgcn.next_free_vgpr", ".amdgcn.next_free_sgpr", *_KERNEL_SCOPE_COUNTS))
 _LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
 _DOT_NOT_BEFORE_A_NAME = re.compile(r"\.(?![\w.$])")
 _NAME_CHAR = re.compile(r"[\w.$]")
@@ -121,12 +137,14 @@ Emitted = tuple[Statement, Provenance, str]
 @dataclass(slots=True)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
-    and (for an instruction) free of symbols; with the registers it reaches, for `.amdgcn.next_free_*`."""
+    and (for an instruction) free of symbols while its names are none; with the registers it reaches, for
+    `.amdgcn.next_free_*`."""
 
     statement: Statement
     first_word: str  # a macro of this name would take the line instead ("" when it cannot)
     vgpr_end: int
     sgpr_end: int
+    names: frozenset[str]  # names an instruction mentions: while none is a symbol, `statement` is as resolved
 
 
 @dataclass(slots=True)
@@ -170,13 +188,46 @@ def _plain(text: str) -> _Plain | None:
     if isinstance(statement, ParseFailure) or statement.name in _NOT_PLAIN_DIRECTIVES:
         return None
     ends = {"v": 0, "s": 0}
+    names: frozenset[str] = frozenset()
     if statement.kind == "instruction":
-        if not statement.resolved or (statement.pair is not None and not statement.pair.resolved):
-            return None
+        pair = statement.pair
+        if not statement.resolved or (pair is not None and not pair.resolved):
+            names = _names_left_alone(statement)
+            if names is None:
+                return None
+            # what `_resolve_symbols` makes of it while none of `names` is a symbol: the same nodes, resolved
+            statement = replace(statement, resolved=True, pair=None if pair is None else replace(pair, resolved=True))
         for operand in statement.operands + statement.pair.operands if statement.pair else statement.operands:
             if isinstance(operand, Reg) and operand.kind in ends:
                 ends[operand.kind] = max(ends[operand.kind], operand.index + operand.count)
-    return _Plain(statement, first_word, ends["v"], ends["s"])
+    return _Plain(statement, first_word, ends["v"], ends["s"], names)
+
+
+def _names_left_alone(statement: Statement) -> frozenset[str] | None:
+    """The names an instruction's operands and modifiers mention, when each would stay as it is unless it
+    is a symbol (a branch target, `callee@rel32@lo+4`); None when resolving may change or reject more (a
+    symbolic register index, a local label, a constant expression, a name `lookup` answers undefined)."""
+    names: set[str] = set()
+    nodes = [*statement.operands, *(value for _, value in statement.modifiers if value is not None)]
+    if statement.pair is not None:
+        nodes += [*statement.pair.operands, *(value for _, value in statement.pair.modifiers if value is not None)]
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, Sym):
+            names.add(node.name)
+        elif isinstance(node, BinOp):
+            if not mentions_symbols(node):
+                return None  # a constant `_resolve_symbols` would work out
+            nodes += (node.left, node.right)
+        elif isinstance(node, (UnOp, Abs)):
+            nodes.append(node.operand)
+        elif isinstance(node, Call):
+            nodes += node.args
+        elif isinstance(node, ListExpr):
+            nodes += node.items
+        elif isinstance(node, (RegExpr, LocalRef)):
+            return None
+    return None if names & _ANSWERED_NAMES else frozenset(names)
 
 
 def _angle_string_end(text: str, i: int) -> int | None:
@@ -405,7 +456,7 @@ class Preprocessor:
             # the fast path in an expansion: a plain statement in an active region, with no #define or macro to apply
             if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0:
                 plain = self._plain_text(line.text, plain_texts)
-                if plain is not None and plain.first_word not in self.macros:
+                if plain is not None and plain.first_word not in self.macros and self.symbols.keys().isdisjoint(plain.names):
                     self._count(plain)
                     yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
                     continue
@@ -464,7 +515,8 @@ class Preprocessor:
                 if len(known) >= _PLAIN_TEXTS_KEPT:
                     known.clear()  # memory stays bounded on a file of mostly distinct lines
                 plain = known[line_text] = _plain(line_text)
-            if plain is None or (macros and plain.first_word in macros):
+            if plain is None or (macros and plain.first_word in macros) or (
+                    plain.names and not symbols.keys().isdisjoint(plain.names)):
                 break
             if plain.vgpr_end > vgpr_end:
                 vgpr_end = plain.vgpr_end
