@@ -456,7 +456,8 @@ class Preprocessor:
             # the fast path in an expansion: a plain statement in an active region, with no #define or macro to apply
             if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0:
                 plain = self._plain_text(line.text, plain_texts)
-                if plain is not None and plain.first_word not in self.macros and self.symbols.keys().isdisjoint(plain.names):
+                if (plain is not None and plain.first_word not in self.macros
+                        and self.symbols.keys().isdisjoint(plain.names)):
                     self._count(plain)
                     yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
                     continue
