@@ -317,3 +317,49 @@ def test_a_line_read_plain_once_still_sees_later_macros_defines_and_conditionals
     assert code(module) == [("s_nop", "Num(value=0)"), ("v_mov_b32", "v1", "Sym(name='WIDTH')"), ("s_sleep", "Num(value=0)"),
                             ("v_mov_b32", "v1", "Num(value=4)"), ("v_mov_b32", "v2", "v3")]
     assert module.symbols["NEXT"] == 4
+
+
+def test_the_builder_reads_the_state_of_the_line_it_is_at(snippet):
+    """Plain statements are handed on in runs: what the builder evaluates as it arrives (the code object
+    version) still sees the registers used up to its own line, not to the end of the run."""
+    module = snippet.build(HEADER + """
+        v_mov_b32 v4, 0
+        .amdhsa_code_object_version .amdgcn.next_free_vgpr
+        v_mov_b32 v9, 0
+        s_endpgm
+    """)
+    assert module.code_object_version == 5
+
+
+def test_symbols_set_to_numbers_between_plain_lines(snippet):
+    """`.set name, N` read on the fast path defines the symbol as the general way does (an octal-looking
+    or spaced value, and a later redefinition, still go that way)."""
+    module = snippet.build(HEADER + """
+        v_mov_b32 v0, v1
+        .set A, 12
+        .set B,0
+        .set C , 010
+        .set A, 7
+        v_mov_b32 v[A], B
+        .set D, A+1
+        s_endpgm
+    """)
+    assert (module.symbols["A"], module.symbols["B"], module.symbols["C"], module.symbols["D"]) == (7, 0, 8, 8)
+    assert code(module)[1] == ("v_mov_b32", "v7", "Num(value=0)")
+
+
+def test_names_in_operands_resolve_as_the_symbols_stand_at_each_line(snippet):
+    """An instruction naming something not (yet) a symbol is read on the fast path as it stands; once the
+    name is a symbol, or with a constant part to work out, it goes the general way."""
+    module = snippet.build(HEADER + """
+        s_mov_b32 s0, LATER
+        s_add_u32 s1, s1, callee@rel32@lo+4
+        .set LATER, 5
+        s_mov_b32 s0, LATER
+        s_mov_b32 s2, LATER2 + 1.5*2
+        s_endpgm
+    """)
+    operands = [operands for _, *operands in code(module)]
+    assert operands[0] == ["s0", "Sym(name='LATER')"] and operands[2] == ["s0", "Num(value=5)"]
+    assert operands[1] == ["s1", "s1", "BinOp(op='+', left=Sym(name='callee@rel32@lo'), right=Num(value=4))"]
+    assert operands[3] == ["s2", "BinOp(op='+', left=Sym(name='LATER2'), right=Num(value=3.0))"]

@@ -1,6 +1,9 @@
 """Reading files: comments, line endings, encodings and binary input."""
 
+import amdgpu_lint.frontend.source as source_module
+import pytest
 from amdgpu_lint.frontend.source import read_source, split_lines
+from amdgpu_lint.ir import CodeLines, SourceFile
 
 
 def texts(source):
@@ -84,3 +87,34 @@ def test_text_is_kept_once_and_lines_are_offsets_into_it():
     assert source.lines.replaced == {2: "s_nop         1"}
     assert [(line.number, line.column, line.is_cpp) for line in source.lines] == [(1, 3, False), (3, 9, False), (4, 1, False),
                                                                                   (5, 1, True)]
+
+
+MIXED = (
+    "\t.text\n  v_mov_b32 v0, v1  \n\n \t \n; comment\ns_nop 0 ; trailing\n.ascii \"a;b\"\n# 3 \"f.c\"\n"
+    "s_nop 0 /* open\n still open\n\tclosed */ s_nop 1\n\ts_endpgm\t\n.size f, .Lend-f\nx\f y\n\x0bs_nop 2\n"
+    "s_mov_b32 s0, 8/2\nlabel:\n  # 4 \"f.c\"\nv_add_u32 v0, v1, v2 // c\n\n"
+)
+
+
+def _one_by_one(text):
+    """The lines read one at a time, the reference for reading them in bulk."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    expected = SourceFile("t.s", text, CodeLines("t.s", text))
+    splitter = source_module._Splitter(expected)
+    start = 0
+    for number, raw in enumerate(text[:-1].split("\n") if text.endswith("\n") else text.split("\n"), 1):
+        expected.line_starts.append(start)
+        splitter.line(number, start, raw)
+        start += len(raw) + 1
+    return expected
+
+
+@pytest.mark.parametrize("piece_chars", [1, 7, 1 << 18])
+@pytest.mark.parametrize("text", [MIXED, MIXED * 3 + "tail", MIXED.replace("x\f y\n", "").replace("\x0bs_nop 2\n", "")])
+def test_lines_read_in_bulk_are_the_lines_read_one_by_one(monkeypatch, text, piece_chars):
+    monkeypatch.setattr(source_module, "_PIECE_CHARS", piece_chars)
+    bulk, reference = split_lines("t.s", text), _one_by_one(text)
+    assert list(bulk.line_starts) == list(reference.line_starts)
+    assert list(bulk.lines) == list(reference.lines) and bulk.comments == reference.comments
+    assert [(line.number, line.text, line.column) for line in bulk.lines][:3] == [
+        (1, ".text", 2), (2, "v_mov_b32 v0, v1", 3), (6, "s_nop 0", 1)]

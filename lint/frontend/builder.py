@@ -23,7 +23,7 @@ from .metadata import (
     parse_kernel_code_t,
     parse_metadata_yaml,
 )
-from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, Preprocessor, plain_block_texts
+from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
 from .syntax import ParseFailure, parse_expressions
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
@@ -128,6 +128,23 @@ class _Builder:
             if is_notable(statement.name) or self.module.target is None:
                 self.module.directives.append((statement, where))
             self._block(statement.name, raw, where)
+
+    def consume_run(self, run: PlainRun) -> None:
+        """`consume` for each statement of a run of a file's plain statements (none is a raw block)."""
+        path, chain, first = run.lines.path, run.chain, run.first
+        stop = first + len(run.statements)
+        for statement, number, column in zip(run.statements, run.lines.numbers[first:stop],
+                                             run.lines.columns[first:stop]):
+            where = Provenance(path, number, column, chain)
+            if statement.labels:
+                for label in statement.labels:
+                    self._label(label, where)
+            if statement.kind == "instruction":  # mentions no symbol, so no local label (`1b`) either
+                pair = statement.pair
+                self.code.append(Instruction(statement.name, statement.operands, statement.modifiers, where,
+                                             None if pair is None else Instruction.from_statement(pair, where)))
+            elif statement.kind == "directive":
+                self._directive(statement, where)
 
     def _label(self, name: str, where: Provenance) -> None:
         if self.early is not None and self.code and self._is_entry(name) and not self.pending_forward \
@@ -482,7 +499,10 @@ def build_module(source: SourceFile, options: BuildOptions,
     gc.disable()  # the build makes objects a line, all kept: collections would walk them all and free nothing
     try:
         for item in preprocessor.run(source):
-            builder.consume(item)
+            if type(item) is PlainRun:
+                builder.consume_run(item)
+            else:
+                builder.consume(item)
         handed = len(module.kernels)
         builder.finish()
     finally:

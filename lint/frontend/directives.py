@@ -42,6 +42,7 @@ def is_known(name: str) -> bool:
     return name.startswith(".amdhsa_") and name[len(".amdhsa_") :] in AMDHSA_DIRECTIVES
 
 
+@lru_cache(maxsize=4096)
 def is_notable(name: str) -> bool:
     """Whether a directive is one the module keeps for the unknown-directive rule: unknown, or
     accepted only for some OS or by older assemblers."""

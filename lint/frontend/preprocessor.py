@@ -18,8 +18,22 @@ from dataclasses import field, replace
 from pathlib import Path
 
 from ..expr import EvalError, Functions, Value, evaluate
-from ..ir import ExpansionStep, Finding, Provenance, SourceFile, SourceLine
-from ..nodes import Abs, BinOp, Call, ListExpr, Node, Num, Reg, RegExpr, Statement, Sym, UnOp
+from ..ir import CodeLines, ExpansionStep, Finding, Provenance, SourceFile, SourceLine
+from ..nodes import (
+    Abs,
+    BinOp,
+    Call,
+    ListExpr,
+    LocalRef,
+    Node,
+    Num,
+    Reg,
+    RegExpr,
+    Statement,
+    Sym,
+    UnOp,
+    mentions_symbols,
+)
 from ..records import record
 from .source import read_source
 from .syntax import ParseFailure, parse_expressions, parse_statement
@@ -55,6 +69,8 @@ _FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
 _ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
 _SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
 _KERNEL_SCOPE_COUNTS = {".kernel.vgpr_count": "v", ".kernel.sgpr_count": "s"}
+#: Names `lookup` may answer without a definition.
+_ANSWERED_NAMES = frozenset((".", ".amdgcn.next_free_vgpr", ".amdgcn.next_free_sgpr", *_KERNEL_SCOPE_COUNTS))
 _LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
 _DOT_NOT_BEFORE_A_NAME = re.compile(r"\.(?![\w.$])")
 _NAME_CHAR = re.compile(r"[\w.$]")
@@ -119,20 +135,43 @@ class _Frame:
 Emitted = tuple[Statement, Provenance, str]
 
 
-@record(frozen=True, slots=True)
+@record(slots=True)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
-    and (for an instruction) free of symbols; with the registers it reaches, for `.amdgcn.next_free_*`."""
+    and (for an instruction) free of symbols while its names are none; with the registers it reaches, for
+    `.amdgcn.next_free_*`."""
 
     statement: Statement
     first_word: str  # a macro of this name would take the line instead ("" when it cannot)
     vgpr_end: int
     sgpr_end: int
+    names: frozenset[str]  # names an instruction mentions: while none is a symbol, `statement` is as resolved
 
 
+@record(slots=True)
+class PlainRun:
+    """Consecutive plain statements of one file, read from its code lines `first` on, the last of them the
+    only one with labels; what `run` hands on for most of a file (shared statements: who keeps them makes
+    their provenance)."""
+
+    statements: list[Statement]
+    lines: CodeLines
+    first: int
+    chain: tuple[ExpansionStep, ...]
+
+
+#: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`
+_CONSTANT_SET = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]*)\Z")
 _UNSEEN = object()
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
 _PLAIN_TEXTS_KEPT = 8192
+#: plain statements handed on together at most
+_PLAIN_RUN_MAX = 4096
+
+
+#: Directives that go the general way: one opens a kernel scope; the builder evaluates the other as it
+#: arrives, with this layer's state as it stands after it (a PlainRun leaves the state after its last one).
+_NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version"))
 
 
 def _plain(text: str) -> _Plain | None:
@@ -147,16 +186,49 @@ def _plain(text: str) -> _Plain | None:
     if len(text) > MAX_INSTRUCTION_CHARS and not text.startswith("."):
         return None
     statement = parse_statement(text)
-    if isinstance(statement, ParseFailure) or statement.name == ".amdgpu_hsa_kernel":
+    if isinstance(statement, ParseFailure) or statement.name in _NOT_PLAIN_DIRECTIVES:
         return None
     ends = {"v": 0, "s": 0}
+    names: frozenset[str] = frozenset()
     if statement.kind == "instruction":
-        if not statement.resolved or (statement.pair is not None and not statement.pair.resolved):
-            return None
+        pair = statement.pair
+        if not statement.resolved or (pair is not None and not pair.resolved):
+            names = _names_left_alone(statement)
+            if names is None:
+                return None
+            # what `_resolve_symbols` makes of it while none of `names` is a symbol: the same nodes, resolved
+            statement = replace(statement, resolved=True, pair=None if pair is None else replace(pair, resolved=True))
         for operand in statement.operands + statement.pair.operands if statement.pair else statement.operands:
             if isinstance(operand, Reg) and operand.kind in ends:
                 ends[operand.kind] = max(ends[operand.kind], operand.index + operand.count)
-    return _Plain(statement, first_word, ends["v"], ends["s"])
+    return _Plain(statement, first_word, ends["v"], ends["s"], names)
+
+
+def _names_left_alone(statement: Statement) -> frozenset[str] | None:
+    """The names an instruction's operands and modifiers mention, when each would stay as it is unless it
+    is a symbol (a branch target, `callee@rel32@lo+4`); None when resolving may change or reject more (a
+    symbolic register index, a local label, a constant expression, a name `lookup` answers undefined)."""
+    names: set[str] = set()
+    nodes = [*statement.operands, *(value for _, value in statement.modifiers if value is not None)]
+    if statement.pair is not None:
+        nodes += [*statement.pair.operands, *(value for _, value in statement.pair.modifiers if value is not None)]
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, Sym):
+            names.add(node.name)
+        elif isinstance(node, BinOp):
+            if not mentions_symbols(node):
+                return None  # a constant `_resolve_symbols` would work out
+            nodes += (node.left, node.right)
+        elif isinstance(node, (UnOp, Abs)):
+            nodes.append(node.operand)
+        elif isinstance(node, Call):
+            nodes += node.args
+        elif isinstance(node, ListExpr):
+            nodes += node.items
+        elif isinstance(node, (RegExpr, LocalRef)):
+            return None
+    return None if names & _ANSWERED_NAMES else frozenset(names)
 
 
 def _angle_string_end(text: str, i: int) -> int | None:
@@ -358,8 +430,8 @@ class Preprocessor:
 
     # ----------------------------------------------------------------- public API
 
-    def run(self, source: SourceFile) -> Iterator[Emitted]:
-        """Yield every statement of `source` after preprocessing."""
+    def run(self, source: SourceFile) -> Iterator[Emitted | PlainRun]:
+        """Yield every statement of `source` after preprocessing (runs of a file's plain statements together)."""
         self.sources[source.path] = source
         self.cpp = source.path.endswith(CPP_SUFFIXES)
         self._track_location = _uses_location(source)
@@ -369,7 +441,9 @@ class Preprocessor:
             frame = self._stack[-1]
             active = not frame.conditions or frame.conditions[-1].active
             if frame.source is not None and active and self._cpp_pattern is None:
-                yield from self._plain_file_lines(frame, plain_texts)
+                plain_run = self._plain_run(frame, plain_texts)
+                if plain_run is not None:
+                    yield plain_run
             if frame.index >= len(frame.lines):
                 self._close_frame(frame)
                 following = next(frame.iterations, None) if frame.iterations else None
@@ -383,7 +457,8 @@ class Preprocessor:
             # the fast path in an expansion: a plain statement in an active region, with no #define or macro to apply
             if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0:
                 plain = self._plain_text(line.text, plain_texts)
-                if plain is not None and plain.first_word not in self.macros:
+                if (plain is not None and plain.first_word not in self.macros
+                        and self.symbols.keys().isdisjoint(plain.names)):
                     self._count(plain)
                     yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
                     continue
@@ -409,30 +484,59 @@ class Preprocessor:
         if self._track_location:
             self._advance(plain.statement)
 
-    def _plain_file_lines(self, frame: _Frame, known: dict[str, _Plain | None]) -> Iterator[Emitted]:
-        """The fast path through a whole file (in an active region, no #define): emit its plain statements
-        from where the frame stands, read from the file's offsets, up to the first line that needs more.
-        A plain statement changes no state of this layer, so the region stays active and the macros the same."""
+    def _plain_run(self, frame: _Frame, known: dict[str, _Plain | None]) -> PlainRun | None:
+        """The fast path through a whole file (in an active region, no #define): the plain statements from
+        where the frame stands (after any `.set` of a number), read from the file's offsets, up to the first
+        line that needs more (None if it is the first). A plain statement changes no state of this layer but
+        the budget, the next free registers and the location counter, so the region stays active and the
+        macros the same."""
         lines = frame.source.lines
-        text, starts, ends, numbers, columns = lines.text, lines.starts, lines.ends, lines.numbers, lines.columns
-        replaced, cpp, macros, chain = lines.replaced, lines.cpp, self.macros, frame.chain
-        index, count = frame.index, len(numbers)
-        while index < count and self.budget > 0 and index not in cpp:
-            line_text = replaced[index] if index in replaced else text[starts[index] : ends[index]]
+        text, starts, ends, cpp, odd = lines.text, lines.starts, lines.ends, lines.cpp, lines.cpp or lines.replaced
+        first = frame.index
+        stop = min(len(lines), first + self.budget, first + _PLAIN_RUN_MAX)
+        macros, track_location, symbols = self.macros, self._track_location, self.symbols
+        statements: list[Statement] = []
+        add = statements.append
+        vgpr_end = sgpr_end = 0
+        for index in range(first, stop):
+            if odd:
+                if index in cpp:
+                    break
+                line_text = lines.text_at(index)
+            else:
+                line_text = text[starts[index] : ends[index]]
             plain = known.get(line_text, _UNSEEN)
             if plain is _UNSEEN:
+                constant = _CONSTANT_SET.match(line_text)
+                if constant is not None:  # `.set name, 12`: as `_define` would, without the general way
+                    if statements:
+                        break  # a run's statements are consecutive lines
+                    symbols[constant.group(1)] = int(constant.group(2))
+                    first = index + 1
+                    continue
                 if len(known) >= _PLAIN_TEXTS_KEPT:
                     known.clear()  # memory stays bounded on a file of mostly distinct lines
                 plain = known[line_text] = _plain(line_text)
-            if plain is None or plain.first_word in macros:
+            if plain is None or (macros and plain.first_word in macros) or (
+                    plain.names and not symbols.keys().isdisjoint(plain.names)):
                 break
-            if plain.vgpr_end or plain.sgpr_end or self._track_location:
-                self._count(plain)
-            else:
-                self.budget -= 1
-            index += 1
-            frame.index = index
-            yield plain.statement, Provenance(lines.path, numbers[index - 1], columns[index - 1], chain), ""
+            if plain.vgpr_end > vgpr_end:
+                vgpr_end = plain.vgpr_end
+            if plain.sgpr_end > sgpr_end:
+                sgpr_end = plain.sgpr_end
+            if track_location:
+                self._advance(plain.statement)
+            add(plain.statement)
+            if plain.statement.labels:
+                break  # the builder may read this layer's state at a label (to hand code on): as it stands after it
+        frame.index = first + len(statements)
+        if not statements:
+            return None
+        self.budget -= len(statements)
+        for counts in (self._next_free, self._kernel_free):
+            counts["v"] = max(counts["v"], vgpr_end)
+            counts["s"] = max(counts["s"], sgpr_end)
+        return PlainRun(statements, lines, first, frame.chain)
 
     def peek(self, name: str) -> Value | None:
         """`lookup` that does not keep what a deferred definition evaluates to: what is read before the

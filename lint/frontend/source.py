@@ -7,7 +7,11 @@ files) or a line marker. Comment text is kept per line for inline suppressions.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from bisect import bisect_right
+from itertools import accumulate, islice, repeat
+from operator import add, sub
 from pathlib import Path
 
 from ..ir import CodeLines, ReadProblem, SourceFile
@@ -85,49 +89,97 @@ def _split_code_and_comment(text: str, in_block: bool) -> tuple[str, str, bool]:
     return "".join(code), " ".join(comment), in_block
 
 
-def split_lines(path: str, text: str) -> SourceFile:
-    """Split decoded text into code lines (offsets into the text, kept once) and comments."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = CodeLines(path, text)
-    source = SourceFile(path, text, lines)
-    line_start = source.line_starts.append
-    numbers, starts, ends, columns = lines.numbers.append, lines.starts.append, lines.ends.append, lines.columns.append
-    plain = _PLAIN_CODE.match
-    find = text.find
-    in_block = False
-    block_start = 0
-    start, size, number = 0, len(text), 0
-    while start < size:
-        end = find("\n", start)
-        if end < 0:
-            end = size
-        number += 1
-        line_start(start)
-        if not in_block:
-            match = plain(text, start, end)
-            if match is not None:  # code and nothing to scan for: the common line
+#: The text is split into lines this many characters at a time (a list of lines a piece, not a file).
+_PIECE_CHARS = 1 << 18
+#: Whitespace other than blanks and newlines: a piece with any (or with non-ASCII text) is read line by line.
+_ODD_WHITESPACE = "\x0b\x0c\x1c\x1d\x1e\x1f"
+#: What takes a line out of the common case: a comment, a string or a C-preprocessor mark.
+_SCANNED = ';/"#'
+_plus_one = (1).__add__
+
+
+class _Splitter:
+    """Fills a SourceFile's code lines and comments, a piece of text at a time. The common line (code with
+    nothing to scan for) is read in bulk, by C-level maps over the piece's lines; the rest one at a time."""
+
+    def __init__(self, source: SourceFile):
+        self.source = source
+        self.lines = source.lines
+        self.in_block = False
+        self.block_start = 0  # line where the open block comment began
+
+    def piece(self, begin: int, number: int, raws: list[str], scan: bool) -> None:
+        """The lines `raws` (numbered from `number` + 1) of the text from `begin` on; `scan`: look at
+        every line on its own."""
+        here = list(accumulate(map(_plus_one, map(len, raws)), initial=begin))  # where each line starts
+        self.source.line_starts.extend(islice(here, len(raws)))
+        if scan:
+            one_by_one, code_lengths = list(range(len(raws))), []
+        else:
+            code_lengths = list(map(len, map(str.lstrip, raws, repeat(" \t"))))
+            one_by_one = sorted(self._scanned_lines(here) | self._blank_lines(code_lengths))
+        index = 0
+        for stop in [*one_by_one, len(raws)]:
+            while index < stop and self.in_block:
+                self.line(number + index + 1, here[index], raws[index])
+                index += 1
+            if index < stop:
+                self._plain_lines(number + index + 1, here[index:stop], raws[index:stop], code_lengths[index:stop])
+            if stop < len(raws):
+                self.line(number + stop + 1, here[stop], raws[stop])
+            index = stop + 1
+
+    def _scanned_lines(self, here: list[int]) -> set[int]:
+        """Indices of the lines holding a character that needs scanning for."""
+        text, end = self.source.text, here[-1] - 1
+        found: set[int] = set()
+        for char in _SCANNED:
+            at = text.find(char, here[0], end)
+            while at >= 0:
+                index = bisect_right(here, at) - 1
+                found.add(index)
+                at = text.find(char, here[index + 1], end)
+        return found
+
+    @staticmethod
+    def _blank_lines(code_lengths: list[int]) -> set[int]:
+        found: set[int] = set()
+        index = -1
+        with contextlib.suppress(ValueError):
+            while True:
+                index = code_lengths.index(0, index + 1)
+                found.add(index)
+        return found
+
+    def _plain_lines(self, first_number: int, here: list[int], raws: list[str], code_lengths: list[int]) -> None:
+        """Consecutive lines of code with nothing to scan for, blanks and tabs around it."""
+        lines = self.lines
+        indents = list(map(sub, map(len, raws), code_lengths))
+        lines.numbers.extend(range(first_number, first_number + len(raws)))
+        lines.columns.extend(map(_plus_one, indents))
+        lines.starts.extend(map(add, here, indents))
+        lines.ends.extend(map(add, here, map(len, map(str.rstrip, raws, repeat(" \t")))))
+
+    def line(self, number: int, start: int, raw: str) -> None:
+        """One line, whatever it holds."""
+        lines, source = self.lines, self.source
+        if not self.in_block:
+            match = _PLAIN_CODE.match(raw)
+            if match is not None:  # code and nothing to scan for
                 code_start, code_end = match.span(1)
-                numbers(number)
-                starts(code_start)
-                ends(code_end)
-                columns(code_start - start + 1)
-                start = end + 1
-                continue
-        raw = text[start:end]
-        if not in_block:
+                lines.add(number, start + code_start, start + code_end, code_start + 1)
+                return
             stripped = raw.lstrip()
             if not stripped:
-                start = end + 1
-                continue
+                return
             if stripped[0] == "#":
                 indent = len(raw) - len(stripped)
                 lines.add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1, True)
-                start = end + 1
-                continue
-        was_in_block = in_block
-        code, comment, in_block = _split_code_and_comment(raw, in_block)
-        if in_block and not was_in_block:
-            block_start = number
+                return
+        was_in_block = self.in_block
+        code, comment, self.in_block = _split_code_and_comment(raw, self.in_block)
+        if self.in_block and not was_in_block:
+            self.block_start = number
         if comment.strip():
             source.comments[number] = comment.strip()
         stripped = code.lstrip()
@@ -138,9 +190,26 @@ def split_lines(path: str, text: str) -> SourceFile:
                 lines.add(number, start + indent, start + indent + len(code_text), indent + 1)
             else:
                 lines.add_replaced(number, code_text, indent + 1)
-        start = end + 1
-    if in_block:
-        source.problems.append(ReadProblem("parse-error", "unterminated /* comment", block_start))
+
+
+def split_lines(path: str, text: str) -> SourceFile:
+    """Split decoded text into code lines (offsets into the text, kept once) and comments."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    source = SourceFile(path, text, CodeLines(path, text))
+    splitter = _Splitter(source)
+    end_of_lines = len(text) - 1 if text.endswith("\n") else len(text)  # a last newline ends no further line
+    begin, number = 0, 0
+    while text:
+        cut = text.find("\n", begin + _PIECE_CHARS, end_of_lines) if begin + _PIECE_CHARS < end_of_lines else -1
+        piece = text[begin : end_of_lines if cut < 0 else cut]
+        raws = piece.split("\n")
+        splitter.piece(begin, number, raws, scan=not piece.isascii() or any(c in piece for c in _ODD_WHITESPACE))
+        number += len(raws)
+        if cut < 0:
+            break
+        begin = cut + 1
+    if splitter.in_block:
+        source.problems.append(ReadProblem("parse-error", "unterminated /* comment", splitter.block_start))
     return source
 
 

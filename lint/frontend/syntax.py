@@ -150,7 +150,8 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
 
 
 def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
-    body = body or Statement("empty")
+    if body is None:
+        return Statement("empty", labels=labels)
     return replace(body, labels=labels) if labels else body
 
 
@@ -348,7 +349,7 @@ def _read_statement(text: str) -> Statement | None:
             if name[0] == ".":
                 if name[1:2] in ("", ".", "$") or name[1].isdigit():
                     return None
-                return labelled(tuple(labels), Statement("directive", name.lower(), args=rest.strip()))
+                return Statement("directive", name.lower(), tuple(labels), args=rest.strip())
             if "$" in name or (rest and text[end] not in " \t"):
                 return None
             return labelled(tuple(labels), operation(name, _Reader(rest).groups()))
