@@ -13,7 +13,7 @@ from .manager import Analysis, AnalysisManager
 
 if TYPE_CHECKING:
     from .hazards import Facts
-    from .initialized import Flow
+    from .initialized import FlowBits
     from .latency import LatencyTable
     from .waitcnt import WaitFacts
 
@@ -52,7 +52,8 @@ class InstructionFacts:
     info: DefUse
     hazard: Facts | None = None  # the hazard rows' view (hazards.py)
     waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
-    flow: Flow | None = None  # how it moves written values (initialized.py)
+    #: (numbering, uses, defs, how it moves written values) in the register bits of initialized.py
+    registers: tuple[int, int, int, FlowBits | None] | None = None
     extent: RegisterExtent | None = None  # see register_extent
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
 
