@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import Unit, register_units
@@ -59,7 +60,7 @@ def _system_sgpr_end(descriptor: dict) -> int:
     return descriptor["user_sgpr_count"] + sum(1 for key in _SYSTEM_SGPRS if descriptor.get(key))
 
 
-def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
+def abi_inputs(kernel: Kernel, target: Target) -> frozenset[Unit] | None:
     """Registers set up before the first instruction; None when the kernel's setup is unknown."""
     descriptor = kernel.descriptor
     if not descriptor or descriptor.get("user_sgpr_count") is None:
@@ -67,12 +68,16 @@ def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
     count = _system_sgpr_end(descriptor)
     if descriptor.get("system_sgpr_private_segment_wavefront_offset") or descriptor.get("enable_private_segment"):
         count += 1
-    inputs: set[Unit] = {("s", index) for index in range(count)} | _HARDWARE_UNITS
-    workitem_dims = (descriptor.get("system_vgpr_workitem_id") or 0) + 1
-    inputs |= {("v", 0)} if packs_workitem_ids(target) else {("v", index) for index in range(workitem_dims)}
-    if target.architected_flat_scratch:
-        inputs |= {("flat_scratch", 0), ("flat_scratch", 1)}
-    return inputs
+    workitem_vgprs = 1 if packs_workitem_ids(target) else (descriptor.get("system_vgpr_workitem_id") or 0) + 1
+    return _abi_units(count, workitem_vgprs, target.architected_flat_scratch)
+
+
+@lru_cache(maxsize=256)
+def _abi_units(sgprs: int, vgprs: int, flat_scratch: bool) -> frozenset[Unit]:
+    """The first SGPRs and VGPRs, the hardware's registers and, where it is architected, flat_scratch
+    (one set shared by the kernels with this setup)."""
+    inputs = {("s", index) for index in range(sgprs)} | {("v", index) for index in range(vgprs)} | _HARDWARE_UNITS
+    return frozenset(inputs | {("flat_scratch", 0), ("flat_scratch", 1)} if flat_scratch else inputs)
 
 
 def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
@@ -216,6 +221,12 @@ def _masks_of(shared: InstructionFacts, instruction: Instruction) -> tuple[int, 
     return shared.registers
 
 
+@lru_cache(maxsize=64)
+def _entry_bits(units: frozenset[Unit], generation: int) -> int:
+    """The mask of a kernel setup's registers (_abi_units keeps one set per setup)."""
+    return _BITS.mask(units)
+
+
 #: (registers that may hold a written value, or None after a call: any; registers that may hold a copy of garbage)
 _State = tuple[int | None, int]
 _ANYTHING: _State = (None, 0)
@@ -316,7 +327,7 @@ class InitializedAnalysis(Analysis):
                         report.copied[position] = bits.units_of(missing & holding_copies)
             return written, copied
 
-        incoming: dict[int, _State] = {0: (bits.mask(entry), 0)} if blocks else {}
+        incoming: dict[int, _State] = {0: (_entry_bits(entry, generation), 0)} if blocks else {}
         walked: dict[int, tuple[_State, Uninitialized]] = {}  # block -> the state of its latest walk, and what it found
         worklist = list(incoming)
         while worklist:
