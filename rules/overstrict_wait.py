@@ -28,6 +28,7 @@ Use the count the message gives; on gfx12, the `s_wait_<counter>` instructions.
 """
 
 from collections.abc import Iterator
+from operator import attrgetter
 
 from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
@@ -52,6 +53,8 @@ def _block_end(cfg: ControlFlowGraph, index: int) -> tuple[int, bool]:
 
 
 _ORDERING_BITS = frozenset(("glc", "sc0", "sc1", "dlc", "nt", "scope", "th"))
+_MEMORY_UNITS = ("vmem", "smem", "ds")  # InstructionClass.is_memory: only these can order memory
+_WAITS = attrgetter("waits")
 
 
 def _orders_memory(instruction, info) -> bool:
@@ -69,7 +72,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     kernel = context.kernel
     def_use = context.get(DefUseAnalysis)
-    facts = [shared.waits for shared in def_use.facts]  # the wait analysis made them all
+    facts = list(map(_WAITS, def_use.facts))  # the wait analysis made them all
     cfg = context.get(CFGAnalysis)
     if target.major >= 12:
         yield from _legacy_waits(context)
@@ -122,7 +125,9 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
                 closed = True
                 break
             info = def_use[later]
-            if info.klass.unit in ("barrier", "call", "return") or _orders_memory(kernel.instructions[later], info):
+            unit = info.klass.unit
+            if unit in ("barrier", "call", "return") or (
+                    unit in _MEMORY_UNITS and _orders_memory(kernel.instructions[later], info)):
                 needed = 0  # the wait may be a release for this access, not a register wait
                 break
             if held.isdisjoint(info.uses) and held.isdisjoint(info.defs):
