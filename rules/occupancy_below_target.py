@@ -44,8 +44,9 @@ def required_waves(context: KernelContext) -> int | None:
         source = context.module.sources.get(first.path)
         if source is not None:
             end = last.line if last.path == first.path else first.line
+            comments = source.comments
             for line in range(max(first.line - 3, 1), end + 1):
-                match = _REQUIREMENT.search(source.comments.get(line, ""))
+                match = line in comments and _REQUIREMENT.search(comments[line])
                 if match:
                     return int(match.group(1))
     options = context.module.options

@@ -28,10 +28,11 @@ Use the count the message gives; on gfx12, the `s_wait_<counter>` instructions.
 """
 
 from collections.abc import Iterator
+from operator import attrgetter
 
 from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis, wait_facts
+from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.waits import wait_text
@@ -52,6 +53,8 @@ def _block_end(cfg: ControlFlowGraph, index: int) -> tuple[int, bool]:
 
 
 _ORDERING_BITS = frozenset(("glc", "sc0", "sc1", "dlc", "nt", "scope", "th"))
+_MEMORY_UNITS = ("vmem", "smem", "ds")  # InstructionClass.is_memory: only these can order memory
+_WAITS = attrgetter("waits")
 
 
 def _orders_memory(instruction, info) -> bool:
@@ -69,8 +72,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     kernel = context.kernel
     def_use = context.get(DefUseAnalysis)
-    facts = [shared.waits or wait_facts(shared, instruction, target)
-             for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+    facts = list(map(_WAITS, def_use.facts))  # the wait analysis made them all
     cfg = context.get(CFGAnalysis)
     if target.major >= 12:
         yield from _legacy_waits(context)
@@ -115,19 +117,23 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
         if counter.out_of_order or not counter.regs:
             continue
         needed, closed = None, final
+        regs = counter.regs
+        held = regs.keys()
         for later in range(index + 1, end):
-            other = kernel.instructions[later]
-            if name in (facts[later].counts or {}):
+            counts_later = facts[later].counts
+            if counts_later and name in counts_later:
                 closed = True
                 break
             info = def_use[later]
-            if info.klass.unit in ("barrier", "call", "return") or _orders_memory(other, info):
+            unit = info.klass.unit
+            if unit in ("barrier", "call", "return") or (
+                    unit in _MEMORY_UNITS and _orders_memory(kernel.instructions[later], info)):
                 needed = 0  # the wait may be a release for this access, not a register wait
                 break
-            if counter.regs.keys().isdisjoint(info.uses) and counter.regs.keys().isdisjoint(info.defs):
+            if held.isdisjoint(info.uses) and held.isdisjoint(info.defs):
                 continue
             for unit in info.uses | info.defs:
-                entry = counter.regs.get(unit)
+                entry = regs.get(unit)
                 if entry is not None:
                     needed = entry[0] if needed is None else min(needed, entry[0])
         if closed and (needed is None or needed > count):

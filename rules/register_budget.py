@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.occupancy import occupancy
+from amdgpu_lint.analyses.occupancy import resource_limits
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
@@ -130,7 +130,9 @@ def _wasted_occupancy(context: KernelContext) -> Iterator[Diagnostic]:
     if resources is None or kernel.metadata or resources.allocated_vgprs is None:
         return
     used = replace(resources.inputs, vgprs=resources.vgprs, sgprs=resources.sgprs)
-    possible = occupancy(context.module.target, used).waves_per_simd
+    if used == resources.inputs:
+        return  # it allocates what it uses
+    possible = min(resource_limits(context.module.target, used).values())  # the waves occupancy() gives
     actual = resources.occupancy.waves_per_simd
     if possible <= actual:
         return

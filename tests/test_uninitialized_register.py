@@ -282,3 +282,19 @@ def test_lane_permutes_do_not_read_m0_on_gfx8(snippet):
     assert findings(snippet.lint(kernel("gfx803", body))) == []
     assert findings(snippet.lint(kernel("gfx803", body.replace("ds_bpermute_b32 v1, v0, v0", "ds_read_b32 v1, v0")))) == [
         "m0 is read by ds_read_b32 but never written on any path from the kernel entry"]
+
+
+# ---------------------------------------------------------------- register bits: a new numbering when full
+
+def test_a_new_register_numbering_gives_the_same_findings(snippet, monkeypatch):
+    # kernels after the numbering is renewed (masks kept on shared facts made again) find what the first did
+    from amdgpu_lint.analyses import initialized
+
+    body = " v_mov_b32 v1, v7\n v_add_u32 v2, v1, s40\n s_mov_b64 s[2:3], s[30:31]\n s_endpgm"
+    expected = findings(snippet.lint(kernel("gfx900", body, FLAT_SCRATCH_INIT)))
+    assert len(expected) == 1 and "v1 holds a value derived" in expected[0]
+    monkeypatch.setattr(initialized._BITS, "LIMIT", 1)
+    generation = initialized._BITS.generation
+    for _ in range(3):
+        assert findings(snippet.lint(kernel("gfx900", body, FLAT_SCRATCH_INIT))) == expected
+    assert initialized._BITS.generation > generation

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import chain, compress, repeat
+from operator import attrgetter
 
 from ..ir import BasicBlock, Instruction, Kernel
 from ..isa.classes import RETURNS
@@ -26,6 +28,14 @@ def is_conditional_branch(mnemonic: str) -> bool:
 @lru_cache(maxsize=4096)
 def is_branch(mnemonic: str) -> bool:
     return is_unconditional_branch(mnemonic) or is_conditional_branch(mnemonic)
+
+
+@lru_cache(maxsize=4096)
+def _ends_block(mnemonic: str) -> bool:
+    return is_branch(mnemonic) or mnemonic in EXITS
+
+
+_MNEMONIC = attrgetter("mnemonic")
 
 
 def branch_label(instruction: Instruction) -> str | None:
@@ -61,14 +71,12 @@ class CFGAnalysis(Analysis):
     @classmethod
     def run(cls, kernel: Kernel, manager: AnalysisManager) -> ControlFlowGraph:
         instructions = kernel.instructions
-        numeric_targets = _numeric_branch_targets(kernel, manager)
+        ends = list(compress(range(len(instructions)), map(_ends_block, map(_MNEMONIC, instructions))))
+        numeric_targets = _numeric_branch_targets(kernel, manager, ends)
         leaders = {0} if instructions else set()
         leaders.update(index for index in kernel.labels.values() if index < len(instructions))
         leaders.update(numeric_targets.values())
-        for index, instruction in enumerate(instructions):
-            mnemonic = instruction.mnemonic
-            if (is_branch(mnemonic) or mnemonic in EXITS) and index + 1 < len(instructions):
-                leaders.add(index + 1)
+        leaders.update(index + 1 for index in ends if index + 1 < len(instructions))
         starts = sorted(leaders)
         labels_at: dict[int, list[str]] = {}
         for label, index in kernel.labels.items():
@@ -103,16 +111,19 @@ class CFGAnalysis(Analysis):
         for block in blocks:
             for successor in block.successors:
                 blocks[successor].predecessors.append(block.index)
-        block_of = [block.index for block in blocks for _ in block.instructions]
+        block_of = list(chain.from_iterable(repeat(block.index, len(block.instructions)) for block in blocks))
         return ControlFlowGraph(blocks, block_of_label, starts, block_of)
 
 
-def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager) -> dict[int, int]:
+def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager, ends: list[int]) -> dict[int, int]:
     """Branches written as a signed dword offset from the next instruction (`s_branch 61`, as in
     SP3-translated kernels): branch index -> target index, where every size on the way is known
-    and the offset lands on an instruction. Others stay unresolved (and the CFG conservative)."""
-    branches = {index: instruction.operands[0] for index, instruction in enumerate(kernel.instructions)
-                if is_branch(instruction.mnemonic) and instruction.operands and _offset(instruction.operands[0]) is not None}
+    and the offset lands on an instruction. Others stay unresolved (and the CFG conservative).
+    `ends` are the instructions that end a block (branches among them)."""
+    instructions = kernel.instructions
+    branches = {index: instructions[index].operands[0] for index in ends
+                if is_branch(instructions[index].mnemonic) and instructions[index].operands
+                and _offset(instructions[index].operands[0]) is not None}
     if not branches or manager.module.target is None:
         return {}
     from .defuse import DefUseAnalysis

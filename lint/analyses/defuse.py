@@ -13,7 +13,7 @@ from .manager import Analysis, AnalysisManager
 
 if TYPE_CHECKING:
     from .hazards import Facts
-    from .initialized import Flow
+    from .initialized import FlowBits
     from .latency import LatencyTable
     from .waitcnt import WaitFacts
 
@@ -52,7 +52,8 @@ class InstructionFacts:
     info: DefUse
     hazard: Facts | None = None  # the hazard rows' view (hazards.py)
     waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
-    flow: Flow | None = None  # how it moves written values (initialized.py)
+    #: (numbering, uses, defs, how it moves written values) in the register bits of initialized.py
+    registers: tuple[int, int, int, FlowBits | None] | None = None
     extent: RegisterExtent | None = None  # see register_extent
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
 
@@ -90,13 +91,18 @@ def register_extent(shared: InstructionFacts) -> RegisterExtent:
 class _Interned:
     """Facts by instruction content for one target, wave size and either-wave flag, at most 2 * LIMIT of
     them: when the newer half is full it becomes the older one (the older is dropped), and facts found
-    in the older half move back to the newer. Kernels keep the facts they hold."""
+    in the older half move back to the newer. Kernels keep the facts they hold.
+
+    `parsed` finds them first by the identity of the operand and modifier tuples (the parser shares them
+    between identical statement texts), which needs no hash of the operand nodes; it keeps those tuples,
+    so that their ids stay theirs, and at most LIMIT entries."""
 
     LIMIT = 2048
 
     def __init__(self) -> None:
         self.newer: dict[tuple, InstructionFacts] = {}
         self.older: dict[tuple, InstructionFacts] = {}
+        self.parsed: dict[tuple[str, int, int], tuple[tuple, tuple, InstructionFacts]] = {}
 
     def add(self, key: tuple, facts: InstructionFacts) -> InstructionFacts:
         if len(self.newer) >= self.LIMIT:
@@ -109,21 +115,29 @@ _interned: dict[tuple[Target, int, bool], _Interned] = {}
 
 
 def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool, table: _Interned) -> InstructionFacts:
-    pair = instruction.pair
-    key = (instruction.mnemonic, instruction.operands, instruction.modifiers,
+    operands, modifiers, pair = instruction.operands, instruction.modifiers, instruction.pair
+    if pair is None:
+        seen = table.parsed.get((instruction.mnemonic, id(operands), id(modifiers)))
+        if seen is not None and seen[0] is operands and seen[1] is modifiers:
+            return seen[2]
+    key = (instruction.mnemonic, operands, modifiers,
            (pair.mnemonic, pair.operands, pair.modifiers) if pair is not None else None)
     facts = table.newer.get(key)
-    if facts is not None:
-        return facts
-    facts = table.older.pop(key, None)
     if facts is None:
-        info = def_use(instruction.mnemonic, instruction.operands, instruction.modifiers, target, wave, either)
-        if pair is not None:
-            second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
-            info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
-                          info.problem or second.problem, info.preserved | second.preserved)
-        facts = InstructionFacts(info)
-    return table.add(key, facts)
+        facts = table.older.pop(key, None)
+        if facts is None:
+            info = def_use(instruction.mnemonic, operands, modifiers, target, wave, either)
+            if pair is not None:
+                second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
+                info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
+                              info.problem or second.problem, info.preserved | second.preserved)
+            facts = InstructionFacts(info)
+        table.add(key, facts)
+    if pair is None:
+        if len(table.parsed) >= table.LIMIT:
+            table.parsed.clear()
+        table.parsed[instruction.mnemonic, id(operands), id(modifiers)] = (operands, modifiers, facts)
+    return facts
 
 
 @record

@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import field
 from functools import lru_cache
+from operator import attrgetter
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
@@ -21,7 +22,7 @@ from ..nodes import Node, Num, Reg, Sym, hardware_register
 from ..records import record
 from ..targets import Target
 from .cfg import CFGAnalysis
-from .defuse import DefUseAnalysis
+from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
 
 _VECTOR = ("v", "a")
@@ -43,6 +44,7 @@ class Facts:
     modifiers: tuple[tuple[str, Node | None], ...]
     info: DefUse
     mnemonic: str
+    unit: str  # its class's unit
     wait_states: int
     valu: bool
     mfma: bool
@@ -58,6 +60,7 @@ class Facts:
     src_c: frozenset = frozenset()
     dst: frozenset = frozenset()
     rows: tuple[HazardRow, ...] = ()  # the target's rows this can be the second instruction of
+    produces: frozenset[HazardRow] = frozenset()  # the target's rows this can be the first instruction of
     serial: int = field(default_factory=lambda: next(_serials))  # never reused: names it in `after` memos
     #: producer serial -> (row, wait states needed) of every row that pair needs states for, in row order
     #: (by serial, so that no instruction's facts keep another's alive)
@@ -65,7 +68,7 @@ class Facts:
 
     @property
     def memory(self) -> bool:
-        return self.info.klass.unit in ("vmem", "ds", "export")
+        return self.unit in ("vmem", "ds", "export")
 
 
 def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]) -> Facts:
@@ -73,7 +76,7 @@ def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]
     klass = info.klass
     mfma = klass.matrix in ("mfma", "smfmac")
     facts = Facts(
-        instruction.operands, instruction.modifiers, info, instruction.mnemonic, instruction.wait_states,
+        instruction.operands, instruction.modifiers, info, instruction.mnemonic, klass.unit, instruction.wait_states,
         klass.unit == "valu", mfma, mfma and "f64" in instruction.mnemonic, klass.xdl, klass.passes,
         _part(info.defs, _VECTOR), _part(info.defs, _SCALAR),
         any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
@@ -90,6 +93,7 @@ def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]
         else:
             facts.src_c = operands[3]
     facts.rows = tuple(row for row in rows if row.consumer(facts))
+    facts.produces = frozenset(row for row in rows if row.producer(facts))
     return facts
 
 
@@ -99,7 +103,7 @@ def _part(units: frozenset, files: tuple[str, ...]) -> frozenset:
     return units if part == units else part
 
 
-@record(frozen=True, slots=True)
+@record(frozen=True, slots=True, eq=False)
 class HazardRow:
     """One wait-state rule: where it applies, its producer and consumer, and the states needed."""
 
@@ -108,6 +112,7 @@ class HazardRow:
     applies: Callable[[Target], bool]
     states: Callable[[Facts, Facts, Target], int]  # producer, consumer -> wait states needed (0: none)
     consumer: Callable[[Facts], bool] = lambda c: True  # cheap filter: can this be the second instruction?
+    producer: Callable[[Facts], bool] = lambda p: True  # cheap filter: can this be the first instruction?
     advisory: str = ""  # why a finding of this row is only a warning (empty: a definite hazard)
 
 
@@ -324,100 +329,108 @@ def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
 ROWS: tuple[HazardRow, ...] = (
     HazardRow(1, "VALU writes an SGPR that a VMEM instruction reads", lambda t: 8 <= t.major <= 9,
               lambda p, c, t: 5 if p.valu and c.info.klass.unit == "vmem" and p.scalar_defs & c.info.uses else 0,
-              consumer=lambda c: c.info.klass.unit == "vmem"),
+              consumer=lambda c: c.info.klass.unit == "vmem", producer=lambda p: p.valu),
     HazardRow(2, "VALU writes the lane-select SGPR of v_readlane/v_writelane", lambda t: True,
               lambda p, c, t: 4 if p.valu and p.scalar_defs & _lane_select(c) else 0,
-              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_writelane"))),
+              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_writelane")), producer=lambda p: p.valu),
     HazardRow(3, "VALU writes VCC that v_div_fmas reads", lambda t: True,
               lambda p, c, t: 4 if p.valu and p.writes_vcc and c.mnemonic.startswith("v_div_fmas") else 0,
-              consumer=lambda c: c.mnemonic.startswith("v_div_fmas")),
+              consumer=lambda c: c.mnemonic.startswith("v_div_fmas"), producer=lambda p: p.valu and p.writes_vcc),
     HazardRow(4, "VALU writes a VGPR that a DPP instruction permutes (its first source)", lambda t: True,
               lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & _dpp_permuted(c) else 0,
-              consumer=lambda c: c.valu),
+              consumer=lambda c: c.valu, producer=lambda p: p.valu),
     HazardRow(4, "VALU writes a VGPR that a DPP instruction reads without permuting it", lambda t: True,
               lambda p, c, t: 2 if p.valu and _is_dpp(c) and p.vector_defs & _dpp_unpermuted(c) else 0,
-              consumer=lambda c: c.valu,
+              consumer=lambda c: c.valu, producer=lambda p: p.valu,
               advisory="LLVM asks for these wait states before every VGPR a DPP instruction reads (also its second "
                        "source, accumulator and the old value of its destination), but AMD's examples and MIOpen "
                        "protect only the permuted first source"),
     HazardRow(5, "VALU writes EXEC before a DPP instruction", lambda t: True,
               lambda p, c, t: 5 if p.valu and p.writes_exec and _is_dpp(c) else 0,
-              consumer=lambda c: c.valu),
+              consumer=lambda c: c.valu, producer=lambda p: p.valu and p.writes_exec),
     HazardRow(6, "s_setreg writes a hardware register that s_getreg reads", lambda t: True,
               lambda p, c, t: 2 if p.mnemonic.startswith("s_setreg") and c.mnemonic.startswith("s_getreg")
               and _same_hwreg(p, c) else 0,
-              consumer=lambda c: c.mnemonic.startswith("s_getreg")),
+              consumer=lambda c: c.mnemonic.startswith("s_getreg"),
+              producer=lambda p: p.mnemonic.startswith("s_setreg")),
     HazardRow(7, "s_setreg writes a hardware register that the next s_setreg writes", lambda t: True,
               lambda p, c, t: (2 if t.major >= 8 else 1) if p.mnemonic.startswith("s_setreg")
               and _same_hwreg(p, c) else 0,
-              consumer=lambda c: c.mnemonic.startswith("s_setreg")),
+              consumer=lambda c: c.mnemonic.startswith("s_setreg"),
+              producer=lambda p: p.mnemonic.startswith("s_setreg")),
     HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: t.major in (8, 9),
               lambda p, c, t: 1 if p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs
               and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0,
-              consumer=lambda c: ("m0", 0) in c.info.uses),
+              consumer=lambda c: ("m0", 0) in c.info.uses,
+              producer=lambda p: p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs),
     HazardRow(9, "VALU overwrites the data VGPRs of a store wider than 64 bits", lambda t: t.major <= 9, _row9,
-              consumer=lambda c: c.valu),
+              consumer=lambda c: c.valu, producer=lambda p: bool(_wide_store_data(p))),
     HazardRow(10, "VALU writes an SGPR/VCC that the next VALU reads (gfx940 co-execution)", _gfx940,
               lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & c.info.uses else 0,
-              consumer=lambda c: c.valu),
+              consumer=lambda c: c.valu, producer=lambda p: p.valu),
     HazardRow(11, "VALU writes a VGPR that v_readlane/v_readfirstlane reads", _gfx940,
               lambda p, c, t: 1 if p.valu and c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))
               and len(c.operands) > 1 and p.vector_defs & frozenset(register_units(c.operands[1])) else 0,
-              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))),
+              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane")), producer=lambda p: p.valu),
     HazardRow(12, "VALU writes EXEC before v_readlane/v_readfirstlane/v_writelane", _gfx940,
               lambda p, c, t: 4 if p.valu and p.writes_exec
               and c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane")) else 0,
-              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane"))),
+              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane")),
+              producer=lambda p: p.valu and p.writes_exec),
     HazardRow(13, "transcendental result read by a non-transcendental VALU", _gfx940,
               lambda p, c, t: 1 if p.info.klass.rate == "trans" and c.valu and c.info.klass.rate != "trans"
               and p.vector_defs & c.info.uses else 0,
-              consumer=lambda c: c.valu),
+              consumer=lambda c: c.valu, producer=lambda p: p.info.klass.rate == "trans"),
     HazardRow(14, "VALU writes part of a dword (SDWA dst_sel, op_sel) that the next VALU accesses", _gfx940,
               lambda p, c, t: 1 if c.valu and p.vector_defs & (c.info.uses | c.info.defs) and _writes_part_of_dst(p) else 0,
-              consumer=lambda c: c.valu),
+              consumer=lambda c: c.valu, producer=lambda p: p.valu and not p.mfma),
     HazardRow(16, "VALU writes EXEC before an MFMA", lambda t: t.has_mai,
               lambda p, c, t: 4 if p.valu and not p.mfma and p.writes_exec
               and (c.mfma or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write"))) else 0,
-              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_write")),
+              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_write"),
+              producer=lambda p: p.valu and not p.mfma and p.writes_exec),
     HazardRow(17, "VALU writes a VGPR that an MFMA (or, on gfx908, v_accvgpr_write) reads", lambda t: t.has_mai,
               lambda p, c, t: 2 if p.valu and not p.mfma and p.info.klass.matrix != "dot"
               and not (t.name == "gfx908" and p.mnemonic.startswith("v_accvgpr_write"))
               and ((c.mfma and p.vector_defs & (c.src_ab | c.src_c))
                    or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write") and p.vector_defs & c.info.uses))
               else 0,
-              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_write")),
+              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_write"),
+              producer=lambda p: p.valu and not p.mfma),
     HazardRow(18, "MFMA result read by v_accvgpr_read", lambda t: t.has_mai, _row18,
-              consumer=lambda c: c.mnemonic.startswith("v_accvgpr_read")),
+              consumer=lambda c: c.mnemonic.startswith("v_accvgpr_read"), producer=lambda p: p.mfma),
     HazardRow(19, "MFMA result read by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row19,
-              consumer=lambda c: c.valu or c.memory),
+              consumer=lambda c: c.valu or c.memory, producer=lambda p: p.mfma),
     HazardRow(20, "MFMA result overwritten by a VALU or memory instruction", lambda t: t.has_gfx90a_insts, _row20,
-              consumer=lambda c: c.valu or c.memory),
+              consumer=lambda c: c.valu or c.memory, producer=lambda p: p.mfma),
     HazardRow(21, "MFMA SrcC overwritten before the MFMA has read it", lambda t: t.has_gfx90a_insts, _row21,
-              consumer=lambda c: c.valu or c.memory),
+              consumer=lambda c: c.valu or c.memory, producer=lambda p: p.mfma and not p.dgemm),
     HazardRow(22, "MFMA result read as SrcA/B of the next MFMA", lambda t: t.has_mai, _row22,
-              consumer=lambda c: c.mfma),
+              consumer=lambda c: c.mfma, producer=lambda p: p.mfma),
     HazardRow(23, "MFMA result read as SrcC of the next MFMA (partial overlap)", lambda t: t.has_mai, _row23,
-              consumer=lambda c: c.mfma),
+              consumer=lambda c: c.mfma, producer=lambda p: p.mfma),
     HazardRow(24, "MFMA result accumulated into the next MFMA (same registers)", lambda t: t.has_mai, _row24,
-              consumer=lambda c: c.mfma),
+              consumer=lambda c: c.mfma, producer=lambda p: p.mfma),
     HazardRow(25, "v_accvgpr_write then an MFMA or v_accvgpr_read of that AGPR (gfx908)", lambda t: t.name == "gfx908",
               lambda p, c, t: (1 if c.mfma and p.vector_defs & c.src_c else 3 if c.mnemonic.startswith("v_accvgpr_read")
                                and p.vector_defs & c.info.uses else 0) if p.mnemonic.startswith("v_accvgpr_write") else 0,
-              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_read")),
+              consumer=lambda c: c.mfma or c.mnemonic.startswith("v_accvgpr_read"),
+              producer=lambda p: p.mnemonic.startswith("v_accvgpr_write")),
     HazardRow(26, "v_accvgpr_read result used by a memory instruction (gfx908)", lambda t: t.name == "gfx908",
               lambda p, c, t: 2 if p.mnemonic.startswith("v_accvgpr_read") and c.memory and p.vector_defs & c.info.uses else 0,
-              consumer=lambda c: c.memory),
+              consumer=lambda c: c.memory, producer=lambda p: p.mnemonic.startswith("v_accvgpr_read")),
     HazardRow(27, "v_accvgpr_write overwrites an AGPR an MFMA still reads or writes (gfx908)", lambda t: t.name == "gfx908",
-              _row27, consumer=lambda c: c.mnemonic.startswith("v_accvgpr_write")),
+              _row27, consumer=lambda c: c.mnemonic.startswith("v_accvgpr_write"), producer=lambda p: p.mfma),
     HazardRow(28, "DGEMM then v_fma_f64/v_fmac_f64", lambda t: t.has_gfx90a_insts,
               lambda p, c, t: 2 if p.dgemm and c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64")) else 0,
-              consumer=lambda c: c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64"))),
+              consumer=lambda c: c.mnemonic.startswith(("v_fma_f64", "v_fmac_f64")), producer=lambda p: p.dgemm),
     HazardRow(30, "DOT result read or overwritten by the next VALU", lambda t: t.has_gfx90a_insts, _row30,
-              consumer=lambda c: c.valu),
+              consumer=lambda c: c.valu, producer=lambda p: p.info.klass.matrix == "dot"),
     HazardRow(32, "VALU writes a VGPR that v_permlane16/32_swap reads (gfx950)", lambda t: t.name == "gfx950",
               lambda p, c, t: 2 if p.valu and c.mnemonic.startswith(("v_permlane16_swap", "v_permlane32_swap"))
               and p.vector_defs & c.info.uses else 0,
-              consumer=lambda c: c.mnemonic.startswith(("v_permlane16_swap", "v_permlane32_swap"))),
+              consumer=lambda c: c.mnemonic.startswith(("v_permlane16_swap", "v_permlane32_swap")),
+              producer=lambda p: p.valu),
 )
 
 SOFT_CLAUSE = HazardRow(15, "memory soft clause with xnack: a clause member writes a register the clause reads, "
@@ -434,12 +447,12 @@ def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     a new clause. An atomic writes a register only when it returns (glc/sc0). Members are looked for
     from `start` on (LLVM's look-ahead window). Returns the clause start."""
     this = facts[consumer]
-    kind = this.info.klass.unit
+    kind = this.unit
     if kind not in ("smem", "vmem"):
         return None
     members = []
     index = consumer - 1
-    while index >= start and facts[index].info.klass.unit == kind:
+    while index >= start and facts[index].unit == kind:
         members.append(index)
         index -= 1
     if not members:
@@ -490,6 +503,16 @@ class HazardReport:
     advisories: dict[int, Hazard] = field(default_factory=dict)
 
 
+_IS_MFMA = attrgetter("mfma")
+_CLAUSE_UNITS = ("smem", "vmem")  # units whose instructions form soft clauses
+
+
+def _shared_facts(shared: InstructionFacts, instruction: Instruction, rows: tuple[HazardRow, ...]) -> Facts:
+    """The hazard facts of an instruction, computed once per shared facts."""
+    shared.hazard = facts_of(instruction, shared.info, rows)
+    return shared.hazard
+
+
 @lru_cache(maxsize=64)
 def _rows_of(target: Target) -> tuple[HazardRow, ...]:
     return tuple(row for row in ROWS if row.applies(target))
@@ -505,25 +528,26 @@ class HazardAnalysis(Analysis):
         if target is None or def_use is None or target.major >= 10:
             return None
         rows = _rows_of(target)
-        facts = []
-        for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True):
-            if shared.hazard is None:
-                shared.hazard = facts_of(instruction, shared.info, rows)
-            facts.append(shared.hazard)
-        lookahead = 19 if any(f.mfma or f.dst for f in facts) else 5
+        facts = [shared.hazard or _shared_facts(shared, instruction, rows)
+                 for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
+        lookahead, far = SHORT_LOOKAHEAD, None
+        if any(map(_IS_MFMA, facts)):  # an MFMA's result may need up to 19 states
+            lookahead, far = 19, _FarProducers(facts)
         cfg = manager.get(CFGAnalysis)
         starts, block_of = cfg.starts, cfg.block_of
         report = HazardReport()
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
         dgemm_row = DGEMM_BETWEEN.applies(target)
         for consumer, this in enumerate(facts):
-            found, advisory = _search(consumer, facts, target, lookahead, cfg.blocks, starts, block_of) if this.rows else (
-                None, None)
+            if not this.rows and not (xnack and this.unit in _CLAUSE_UNITS) and not (dgemm_row and this.memory):
+                continue  # nothing can be its producer
+            found, advisory = _search(consumer, facts, target, lookahead, far, cfg.blocks, starts, block_of) if (
+                this.rows) else (None, None)
             if found is None and dgemm_row:
                 valu = _dgemm_between(consumer, facts, starts[block_of[consumer]])
                 if valu is not None:
                     found = Hazard(consumer, valu, DGEMM_BETWEEN, 2, 1)
-            if found is None and xnack and this.info.klass.unit in ("smem", "vmem"):
+            if found is None and xnack and this.unit in _CLAUSE_UNITS:
                 # LLVM sees the clause only within its look-ahead window of emitted instructions
                 clause_start = _soft_clause(consumer, facts, max(starts[block_of[consumer]], consumer - lookahead))
                 if clause_start is not None:
@@ -544,12 +568,28 @@ def _needs(producer: Facts, consumer: Facts, target: Target) -> tuple[tuple[Haza
     (emptied when it holds _AFTER_LIMIT producers, so that an instruction seen everywhere stays small)."""
     if len(consumer.after) >= _AFTER_LIMIT:
         consumer.after.clear()
+    produced = producer.produces
     found = consumer.after[producer.serial] = tuple(
-        (row, needed) for row in consumer.rows if (needed := row.states(producer, consumer, target)) > 0)
+        (row, needed) for row in consumer.rows
+        if row in produced and (needed := row.states(producer, consumer, target)) > 0)
     return found
 
 
-def _search(consumer, facts, target, lookahead, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
+class _FarProducers:
+    """For walks past SHORT_LOOKAHEAD wait states, where only MFMA results matter: the nearest MFMA at or
+    before each instruction, and the wait states of the instructions before each (to skip to it)."""
+
+    def __init__(self, facts: list[Facts]):
+        self.states_before = list(itertools.accumulate((f.wait_states for f in facts), initial=0))
+        self.nearest_mfma: list[int] = []
+        nearest = -1
+        for index, entry in enumerate(facts):
+            if entry.mfma:
+                nearest = index
+            self.nearest_mfma.append(nearest)
+
+
+def _search(consumer, facts, target, lookahead, far, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
     """The definite and the advisory hazard missing most wait states for `consumer`, over every path
     back (within the lookahead), counting the fewest states on any path as LLVM does."""
     this = facts[consumer]
@@ -561,9 +601,15 @@ def _search(consumer, facts, target, lookahead, blocks, starts, block_of) -> tup
         index, states, block = stack.pop()
         first = starts[block]
         while index >= first and states < lookahead:
+            if states >= SHORT_LOOKAHEAD:
+                # only MFMA results need more than 5 wait states: past that, skip to the nearest in the block
+                nearest = max(far.nearest_mfma[index], first - 1)
+                states += far.states_before[index + 1] - far.states_before[nearest + 1]
+                index = nearest
+                if index < first or states >= lookahead:
+                    break
             producer = facts[index]
-            # only MFMA results need more than 5 wait states: past that, other producers cannot matter
-            if states < SHORT_LOOKAHEAD or producer.mfma:
+            if producer.produces:
                 needs = after.get(producer.serial)
                 for row, needed in _needs(producer, this, target) if needs is None else needs:
                     kind = bool(row.advisory)

@@ -25,9 +25,10 @@ any label the kernel uses as an address (LLVM's long branches).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..ir import Instruction, Kernel
-from ..isa.defuse import DefUse, Unit, register_units
+from ..isa.defuse import Unit, register_units
 from ..nodes import BinOp, Call, Node, Num, Sym, UnOp
 from ..records import record
 from ..targets import Target
@@ -59,7 +60,7 @@ def _system_sgpr_end(descriptor: dict) -> int:
     return descriptor["user_sgpr_count"] + sum(1 for key in _SYSTEM_SGPRS if descriptor.get(key))
 
 
-def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
+def abi_inputs(kernel: Kernel, target: Target) -> frozenset[Unit] | None:
     """Registers set up before the first instruction; None when the kernel's setup is unknown."""
     descriptor = kernel.descriptor
     if not descriptor or descriptor.get("user_sgpr_count") is None:
@@ -67,12 +68,16 @@ def abi_inputs(kernel: Kernel, target: Target) -> set[Unit] | None:
     count = _system_sgpr_end(descriptor)
     if descriptor.get("system_sgpr_private_segment_wavefront_offset") or descriptor.get("enable_private_segment"):
         count += 1
-    inputs: set[Unit] = {("s", index) for index in range(count)} | _HARDWARE_UNITS
-    workitem_dims = (descriptor.get("system_vgpr_workitem_id") or 0) + 1
-    inputs |= {("v", 0)} if packs_workitem_ids(target) else {("v", index) for index in range(workitem_dims)}
-    if target.architected_flat_scratch:
-        inputs |= {("flat_scratch", 0), ("flat_scratch", 1)}
-    return inputs
+    workitem_vgprs = 1 if packs_workitem_ids(target) else (descriptor.get("system_vgpr_workitem_id") or 0) + 1
+    return _abi_units(count, workitem_vgprs, target.architected_flat_scratch)
+
+
+@lru_cache(maxsize=256)
+def _abi_units(sgprs: int, vgprs: int, flat_scratch: bool) -> frozenset[Unit]:
+    """The first SGPRs and VGPRs, the hardware's registers and, where it is architected, flat_scratch
+    (one set shared by the kernels with this setup)."""
+    inputs = {("s", index) for index in range(sgprs)} | {("v", index) for index in range(vgprs)} | _HARDWARE_UNITS
+    return frozenset(inputs | {("flat_scratch", 0), ("flat_scratch", 1)} if flat_scratch else inputs)
 
 
 def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
@@ -117,16 +122,6 @@ def _copies(mnemonic: str, operands: tuple[Node, ...]) -> tuple[tuple[Unit, Unit
     return tuple(zip(destination, source, strict=True)) if len(source) == len(destination) else ()
 
 
-def _flow_of(shared: InstructionFacts, instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None
-             ) -> Flow:
-    """The instruction's flow; kept on its shared facts where the kernel's scratch setup plays no part."""
-    if absent_wave_offset is not None and instruction.mnemonic in ("s_add_u32", "s_add_i32"):
-        return _flow(instruction, absent_wave_offset)
-    if shared.flow is None:
-        shared.flow = _flow(instruction, None)
-    return shared.flow
-
-
 def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None) -> Flow:
     mnemonic, operands = instruction.mnemonic, instruction.operands
     if instruction.modifiers:
@@ -158,45 +153,114 @@ def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None
     return _PLAIN
 
 
-@record(frozen=True)
-class _State:
-    """What may have been written (and what may copy garbage) at a point."""
+class _Bits:
+    """Registers as bits of an int, numbered in the order instructions name them, shared by the kernels
+    linted: once more than LIMIT are numbered, the next kernel starts a new numbering (a new generation;
+    masks kept on shared facts are made again), so at most LIMIT plus one kernel's registers are kept."""
 
-    written: frozenset[Unit] | None  # units that may hold a written value; None: any (after a call)
-    copied: frozenset[Unit] = frozenset()  # units that may hold a copy of garbage
+    LIMIT = 4096
 
-    def join(self, other: _State) -> _State:
-        if self.written is None or other.written is None:
-            return _ANYTHING
-        return _State(self.written | other.written, self.copied | other.copied)
+    def __init__(self) -> None:
+        self.bit_of: dict[Unit, int] = {}
+        self.units: list[Unit] = []
+        self.generation = 0
+
+    def start_kernel(self) -> int:
+        """The generation the kernel's masks are in."""
+        if len(self.units) > self.LIMIT:
+            self.bit_of, self.units, self.generation = {}, [], self.generation + 1
+        return self.generation
+
+    def mask(self, units) -> int:
+        mask = 0
+        for unit in units:
+            bit = self.bit_of.get(unit)
+            if bit is None:
+                bit = self.bit_of[unit] = 1 << len(self.units)
+                self.units.append(unit)
+            mask |= bit
+        return mask
+
+    def units_of(self, mask: int) -> frozenset[Unit]:
+        found = []
+        while mask:
+            lowest = mask & -mask
+            found.append(self.units[lowest.bit_length() - 1])
+            mask ^= lowest
+        return frozenset(found)
 
 
-_ANYTHING = _State(None)
+@record(frozen=True, slots=True)
+class FlowBits:
+    """A Flow in _Bits (0: no register)."""
+
+    copies: tuple[tuple[int, int], ...]  # destination bit <- source bit (0: a constant)
+    one_lane: bool
+    addend_high: int
+    reaches: int
+    excused: int
+
+    @classmethod
+    def of(cls, flow: Flow, bits: _Bits) -> FlowBits:
+        return cls(tuple((bits.mask((destination,)), bits.mask((source,)) if source is not None else 0)
+                         for destination, source in flow.copies),
+                   flow.one_lane, bits.mask((flow.addend_high,)) if flow.addend_high is not None else 0,
+                   bits.mask(flow.reaches), bits.mask(flow.excused))
 
 
-def _step(info: DefUse, flow: Flow, written: set[Unit], copied: set[Unit]) -> frozenset[Unit]:
-    """Apply one instruction to the sets; return the units it reads as garbage."""
-    missing = set() if info.uses <= written else {unit for unit in info.uses if unit not in written} - flow.excused
+_BITS = _Bits()
+_CALL = FlowBits((), False, 0, 0, 0)  # a call: afterwards any register may hold a written value
+
+
+def _masks_of(shared: InstructionFacts, instruction: Instruction) -> tuple[int, int, int, FlowBits | None]:
+    """(generation, uses, defs, flow: None where it is plain, _CALL for a call) of an instruction in _BITS, kept
+    on its shared facts (without the kernel's scratch setup: the one flow that depends on it is made per kernel)."""
+    flow = _flow(instruction, None)
+    bits = _CALL if shared.info.klass.unit == "call" else None if flow is _PLAIN else FlowBits.of(flow, _BITS)
+    shared.registers = (_BITS.generation, _BITS.mask(shared.info.uses), _BITS.mask(shared.info.defs), bits)
+    return shared.registers
+
+
+@lru_cache(maxsize=64)
+def _entry_bits(units: frozenset[Unit], generation: int) -> int:
+    """The mask of a kernel setup's registers (_abi_units keeps one set per setup)."""
+    return _BITS.mask(units)
+
+
+#: (registers that may hold a written value, or None after a call: any; registers that may hold a copy of garbage)
+_State = tuple[int | None, int]
+_ANYTHING: _State = (None, 0)
+
+
+def _join(first: _State, second: _State) -> _State:
+    if first[0] is None or second[0] is None:
+        return _ANYTHING
+    return first[0] | second[0], first[1] | second[1]
+
+
+def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tuple[int, int, int]:
+    """Apply one instruction with a flow to the masks: (written, copied, the registers it reads as garbage)."""
+    missing = uses & ~written & ~flow.excused
     if flow.copies:
         for destination, source in flow.copies:
-            missing.discard(source)
-            if source is None or source in written:
-                written.add(destination)
-                copied.discard(destination)
-            elif flow.one_lane and destination in written:
-                copied.add(destination)
+            missing &= ~source
+            if not source or written & source:
+                written |= destination
+                copied &= ~destination
+            elif flow.one_lane and written & destination:
+                copied |= destination
             else:
-                written.discard(destination)
-                copied.add(destination)
-        return frozenset(missing)
-    garbage_addend = flow.addend_high is not None and flow.addend_high not in written
-    written |= info.defs
-    copied -= info.defs
+                written &= ~destination
+                copied |= destination
+        return written, copied, missing
+    garbage_addend = flow.addend_high and not written & flow.addend_high
+    written |= defs
+    copied &= ~defs
     if garbage_addend:
-        missing.discard(flow.addend_high)
-        written.difference_update(flow.reaches)
-        copied.update(flow.reaches)
-    return frozenset(missing)
+        missing &= ~flow.addend_high
+        written &= ~flow.reaches
+        copied |= flow.reaches
+    return written, copied, missing
 
 
 @record
@@ -222,34 +286,48 @@ class InitializedAnalysis(Analysis):
         if entry is None:
             return None
         cfg = manager.get(CFGAnalysis)
-        infos = def_use.per_instruction
         absent_wave_offset = _absent_wave_offset_add(kernel)
-        flows = [_flow_of(shared, instruction, absent_wave_offset)
-                 for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+        bits, generation = _BITS, _BITS.start_kernel()
+        registers = [shared.registers if shared.registers is not None and shared.registers[0] == generation
+                     else _masks_of(shared, instruction)
+                     for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+        if absent_wave_offset is not None:
+            for position, instruction in enumerate(kernel.instructions):
+                if instruction.mnemonic in ("s_add_u32", "s_add_i32"):
+                    flow = _flow(instruction, absent_wave_offset)
+                    flow_bits = None if flow is _PLAIN else FlowBits.of(flow, bits)
+                    registers[position] = (*registers[position][:3], flow_bits)
         successors = _successors(kernel, cfg)
+        starts, blocks = cfg.starts, cfg.blocks
 
         def through(index: int, state: _State, report: Uninitialized) -> _State:
-            if state.written is None:
+            written, copied = state
+            if written is None:
                 return state
-            written, copied = set(state.written), set(state.copied)
-            for position in range(cfg.starts[index], cfg.starts[index] + len(cfg.blocks[index].instructions)):
-                info = infos[position]
-                if info.klass.unit == "call":
-                    return _ANYTHING
-                if flows[position] is _PLAIN and info.uses <= written:  # reads written registers, writes its defs
-                    written |= info.defs
-                    copied -= info.defs
+            for position in range(starts[index], starts[index] + len(blocks[index].instructions)):
+                _, read, writes, flow = registers[position]
+                if flow is None and read & written == read:  # reads written registers, writes its defs
+                    written |= writes
+                    if copied:
+                        copied &= ~writes
                     continue
+                if flow is _CALL:
+                    return _ANYTHING
                 # the copies held before this instruction, where it may read garbage
-                holding_copies = frozenset(copied) if not info.uses <= written else frozenset()
-                missing = _step(info, flows[position], written, copied)
+                holding_copies = copied if read & written != read else 0
+                if flow is None:
+                    missing = read & ~written
+                    written |= writes
+                    copied &= ~writes
+                else:
+                    written, copied, missing = _step(read, writes, flow, written, copied)
                 if missing:
-                    report.reads[position] = missing
+                    report.reads[position] = bits.units_of(missing)
                     if missing & holding_copies:
-                        report.copied[position] = missing & holding_copies
-            return _State(frozenset(written), frozenset(copied))
+                        report.copied[position] = bits.units_of(missing & holding_copies)
+            return written, copied
 
-        incoming: dict[int, _State] = {0: _State(frozenset(entry))} if cfg.blocks else {}
+        incoming: dict[int, _State] = {0: (_entry_bits(entry, generation), 0)} if blocks else {}
         walked: dict[int, tuple[_State, Uninitialized]] = {}  # block -> the state of its latest walk, and what it found
         worklist = list(incoming)
         while worklist:
@@ -257,7 +335,7 @@ class InitializedAnalysis(Analysis):
             walked[index] = (incoming[index], Uninitialized({}, {}))
             outgoing = through(index, *walked[index])
             for successor in successors[index]:
-                merged = incoming[successor].join(outgoing) if successor in incoming else outgoing
+                merged = _join(incoming[successor], outgoing) if successor in incoming else outgoing
                 if incoming.get(successor) != merged:
                     incoming[successor] = merged
                     if successor not in worklist:

@@ -156,7 +156,8 @@ def _launch_limits(target: Target, inputs: Inputs) -> tuple[int, int]:
     figure over the range."""
     if inputs.smallest_wg < inputs.wg_size:
         args = (inputs.smallest_wg, inputs.wg_size, inputs.wave_size, inputs.cumode)
-        return waves_over_range(target, inputs.lds_bytes, *args), waves_over_range(target, 0, *args)
+        by_lds = waves_over_range(target, inputs.lds_bytes, *args)
+        return by_lds, by_lds if inputs.lds_bytes == 0 else waves_over_range(target, 0, *args)
     return _lds_and_workgroup_limits(target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)[:2]
 
 

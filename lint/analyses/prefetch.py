@@ -82,7 +82,8 @@ class PrefetchAnalysis(Analysis):
         override = module.options.latency_table if module.options is not None else None
         table = load_table(target, override)
         instructions = kernel.instructions
-        cycles = [_issue_cycles(shared, instruction, table, target, def_use.wave_size)
+        cycles = [shared.cycles[1] if shared.cycles is not None and shared.cycles[0] is table
+                  else _issue_cycles(shared, instruction, table, target, def_use.wave_size)
                   for shared, instruction in zip(def_use.facts, instructions, strict=True)]
         cfg = manager.get(CFGAnalysis)
         blocks, starts, block_of = cfg.blocks, cfg.starts, cfg.block_of
@@ -90,16 +91,16 @@ class PrefetchAnalysis(Analysis):
         waits: dict[int, dict[str, int]] = {}
         events: dict[int, frozenset[str]] = {}
         vector_loads = []
-        for index, (instruction, shared) in enumerate(zip(instructions, def_use.facts, strict=True)):
-            klass = shared.info.klass
-            if klass.unit == "wait":
-                counts = wait_facts(shared, instruction, target).counts
-                if counts:
-                    waits[index] = counts
+        for index, info in enumerate(def_use.per_instruction):
+            klass = info.klass
             if klass.counters:  # one event on each
                 events[index] = klass.counters
-            if klass.unit == "vmem" and klass.kind == "load" and not klass.lds_dma:
-                vector_loads.append(index)
+                if klass.unit == "vmem" and klass.kind == "load" and not klass.lds_dma:
+                    vector_loads.append(index)
+            elif klass.unit == "wait":  # (a wait starts no event)
+                counts = wait_facts(def_use.facts[index], instructions[index], target).counts
+                if counts:
+                    waits[index] = counts
         members = {min(loop): sorted(i for b in loop for i in range(starts[b], starts[b] + len(blocks[b].instructions)))
                    for loop in set(loops) if loop}
         loads = []
@@ -116,8 +117,7 @@ class PrefetchAnalysis(Analysis):
 def _issue_cycles(shared: InstructionFacts, instruction: Instruction, table: LatencyTable, target: Target,
                   wave_size: int) -> int:
     """issue_cycles, kept on the shared facts for the table it was computed with."""
-    if shared.cycles is None or shared.cycles[0] is not table:
-        shared.cycles = (table, issue_cycles(shared.info.klass, instruction, table, target, wave_size))
+    shared.cycles = (table, issue_cycles(shared.info.klass, instruction, table, target, wave_size))
     return shared.cycles[1]
 
 

@@ -110,7 +110,7 @@ class ResourceAnalysis(Analysis):
         def_use = manager.get(DefUseAnalysis)
         if target is None or def_use is None:
             return None
-        extents = [register_extent(shared) for shared in dict.fromkeys(def_use.facts)]  # each distinct instruction once
+        extents = {shared.extent or register_extent(shared) for shared in def_use.facts}  # each distinct extent once
         highest_v, highest_a, highest_s, uses_vcc, uses_flat = map(max, zip(NO_REGISTERS, *extents))
         metadata = kernel.metadata or {}
         descriptor = kernel.descriptor

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import field, replace
+from operator import attrgetter, itemgetter
 
 from ..ir import Instruction, Kernel
 from ..isa.classes import RETURNS
@@ -46,11 +47,18 @@ _SOURCE_LOCKS = frozenset(("export", "translation"))
 #: Cache invalidations: loads still in flight would refill the cache behind them (LLVM waits first).
 #: (gfx12's global_inv is not one: LLVM 22 issues it with loads in flight.)
 _INVALIDATES = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_inv")
+_MNEMONIC = attrgetter("mnemonic")
+_WAITS = attrgetter("waits")
+_ACCESS = attrgetter("access")
+_READS_APERTURE = attrgetter("reads_aperture")
+_TEST_KEY = attrgetter("test_key")
+_IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
 @record(slots=True)
 class Counter:
-    """Outstanding events on one counter."""
+    """Outstanding events on one counter. Never changed once made (states share them): a change makes a
+    new one."""
 
     pending: int = 0
     types: frozenset[str] = frozenset()
@@ -58,9 +66,6 @@ class Counter:
     flat: bool = False  # a FLAT access that may hit VMEM or LDS is outstanding
     unknown: bool = False  # events of the caller may be outstanding (function entry)
     unseen: bool = False  # a callee may have left events here: never call a wait useless
-
-    def copy(self) -> Counter:
-        return Counter(self.pending, self.types, dict(self.regs), self.flat, self.unknown, self.unseen)
 
     @property
     def out_of_order(self) -> bool:
@@ -78,13 +83,17 @@ class Counter:
         return (self.pending, self.types, self.regs, self.flat, self.unknown, self.unseen) == (
             other.pending, other.types, other.regs, other.flat, other.unknown, other.unseen)
 
-    def wait(self, count: int) -> None:
+    def waited(self, count: int) -> Counter:
+        """The counter after a wait for `count` outstanding events."""
         if count == 0:
-            self.pending, self.types, self.regs, self.flat, self.unknown, self.unseen = 0, frozenset(), {}, False, False, False
-            return
+            return _DRAINED
+        regs = self.regs
         if not self.out_of_order:
-            self.regs = {unit: entry for unit, entry in self.regs.items() if entry[0] < count}
-        self.pending = min(self.pending, count)
+            regs = {unit: entry for unit, entry in regs.items() if entry[0] < count}
+        return Counter(min(self.pending, count), self.types, regs, self.flat, self.unknown, self.unseen)
+
+
+_DRAINED = Counter()
 
 
 State = dict[str, Counter]
@@ -173,12 +182,11 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     shifted = {unit: (entry[0] + 1, entry[1], entry[2]) for unit, entry in counter.regs.items() if entry[0] + 1 < maximum}
     for unit in event.units:
         shifted[unit] = (0, index, event.kind)
-    counter.regs = shifted
     if LDS_DMA in shifted:  # each LDS DMA is its own unit: a partial wait retires the oldest ones
         shifted[("lds_dma", index)] = shifted.pop(LDS_DMA)
-    counter.pending = min(counter.pending + 1, maximum)
-    counter.types = counter.types | {event.kind}
-    counter.flat = counter.flat or event.flat
+    types = counter.types if event.kind in counter.types else counter.types | {event.kind}
+    state[event.counter] = Counter(min(counter.pending + 1, maximum), types, shifted, counter.flat or event.flat,
+                                   counter.unknown, counter.unseen)
 
 
 @record(frozen=True, slots=True)
@@ -240,6 +248,7 @@ class _Walk:
     lds_places: _LdsPlaces  # where LDS DMAs write and DS instructions access, as far as the listing shows
     lds_read_follows: Callable[[int, int], bool]  # (barrier, latest LDS writer) -> may other waves read it
     banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb: `v5` may name v261, so VGPRs are not tracked
+    maxima: dict[str, int] = field(default_factory=dict)  # the target's most outstanding events per counter
 
 
 def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: State, walk: _Walk) -> list[Need]:
@@ -307,26 +316,26 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
 
 
 def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitReport) -> State:
-    """Walk one block from `state` (changed in place and returned), recording what it finds in `report`."""
-    maxima = walk.target.wait_counter_max
+    """Walk one block from `state` (its counters replaced in place; returned), recording what it finds in `report`."""
+    maxima = walk.maxima
     all_facts, accesses = walk.facts, walk.access
     idle = _idle(state)  # no counter holds a register or unknown events: only some instructions can need a wait
     for index in range(start, stop):
         facts = all_facts[index]
         counts = facts.counts
         if counts is not None and facts.unit == "wait":
-            report.states_before[index] = {name: counter.copy() for name, counter in state.items()}
+            report.states_before[index] = dict(state)
             # when a translation is done (xcnt) is inferred, not known: never called useless
             if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
                 report.useless_waits.append(index)
             for name, count in counts.items():
-                state[name].wait(count)
+                state[name] = state[name].waited(count)
             if "xcnt" in state:
                 _translated(state)
             idle = _idle(state)
             continue
         if facts.expcnt_wait is not None and "expcnt" in state:
-            state["expcnt"].wait(facts.expcnt_wait)  # gfx11+ VINTERP waits for expcnt itself
+            state["expcnt"] = state["expcnt"].waited(facts.expcnt_wait)  # gfx11+ VINTERP waits for expcnt itself
         access = accesses[index]
         needs = _needs(index, walk.def_use[index], facts, access, state, walk) if (
             not idle or facts.needs_without_registers) else None
@@ -334,10 +343,10 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
             report.missing[index] = needs
             for need in needs:  # assume the wait is added, so one mistake gives one finding
                 if need.access == "lds-dma-unproven":  # said once; the loads' own registers stay tracked
-                    counter = state[need.counter]
-                    counter.regs = {unit: entry for unit, entry in counter.regs.items() if unit[0] != "lds_dma"}
+                    state[need.counter] = replace(state[need.counter], regs={
+                        unit: entry for unit, entry in state[need.counter].regs.items() if unit[0] != "lds_dma"})
                 elif need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
-                    state[need.counter].wait(need.count)
+                    state[need.counter] = state[need.counter].waited(need.count)
         if facts.unit == "call":
             # an LLVM callee waits for everything but stores before it returns: its stores may be in
             # flight. A hand-written subroutine may leave anything in flight: a later wait is never useless.
@@ -368,10 +377,9 @@ def _translated(state: State) -> None:
     if not state["kmcnt"].pending:
         done.add("smem")
     if done and xcnt.types & done:
-        xcnt.regs = {unit: entry for unit, entry in xcnt.regs.items() if entry[2] not in done}
-        xcnt.types = xcnt.types - done
-        if not xcnt.types:
-            xcnt.pending = 0
+        types = xcnt.types - done
+        state["xcnt"] = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items() if entry[2] not in done},
+                                types=types, pending=xcnt.pending if types else 0)
 
 
 def _waits_for_everything(instruction: Instruction, target: Target) -> bool:
@@ -432,7 +440,7 @@ class _LdsPlaces:
         self.m0_set: set[int] = set()  # DMAs after a scalar write of M0 in the same block
         self.dma_place: dict[int, tuple] = {}  # DMA -> (source, offset) of its LDS address
         self.access_place: dict[int, tuple] = {}  # DS access -> (source, offset)
-        if not any(info.klass.lds_dma for info in def_use):
+        if not any(map(_IS_LDS_DMA, def_use)):
             return
         block_starts, m0, copies, m0_scalar = set(starts), None, {}, False
         for index, (instruction, info) in enumerate(zip(kernel.instructions, def_use, strict=True)):
@@ -616,7 +624,7 @@ class WaitcntAnalysis(Analysis):
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
         # A trap handler (it ends in s_rfe) is entered by the hardware, not called; code that only
         # jumps on and does not wait at entry (a PAL shader chaining to the next) is not called either.
-        mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
+        mnemonics = set(map(_MNEMONIC, kernel.instructions))
         is_function = False
         tail_calls: frozenset[int] = frozenset()  # consulted for functions only
         if not kernel.is_kernel:
@@ -629,20 +637,23 @@ class WaitcntAnalysis(Analysis):
                 kernel.instructions[0], target)
             is_function = not any(m.startswith("s_rfe") for m in mnemonics) and (
                 waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
-        facts = [shared.waits or wait_facts(shared, instruction, target)
-                 for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
-        flat_lds = any(entry.reads_aperture for entry in facts)
-        walk = _Walk(kernel, per_instruction, facts, [entry.access[flat_lds] for entry in facts], target, is_function,
-                     flat_lds,
+        facts = list(map(_WAITS, def_use.facts))
+        if not all(facts):  # some instruction's facts are not computed yet
+            facts = [shared.waits or wait_facts(shared, instruction, target)
+                     for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+        flat_lds = any(map(_READS_APERTURE, facts))
+        maxima = target.wait_counter_max
+        walk = _Walk(kernel, per_instruction, facts, list(map(itemgetter(flat_lds), map(_ACCESS, facts))), target,
+                     is_function, flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
-                     "s_set_vgpr_msb" in mnemonics)
+                     "s_set_vgpr_msb" in mnemonics, maxima)
 
         def initial() -> State:
             # a function starts with the caller's events in flight (stores write no register)
-            return {name: Counter(unknown=is_function) for name in target.wait_counter_max}
+            return {name: Counter(unknown=is_function) for name in maxima}
 
-        tests = _RepeatedTests([entry.test_key for entry in facts], per_instruction, blocks, starts)
+        tests = _RepeatedTests(list(map(_TEST_KEY, facts)), per_instruction, blocks, starts)
         incoming: list[dict[Facts, State]] = [{} for _ in blocks]
         if blocks:
             incoming[0][frozenset()] = initial()
@@ -657,7 +668,7 @@ class WaitcntAnalysis(Analysis):
             version, reports = tests.versions[index], []
             for facts, start_state in list(incoming[index].items()):
                 reports.append(WaitReport({}, [], {}))
-                state = {name: counter.copy() for name, counter in start_state.items()}
+                state = dict(start_state)
                 out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, reports[-1])
                 for successor, edge_facts in tests.edges(index, facts):
                     if tests.join(incoming, successor, edge_facts, out) and successor not in worklist:
@@ -670,7 +681,7 @@ class WaitcntAnalysis(Analysis):
                 continue
             for start_state in incoming[index].values():
                 report = WaitReport({}, [], {})
-                state = {name: counter.copy() for name, counter in start_state.items()}
+                state = dict(start_state)
                 _walk_block(state, starts[index], starts[index] + len(block.instructions), walk, report)
                 reports.append(report)
         return _combined(reports)
@@ -709,9 +720,8 @@ class _RepeatedTests:
     def __init__(self, keys: list[tuple | None], def_use: list[DefUse], blocks, starts: list[int]):
         self.blocks = blocks
         counts: dict[tuple, int] = {}
-        for key in keys:
-            if key is not None:
-                counts[key] = counts.get(key, 0) + 1
+        for key in filter(None, keys):  # tests are non-empty tuples
+            counts[key] = counts.get(key, 0) + 1
         tracked = {key for key, count in counts.items() if count > 1}
         self.collapsed: set[int] = set()
         self.versions = [0] * len(blocks)  # per block: how often join changed its states
@@ -720,12 +730,13 @@ class _RepeatedTests:
             self.summaries = [None] * len(blocks)
             return
         operands = {key: frozenset(def_use[index].uses) for index, key in enumerate(keys) if key in tracked}
+        read = frozenset().union(*operands.values())  # what any tracked test reads
         for number, block in enumerate(blocks):
             killed_before, killed_after, test = set(), set(), None
             for offset, instruction in enumerate(block.instructions):
                 index = starts[number] + offset
                 defs = def_use[index].defs
-                killed = {key for key, units in operands.items() if units & defs}
+                killed = () if read.isdisjoint(defs) else {key for key, units in operands.items() if units & defs}
                 if keys[index] in tracked:
                     test, killed_before, killed_after = keys[index], killed_before | killed_after, set()
                 elif ("scc", 0) in defs:
@@ -771,11 +782,12 @@ class _RepeatedTests:
                 self.versions[number] += 1
             facts = frozenset()
         current = states.get(facts)
-        if current is None:  # `out` goes to other successors too: a copy of its own
-            states[facts] = {name: counter.copy() for name, counter in out.items()}
-        else:  # merging made new counters
-            merged = {name: current[name].merge(out[name]) for name in out}
-            if all(merged[name].same(current[name]) for name in merged):
+        if current is None:  # `out` goes to other successors too: a state of its own (the counters are shared)
+            states[facts] = dict(out)
+        else:  # merging made new counters (where they differ)
+            merged = {name: current[name] if counter is current[name] else current[name].merge(counter)
+                      for name, counter in out.items()}
+            if all(merged[name] is current[name] or merged[name].same(current[name]) for name in merged):
                 return False
             states[facts] = merged
         self.versions[number] += 1
