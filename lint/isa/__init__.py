@@ -1,7 +1,7 @@
 """Per-target instruction tables, generated from LLVM's instruction-syntax pages.
 
-`scripts/gen_isa_tables.py` writes tables/<page>.jsonl (a line per mnemonic); a processor's instruction set is the
-union of its pages (`Target.isa_pages`). Each mnemonic has one or more encoding variants, each
+`scripts/gen_isa_tables.py` writes tables/<page>.jsonl (a line per mnemonic); a processor's
+instruction set is the union of its pages (`Target.isa_pages`). Each mnemonic has one or more encoding variants, each
 an ordered list of operands (destination or source, size in dwords, accepted kinds, tags such as
 `opt` for an optional operand or `dst` for an input that returns data) plus modifier names.
 """
