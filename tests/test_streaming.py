@@ -246,9 +246,9 @@ def test_distinct_statements_remembered_are_bounded():
     from amdgpu_lint.frontend import syntax
 
     common = syntax.parse_statement("s_waitcnt vmcnt(0)")
-    for number in range(3 * syntax._Remembered.KEPT):
+    kept = syntax._statements.kept
+    for number in range(3 * kept):
         syntax.parse_statement(f".set kernel_{number}.num_vgpr, {number % 256}")
         if number % 1000 == 0:
             assert syntax.parse_statement("s_waitcnt vmcnt(0)") is common
-    remembered = syntax._statements
-    assert 0 < len(remembered.newer) + len(remembered.older) <= 2 * syntax._Remembered.KEPT
+    assert 0 < len(syntax._statements) <= 2 * kept

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
+from ..memo import Remembered
 from ..nodes import SpecialReg
 from ..records import record
 from ..targets import Target
@@ -89,9 +90,8 @@ def register_extent(shared: InstructionFacts) -> RegisterExtent:
 
 
 class _Interned:
-    """Facts by instruction content for one target, wave size and either-wave flag, at most 2 * LIMIT of
-    them: when the newer half is full it becomes the older one (the older is dropped), and facts found
-    in the older half move back to the newer. Kernels keep the facts they hold.
+    """Facts by instruction content for one target, wave size and either-wave flag (at most 2 * LIMIT of
+    them, `Remembered`). Kernels keep the facts they hold.
 
     `parsed` finds them first by the identity of the operand and modifier tuples (the parser shares them
     between identical statement texts), which needs no hash of the operand nodes; it keeps those tuples,
@@ -100,15 +100,8 @@ class _Interned:
     LIMIT = 2048
 
     def __init__(self) -> None:
-        self.newer: dict[tuple, InstructionFacts] = {}
-        self.older: dict[tuple, InstructionFacts] = {}
+        self.by_content: Remembered[tuple, InstructionFacts] = Remembered(self.LIMIT)
         self.parsed: dict[tuple[str, int, int], tuple[tuple, tuple, InstructionFacts]] = {}
-
-    def add(self, key: tuple, facts: InstructionFacts) -> InstructionFacts:
-        if len(self.newer) >= self.LIMIT:
-            self.older, self.newer = self.newer, {}
-        self.newer[key] = facts
-        return facts
 
 
 _interned: dict[tuple[Target, int, bool], _Interned] = {}
@@ -122,17 +115,14 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
             return seen[2]
     key = (instruction.mnemonic, operands, modifiers,
            (pair.mnemonic, pair.operands, pair.modifiers) if pair is not None else None)
-    facts = table.newer.get(key)
+    facts = table.by_content.get(key)
     if facts is None:
-        facts = table.older.pop(key, None)
-        if facts is None:
-            info = def_use(instruction.mnemonic, operands, modifiers, target, wave, either)
-            if pair is not None:
-                second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
-                info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
-                              info.problem or second.problem, info.preserved | second.preserved)
-            facts = InstructionFacts(info)
-        table.add(key, facts)
+        info = def_use(instruction.mnemonic, operands, modifiers, target, wave, either)
+        if pair is not None:
+            second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
+            info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
+                          info.problem or second.problem, info.preserved | second.preserved)
+        facts = table.by_content.add(key, InstructionFacts(info))
     if pair is None:
         if len(table.parsed) >= table.LIMIT:
             table.parsed.clear()

@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..expr import EvalError, binary_op
+from ..memo import Remembered
 from ..nodes import (
     REGISTER_PREFIXES,
     Abs,
@@ -368,32 +369,8 @@ def _read_expressions(text: str) -> tuple[Node, ...] | None:
 
 # ----------------------------------------------------------------- entry points
 
-class _Remembered:
-    """Parsed statements by text, at most 2 * KEPT: when the newer half is full it becomes the older one (the
-    older is dropped), and a text found in the older half moves back to the newer. A file of a million lines
-    has ~160k distinct texts (kernel names, labels); kept whole they were a fifth of its peak memory."""
-
-    KEPT = 16384
-
-    def __init__(self) -> None:
-        self.newer: dict[str, Statement | ParseFailure] = {}
-        self.older: dict[str, Statement | ParseFailure] = {}
-
-    def get(self, text: str) -> Statement | ParseFailure | None:
-        found = self.newer.get(text)
-        if found is None:
-            found = self.older.pop(text, None)
-            if found is not None:
-                self.add(text, found)
-        return found
-
-    def add(self, text: str, statement: Statement | ParseFailure) -> None:
-        if len(self.newer) >= self.KEPT:
-            self.older, self.newer = self.newer, {}
-        self.newer[text] = statement
-
-
-_statements = _Remembered()
+#: parsed statements by text: kept whole, the ~160k distinct texts of a million-line file were a fifth of its peak memory
+_statements: Remembered[str, Statement | ParseFailure] = Remembered(16384)
 
 
 def parse_statement(text: str) -> Statement | ParseFailure:
