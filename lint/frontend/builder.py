@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import re
 from collections.abc import Callable
 from dataclasses import field
@@ -490,24 +489,18 @@ def build_module(source: SourceFile, options: BuildOptions,
     module.sources = preprocessor.sources
     module.symbols = preprocessor.symbols
     builder = _Builder(module, preprocessor)
-    collecting = gc.isenabled()
     if handle_kernels is not None and early and target is not None:
         ahead = _metadata_ahead(source)
         if ahead is not None:
-            builder.early = _EarlyKernels(_collecting_while(handle_kernels, collecting), *ahead,
+            builder.early = _EarlyKernels(handle_kernels, *ahead,
                                           entries=metadata_entries(ahead[0]))
-    gc.disable()  # the build makes objects a line, all kept: collections would walk them all and free nothing
-    try:
-        for item in preprocessor.run(source):
-            if type(item) is PlainRun:
-                builder.consume_run(item)
-            else:
-                builder.consume(item)
-        handed = len(module.kernels)
-        builder.finish()
-    finally:
-        if collecting:
-            gc.enable()
+    for item in preprocessor.run(source):
+        if type(item) is PlainRun:
+            builder.consume_run(item)
+        else:
+            builder.consume(item)
+    handed = len(module.kernels)
+    builder.finish()
     module.findings.extend(preprocessor.findings)
     already_reported = any(f.rule == "unknown-target" for f in module.findings)
     if module.target is None and not already_reported and module.kernels:
@@ -538,17 +531,3 @@ def _metadata_ahead(source: SourceFile) -> tuple[dict[str, Any] | None, str | No
 
 
 KernelHandler = Callable[[Module, list[Kernel]], None]
-
-
-def _collecting_while(handle: KernelHandler, collecting: bool) -> KernelHandler:
-    """`handle`, run with the garbage collector as the caller had it (the build turns it off)."""
-
-    def handled(module: Module, kernels: list[Kernel]) -> None:
-        if collecting:
-            gc.enable()
-        try:
-            handle(module, kernels)
-        finally:
-            gc.disable()
-
-    return handled
