@@ -26,6 +26,8 @@ from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preproces
 from .syntax import ParseFailure, parse_expressions
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
+#: what a lint does with functions as the build hands them on
+KernelHandler = Callable[[Module, list[Kernel]], None]
 _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
 
 
@@ -425,7 +427,7 @@ class EarlyKernelsUnsafe(Exception):
 class _EarlyKernels:
     """Kernels handed on as soon as their code is complete, and what that assumed of the rest of the file."""
 
-    handle: Callable[[Module, list[Kernel]], None]
+    handle: KernelHandler
     metadata: dict[str, Any] | None  # the `.amdgpu_metadata` document, read ahead
     metadata_text: str | None  # its text
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # its kernels' entries by name
@@ -465,7 +467,7 @@ def _size_function(target: Target):
 
 
 def build_module(source: SourceFile, options: BuildOptions,
-                 handle_kernels: Callable[[Module, list[Kernel]], None] | None = None, early: bool = True) -> Module:
+                 handle_kernels: KernelHandler | None = None, early: bool = True) -> Module:
     """Read, preprocess and build one file into a Module (never raises on bad input).
 
     With `handle_kernels`, each function is handed to it as soon as the file is known to add nothing
@@ -529,5 +531,3 @@ def _metadata_ahead(source: SourceFile) -> tuple[dict[str, Any] | None, str | No
     except MetadataError:
         return None
 
-
-KernelHandler = Callable[[Module, list[Kernel]], None]
