@@ -7,7 +7,8 @@ occurrence of the same source text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from .records import record
 
 #: Register-file prefixes accepted in `v0`, `v[0:3]` forms (`acc` is LLVM's AGPR synonym).
 REGISTER_PREFIXES = {"v": "v", "s": "s", "a": "a", "acc": "a", "ttmp": "ttmp"}
@@ -25,21 +26,21 @@ SPECIAL_REGISTERS = frozenset(
 _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class Num:
     """A numeric literal."""
 
     value: int | float
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class Sym:
     """A symbol reference."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class LocalRef:
     """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
 
@@ -47,14 +48,14 @@ class LocalRef:
     forward: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class Str:
     """A string literal."""
 
     value: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class BinOp:
     """A binary expression."""
 
@@ -63,7 +64,7 @@ class BinOp:
     right: Node
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class UnOp:
     """A unary expression."""
 
@@ -71,7 +72,7 @@ class UnOp:
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class Call:
     """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
 
@@ -79,21 +80,21 @@ class Call:
     args: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class ListExpr:
     """A bracketed list of expressions."""
 
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class Abs:
     """`|x|` absolute-value operand modifier."""
 
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class Reg:
     """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
 
@@ -112,7 +113,7 @@ class Reg:
         return f"{self.kind}[{self.index}:{self.last}]"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class RegExpr:
     """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
 
@@ -121,7 +122,7 @@ class RegExpr:
     last: Node | None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class SpecialReg:
     """A named special register (vcc, exec, m0, scc, ...)."""
 
@@ -209,7 +210,7 @@ def _register_list(node: ListExpr) -> Reg | None:
     return Reg(first.kind, first.index, len(regs))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True, compiled_eq=True)
 class Statement:
     """One parsed statement. `kind` is instruction, directive, assignment or empty."""
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from .records import record
 
 # name -> (major, minor, stepping); stepping letters (gfx90a, gfx90c) are hex digits.
 _GENERIC = {
@@ -61,7 +62,7 @@ _ISA_PAGES = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True, compiled_eq=True)
 class Target:
     """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
 
@@ -324,6 +325,8 @@ def parse_target_id(text: str) -> Target:
         _, (major, minor, stepping) = _GENERIC[processor]
         target = Target(processor, major, minor, stepping, generic=processor, features=features)
     elif processor not in _PROCESSORS:
+        import difflib
+
         guess = difflib.get_close_matches(processor, _PROCESSORS + list(_GENERIC) + list(PROCESSOR_ALIASES), n=1, cutoff=0.6)
         raise UnknownTarget(f"{processor}" + (f" (did you mean {guess[0]}?)" if guess else ""))
     else:

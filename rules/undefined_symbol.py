@@ -18,7 +18,6 @@ loop is the typical case after editing a hand-written kernel.
 Define the label or symbol, or correct the name (the message suggests the closest one).
 """
 
-import difflib
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.cfg import branch_label, is_branch
@@ -43,6 +42,8 @@ def check(context: ModuleContext) -> Iterator[Diagnostic]:
             label = branch_label(instruction)
             if label is None or label in module.defined_labels or label in module.symbols:
                 continue
+            import difflib  # only when a label is undefined: a clean file does not load it
+
             guess = difflib.get_close_matches(label, sorted(module.defined_labels), n=1, cutoff=0.7)
             hint = f"; did you mean '{guess[0]}'?" if guess else ""
             yield context.diagnostic(

@@ -17,7 +17,6 @@ silently keeps its default (for example no `.amdhsa_reserve_vcc 0`).
 Use the directive the message suggests, or remove it.
 """
 
-import difflib
 from collections.abc import Iterator
 
 from amdgpu_lint.diagnostics import Diagnostic, Severity
@@ -54,6 +53,8 @@ def check(context: ModuleContext) -> Iterator[Diagnostic]:
             continue
         if is_known(statement.name):
             continue
+        import difflib  # only when a directive is unknown: a clean file does not load it
+
         guess = difflib.get_close_matches(statement.name, _CANDIDATES, n=1, cutoff=0.75)
         hint = f"; did you mean '{guess[0]}'?" if guess else ""
         yield context.diagnostic(where, f"unknown directive '{statement.name}'{hint}")

@@ -1,6 +1,7 @@
 """`record` makes what `dataclass` makes: the same equality, hash, repr and hashability, for every
 combination of options the package uses."""
 
+import pickle
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 
 import pytest
@@ -8,6 +9,14 @@ from amdgpu_lint.records import record
 
 OPTIONS = [{}, {"frozen": True}, {"slots": True}, {"frozen": True, "slots": True}, {"slots": True, "eq": False},
            {"slots": True, "unsafe_hash": True}]
+
+
+@record(frozen=True, slots=True)
+class Pickled:
+    """A frozen record with slots, as the workers of --jobs send them back."""
+
+    number: int
+    text: str
 
 
 def twins(**options):
@@ -76,3 +85,63 @@ def test_one_field_and_no_field_hash_as_their_tuples():
     assert hash(One(1.5)) == hash((1.5,)) and hash(Empty()) == hash(())
     nan = float("nan")
     assert One(nan) == One(nan)  # compared as tuples: the same object is equal to itself
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
+def test_construction_defaults_and_copies_are_dataclass_ones(options):
+    import copy
+
+    made = []
+    for decorate in (dataclass, record):
+        class Bag:
+            """A test class."""
+
+            name: str
+            items: list = field(default_factory=list)
+            count: int = 3
+            seen: set = field(default_factory=set, init=False)
+            limit: int = field(default=7, init=False)
+
+        made.append(decorate(**options)(Bag))
+    expected, actual = made
+    for arguments, keywords in [(("a",), {}), (("a", [1], 4), {}), ((), {"name": "b", "count": 0})]:
+        want, got = expected(*arguments, **keywords), actual(*arguments, **keywords)
+        assert [getattr(got, f.name) for f in fields(got)] == [getattr(want, f.name) for f in fields(want)]
+    assert actual("a").items is not actual("a").items  # a factory's value per instance
+    for copied in (copy.copy(actual("c", [2])), copy.deepcopy(actual("c", [2]))):
+        assert (copied.name, copied.items, copied.count) == ("c", [2], 3)
+    assert pickle.loads(pickle.dumps(Pickled(1, "a"))) == Pickled(1, "a")
+    with pytest.raises(TypeError):
+        actual()  # a parameter left out, as the compiled __init__ says
+    if options.get("frozen"):
+        with pytest.raises(FrozenInstanceError):
+            del actual("d").name
+
+
+def test_init_is_compiled_on_the_first_instance_and_post_init_runs():
+    @record(frozen=True, slots=True)
+    class Pair:
+        """A test class."""
+
+        left: int
+        right: int = 0
+
+        def __post_init__(self):
+            if self.left < 0:
+                raise ValueError("negative")
+
+    placeholder = Pair.__init__
+    assert Pair(1, 2).right == 2 and Pair.__init__ is not placeholder
+    assert Pair.__init__.__qualname__.endswith("Pair.__init__")
+    with pytest.raises(ValueError):
+        Pair(-1)
+
+
+def test_a_parameter_without_default_after_one_with_default_is_refused_at_once():
+    with pytest.raises(TypeError, match="non-default argument 'second'"):
+        @record
+        class Wrong:
+            """A test class."""
+
+            first: int = 0
+            second: int

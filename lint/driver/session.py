@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
@@ -199,6 +198,8 @@ NOT_INCLUDED = "a header no assembly file includes"
 def _assembly_files() -> list[Path]:
     """The assembly files of the repository around the working directory (git's tracked and
     not-ignored files below it), or every one below it when that is no git work tree."""
+    import subprocess
+
     try:
         listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                                 capture_output=True, check=True).stdout.decode(errors="replace").split("\0")

@@ -8,7 +8,6 @@ an ordered list of operands (destination or source, size in dwords, accepted kin
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import replace
@@ -127,6 +126,8 @@ class InstructionSet:
         return {name: row for name, (page, row) in self._spellings.items() if not page and row != name}
 
     def suggestions(self, mnemonic: str, count: int = 3) -> list[str]:
+        import difflib
+
         base = _ENCODING_SUFFIX.sub("", mnemonic)
         names = {_ENCODING_SUFFIX.sub("", name) for name in self._names()}
         return difflib.get_close_matches(base, sorted(names), n=count, cutoff=0.75)
