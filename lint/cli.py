@@ -11,7 +11,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -110,14 +110,27 @@ def _add_check_conventions(check: argparse.ArgumentParser) -> None:
                        help="with '-' as the path: the name stdin is linted under (configuration, target, includes)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; given the command the arguments name, only that command's options are
+    added (each command's help still lists every command): ~60 options cost ~7 ms to add."""
     parser = argparse.ArgumentParser(
         prog="amdgpu-lint", description="Static analysis for AMDGPU assembly.",
         epilog="amdgpu-lint lsp runs the language server on stdin/stdout (needs the 'lsp' extra: pygls).")
     parser.add_argument("--version", action="version", version=f"amdgpu-lint {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (summary, add_options) in _COMMANDS.items():
+        subparser = commands.add_parser(name, help=summary)
+        if command is None or command == name or command not in _COMMANDS:
+            add_options(subparser)
+    return parser
 
-    check = commands.add_parser("check", help="lint assembly files")
+
+def command_named(argv: list[str]) -> str | None:
+    """The command the arguments name: the first that is not an option (the top level has no valued option)."""
+    return next((argument for argument in argv if not argument.startswith("-")), None)
+
+
+def _check_options(check: argparse.ArgumentParser) -> None:
     _add_input_options(check)
     _add_check_conventions(check)
     check.add_argument("--select", action="append", metavar="RULES", help="rules to run: codes, names, prefixes, ALL")
@@ -141,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     fixes.add_argument("--unsafe-fixes", action="store_true",
                        help="also apply fixes that may change what the code does (e.g. code addressed by hand)")
 
-    report = commands.add_parser("report", help="describe each kernel: resources, occupancy, limiter, what-if")
+
+def _report_options(report: argparse.ArgumentParser) -> None:
     _add_input_options(report)
     report.add_argument("--format", choices=("text", "json", "html"), default="text")
     report.add_argument("--baseline", metavar="FILE",
@@ -154,10 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--taken", action="append", default=[], metavar="LABEL",
                         help="forward conditional branches to LABEL are taken (default: fall through)")
 
-    baseline = commands.add_parser("baseline", help="write each kernel's resources and occupancy as a JSON snapshot")
-    _add_input_options(baseline)
 
-    calculator = commands.add_parser("occupancy", help="occupancy calculator: waves for given registers, LDS, work-group")
+def _calculator_options(calculator: argparse.ArgumentParser) -> None:
     calculator.add_argument("--mcpu", help="target processor (e.g. gfx942)")
     calculator.add_argument("--arch", choices=("gcn", "terascale"), default="gcn",
                             help="terascale: Radeon HD 5000/6000 VLIW formula (the Radeon Compute Profiler's)")
@@ -178,12 +190,24 @@ def build_parser() -> argparse.ArgumentParser:
     calculator.add_argument("--format", choices=("text", "json"), default="text")
     calculator.add_argument("--output", "-o", metavar="FILE")
 
-    listing = commands.add_parser("rules", help="list every rule")
+
+def _listing_options(listing: argparse.ArgumentParser) -> None:
     listing.add_argument("--format", choices=("text", "markdown"), default="text",
                          help="markdown: the rule reference (docs/rules.md)")
-    explain = commands.add_parser("explain", help="show a rule's documentation")
+
+
+def _explain_options(explain: argparse.ArgumentParser) -> None:
     explain.add_argument("rule", metavar="NAME|CODE")
-    return parser
+
+
+_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "check": ("lint assembly files", _check_options),
+    "report": ("describe each kernel: resources, occupancy, limiter, what-if", _report_options),
+    "baseline": ("write each kernel's resources and occupancy as a JSON snapshot", _add_input_options),
+    "occupancy": ("occupancy calculator: waves for given registers, LDS, work-group", _calculator_options),
+    "rules": ("list every rule", _listing_options),
+    "explain": ("show a rule's documentation", _explain_options),
+}
 
 
 def _flags(args: argparse.Namespace) -> Flags:
@@ -531,7 +555,8 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(command_named(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -108,3 +108,17 @@ def test_importing_the_check_path_compiles_only_what_module_constants_need():
     run = subprocess.run([sys.executable, "-c", _COMPILED_AT_IMPORT], capture_output=True, text=True, check=True)
     assert int(run.stdout) <= 12
 
+
+def test_the_command_line_adds_only_the_named_commands_options():
+    """~60 options cost ~7 ms to add; a `check` adds check's, and reads its arguments as the whole parser does."""
+    from amdgpu_lint.cli import build_parser, command_named
+
+    arguments = [["check", "--no-cache", "--format", "json", "-j", "2", "a.s", "b.s"], ["report", "--simulate", "k.s"],
+                 ["occupancy", "--vgprs", "128", "--mcpu", "gfx942"], ["explain", "missing-wait"], ["rules"]]
+    for argv in arguments:
+        assert vars(build_parser(command_named(argv)).parse_args(argv)) == vars(build_parser().parse_args(argv))
+    only_check = build_parser("check")
+    commands = next(action for action in only_check._actions if action.dest == "command").choices
+    assert set(commands) == {"check", "report", "baseline", "occupancy", "rules", "explain"}
+    assert [len(parser._actions) > 1 for parser in commands.values()] == [True, False, False, False, False, False]
+    assert command_named(["--version"]) is None and command_named(["-h", "report"]) == "report"
