@@ -1,19 +1,21 @@
 """`record`: a dataclass whose generated methods cost nothing until they are used.
 
 Python's `dataclass` compiles every method it generates separately, and each compile has a fixed cost
-(~150 µs): on the ~80 classes `check` imports that was half of the imports (issue 18: a small file's cold
+(~100 µs): on the ~80 classes `check` imports that was half of the imports (issue 18: a small file's cold
 run). `record` lets `dataclass` read the fields and make nothing else, then adds:
 - `__eq__`, `__hash__` and `__repr__` built from the fields' getters, with the results the generated
   methods give: equal when of the same class with equal field tuples, the hash of the field tuple,
   `Name(field=value, ...)`;
 - for a frozen record, shared `__setattr__`/`__delattr__` guards that raise `FrozenInstanceError`;
-- `__init__` compiled on the class's first instance (what `dataclass` would compile), so a class the
-  run never instantiates costs nothing.
+- `__init__` made on the class's first instance (what `dataclass` would compile).
 A record is a dataclass: `fields`, `replace` and `asdict` work on it.
 
 The shared comparison and hash cost ~30% more a call than compiled ones: classes hashed or compared for
 every instruction (the operand nodes, Target) ask for `compiled_eq`, and get the methods `dataclass` would
-compile, compiled on first use.
+compile, made on first use.
+
+A method is made from its source text: the function `records_precompiled.py` defined for that very text
+(written by scripts/gen_record_methods.py, loaded from bytecode like any module), else compiled then.
 """
 
 from __future__ import annotations
@@ -26,13 +28,14 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 _FACTORY = object()  # the parameter default of a field made by a default factory
+#: every record class, in the order made (what scripts/gen_record_methods.py writes methods for)
+RECORDS: list[type] = []
 
 
 def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool = False, eq: bool = True,
            unsafe_hash: bool = False, compiled_eq: bool = False) -> Any:
     """`dataclass(cls, frozen=..., slots=..., eq=..., unsafe_hash=...)` with shared repr and frozen guards,
-    `__init__` compiled on first use, and shared comparison and hash (compiled on first use with
-    `compiled_eq`)."""
+    `__init__` made on first use, and shared comparison and hash (made on first use with `compiled_eq`)."""
 
     def wrap(cls: type[T]) -> type[T]:
         own = cls.__dict__
@@ -42,7 +45,9 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
         made = dataclass(cls, slots=slots, init=False, eq=False, repr=False)
         every = fields(made)
         _check_defaults_order(made, every)
-        made.__init__ = _init_on_first_use(made, every, frozen, slots)
+        init_source, defaults = _init_source(made, every, frozen, slots)
+        made.__init__ = _on_first_use(made, "__init__", init_source, defaults)
+        made.__record_sources__ = [init_source]
         if frozen:
             _freeze(made, {f.name for f in every}, slots)
         if "__repr__" not in own:
@@ -50,13 +55,12 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
         compared = [f.name for f in every if f.compare]
         hashed = [f.name for f in every if (f.compare if f.hash is None else f.hash)]
         if eq and "__eq__" not in own:
-            made.__eq__ = (_compiled_on_first_use(made, "__eq__", _compiled_eq, compared) if compiled_eq
-                           else _eq(_values(compared)))
+            made.__eq__ = _compiled_eq(made, compared) if compiled_eq else _eq(_values(compared))
         if (eq and frozen or unsafe_hash) and not explicit_hash:
-            made.__hash__ = (_compiled_on_first_use(made, "__hash__", _compiled_hash, hashed) if compiled_eq
-                             else _hash(_values(hashed)))
+            made.__hash__ = _compiled_hash(made, hashed) if compiled_eq else _hash(_values(hashed))
         elif eq and not explicit_hash:
             made.__hash__ = None  # mutable and compared by value: unhashable, as dataclass makes it
+        RECORDS.append(made)
         return made
 
     return wrap if cls is None else wrap(cls)
@@ -74,51 +78,15 @@ def _check_defaults_order(cls: type, every: tuple[Field, ...]) -> None:
             raise TypeError(f"non-default argument {item.name!r} follows default argument in {cls.__name__}")
 
 
-def _init_on_first_use(cls: type, every: tuple[Field, ...], frozen: bool, slots: bool) -> Callable[..., None]:
-    def __init__(self: object, *args: Any, **kwargs: Any) -> None:
-        compiled = _compiled_init(cls, every, frozen, slots)
-        cls.__init__ = compiled
-        compiled(self, *args, **kwargs)
-
-    return __init__
-
-
-def _compiled_on_first_use(cls: type, name: str, compile_method: Callable[[list[str]], Callable],
-                           names: list[str]) -> Callable:
-    def method(self: object, *args: Any) -> Any:
-        compiled = compile_method(names)
-        setattr(cls, name, compiled)
-        return compiled(self, *args)
-
-    method.__name__ = name
-    return method
-
-
-def _compiled(source: str) -> Callable:
-    scope: dict[str, Any] = {}
-    exec(source, {}, scope)  # noqa: S102 - the source is built from field names only
-    return scope.popitem()[1]
-
-
-def _compiled_eq(names: list[str]) -> Callable[[object, object], bool]:
-    mine, theirs = ("".join(f"{side}.{name}," for name in names) for side in ("self", "other"))
-    return _compiled(f"def __eq__(self, other):\n if other.__class__ is self.__class__:\n"
-                     f"  return ({mine}) == ({theirs})\n return NotImplemented\n")
-
-
-def _compiled_hash(names: list[str]) -> Callable[[object], int]:
-    return _compiled(f"def __hash__(self):\n return hash(({''.join(f'self.{name},' for name in names)}))\n")
-
-
-def _compiled_init(cls: type, every: tuple[Field, ...], frozen: bool, slots: bool) -> Callable[..., None]:
-    """The `__init__` dataclass would make: parameters with their defaults, a factory called when its
-    parameter is left out, `__post_init__` called last."""
-    names: dict[str, Any] = {"_FACTORY": _FACTORY, "_setattr": object.__setattr__}
+def _init_source(cls: type, every: tuple[Field, ...], frozen: bool, slots: bool) -> tuple[str, dict[str, Any]]:
+    """The source of the `__init__` maker dataclass's would be (parameters with their defaults, a factory
+    called when its parameter is left out, `__post_init__` called last), and the values it is made with."""
+    values: dict[str, Any] = {"_FACTORY": _FACTORY, "_setattr": object.__setattr__}
     parameters, body = [], []
     for item in every:
         default = f"_default_{item.name}"
         if item.default_factory is not MISSING:
-            names[default] = item.default_factory
+            values[default] = item.default_factory
             if item.init:
                 parameters.append(f"{item.name}=_FACTORY")
                 value = f"{default}() if {item.name} is _FACTORY else {item.name}"
@@ -126,25 +94,69 @@ def _compiled_init(cls: type, every: tuple[Field, ...], frozen: bool, slots: boo
                 value = f"{default}()"
         elif item.init:
             if item.default is not MISSING:
-                names[default] = item.default
+                values[default] = item.default
                 parameters.append(f"{item.name}={default}")
             else:
                 parameters.append(item.name)
             value = item.name
         elif slots and item.default is not MISSING:
-            names[default] = item.default
+            values[default] = item.default
             value = default
         else:
             continue  # the class attribute holds its default
         body.append(f"_setattr(self, {item.name!r}, {value})" if frozen else f"self.{item.name} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")
-    source = (f"def __make__({', '.join(names)}):\n"
+    source = (f"def __make__({', '.join(values)}):\n"
               f" def __init__(self, {', '.join(parameters)}):\n  " + ("\n  ".join(body) or "pass") +
               "\n return __init__\n")
-    made = _compiled(source)(*names.values())
-    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    return source, values
+
+
+def _compiled_eq(cls: type, names: list[str]) -> Callable[[object, object], bool]:
+    mine, theirs = ("".join(f"{side}.{name}," for name in names) for side in ("self", "other"))
+    source = (f"def __make__():\n def __eq__(self, other):\n  if other.__class__ is self.__class__:\n"
+              f"   return ({mine}) == ({theirs})\n  return NotImplemented\n return __eq__\n")
+    cls.__record_sources__.append(source)
+    return _on_first_use(cls, "__eq__", source, {})
+
+
+def _compiled_hash(cls: type, names: list[str]) -> Callable[[object], int]:
+    source = f"def __make__():\n def __hash__(self):\n  return hash(({''.join(f'self.{n},' for n in names)}))\n return __hash__\n"
+    cls.__record_sources__.append(source)
+    return _on_first_use(cls, "__hash__", source, {})
+
+
+def _on_first_use(cls: type, name: str, source: str, values: dict[str, Any]) -> Callable:
+    """A stand-in that makes the method from `source` on its first call and puts it in its place."""
+
+    def method(self: object, *args: Any, **kwargs: Any) -> Any:
+        made = maker(source)(*values.values())
+        made.__qualname__ = f"{cls.__qualname__}.{name}"
+        setattr(cls, name, made)
+        return made(self, *args, **kwargs)
+
+    method.__name__ = name
+    return method
+
+
+def maker(source: str) -> Callable[..., Callable]:
+    """The `__make__` function `source` defines: precompiled when records_precompiled.py has this text."""
+    global _PRECOMPILED
+    if _PRECOMPILED is None:
+        try:
+            from .records_precompiled import MAKERS as _PRECOMPILED
+        except ImportError:  # being written again
+            _PRECOMPILED = {}
+    made = _PRECOMPILED.get(source)
+    if made is None:
+        scope: dict[str, Any] = {}
+        exec(source, {}, scope)  # noqa: S102 - the source is built from field names only
+        made = scope["__make__"]
     return made
+
+
+_PRECOMPILED: dict[str, Callable[..., Callable]] | None = None
 
 
 def _freeze(cls: type, names: set[str], slots: bool) -> None:

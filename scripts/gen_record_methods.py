@@ -1,0 +1,66 @@
+"""Generate lint/records_precompiled.py: the methods `record` makes (each record's `__init__`, and the
+comparison and hash of the records that ask for compiled ones), compiled ahead.
+
+`record` makes each method from a source text on first use; compiling one costs ~100 µs, ~10 ms of a
+small file's run. Filed under its source text in a module, a method loads with the module's bytecode
+instead. A record whose fields change has a new text, not in the file until this runs again: it compiles
+its own meanwhile (the suite runs this with --check).
+
+Usage: python scripts/gen_record_methods.py [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "lint" / "records_precompiled.py"
+_HEADER = '''"""The methods `record` makes, compiled ahead: written by scripts/gen_record_methods.py (do not edit).
+
+`MAKERS` files each `__make__` under the source text `records.maker` would compile it from."""
+'''
+
+
+def record_sources() -> list[str]:
+    """The method sources of every record in the package (every module imported), sorted."""
+    import amdgpu_lint
+    from amdgpu_lint.records import RECORDS
+
+    for package in (amdgpu_lint, importlib.import_module("amdgpu_lint.rules")):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            try:
+                importlib.import_module(module.name)
+            except ImportError:  # an optional dependency (the language server's)
+                continue
+    return sorted({source for cls in RECORDS for source in cls.__record_sources__})
+
+
+def generate() -> str:
+    parts, entries = [_HEADER], []
+    for number, source in enumerate(record_sources()):
+        parts.append("\n" + source.replace("def __make__(", f"def _make_{number}(", 1))
+        entries.append(f"    {source!r}: _make_{number},\n")
+    return "".join(parts) + "\n\nMAKERS = {\n" + "".join(entries) + "}\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when the file differs from a fresh generation")
+    args = parser.parse_args()
+    text = generate()
+    if args.check:
+        if not OUT.is_file() or OUT.read_text() != text:
+            print(f"{OUT} differs from a fresh generation: run scripts/gen_record_methods.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    print(f"{OUT.relative_to(ROOT)}: {text.count('def _make_')} methods")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
