@@ -26,16 +26,14 @@ _HEADER = '''"""The methods `record` makes, compiled ahead: written by scripts/g
 
 
 def record_sources() -> list[str]:
-    """The method sources of every record in the package (every module imported), sorted."""
+    """The method sources of every record in the package (every module imported: the optional dependencies
+    the test extra installs too), sorted."""
     import amdgpu_lint
     from amdgpu_lint.records import RECORDS
 
     for package in (amdgpu_lint, importlib.import_module("amdgpu_lint.rules")):
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
-            try:
-                importlib.import_module(module.name)
-            except ImportError:  # an optional dependency (the language server's)
-                continue
+            importlib.import_module(module.name)
     return sorted({source for cls in RECORDS for source in cls.__record_sources__})
 
 
