@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import field
+from functools import cached_property
 
 from .records import record
 
@@ -66,7 +67,9 @@ _ISA_PAGES = {
 class Target:
     """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
 
-    Register, LDS and wave limits follow LLVM 22 (llvm-amdgpu-facts.md §1.5).
+    Register, LDS and wave limits follow LLVM 22 (llvm-amdgpu-facts.md §1.5). A target never changes, so
+    what it derives is worked out once (cached properties; per instruction, some were asked for tens of
+    thousands of times in a 100k-line file).
     """
 
     name: str
@@ -77,7 +80,7 @@ class Target:
     features: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     # ---- identity
-    @property
+    @cached_property
     def family(self) -> str:
         if self.is_gfx94_plus:
             return "GFX9.4 (CDNA3)" if self.minor == 4 else "GFX9.5 (CDNA4)"
@@ -87,26 +90,26 @@ class Target:
             return "GFX9 (CDNA1)"
         return _FAMILY_NAMES.get(self.major, f"GFX{self.major}")
 
-    @property
+    @cached_property
     def is_gfx94_plus(self) -> bool:
         """gfx940-942 (9.4) and gfx950 (9.5): CDNA3/4."""
         return self.major == 9 and self.minor >= 4
 
-    @property
+    @cached_property
     def is_gfx1250(self) -> bool:
         return self.major == 12 and self.minor == 5
 
-    @property
+    @cached_property
     def has_gfx90a_insts(self) -> bool:
         """gfx90a, gfx942, gfx950: unified VGPR/AGPR file, 8 waves per SIMD, back-off barrier."""
         return self.name == "gfx90a" or self.is_gfx94_plus
 
-    @property
+    @cached_property
     def has_mai(self) -> bool:
         """Matrix cores with AGPRs (MFMA): gfx908 and later CDNA."""
         return self.name == "gfx908" or self.has_gfx90a_insts
 
-    @property
+    @cached_property
     def isa_pages(self) -> tuple[str, ...]:
         """The instruction tables describing this processor (nearest family when LLVM has no page)."""
         if self.name in _ISA_PAGES:
@@ -115,25 +118,25 @@ class Target:
             return ("gfx1030",)
         return {11: ("gfx11",), 12: ("gfx12",)}[self.major]
 
-    @property
+    @cached_property
     def isa_exact(self) -> bool:
         """False where the tables are a neighbour's (gfx6 uses gfx7's, gfx1250 uses gfx12's)."""
         return not (self.major == 6 or self.is_gfx1250)
 
     # ---- waves
-    @property
+    @cached_property
     def wave_sizes(self) -> tuple[int, ...]:
         if self.major < 10:
             return (64,)
         return (32,) if self.is_gfx1250 else (32, 64)
 
-    @property
+    @cached_property
     def default_wave_size(self) -> int:
         if self.major >= 10 and self.features.get("wavefrontsize64"):
             return 64
         return 64 if self.major < 10 else 32
 
-    @property
+    @cached_property
     def max_waves_per_simd(self) -> int:
         if self.has_gfx90a_insts:
             return 8
@@ -149,7 +152,7 @@ class Target:
         return 32 if (self.major >= 10 and not cumode and not self.is_gfx1250) else 16
 
     # ---- VGPRs and AGPRs
-    @property
+    @cached_property
     def has_1_5x_vgprs(self) -> bool:
         return (self.generic or self.name) in _VGPR_1_5X
 
@@ -180,14 +183,14 @@ class Target:
         base = 1536 if self.has_1_5x_vgprs else 1024
         return base if wave_size == 32 else base // 2
 
-    @property
+    @cached_property
     def addressable_vgprs(self) -> int:
         """Highest VGPR count one wave can use (arch VGPRs + AGPRs on the unified file)."""
         if self.is_gfx1250:
             return 1024
         return 512 if self.has_gfx90a_insts else 256
 
-    @property
+    @cached_property
     def agpr_file(self) -> str | None:
         """'separate' (gfx908: 256 AGPRs beside 256 VGPRs), 'unified' (gfx90a+), or None."""
         if self.name == "gfx908":
@@ -195,11 +198,11 @@ class Target:
         return "unified" if self.has_gfx90a_insts else None
 
     # ---- SGPRs
-    @property
+    @cached_property
     def total_sgprs(self) -> int:
         return 800 if self.major >= 8 else 512
 
-    @property
+    @cached_property
     def addressable_sgprs(self) -> int:
         if self.name == "gfx802":
             return 96  # SGPR init bug: fixed allocation
@@ -207,13 +210,13 @@ class Target:
             return 106
         return 102 if self.major >= 8 else 104
 
-    @property
+    @cached_property
     def sgpr_alloc_granule(self) -> int:
         if self.major >= 10:
             return self.addressable_sgprs
         return 16 if self.major >= 8 else 8
 
-    @property
+    @cached_property
     def sgprs_limit_occupancy(self) -> bool:
         return self.major < 10
 
@@ -230,7 +233,7 @@ class Target:
             return 131072
         return 65536
 
-    @property
+    @cached_property
     def lds_per_workgroup(self) -> int:
         if self.is_gfx1250:
             return 327680
@@ -239,7 +242,7 @@ class Target:
         return 32768 if self.major == 6 else 65536
 
     # ---- features
-    @property
+    @cached_property
     def supported_features(self) -> frozenset[str]:
         key = self.generic or self.name
         found = set()
@@ -255,15 +258,15 @@ class Target:
             found.add("tgsplit")
         return frozenset(found)
 
-    @property
+    @cached_property
     def architected_flat_scratch(self) -> bool:
         return self.is_gfx94_plus or self.major >= 11
 
-    @property
+    @cached_property
     def has_kernarg_preload(self) -> bool:
         return self.has_gfx90a_insts or self.is_gfx1250
 
-    @property
+    @cached_property
     def has_back_off_barrier(self) -> bool:
         """No vmcnt(0) needed before s_barrier (gfx90a+, gfx10+)."""
         return self.has_gfx90a_insts or self.major >= 10

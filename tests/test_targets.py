@@ -88,3 +88,18 @@ def test_mcpu_did_you_mean(tmp_path, capsys):
     (tmp_path / "k.s").write_text("k:\n s_endpgm\n")
     assert main(["check", "--no-config", "--mcpu", "gfx943", str(tmp_path)]) == 2
     assert "did you mean gfx942" in capsys.readouterr().err
+
+
+def test_derived_facts_are_kept_and_do_not_change_identity():
+    """Targets cache what they derive (asked for per instruction): a copy or a pickled target is equal,
+    hashes the same, and a mutable answer (the counter limits) is a fresh dict each time."""
+    import copy
+    import pickle
+
+    target = parse_target_id("gfx90a:xnack+")
+    fresh = parse_target_id("gfx90a:xnack+")
+    assert target.has_gfx90a_insts and target.max_waves_per_simd == 8 and "xnack" in target.supported_features
+    for other in (fresh, copy.deepcopy(target), pickle.loads(pickle.dumps(target))):
+        assert other == target and hash(other) == hash(target) and repr(other) == repr(target)
+    target.wait_counter_max["vmcnt"] = 0
+    assert target.wait_counter_max["vmcnt"] == 63
