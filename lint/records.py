@@ -44,7 +44,7 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
             raise TypeError(f"cannot overwrite attribute __hash__ in class {cls.__name__}")
         made = dataclass(cls, slots=slots, init=False, eq=False, repr=False)
         every = fields(made)
-        _check_defaults_order(made, every)
+        _check_fields(made, every)
         init_source, defaults = _init_source(made, every, frozen, slots)
         made.__init__ = _on_first_use(made, "__init__", init_source, defaults)
         made.__record_sources__ = [init_source]
@@ -66,8 +66,12 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
     return wrap if cls is None else wrap(cls)
 
 
-def _check_defaults_order(cls: type, every: tuple[Field, ...]) -> None:
-    """The `TypeError` dataclass raises for a parameter without a default after one with a default."""
+def _check_fields(cls: type, every: tuple[Field, ...]) -> None:
+    """The `TypeError` dataclass raises for a parameter without a default after one with a default, and
+    one for what the `__init__` made here does not take (keyword-only and init-only fields)."""
+    if any(item.kw_only is True for item in every) or any(
+            "InitVar" in str(annotation) for annotation in cls.__dict__.get("__annotations__", {}).values()):
+        raise TypeError(f"{cls.__name__}: a record takes no keyword-only or InitVar fields")
     defaulted = False
     for item in every:
         if not item.init:
@@ -79,8 +83,8 @@ def _check_defaults_order(cls: type, every: tuple[Field, ...]) -> None:
 
 
 def _init_source(cls: type, every: tuple[Field, ...], frozen: bool, slots: bool) -> tuple[str, dict[str, Any]]:
-    """The source of the `__init__` maker dataclass's would be (parameters with their defaults, a factory
-    called when its parameter is left out, `__post_init__` called last), and the values it is made with."""
+    """The source of a maker of the `__init__` dataclass would compile (parameters with their defaults, a
+    factory called when its parameter is left out, `__post_init__` called last), and what it is made with."""
     values: dict[str, Any] = {"_FACTORY": _FACTORY, "_setattr": object.__setattr__}
     parameters, body = [], []
     for item in every:
@@ -114,6 +118,7 @@ def _init_source(cls: type, every: tuple[Field, ...], frozen: bool, slots: bool)
 
 
 def _compiled_eq(cls: type, names: list[str]) -> Callable[[object, object], bool]:
+    """The `__eq__` dataclass would compile, made on first use."""
     mine, theirs = ("".join(f"{side}.{name}," for name in names) for side in ("self", "other"))
     source = (f"def __make__():\n def __eq__(self, other):\n  if other.__class__ is self.__class__:\n"
               f"   return ({mine}) == ({theirs})\n  return NotImplemented\n return __eq__\n")
@@ -122,6 +127,7 @@ def _compiled_eq(cls: type, names: list[str]) -> Callable[[object, object], bool
 
 
 def _compiled_hash(cls: type, names: list[str]) -> Callable[[object], int]:
+    """The `__hash__` dataclass would compile, made on first use."""
     source = f"def __make__():\n def __hash__(self):\n  return hash(({''.join(f'self.{n},' for n in names)}))\n return __hash__\n"
     cls.__record_sources__.append(source)
     return _on_first_use(cls, "__hash__", source, {})

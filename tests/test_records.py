@@ -137,6 +137,27 @@ def test_init_is_compiled_on_the_first_instance_and_post_init_runs():
         Pair(-1)
 
 
+def test_fields_the_made_init_would_not_take_are_refused_at_once():
+    from dataclasses import KW_ONLY, InitVar
+
+    with pytest.raises(TypeError, match="keyword-only or InitVar"):
+        @record
+        class Keywords:
+            """A test class."""
+
+            first: int
+            _: KW_ONLY
+            second: int = 0
+
+    with pytest.raises(TypeError, match="keyword-only or InitVar"):
+        @record
+        class InitOnly:
+            """A test class."""
+
+            first: int
+            scale: InitVar[int] = 1
+
+
 def test_a_parameter_without_default_after_one_with_default_is_refused_at_once():
     with pytest.raises(TypeError, match="non-default argument 'second'"):
         @record
