@@ -114,3 +114,56 @@ def test_check_keeps_no_module_and_quotes_only_the_lines_findings_point_at(tmp_p
         capsys.readouterr()
     assert (main(["check", "--no-config", str(tmp_path / "k.s")]), capsys.readouterr().out) == plain
     assert check_json(capsys, "--no-cache", str(tmp_path / "k.s"))[1]["diagnostics"]
+
+
+def _lint_jobs(tmp_path, count: int) -> list[str]:
+    (tmp_path / "inc.s").write_text(INCLUDED_BAD)
+    paths = []
+    for index in range(count):
+        path = tmp_path / f"k{index}.s"
+        path.write_text(BAD + " s_nop 0\n" * index)  # sizes differ: the largest is this process's first
+        paths.append(str(path))
+    return paths
+
+
+def _no_child_left() -> bool:
+    import os
+
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_jobs_share_files_with_forked_copies_and_give_their_results_in_order(tmp_path):
+    paths = _lint_jobs(tmp_path, 5)
+    flags = session.Flags(use_config=False)
+    alone, _ = session.check_paths(paths, flags, workers=1, use_cache=False)
+    shared, _ = session.check_paths(paths, flags, workers=3, use_cache=False)
+    assert [(r.path, r.diagnostics) for r in shared] == [(r.path, r.diagnostics) for r in alone]
+    assert _no_child_left()
+
+
+def test_a_failing_copy_is_reported_and_a_failing_parent_leaves_no_copy_behind(tmp_path, monkeypatch):
+    paths = _lint_jobs(tmp_path, 4)
+    flags = session.Flags(use_config=False)
+    run_job = session.run_job
+
+    def failing_on(name):
+        def run(job, *args, **kwargs):
+            if job.path.name == name:
+                raise ValueError(f"cannot lint {name}")
+            return run_job(job, *args, **kwargs)
+
+        return run
+
+    # shared by size, largest first to the least loaded: this process k3 and k0, the copy k2 and k1
+    monkeypatch.setattr(session, "run_job", failing_on("k1.s"))
+    with pytest.raises(RuntimeError, match="ValueError: cannot lint k1.s"):
+        session.check_paths(paths, flags, workers=2, use_cache=False)
+    assert _no_child_left()
+    monkeypatch.setattr(session, "run_job", failing_on("k3.s"))
+    with pytest.raises(ValueError, match="cannot lint k3.s"):
+        session.check_paths(paths, flags, workers=2, use_cache=False)
+    assert _no_child_left()
