@@ -167,3 +167,21 @@ def test_a_failing_copy_is_reported_and_a_failing_parent_leaves_no_copy_behind(t
     with pytest.raises(ValueError, match="cannot lint k3.s"):
         session.check_paths(paths, flags, workers=2, use_cache=False)
     assert _no_child_left()
+
+
+def test_fixes_are_worked_out_in_the_same_processes_with_the_same_result(tmp_path):
+    from amdgpu_lint.driver.fixer import fix_paths
+
+    (tmp_path / "inc.s").write_text(INCLUDED_BAD)
+    paths = []
+    for index in range(3):
+        path = tmp_path / f"w{index}.s"
+        path.write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n global_load_dword v1, v[2:3], off\n'
+                        f' v_add_u32_e32 v4, v1, v1\n{" s_nop 0" * index}\n s_endpgm\n')
+        paths.append(str(path))
+    flags = session.Flags(use_config=False)
+    alone, _ = fix_paths(paths, flags, workers=1, unsafe=False)
+    shared, _ = fix_paths(paths, flags, workers=2, unsafe=False)
+    assert [(f.result.path, f.fixed) for f in shared] == [(f.result.path, f.fixed) for f in alone]
+    assert all("s_waitcnt" in f.fixed for f in alone)
+    assert _no_child_left()

@@ -16,17 +16,17 @@ import difflib
 import os
 import re
 import stat
-import sys
 import tempfile
 from collections import Counter
 from dataclasses import field, replace
+from functools import partial
 from pathlib import Path
 
 from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
 from ..records import record
 from .linter import FileResult, lint_source
-from .session import Flags, Job, jobs_for, run_job
+from .session import Flags, Job, in_processes, jobs_for, run_job
 
 #: Lint-and-apply passes per file before giving up (a pass per isolated fix in a kernel, as ruff's cap).
 MAX_PASSES = 100
@@ -194,15 +194,7 @@ def fix_paths(paths: list[str], flags: Flags, *, workers: int | None,
     for job in jobs_for(paths, flags):
         unique.setdefault(job.path.resolve(), job)  # a file named twice is fixed once
     jobs = list(unique.values())
-    workers = min(workers or os.cpu_count() or 1, len(jobs))
-    if workers > 1:
-        import multiprocessing
-        from functools import partial
-
-        with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers) as pool:
-            per_job = pool.map(partial(fix_job, unsafe=unsafe), jobs)
-    else:
-        per_job = [fix_job(job, unsafe) for job in jobs]
+    per_job = in_processes(partial(fix_job, unsafe=unsafe), jobs, workers)
     files = [fixed for job_files in per_job for fixed in job_files]
     levels = [job.settings.fail_on for job, job_files in zip(jobs, per_job, strict=True) for _ in job_files]
     return files, levels

@@ -11,7 +11,9 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from ..devices import DEVICES, Launch, find_device, parse_grid
 from ..diagnostics import Severity
@@ -25,6 +27,7 @@ from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_
 
 #: wraps the stream of per-file results with a progress display: (results, how many) -> results
 Progress = Callable[[Iterator[list[FileResult]], int], Iterable[list[FileResult]]]
+T = TypeVar("T")
 
 
 class UsageError(Exception):
@@ -352,75 +355,71 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
         from .cache import cache_dir
 
         directory = cache_dir()
-    workers = min(workers or os.cpu_count() or 1, len(jobs))
-    if workers > 1 and sys.platform == "linux":
-        by_number: dict[int, list[FileResult]] = {}
-        arriving = _kept_in(by_number, _shared_with_forks(jobs, workers, directory))
-        for _ in progress(arriving, len(jobs)) if progress else arriving:
-            pass
-        per_job = [by_number[number] for number in range(len(jobs))]
-    elif workers > 1:
-        import multiprocessing
-        from functools import partial
-
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            arriving = pool.imap(partial(run_job, cache_directory=directory, keep_module=False), jobs,
-                                 chunksize=max(1, len(jobs) // (workers * 4)))
-            per_job = list(progress(arriving, len(jobs)) if progress else arriving)
-    else:
-        arriving = (run_job(job, directory, keep_module=False) for job in jobs)
-        per_job = list(progress(arriving, len(jobs)) if progress else arriving)
+    per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False), jobs, workers, progress)
     results = [result for job_results in per_job for result in job_results]
     levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
     return results, levels
 
 
-def _kept_in(by_number: dict[int, list[FileResult]],
-             numbered: Iterator[tuple[int, list[FileResult]]]) -> Iterator[list[FileResult]]:
-    for number, results in numbered:
-        by_number[number] = results
-        yield results
+def in_processes(run: Callable[[Job], T], jobs: list[Job], workers: int | None,
+                 progress: Callable[[Iterator[T], int], Iterable[T]] | None = None) -> list[T]:
+    """`run` of every job, in job order, in up to `workers` processes (default: one a CPU). On Linux this
+    process shares the jobs with forked copies of itself (no pool to import and start: ~17 ms before the
+    first file; no process left idle); elsewhere a spawned pool runs them. `progress` sees each result as
+    it arrives."""
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    if workers <= 1:
+        arriving: Iterator[T] = map(run, jobs)
+        return list(progress(arriving, len(jobs)) if progress else arriving)
+    if sys.platform != "linux":
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            arriving = pool.imap(run, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+            return list(progress(arriving, len(jobs)) if progress else arriving)
+    numbered = _shared_with_forks(run, jobs, workers)  # the copies are made now, before a progress display's thread
+    by_number: dict[int, T] = {}
+
+    def kept() -> Iterator[T]:
+        for number, result in numbered:
+            by_number[number] = result
+            yield result
+
+    for _ in progress(kept(), len(jobs)) if progress else kept():
+        pass
+    return [by_number[number] for number in range(len(jobs))]
 
 
-def _shared_with_forks(jobs: list[Job], workers: int, cache_directory: Path | None) -> Iterator[tuple[int, list[FileResult]]]:
-    """(job number, results) of every job, shared by size between this process and `workers` - 1 forked
-    copies of it, each sending back its results through a pipe: no pool to import and start (~17 ms before
-    the first file), and no process left idle. The copies are made at once, before any progress display
-    starts a thread."""
-    children, own_share = _forked_workers(jobs, workers, cache_directory)
-    return _results_of(jobs, own_share, children, cache_directory)
-
-
-def _forked_workers(jobs: list[Job], workers: int, cache_directory: Path | None) -> tuple[list[tuple[int, int]], list[int]]:
-    """Start the copies, each with its share of the jobs (largest first, to the least loaded): their
-    (pid, pipe to read) and this process's share."""
+def _shared_with_forks(run: Callable[[Job], T], jobs: list[Job], workers: int) -> Iterator[tuple[int, T]]:
+    """(job number, result) of every job: the jobs shared by size (largest first, to the least loaded)
+    between this process and `workers` - 1 forked copies, each sending its results through a pipe."""
+    sizes = [_size_of(job.path) + 1 for job in jobs]
     shares: list[list[int]] = [[] for _ in range(workers)]
     loads = [0] * workers
-    for number in sorted(range(len(jobs)), key=lambda n: -_size_of(jobs[n].path)):
+    for number in sorted(range(len(jobs)), key=sizes.__getitem__, reverse=True):
         least = loads.index(min(loads))
         shares[least].append(number)
-        loads[least] += _size_of(jobs[number].path) + 1
+        loads[least] += sizes[number]
     children: list[tuple[int, int]] = []  # (pid, read end)
     for share in shares[1:]:
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(read_end)
-            _lint_share_and_leave(jobs, share, cache_directory, write_end)
+            _run_share_and_leave(run, jobs, share, write_end)
         os.close(write_end)
         children.append((pid, read_end))
-    return children, shares[0]
+    return _results_of(run, jobs, shares[0], children)
 
 
-def _lint_share_and_leave(jobs: list[Job], share: list[int], cache_directory: Path | None, write_end: int) -> None:
-    """In a copy: lint its share, send the results (or why there are none), and end the process at once,
+def _run_share_and_leave(run: Callable[[Job], T], jobs: list[Job], share: list[int], write_end: int) -> None:
+    """In a copy: run its share, send the results (or why there are none), and end the process at once,
     whatever happens: it must never return into the code that forked it, nor flush what that wrote."""
     import pickle
 
     try:
         try:
-            sent: list[tuple[int, list[FileResult]]] | _Failed = [
-                (number, run_job(jobs[number], cache_directory, keep_module=False)) for number in share]
+            sent: list[tuple[int, T]] | _Failed = [(number, run(jobs[number])) for number in share]
         except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
             sent = _Failed(f"{type(error).__name__}: {error}")
         with os.fdopen(write_end, "wb") as pipe:
@@ -429,17 +428,17 @@ def _lint_share_and_leave(jobs: list[Job], share: list[int], cache_directory: Pa
         os._exit(0)
 
 
-def _results_of(jobs: list[Job], own_share: list[int], children: list[tuple[int, int]],
-                cache_directory: Path | None) -> Iterator[tuple[int, list[FileResult]]]:
-    """This process's share as it is linted, then each copy's. Copies not heard from when this stops early
-    (an error, an interrupt) are killed: their results are not wanted."""
+def _results_of(run: Callable[[Job], T], jobs: list[Job], own_share: list[int],
+                children: list[tuple[int, int]]) -> Iterator[tuple[int, T]]:
+    """This process's share as it runs, then each copy's. Copies not heard from when this stops early (an
+    error, an interrupt) are killed: their results are not wanted."""
     import pickle
     import signal
 
     unread = dict(children)
     try:
         for number in own_share:
-            yield number, run_job(jobs[number], cache_directory, keep_module=False)
+            yield number, run(jobs[number])
         for pid, read_end in children:
             del unread[pid]
             try:
@@ -461,7 +460,7 @@ def _results_of(jobs: list[Job], own_share: list[int], children: list[tuple[int,
 
 @record(frozen=True)
 class _Failed:
-    """What a forked worker sends instead of results when linting raised."""
+    """What a forked worker sends instead of results when running its share raised."""
 
     reason: str
 
