@@ -28,8 +28,8 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 _FACTORY = object()  # the parameter default of a field made by a default factory
-#: every record class, in the order made (what scripts/gen_record_methods.py writes methods for)
-RECORDS: list[type] = []
+#: the source of every method a record makes (what scripts/gen_record_methods.py precompiles)
+METHOD_SOURCES: set[str] = set()
 
 
 def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool = False, eq: bool = True,
@@ -47,7 +47,6 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
         _check_fields(made, every)
         init_source, defaults = _init_source(made, every, frozen, slots)
         made.__init__ = _on_first_use(made, "__init__", init_source, defaults)
-        made.__record_sources__ = [init_source]
         if frozen:
             _freeze(made, {f.name for f in every}, slots)
         if "__repr__" not in own:
@@ -60,7 +59,6 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
             made.__hash__ = _compiled_hash(made, hashed) if compiled_eq else _hash(_values(hashed))
         elif eq and not explicit_hash:
             made.__hash__ = None  # mutable and compared by value: unhashable, as dataclass makes it
-        RECORDS.append(made)
         return made
 
     return wrap if cls is None else wrap(cls)
@@ -122,19 +120,18 @@ def _compiled_eq(cls: type, names: list[str]) -> Callable[[object, object], bool
     mine, theirs = ("".join(f"{side}.{name}," for name in names) for side in ("self", "other"))
     source = (f"def __make__():\n def __eq__(self, other):\n  if other.__class__ is self.__class__:\n"
               f"   return ({mine}) == ({theirs})\n  return NotImplemented\n return __eq__\n")
-    cls.__record_sources__.append(source)
     return _on_first_use(cls, "__eq__", source, {})
 
 
 def _compiled_hash(cls: type, names: list[str]) -> Callable[[object], int]:
     """The `__hash__` dataclass would compile, made on first use."""
     source = f"def __make__():\n def __hash__(self):\n  return hash(({''.join(f'self.{n},' for n in names)}))\n return __hash__\n"
-    cls.__record_sources__.append(source)
     return _on_first_use(cls, "__hash__", source, {})
 
 
 def _on_first_use(cls: type, name: str, source: str, values: dict[str, Any]) -> Callable:
     """A stand-in that makes the method from `source` on its first call and puts it in its place."""
+    METHOD_SOURCES.add(source)
 
     def method(self: object, *args: Any, **kwargs: Any) -> Any:
         made = maker(source)(*values.values())
@@ -152,7 +149,7 @@ def maker(source: str) -> Callable[..., Callable]:
     if _PRECOMPILED is None:
         try:
             from .records_precompiled import MAKERS as _PRECOMPILED
-        except ImportError:  # being written again
+        except ImportError:  # absent: scripts/gen_record_methods.py writes it
             _PRECOMPILED = {}
     made = _PRECOMPILED.get(source)
     if made is None:

@@ -29,12 +29,12 @@ def record_sources() -> list[str]:
     """The method sources of every record in the package (every module imported: the optional dependencies
     the test extra installs too), sorted."""
     import amdgpu_lint
-    from amdgpu_lint.records import RECORDS
+    from amdgpu_lint.records import METHOD_SOURCES
 
     for package in (amdgpu_lint, importlib.import_module("amdgpu_lint.rules")):
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)
-    return sorted({source for cls in RECORDS for source in cls.__record_sources__})
+    return sorted(METHOD_SOURCES)
 
 
 def generate() -> str:
