@@ -514,9 +514,7 @@ class Preprocessor:
                     symbols[constant.group(1)] = int(constant.group(2))
                     first = index + 1
                     continue
-                if len(known) >= _PLAIN_TEXTS_KEPT:
-                    known.clear()  # memory stays bounded on a file of mostly distinct lines
-                plain = known[line_text] = _plain(line_text)
+                plain = self._plain_text(line_text, known)
             if plain is None or (macros and plain.first_word in macros) or (
                     plain.names and not symbols.keys().isdisjoint(plain.names)):
                 break
