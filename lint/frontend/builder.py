@@ -117,9 +117,7 @@ class _Builder:
             self._label(label, where)
         kind = statement.kind
         if kind == "instruction":
-            pair = statement.pair
-            instruction = Instruction(statement.name, statement.operands, statement.modifiers, where,
-                                      None if pair is None else Instruction.from_statement(pair, where))
+            instruction = Instruction.from_statement(statement, where)
             if LocalRef in map(type, statement.operands):
                 self._resolve_local_refs(instruction)
             self.code.append(instruction)
@@ -141,7 +139,7 @@ class _Builder:
                 for label in statement.labels:
                     self._label(label, where)
             if statement.kind == "instruction":  # mentions no symbol, so no local label (`1b`) either
-                pair = statement.pair
+                pair = statement.pair  # Instruction.from_statement, without a call per instruction: the hot path
                 self.code.append(Instruction(statement.name, statement.operands, statement.modifiers, where,
                                              None if pair is None else Instruction.from_statement(pair, where)))
             elif statement.kind == "directive":
