@@ -252,7 +252,7 @@ def _dpp_unpermuted(c: Facts) -> frozenset:
 
 
 def _wide_store_data(p: Facts) -> frozenset:
-    if p.info.klass.unit != "vmem" or p.info.klass.kind not in ("store", "atomic"):
+    if p.unit != "vmem" or p.info.klass.kind not in ("store", "atomic"):
         return frozenset()
     for operand in p.operands:
         if isinstance(operand, Reg) and operand.kind in _VECTOR and operand.count > 2:
@@ -328,8 +328,8 @@ def _reads_m0_after_salu(c: Facts, t: Target) -> bool:
 
 ROWS: tuple[HazardRow, ...] = (
     HazardRow(1, "VALU writes an SGPR that a VMEM instruction reads", lambda t: 8 <= t.major <= 9,
-              lambda p, c, t: 5 if p.valu and c.info.klass.unit == "vmem" and p.scalar_defs & c.info.uses else 0,
-              consumer=lambda c: c.info.klass.unit == "vmem", producer=lambda p: p.valu),
+              lambda p, c, t: 5 if p.valu and c.unit == "vmem" and p.scalar_defs & c.info.uses else 0,
+              consumer=lambda c: c.unit == "vmem", producer=lambda p: p.valu),
     HazardRow(2, "VALU writes the lane-select SGPR of v_readlane/v_writelane", lambda t: True,
               lambda p, c, t: 4 if p.valu and p.scalar_defs & _lane_select(c) else 0,
               consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_writelane")), producer=lambda p: p.valu),
@@ -359,10 +359,10 @@ ROWS: tuple[HazardRow, ...] = (
               consumer=lambda c: c.mnemonic.startswith("s_setreg"),
               producer=lambda p: p.mnemonic.startswith("s_setreg")),
     HazardRow(8, "SALU writes M0 that the next instruction reads", lambda t: t.major in (8, 9),
-              lambda p, c, t: 1 if p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs
+              lambda p, c, t: 1 if p.unit == "salu" and ("m0", 0) in p.info.defs
               and ("m0", 0) in c.info.uses and _reads_m0_after_salu(c, t) else 0,
               consumer=lambda c: ("m0", 0) in c.info.uses,
-              producer=lambda p: p.info.klass.unit == "salu" and ("m0", 0) in p.info.defs),
+              producer=lambda p: p.unit == "salu" and ("m0", 0) in p.info.defs),
     HazardRow(9, "VALU overwrites the data VGPRs of a store wider than 64 bits", lambda t: t.major <= 9, _row9,
               consumer=lambda c: c.valu, producer=lambda p: bool(_wide_store_data(p))),
     HazardRow(10, "VALU writes an SGPR/VCC that the next VALU reads (gfx940 co-execution)", _gfx940,
