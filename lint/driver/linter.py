@@ -196,12 +196,20 @@ def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Ru
     raise AssertionError("a build without early kernels is always safe")
 
 
-def _per_file_ignored(diagnostic: Diagnostic, selection: RuleSelection) -> bool:
-    path = Path(diagnostic.path).resolve().as_posix()
-    return any(
-        fnmatch.fnmatch(path, pattern) and any(RuleSelection._matches_diagnostic(diagnostic, t) for t in tokens)
-        for pattern, tokens in selection.per_file_ignores
-    )
+def _per_file_ignored(diagnostics: list[Diagnostic], selection: RuleSelection) -> list[Diagnostic]:
+    """`diagnostics` less those a per-file-ignores pattern matching their file's resolved path turns off."""
+    if not selection.per_file_ignores:
+        return diagnostics
+    resolved: dict[str, str] = {}
+    kept = []
+    for diagnostic in diagnostics:
+        path = resolved.get(diagnostic.path)
+        if path is None:
+            path = resolved[diagnostic.path] = Path(diagnostic.path).resolve().as_posix()
+        if not any(fnmatch.fnmatch(path, pattern) and any(RuleSelection._matches_diagnostic(diagnostic, t) for t in tokens)
+                   for pattern, tokens in selection.per_file_ignores):
+            kept.append(diagnostic)
+    return kept
 
 
 def _apply_severities(diagnostics: list[Diagnostic], selection: RuleSelection) -> list[Diagnostic]:
@@ -278,7 +286,7 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
     else:
         module, diagnostics = run_rules_streamed(source, options, rules)
     if selection is not None:
-        diagnostics = [d for d in _apply_severities(diagnostics, selection) if not _per_file_ignored(d, selection)]
+        diagnostics = _per_file_ignored(_apply_severities(diagnostics, selection), selection)
     diagnostics.sort(key=lambda d: d.sort_key)
     if options.baseline and options.baseline.get("findings"):
         from .baseline import ROOT_ENTRY, finding_keys
