@@ -6,7 +6,9 @@ every other command is the command line.
 
 from __future__ import annotations
 
+import atexit
 import gc
+import os
 import sys
 
 
@@ -25,6 +27,24 @@ def main(argv: list[str] | None = None) -> int:
     return command_line(arguments)
 
 
+def run() -> None:
+    """The program: `main`, then leave without tearing the interpreter down. The teardown frees every
+    object left one by one: 40M instructions of a 20k-line check's 1,736M, for nothing once the output is
+    flushed and what was registered to run at exit has run (files are closed where they are written).
+    The language server keeps the ordinary exit."""
+    status = main()
+    run_at_exit = getattr(atexit, "_run_exitfuncs", None)  # CPython's; elsewhere the ordinary exit
+    if run_at_exit is None or sys.argv[1:2] == ["lsp"]:
+        raise SystemExit(status)
+    run_at_exit()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
 def _collect_rarely() -> None:
     """A lint makes millions of short-lived objects and no reference cycles (tests/test_streaming.py), so the
     cyclic collector finds next to nothing: run it every 10,000 allocations instead of every 700, and keep
@@ -35,4 +55,4 @@ def _collect_rarely() -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

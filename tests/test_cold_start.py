@@ -9,10 +9,10 @@ from pathlib import Path
 
 LISTING = Path(__file__).resolve().parent.parent / "fixtures" / "examples" / "compiler" / "loop_saxpy_gfx942.s"
 _LOADED = """
-import contextlib, io, runpy, sys
-sys.argv = ["amdgpu-lint", *sys.argv[1:]]
-with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
-    runpy.run_module("amdgpu_lint", run_name="__main__")
+import contextlib, io, sys
+from amdgpu_lint.__main__ import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[1:])
 print(" ".join(sorted(sys.modules)))
 """
 
