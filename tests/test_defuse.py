@@ -304,3 +304,28 @@ def test_atomics_write_registers_only_when_llvm_returns(cpu):
         if writes != returns:
             wrong.append((line, opcode, sorted(found.defs)))
     assert wrong == []
+
+
+def test_branches_to_different_labels_share_their_facts(snippet):
+    """Compiler output has a distinct text for every branch (one per label); where a branch goes changes none of
+    its facts, so each kind of branch is worked out once per target, and its findings stay those of its own code."""
+    from amdgpu_lint.analyses.defuse import DefUseAnalysis
+    from amdgpu_lint.analyses.manager import AnalysisManager
+
+    text = """
+        .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+        k:
+          s_cmp_eq_u32 s0, 0
+          s_cbranch_scc1 .LBB0_2
+        .LBB0_1:
+          s_cbranch_scc1 .LBB0_3
+          s_branch .LBB0_2
+        .LBB0_2:
+          s_branch .LBB0_3
+        .LBB0_3:
+          s_endpgm
+    """
+    module = snippet.build(text)
+    facts = AnalysisManager(module, module.kernels[0]).get(DefUseAnalysis).facts
+    assert facts[1] is facts[2] and facts[3] is facts[4] and facts[1] is not facts[3]
+    assert facts[1].info.uses == units("scc") and facts[3].info.uses == frozenset()

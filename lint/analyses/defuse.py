@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
 from ..memo import Remembered
-from ..nodes import SpecialReg
+from ..nodes import SpecialReg, Sym
 from ..records import record
 from ..targets import Target
+from .cfg import is_branch
 from .manager import Analysis, AnalysisManager
 
 if TYPE_CHECKING:
@@ -105,6 +106,9 @@ class _Interned:
 
 
 _interned: dict[tuple[Target, int, bool], _Interned] = {}
+#: A branch's label in facts keys: where a branch goes changes none of its facts, and compiler output has a
+#: distinct branch text for every label (a fifth of a listing's distinct instructions)
+_ANY_LABEL = object()
 
 
 def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool, table: _Interned) -> InstructionFacts:
@@ -113,8 +117,11 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
         seen = table.parsed.get((instruction.mnemonic, id(operands), id(modifiers)))
         if seen is not None and seen[0] is operands and seen[1] is modifiers:
             return seen[2]
-    key = (instruction.mnemonic, operands, modifiers,
-           (pair.mnemonic, pair.operands, pair.modifiers) if pair is not None else None)
+    if pair is None and len(operands) == 1 and type(operands[0]) is Sym and not modifiers and is_branch(instruction.mnemonic):
+        key = (instruction.mnemonic, _ANY_LABEL)
+    else:
+        key = (instruction.mnemonic, operands, modifiers,
+               (pair.mnemonic, pair.operands, pair.modifiers) if pair is not None else None)
     facts = table.by_content.get(key)
     if facts is None:
         info = def_use(instruction.mnemonic, operands, modifiers, target, wave, either)
