@@ -1,7 +1,8 @@
 """GNU-as preprocessing: macros, repetition, conditionals, symbols, includes and provenance."""
 
+import pytest
 from amdgpu_lint.frontend.preprocessor import split_macro_arguments
-from amdgpu_lint.nodes import Reg
+from amdgpu_lint.nodes import Reg, Statement, Sym
 from conftest import names
 
 HEADER = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n'
@@ -363,3 +364,26 @@ def test_names_in_operands_resolve_as_the_symbols_stand_at_each_line(snippet):
     assert operands[0] == ["s0", "Sym(name='LATER')"] and operands[2] == ["s0", "Num(value=5)"]
     assert operands[1] == ["s1", "s1", "BinOp(op='+', left=Sym(name='callee@rel32@lo'), right=Num(value=4))"]
     assert operands[3] == ["s2", "BinOp(op='+', left=Sym(name='LATER2'), right=Num(value=3.0))"]
+
+
+def test_labels_directives_and_branches_are_read_without_the_statement_reader_as_the_reader_reads_them(monkeypatch):
+    """The lines compiler output has one of per label or symbol (a label, `.type`, `.size`, a branch) skip the
+    statement reader; where the reader may read a text otherwise (a name of this layer's directives, a register,
+    modifier word or `.` as a branch target, `=`, an odd character) it still reads it, and both give the same."""
+    from amdgpu_lint.frontend import preprocessor
+
+    skipped = {".LBB0_2:": Statement("empty", labels=(".LBB0_2",)),
+               ".type\tk,@function": Statement("directive", ".type", args="k,@function"),
+               ".P2ALIGN 8": Statement("directive", ".p2align", args="8"), ".text": Statement("directive", ".text"),
+               "s_cbranch_scc1 .LBB0_2": Statement("instruction", "s_cbranch_scc1", operands=(Sym(".LBB0_2"),), resolved=True),
+               "s_branch BB1.x": Statement("instruction", "s_branch", operands=(Sym("BB1.x"),), resolved=True)}
+    read = ["s_branch v0", "s_branch glc", "s_cbranch_vccz a16", "s_branch vcc", "s_branch .", "s_branch lab$el",
+            "S_BRANCH .L1", "s_branch .L1+4", "s_cbranch_join s[0:1]", ".macro:", ".set x, 1", ".x = 1", ".x == 1",
+            ".amdgpu_hsa_kernel k", '.ascii "a||b"', ".if 1", "k: s_endpgm", ".$x:", ".x$ 1"]
+    expected = {text: preprocessor._plain_read(text) for text in [*skipped, *read]}
+    monkeypatch.setattr(preprocessor, "parse_statement", lambda text: pytest.fail(f"read {text!r}"))
+    for text, statement in skipped.items():
+        assert preprocessor._plain(text) == expected[text] and expected[text].statement == statement
+    monkeypatch.undo()
+    for text in read:
+        assert preprocessor._plain_shape(text) is None and preprocessor._plain(text) == expected[text]

@@ -33,10 +33,11 @@ from ..nodes import (
     Sym,
     UnOp,
     mentions_symbols,
+    register_from_name,
 )
 from ..records import record
 from .source import read_source
-from .syntax import ParseFailure, parse_expressions, parse_statement
+from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
 
 #: LLVM's assembler refuses macros nested deeper than this.
 MAX_MACRO_DEPTH = 20
@@ -174,8 +175,49 @@ _PLAIN_RUN_MAX = 4096
 _NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version"))
 
 
+#: The shapes of most distinct lines of a compiler listing (one per label or symbol), read without the statement
+#: reader, as it reads them: a label alone, a directive, a branch to a label
+_LABEL_ALONE = re.compile(r"([A-Za-z_.][\w.]*):\Z", re.ASCII)
+_DIRECTIVE = re.compile(r"(\.[A-Za-z_][\w.]*)(?:[ \t]+([^=].*))?\Z", re.ASCII)
+_BRANCH_TO_LABEL = re.compile(r"(s_branch|s_cbranch_[a-z0-9_]+)[ \t]+([A-Za-z_.][\w.]*)\Z", re.ASCII)
+
+
 def _plain(text: str) -> _Plain | None:
     """What `Preprocessor._process` would find for `text` whatever the state, or None if it depends on it."""
+    return _plain_shape(text) or _plain_read(text)
+
+
+def _plain_shape(text: str) -> _Plain | None:
+    """`_plain_read` of a label, a directive or a branch to a label, without reading the statement; None for
+    other texts and where the reader may read it otherwise (a name of this layer's directives, a register or
+    modifier name as a branch target, an unusual character)."""
+    label = _LABEL_ALONE.match(text) if text[-1] == ":" else None
+    if label is not None:
+        if label.group(1).lower() in _HANDLED:
+            return None
+        return _Plain(Statement("empty", labels=(label.group(1),)), "", 0, 0, frozenset())
+    if text[0] == ".":
+        directive = _DIRECTIVE.match(text)
+        if directive is None or UNUSUAL_TEXT.search(text):
+            return None
+        name = directive.group(1).lower()
+        if name in _HANDLED or name in _NOT_PLAIN_DIRECTIVES:
+            return None
+        args = directive.group(2)
+        return _Plain(Statement("directive", name, args=args.strip() if args else ""), directive.group(1), 0, 0,
+                      frozenset())
+    branch = _BRANCH_TO_LABEL.match(text)
+    if branch is None or len(text) > MAX_INSTRUCTION_CHARS:
+        return None
+    mnemonic, label = branch.groups()
+    if label.lower() in MODIFIER_WORDS or label in _ANSWERED_NAMES or register_from_name(label) is not None:
+        return None
+    return _Plain(Statement("instruction", mnemonic, operands=(Sym(label),), resolved=True), mnemonic, 0, 0,
+                  frozenset((label,)))
+
+
+def _plain_read(text: str) -> _Plain | None:
+    """`_plain` by parsing the statement."""
     match = _FIRST_WORD.match(text)
     name = match.group(1) if match else ""
     if name.lower() in _HANDLED:

@@ -160,7 +160,7 @@ def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
 
 #: Text the hand-written reader leaves to the grammar: anything but printable ASCII and tabs,
 #: VOPD's `::`, and the two-character operators it does not read.
-_UNUSUAL = re.compile(r"[^\t -~]|::|\|\||&&")
+UNUSUAL_TEXT = re.compile(r"[^\t -~]|::|\|\||&&")
 _NAME = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
 #: Operand tokens, the grammar's terminals in the lexer's order; a number glued to a name, and any
 #: other character, is a BAD token (the grammar decides).
@@ -316,7 +316,7 @@ class _Reader:
 
 def _read_statement(text: str) -> Statement | None:
     """The statement by the hand-written reader, or None when the grammar must read it."""
-    if _UNUSUAL.search(text):
+    if UNUSUAL_TEXT.search(text):
         return None
     labels: list[str] = []
     at, size = 0, len(text)
@@ -359,7 +359,7 @@ def _read_statement(text: str) -> Statement | None:
 
 
 def _read_expressions(text: str) -> tuple[Node, ...] | None:
-    if _UNUSUAL.search(text):
+    if UNUSUAL_TEXT.search(text):
         return None
     try:
         return _Reader(text).expressions()
