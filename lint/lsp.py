@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import logging
 import os
-import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -33,12 +32,13 @@ from .driver.rule import documentation_url
 from .driver.session import lint_buffer
 from .ir import Module
 from .outputs.report_text import spread_text
+from .patterns import compiled
 from .records import record
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
              Severity.INFO: types.DiagnosticSeverity.Information}
-_LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*):")
+_LABEL = compiled(r"\s*([A-Za-z_.$][\w.$]*):")
 logger = logging.getLogger(__name__)
 
 

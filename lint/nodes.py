@@ -6,8 +6,7 @@ occurrence of the same source text.
 
 from __future__ import annotations
 
-import re
-
+from .patterns import compiled
 from .records import record
 
 #: Register-file prefixes accepted in `v0`, `v[0:3]` forms (`acc` is LLVM's AGPR synonym).
@@ -23,7 +22,7 @@ SPECIAL_REGISTERS = frozenset(
     pops_exiting_wave_id vccz execz""".split()
 )
 
-_SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
+_SINGLE_REGISTER = compiled(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
 @record(frozen=True, slots=True, compiled_eq=True)

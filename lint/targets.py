@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from functools import cached_property
 
+from .patterns import compiled
 from .records import record
 
 # name -> (major, minor, stepping); stepping letters (gfx90a, gfx90c) are hex digits.
@@ -35,7 +35,7 @@ PROCESSOR_ALIASES = {
     "generic": "gfx600", "generic-hsa": "gfx700",
 }
 
-_NAME = re.compile(r"gfx(\d+?)([0-9a-f])([0-9a-f])\Z")
+_NAME = compiled(r"gfx(\d+?)([0-9a-f])([0-9a-f])\Z")
 
 _FAMILY_NAMES = {6: "GFX6 (SI)", 7: "GFX7 (CI)", 8: "GFX8 (VI)", 9: "GFX9", 10: "GFX10", 11: "GFX11", 12: "GFX12"}
 

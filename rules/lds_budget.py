@@ -18,7 +18,6 @@ Shrink the tile, split it across work-groups, or raise the allocation
 (`.amdhsa_group_segment_fixed_size`, or the size of the `__shared__` array).
 """
 
-import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
@@ -27,6 +26,8 @@ from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.nodes import Num
 
+from ..patterns import compiled
+
 CODE = "AGL102"
 NAME = "lds-budget"
 SEVERITY = Severity.ERROR
@@ -34,7 +35,7 @@ SUMMARY = "LDS above the work-group limit, or LDS offsets past the allocation"
 SCOPE = "kernel"
 REQUIRES = (DefUseAnalysis, ResourceAnalysis)
 
-_WIDTH = re.compile(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
+_WIDTH = compiled(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
 
 
 def _access_bytes(mnemonic: str) -> int:

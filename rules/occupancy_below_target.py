@@ -19,12 +19,13 @@ Follow the next step in the message (free N VGPRs, shrink LDS, change the work-g
 or lower the requirement if the kernel does not need the waves.
 """
 
-import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+
+from ..patterns import compiled
 
 CODE = "AGL104"
 NAME = "occupancy-below-target"
@@ -33,7 +34,7 @@ SUMMARY = "occupancy below the configured minimum waves per SIMD"
 SCOPE = "kernel"
 REQUIRES = (ResourceAnalysis,)
 
-_REQUIREMENT = re.compile(r"amdgpu-lint:\s*min-waves\s*=\s*(\d+)")
+_REQUIREMENT = compiled(r"amdgpu-lint:\s*min-waves\s*=\s*(\d+)")
 
 
 def required_waves(context: KernelContext) -> int | None:

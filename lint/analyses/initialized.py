@@ -24,12 +24,12 @@ any label the kernel uses as an address (LLVM's long branches).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import Unit, register_units
 from ..nodes import BinOp, Call, Node, Num, Sym, UnOp
+from ..patterns import compiled
 from ..records import record
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
@@ -43,12 +43,12 @@ _HARDWARE_UNITS = frozenset((("exec", 0), ("exec", 1), ("tba", 0), ("tba", 1), (
                              *(("ttmp", index) for index in range(16))))
 #: Plain moves: the destination holds what the source held (the first two operands; a lane
 #: select after them is an ordinary read).
-_COPIES = re.compile(r"s_mov_b(32|64)|v_(dual_)?mov_b(32|64)(_e32|_e64)?|v_accvgpr_(read|write|mov)_b32(_e64)?|"
+_COPIES = compiled(r"s_mov_b(32|64)|v_(dual_)?mov_b(32|64)(_e32|_e64)?|v_accvgpr_(read|write|mov)_b32(_e64)?|"
                      r"v_readlane_b32|v_readfirstlane_b32(_e32|_e64)?")
 #: Moves into one lane of the destination: its other lanes keep what they held (SGPR spills).
-_LANE_WRITES = re.compile(r"v_writelane_b32")
+_LANE_WRITES = compiled(r"v_writelane_b32")
 #: Multiply-adds of two 32-bit sources and a 64-bit addend into a 64-bit result (and a carry).
-_WIDE_MADS = re.compile(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
+_WIDE_MADS = compiled(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
 
 
 def packs_workitem_ids(target: Target) -> bool:

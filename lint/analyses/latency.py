@@ -4,12 +4,12 @@ optionally overridden by a user file (`--latency-table`, config `latency-table`)
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 
 from ..ir import Instruction
 from ..isa.classes import InstructionClass
+from ..patterns import compiled
 from ..records import record
 from ..targets import Target
 
@@ -90,7 +90,7 @@ def load_table(target: Target, override: str | None = None) -> LatencyTable:
 
 
 _RATE = {"full": 1, "half": 2, "quarter": 4, "trans": 4}
-_WIDTH = re.compile(r"dwordx(\d)|b(\d+)\b|_(u|s)?(byte|short)|dword")
+_WIDTH = compiled(r"dwordx(\d)|b(\d+)\b|_(u|s)?(byte|short)|dword")
 _REFERENCE_BYTES = 16 * 64  # the table's request rates are for a 16-byte-per-lane wave64 access (dwordx4, b128)
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import codecs
 import difflib
 import os
-import re
 import stat
 import tempfile
 from collections import Counter
@@ -24,6 +23,7 @@ from pathlib import Path
 
 from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
+from ..patterns import compiled
 from ..records import record
 from .linter import FileResult, lint_source
 from .session import Flags, Job, in_processes, jobs_for, run_job
@@ -31,7 +31,7 @@ from .session import Flags, Job, in_processes, jobs_for, run_job
 #: Lint-and-apply passes per file before giving up (a pass per isolated fix in a kernel, as ruff's cap).
 MAX_PASSES = 100
 
-_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
+_LINE = compiled(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
 
 
 @record

@@ -15,6 +15,7 @@ from ..analyses.manager import Analysis, AnalysisManager
 from ..diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import Reg
+from ..patterns import compiled
 from ..records import record
 
 #: Where each rule's documentation is published (docs/rules.md, one anchor per rule).
@@ -22,7 +23,7 @@ RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"
 
 
 #: Labels opening a line (`.Lloop:`, `1:`), and the blanks after them; not VOPD's `::`.
-_LABELS = re.compile(r"(?:\s*(?:[A-Za-z_.$][\w.$@]*|\d+)\s*:(?!:))+\s*")
+_LABELS = compiled(r"(?:\s*(?:[A-Za-z_.$][\w.$@]*|\d+)\s*:(?!:))+\s*")
 
 
 def _above_suppressions(source: SourceFile, line: int) -> int:

@@ -19,6 +19,7 @@ from ..devices import DEVICES, Launch, find_device, parse_grid
 from ..diagnostics import Severity
 from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
+from ..patterns import compiled
 from ..records import record
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
@@ -194,7 +195,7 @@ def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None
     return files
 
 
-_INCLUDE = re.compile(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.M)
+_INCLUDE = compiled(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.M)
 NOT_INCLUDED = "a header no assembly file includes"
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Callable
 from dataclasses import field
 from typing import Any
@@ -12,6 +11,7 @@ from ..devices import Launch
 from ..expr import EvalError, Value, evaluate, target_functions
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import LocalRef, Statement, Sym
+from ..patterns import compiled
 from ..records import record
 from ..targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
@@ -25,7 +25,7 @@ from .metadata import (
 from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
 from .syntax import ParseFailure, parse_expressions
 
-_TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
+_TARGET_DIRECTIVE = compiled(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
 KernelHandler = Callable[[Module, list[Kernel]], None]
 _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")

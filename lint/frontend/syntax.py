@@ -34,6 +34,7 @@ from ..nodes import (
     mentions_symbols,
     register_from_name,
 )
+from ..patterns import compiled
 from ..records import record
 
 #: Operand words that are instruction modifiers, never operands, wherever they appear.
@@ -160,11 +161,11 @@ def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
 
 #: Text the hand-written reader leaves to the grammar: anything but printable ASCII and tabs,
 #: VOPD's `::`, and the two-character operators it does not read.
-UNUSUAL_TEXT = re.compile(r"[^\t -~]|::|\|\||&&")
-_NAME = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
+UNUSUAL_TEXT = compiled(r"[^\t -~]|::|\|\||&&")
+_NAME = compiled(r"[A-Za-z_.$][\w.$]*", re.ASCII)
 #: Operand tokens, the grammar's terminals in the lexer's order; a number glued to a name, and any
 #: other character, is a BAD token (the grammar decides).
-_TOKEN = re.compile(
+_TOKEN = compiled(
     r"[ \t]*(?:(\d+\.\d*(?:[eE][+-]?\d+)?(?![\w.$@])|\d+[eE][+-]?\d+(?![\w.$@]))"  # 1 FLOAT
     r"|(\d+[bf](?![\w.$@]))"  # 2 LOCAL_REF
     r"|((?:0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)(?![\w.$@]))"  # 3 NUMBER

@@ -9,16 +9,16 @@ an ordered list of operands (destination or source, size in dwords, accepted kin
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from ..patterns import compiled
 from ..records import record
 from ..targets import Target
 
-_ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
-_ALL_SUFFIXES = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
+_ENCODING_SUFFIX = compiled(r"_(e32|e64|dpp|sdwa)$")
+_ALL_SUFFIXES = compiled(r"(_e32|_e64|_dpp|_sdwa)+$")
 PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx950",
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 

@@ -22,6 +22,7 @@ from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..diagnostics import Diagnostic, Severity
 from ..ir import Module, SourceFile
+from ..patterns import compiled
 from ..records import record
 from .lexer import AMDGPULexer
 from .plots import report_charts
@@ -64,8 +65,8 @@ details.block { margin: 0; } details.block > summary { font-family: sans-serif; 
 
 _BLOCKS = {"amdgpu_metadata": "code-object metadata (YAML)", "amdhsa_kernel": "kernel descriptor",
            "amd_kernel_code_t": "kernel code descriptor (amd_kernel_code_t)"}
-_BLOCK_START = re.compile(r"^\s*\.(amdgpu_metadata|amdhsa_kernel|amd_kernel_code_t)\b")
-_KERNEL_INFO = re.compile(r"^\s*; Kernel info:")
+_BLOCK_START = compiled(r"^\s*\.(amdgpu_metadata|amdhsa_kernel|amd_kernel_code_t)\b")
+_KERNEL_INFO = compiled(r"^\s*; Kernel info:")
 COLLAPSED_LINES = 8  # metadata blocks this long or longer are collapsed
 
 
