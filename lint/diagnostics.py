@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import field
 from enum import IntEnum
 from typing import Any
 
 from .ir import Provenance, SourceFile
-from .records import record
+from .records import field, record
 
 
 class Severity(IntEnum):

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import field
 from typing import Any, overload
 
 from .nodes import LocalRef, Node, Num, Statement, Sym
-from .records import record
+from .records import field, record
 from .targets import Target
 
 

@@ -2,13 +2,14 @@
 
 Python's `dataclass` compiles every method it generates separately, and each compile has a fixed cost
 (~100 µs): on the ~80 classes `check` imports that was half of the imports (issue 18: a small file's cold
-run). `record` lets `dataclass` read the fields and make nothing else, then adds:
+run); importing `dataclasses` itself (with `inspect`, `ast`, `dis` and `tokenize`) was another 8% of a
+small file's run. `record` reads the fields as `dataclass` does (`field`, `fields`, `replace` and
+`FrozenInstanceError` here stand for the module's) and adds:
 - `__eq__`, `__hash__` and `__repr__` built from the fields' getters, with the results the generated
   methods give: equal when of the same class with equal field tuples, the hash of the field tuple,
   `Name(field=value, ...)`;
 - for a frozen record, shared `__setattr__`/`__delattr__` guards that raise `FrozenInstanceError`;
 - `__init__` made on the class's first instance (what `dataclass` would compile).
-A record is a dataclass: `fields`, `replace` and `asdict` work on it.
 
 The shared comparison and hash cost ~30% more a call than compiled ones: classes hashed or compared for
 every instruction (the operand nodes, Target) ask for `compiled_eq`, and get the methods `dataclass` would
@@ -21,13 +22,66 @@ A method is made from its source text: the function `records_precompiled.py` def
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from operator import attrgetter
 from reprlib import recursive_repr
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 _FACTORY = object()  # the parameter default of a field made by a default factory
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()  # no default (nor default factory)
+
+
+class FrozenInstanceError(AttributeError):
+    """Assignment to a field of a frozen record."""
+
+
+class Field:
+    """One field of a record, as `dataclasses.Field` describes it."""
+
+    __slots__ = ("name", "default", "default_factory", "init", "repr", "hash", "compare", "metadata", "kw_only")
+
+    def __init__(self, default: Any, default_factory: Any, init: bool, repr: bool, hash: bool | None,  # noqa: A002
+                 compare: bool, metadata: Any, kw_only: Any):
+        self.name = ""
+        self.default, self.default_factory, self.init, self.repr = default, default_factory, init, repr
+        self.hash, self.compare, self.metadata, self.kw_only = hash, compare, metadata, kw_only
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r})"
+
+
+def field(*, default: Any = MISSING, default_factory: Any = MISSING, init: bool = True, repr: bool = True,  # noqa: A002
+          hash: bool | None = None, compare: bool = True, metadata: Any = None, kw_only: Any = MISSING) -> Any:  # noqa: A002
+    """`dataclasses.field` for records."""
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, init, repr, hash, compare, metadata, kw_only)
+
+
+def fields(class_or_instance: Any) -> tuple[Field, ...]:
+    """The fields of a record class or instance, in order."""
+    try:
+        return class_or_instance.__record_fields__
+    except AttributeError:
+        raise TypeError("must be called with a record type or instance") from None
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """A new record like `obj` with `changes` (`dataclasses.replace`)."""
+    for item in fields(obj):
+        if not item.init:
+            if item.name in changes:
+                raise ValueError(f"field {item.name} is declared with init=False, it cannot be specified with replace()")
+        elif item.name not in changes:
+            changes[item.name] = getattr(obj, item.name)
+    return obj.__class__(**changes)
 #: the source of every method a record makes (what scripts/gen_record_methods.py precompiles)
 METHOD_SOURCES: set[str] = set()
 
@@ -42,8 +96,11 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
         explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
         if unsafe_hash and explicit_hash:
             raise TypeError(f"cannot overwrite attribute __hash__ in class {cls.__name__}")
-        made = dataclass(cls, slots=slots, init=False, eq=False, repr=False)
-        every = fields(made)
+        every = _read_fields(cls)
+        made = _with_slots(cls, every) if slots else cls
+        made.__record_fields__ = every
+        if "__match_args__" not in own:
+            made.__match_args__ = tuple(item.name for item in every if item.init)
         _check_fields(made, every)
         init_source, defaults = _init_source(made, every, frozen, slots)
         made.__init__ = _on_first_use(made, "__init__", init_source, defaults)
@@ -64,11 +121,55 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool =
     return wrap if cls is None else wrap(cls)
 
 
+def _read_fields(cls: type) -> tuple[Field, ...]:
+    """The fields of `cls` as `dataclass` reads them: its bases' record fields, then its annotations in order
+    (a `ClassVar` is no field); a field's class attribute becomes its default (none with a factory)."""
+    found: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        found.update((item.name, item) for item in base.__dict__.get("__record_fields__", ()))
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        text = annotation if isinstance(annotation, str) else repr(annotation)
+        if "ClassVar" in text:
+            continue
+        if "KW_ONLY" in text or "InitVar" in text:
+            raise TypeError(f"{cls.__name__}: a record takes no keyword-only or InitVar fields")
+        default = cls.__dict__.get(name, MISSING)
+        item = default if isinstance(default, Field) else field(default=default)
+        item.name = name
+        if isinstance(default, Field):
+            if item.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, item.default)
+        if item.default is not MISSING and type(item.default).__hash__ is None:
+            raise ValueError(f"mutable default {type(item.default)} for field {name} is not allowed: use default_factory")
+        found[name] = item
+    return tuple(found.values())
+
+
+def _with_slots(cls: type, every: tuple[Field, ...]) -> type:
+    """`cls` made again with a slot per field it does not inherit one for (what `dataclass(slots=True)` does)."""
+    namespace = dict(cls.__dict__)
+    inherited = {name for base in cls.__mro__[1:-1] for name in _slots_of(base)}
+    namespace["__slots__"] = tuple(item.name for item in every if item.name not in inherited)
+    for item in every:
+        namespace.pop(item.name, None)
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    made = type(cls)(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+def _slots_of(cls: type) -> tuple[str, ...]:
+    slots = cls.__dict__.get("__slots__", ())
+    return (slots,) if isinstance(slots, str) else tuple(slots)
+
+
 def _check_fields(cls: type, every: tuple[Field, ...]) -> None:
     """The `TypeError` dataclass raises for a parameter without a default after one with a default, and
-    one for what the `__init__` made here does not take (keyword-only and init-only fields)."""
-    if any(item.kw_only is True for item in every) or any(
-            "InitVar" in str(annotation) for annotation in cls.__dict__.get("__annotations__", {}).values()):
+    one for what the `__init__` made here does not take (keyword-only fields)."""
+    if any(item.kw_only is True for item in every):
         raise TypeError(f"{cls.__name__}: a record takes no keyword-only or InitVar fields")
     defaulted = False
     for item in every:

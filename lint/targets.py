@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import field
 from functools import cached_property
 
 from .patterns import compiled
-from .records import record
+from .records import field, record
 
 # name -> (major, minor, stepping); stepping letters (gfx90a, gfx90c) are hex digits.
 _GENERIC = {

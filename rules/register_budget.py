@@ -28,13 +28,13 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 """
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.records import replace
 
 CODE = "AGL101"
 NAME = "register-budget"

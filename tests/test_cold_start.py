@@ -27,7 +27,7 @@ def test_a_small_check_loads_only_its_output_format():
     loaded = loaded_by("check", "--no-cache", "--no-config", "--format", "json", str(LISTING))
     outputs = {name for name in loaded if name.startswith("amdgpu_lint.outputs.")}
     assert outputs == {"amdgpu_lint.outputs.json_format"}
-    unneeded = {"lark", "yaml", "tomllib", "amdgpu_lint.frontend.grammar", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.baseline",
+    unneeded = {"lark", "yaml", "tomllib", "dataclasses", "inspect", "amdgpu_lint.frontend.grammar", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.baseline",
                 "amdgpu_lint.driver.report", "amdgpu_lint.analyses.calculator"}
     assert loaded & unneeded == set()
 

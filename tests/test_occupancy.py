@@ -1,8 +1,6 @@
 """The occupancy engine against LLVM 22's published transition points (facts §1.3-§1.5),
 one test per pitfall hand-written calculators get wrong."""
 
-from dataclasses import replace
-
 import pytest
 from amdgpu_lint.analyses.occupancy import (
     LDS,
@@ -17,6 +15,7 @@ from amdgpu_lint.analyses.occupancy import (
     waves_with_vgprs,
     what_if,
 )
+from amdgpu_lint.records import replace
 from amdgpu_lint.targets import extra_sgprs, parse_target_id
 
 

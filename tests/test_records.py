@@ -1,11 +1,15 @@
 """`record` makes what `dataclass` makes: the same equality, hash, repr and hashability, for every
-combination of options the package uses."""
+combination of options the package uses; `field`, `fields` and `replace` as the `dataclasses` ones."""
 
+import dataclasses
 import pickle
-from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 
 import pytest
-from amdgpu_lint.records import record
+from amdgpu_lint import records
+from amdgpu_lint.records import FrozenInstanceError, field, fields, record, replace
+
+#: each decorator with the `field` it reads
+DECORATORS = [(dataclasses.dataclass, dataclasses.field), (record, field)]
 
 OPTIONS = [{}, {"frozen": True}, {"slots": True}, {"frozen": True, "slots": True}, {"slots": True, "eq": False},
            {"slots": True, "unsafe_hash": True}]
@@ -22,14 +26,14 @@ class Pickled:
 def twins(**options):
     """The same class made by dataclass and by record."""
     made = []
-    for decorate in (dataclass, record):
+    for decorate, field_of in DECORATORS:
         class Point:
             """A test class."""
 
             x: int
             label: str = "p"
             tags: tuple = ()
-            note: str = field(default="", compare=False, hash=False)
+            note: str = field_of(default="", compare=False, hash=False)
 
         made.append(decorate(**options)(Point))
     return made
@@ -92,21 +96,21 @@ def test_construction_defaults_and_copies_are_dataclass_ones(options):
     import copy
 
     made = []
-    for decorate in (dataclass, record):
+    for decorate, field_of in DECORATORS:
         class Bag:
             """A test class."""
 
             name: str
-            items: list = field(default_factory=list)
+            items: list = field_of(default_factory=list)
             count: int = 3
-            seen: set = field(default_factory=set, init=False)
-            limit: int = field(default=7, init=False)
+            seen: set = field_of(default_factory=set, init=False)
+            limit: int = field_of(default=7, init=False)
 
         made.append(decorate(**options)(Bag))
     expected, actual = made
     for arguments, keywords in [(("a",), {}), (("a", [1], 4), {}), ((), {"name": "b", "count": 0})]:
         want, got = expected(*arguments, **keywords), actual(*arguments, **keywords)
-        assert [getattr(got, f.name) for f in fields(got)] == [getattr(want, f.name) for f in fields(want)]
+        assert [getattr(got, f.name) for f in fields(got)] == [getattr(want, f.name) for f in dataclasses.fields(want)]
     assert actual("a").items is not actual("a").items  # a factory's value per instance
     for copied in (copy.copy(actual("c", [2])), copy.deepcopy(actual("c", [2]))):
         assert (copied.name, copied.items, copied.count) == ("c", [2], 3)
@@ -191,3 +195,61 @@ def test_methods_come_precompiled_for_the_packages_records_and_are_compiled_for_
     script = Path(__file__).resolve().parent.parent / "scripts" / "gen_record_methods.py"
     run = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr  # the file is what the script writes today
+
+
+def test_fields_inheritance_slots_and_class_variables_read_as_dataclass_reads_them():
+    """What `record` reads without `dataclasses`: base fields first, a `ClassVar` no field, a field's class
+    attribute its default (none for a factory), slots for the fields a base does not hold, match arguments."""
+    from typing import ClassVar
+
+    made = []
+    for decorate, field_of in DECORATORS:
+        @decorate
+        class Base:
+            """A test class."""
+
+            kind: ClassVar[str] = "base"
+            first: int
+            shared: list = field_of(default_factory=list)
+
+        @decorate(slots=True)
+        class Derived(Base):
+            """A test class."""
+
+            second: str = "s"
+            third: int = field_of(default=3, repr=False)
+
+        made.append((Base, Derived))
+    (base, derived), (record_base, record_derived) = made
+    assert [(f.name, f.init, f.repr) for f in fields(record_derived)] == [
+        (f.name, f.init, f.repr) for f in dataclasses.fields(derived)]
+    assert record_derived.__slots__ == derived.__slots__ == ("first", "shared", "second", "third")
+    assert record_derived.__match_args__ == derived.__match_args__ == ("first", "shared", "second", "third")
+    assert "shared" not in vars(record_base) and record_base.kind == "base"
+    assert repr(record_derived(1)).endswith("Derived(first=1, shared=[], second='s')")
+    assert repr(derived(1)).endswith("Derived(first=1, shared=[], second='s')")
+
+
+def test_replace_and_fields_refuse_what_the_dataclasses_ones_refuse():
+    @record(frozen=True)
+    class Counted:
+        """A test class."""
+
+        value: int
+        uses: int = field(default=0, init=False)
+
+    changed = replace(Counted(1), value=2)
+    assert (changed.value, changed.uses) == (2, 0)
+    with pytest.raises(ValueError, match="init=False"):
+        replace(Counted(1), uses=1)
+    with pytest.raises(TypeError):
+        fields(object())
+    with pytest.raises(ValueError, match="mutable default"):
+        @record
+        class Shared:
+            """A test class."""
+
+            items: list = []  # noqa: RUF012 - what is refused
+    with pytest.raises(FrozenInstanceError):
+        changed.value = 3
+    assert issubclass(records.FrozenInstanceError, AttributeError)

@@ -7,9 +7,7 @@ terascale` implements the Radeon Compute Profiler's VLIW5/VLIW4 (Radeon HD 5000/
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from ..records import record
+from ..records import record, replace
 from ..targets import Target
 from .occupancy import (
     Inputs,

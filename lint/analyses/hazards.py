@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import field
 from functools import lru_cache
 from operator import attrgetter
 
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
 from ..nodes import Node, Num, Reg, Sym, hardware_register
-from ..records import record
+from ..records import field, record
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts

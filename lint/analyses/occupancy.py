@@ -7,10 +7,9 @@ wave. The kernel report and the calculator both use it; nothing else computes oc
 
 from __future__ import annotations
 
-from dataclasses import field, replace
 from functools import lru_cache
 
-from ..records import record
+from ..records import field, record, replace
 from ..targets import Target, waves_for_sgprs, waves_for_vgprs
 
 VGPR, SGPR, LDS, WORKGROUP, WAVE_SLOTS = "VGPR", "SGPR", "LDS", "workgroup slots", "wave slots"

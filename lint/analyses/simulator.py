@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 from collections import deque
-from dataclasses import field
 
 from ..ir import Kernel, Module
 from ..isa.classes import RETURNS
-from ..records import record
+from ..records import field, record
 from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from .defuse import DefUseAnalysis
 from .latency import request_cycles

@@ -20,7 +20,6 @@ On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import field, replace
 from operator import attrgetter, itemgetter
 
 from ..ir import Instruction, Kernel
@@ -28,7 +27,7 @@ from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
-from ..records import record
+from ..records import field, record, replace
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
 from .defuse import DefUseAnalysis, InstructionFacts

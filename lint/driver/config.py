@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Severity
-from ..records import record
+from ..records import field, record
 
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",

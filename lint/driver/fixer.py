@@ -17,14 +17,13 @@ import os
 import stat
 import tempfile
 from collections import Counter
-from dataclasses import field, replace
 from functools import partial
 from pathlib import Path
 
 from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
 from ..patterns import compiled
-from ..records import record
+from ..records import field, record, replace
 from .linter import FileResult, lint_source
 from .session import Flags, Job, in_processes, jobs_for, run_job
 

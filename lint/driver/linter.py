@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, s
 from ..frontend.source import read_source, split_lines
 from ..ir import Instruction, Kernel, Module, ReadProblem, SourceFile
 from ..nodes import LocalRef, Sym
-from ..records import record
+from ..records import field, record, replace
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions

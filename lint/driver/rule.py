@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from functools import cached_property
 from types import ModuleType
 from typing import Any
@@ -16,7 +15,7 @@ from ..diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Not
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import Reg
 from ..patterns import compiled
-from ..records import record
+from ..records import record, replace
 
 #: Where each rule's documentation is published (docs/rules.md, one anchor per rule).
 RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"

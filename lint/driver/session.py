@@ -10,7 +10,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import field
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -20,7 +19,7 @@ from ..diagnostics import Severity
 from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
 from ..patterns import compiled
-from ..records import record
+from ..records import field, record
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root

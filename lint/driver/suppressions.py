@@ -8,12 +8,10 @@ directive on any line of its expansion chain (the macro call, the `.rept`, the `
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from ..diagnostics import Diagnostic
 from ..ir import SourceFile
 from ..patterns import compiled
-from ..records import record
+from ..records import field, record
 
 _DIRECTIVE = compiled(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any
 
 from ..devices import Launch
@@ -12,7 +11,7 @@ from ..expr import EvalError, Value, evaluate, target_functions
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import LocalRef, Statement, Sym
 from ..patterns import compiled
-from ..records import record
+from ..records import field, record
 from ..targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
 from .metadata import (

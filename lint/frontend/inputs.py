@@ -13,12 +13,11 @@ import json
 import os
 import re
 import struct
-from dataclasses import field, replace
 from pathlib import Path
 
 from ..ir import ReadProblem, SourceFile
 from ..patterns import compiled
-from ..records import record
+from ..records import field, record, replace
 from .builder import BuildOptions
 from .source import split_lines
 

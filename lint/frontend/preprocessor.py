@@ -14,7 +14,6 @@ import os
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import field, replace
 from pathlib import Path
 
 from ..expr import EvalError, Functions, Value, evaluate
@@ -36,7 +35,7 @@ from ..nodes import (
     register_from_name,
 )
 from ..patterns import compiled
-from ..records import record
+from ..records import field, record, replace
 from .source import read_source
 from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
 

@@ -12,7 +12,6 @@ every distinct comment-free statement text is parsed once and the immutable resu
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 
 from ..expr import EvalError, binary_op
@@ -35,7 +34,7 @@ from ..nodes import (
     register_from_name,
 )
 from ..patterns import compiled
-from ..records import record
+from ..records import record, replace
 
 #: Operand words that are instruction modifiers, never operands, wherever they appear.
 MODIFIER_WORDS = frozenset(

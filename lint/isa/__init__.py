@@ -9,12 +9,11 @@ an ordered list of operands (destination or source, size in dwords, accepted kin
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from ..patterns import compiled
-from ..records import record
+from ..records import record, replace
 from ..targets import Target
 
 _ENCODING_SUFFIX = compiled(r"_(e32|e64|dpp|sdwa)$")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import field
 from html import escape
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,7 +22,7 @@ from ..analyses.manager import AnalysisManager
 from ..diagnostics import Diagnostic, Severity
 from ..ir import Module, SourceFile
 from ..patterns import compiled
-from ..records import record
+from ..records import field, record
 from .lexer import AMDGPULexer
 from .plots import report_charts
 from .report_text import spread_text
