@@ -11,11 +11,11 @@ Usage: python scripts/gen_record_methods.py [--check]
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import pkgutil
-import sys
 from pathlib import Path
+
+from generated import write_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "lint" / "records_precompiled.py"
@@ -46,18 +46,7 @@ def generate() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the file differs from a fresh generation")
-    args = parser.parse_args()
-    text = generate()
-    if args.check:
-        if not OUT.is_file() or OUT.read_text() != text:
-            print(f"{OUT} differs from a fresh generation: run scripts/gen_record_methods.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    print(f"{OUT.relative_to(ROOT)}: {text.count('def _make_')} methods")
-    return 0
+    return write_or_check(__doc__.splitlines()[0], OUT, generate, lambda text: f"{text.count('def _make_')} methods")
 
 
 if __name__ == "__main__":
