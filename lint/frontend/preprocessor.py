@@ -386,7 +386,7 @@ def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
 
 
 #: Directives that make the statement stream depend on more than each line (expansion, conditions, inclusion).
-_EXPANDING = compiled(r"\.(?:macro|rept|irpc?|if\w*|include|altmacro)\b")  # in lower case: twice as fast as (?i:)
+_EXPANDING = compiled(r"\.(?i:macro|rept|irpc?|if\w*|include|altmacro)\b")
 
 
 def _at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
@@ -403,7 +403,7 @@ def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
     read ahead from the file; None when the file expands, conditions or includes anything (then only
     preprocessing can tell)."""
     lines = source.lines
-    if lines.cpp or lines.replaced or next(_at_line_starts(_EXPANDING, source.text.lower()), None):
+    if lines.cpp or lines.replaced or next(_at_line_starts(_EXPANDING, source.text), None):
         return None
     closer = RAW_BLOCKS[word]
     starts = lines.starts
