@@ -37,7 +37,6 @@ def test_a_pattern_not_in_the_table_or_another_engine_compiles_as_usual(monkeypa
     pattern, flags = next(iter(CODE))
     monkeypatch.setattr(patterns, "_TABLE", None)
     monkeypatch.setattr(patterns._sre, "MAGIC", ENGINE + 1)
-    monkeypatch.setattr(patterns, "_sre", patterns._sre)
     assert patterns._table() == {}
     assert patterns.compiled(pattern, flags) == re.compile(pattern, flags)
 
