@@ -13,8 +13,8 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
 
 from . import __version__
 from .devices import DEVICES
@@ -32,7 +32,10 @@ from .driver.session import (
 )
 from .targets import UnknownTarget, parse_target_id
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from .diagnostics import Diagnostic, LineSource, Severity
     from .driver.fixer import FixedFile
     from .driver.linter import FileResult
@@ -110,17 +113,40 @@ def _add_check_conventions(check: argparse.ArgumentParser) -> None:
                        help="with '-' as the path: the name stdin is linted under (configuration, target, includes)")
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, with the terminal's width read once: argparse makes a formatter for each
+    option it adds, and its own reads the width through shutil (imported for that alone, ~1% of a small check)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_help_width())
+
+
+@cache
+def _help_width() -> int:
+    """What argparse would use: $COLUMNS, else the terminal's width, else 80; less 2."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; given the command the arguments name, only that command (~60 options and
     seven parsers cost ~7 ms to make). Every command is there for anything else: help, a misspelt one."""
     parser = argparse.ArgumentParser(
-        prog="amdgpu-lint", description="Static analysis for AMDGPU assembly.",
+        formatter_class=_HelpFormatter, prog="amdgpu-lint", description="Static analysis for AMDGPU assembly.",
         epilog="amdgpu-lint lsp runs the language server on stdin/stdout (needs the 'lsp' extra: pygls).")
     parser.add_argument("--version", action="version", version=f"amdgpu-lint {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (summary, add_options) in _COMMANDS.items():
         if command not in _COMMANDS or command == name:
-            add_options(commands.add_parser(name, help=summary))
+            add_options(commands.add_parser(name, help=summary, formatter_class=_HelpFormatter))
     return parser
 
 

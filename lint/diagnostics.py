@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from enum import IntEnum
-from typing import Any
 
 from .ir import Provenance, SourceFile
 from .records import field, record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Severity(IntEnum):

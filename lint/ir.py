@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
 
 from .nodes import LocalRef, Node, Num, Statement, Sym
 from .records import field, record
 from .targets import Target
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, overload
 
 
 @record(slots=True)
@@ -66,11 +69,12 @@ class CodeLines(Sequence[SourceLine]):
     def __len__(self) -> int:
         return len(self.numbers)
 
-    @overload
-    def __getitem__(self, index: int) -> SourceLine: ...
+    if TYPE_CHECKING:
+        @overload
+        def __getitem__(self, index: int) -> SourceLine: ...
 
-    @overload
-    def __getitem__(self, index: slice) -> list[SourceLine]: ...
+        @overload
+        def __getitem__(self, index: slice) -> list[SourceLine]: ...
 
     def __getitem__(self, index: int | slice) -> SourceLine | list[SourceLine]:
         if isinstance(index, slice):

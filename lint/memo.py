@@ -3,13 +3,18 @@ instruction and reused (parsed statements, shared instruction facts)."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Generic, TypeVar
 
-K = TypeVar("K")
-V = TypeVar("V")
+    K = TypeVar("K")
+    V = TypeVar("V")
+    _Table = Generic[K, V]
+else:
+    _Table = object  # generic for type checkers only: a run need not import typing
 
 
-class Remembered(Generic[K, V]):
+class Remembered(_Table):
     """At most 2 * `kept` entries in two generations: when the newer is full it becomes the older one (the
     older is dropped), and an entry found in the older moves back to the newer. What is in use stays;
     memory does not grow with the number of distinct keys (a million-line file has ~160k distinct lines)."""

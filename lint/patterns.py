@@ -10,7 +10,10 @@ other, and for a pattern the table lacks, `compiled` is `re.compile`.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 try:
     import _sre

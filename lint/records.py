@@ -24,9 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import Any, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
 _FACTORY = object()  # the parameter default of a field made by a default factory
 
 

@@ -321,3 +321,24 @@ def test_the_program_leaves_without_tearing_down_after_its_output_and_exit_funct
     assert main(argv) == process.returncode == 1
     assert process.stdout == capsys.readouterr().out and len(process.stdout) > 65536
     assert process.stderr.splitlines() == ["at exit", "left at once"]
+
+
+@pytest.mark.parametrize("columns", ["50", "132"])
+def test_help_is_laid_out_as_argparse_lays_it_out(monkeypatch, columns):
+    """The help formatter reads the width itself (argparse's would import shutil for it): same text."""
+    import argparse
+
+    from amdgpu_lint import cli
+
+    monkeypatch.setenv("COLUMNS", columns)
+    cli._help_width.cache_clear()
+    ours, theirs = cli.build_parser(), cli.build_parser()
+    subparsers = [action for action in theirs._actions if isinstance(action, argparse._SubParsersAction)]
+    for parser in [theirs, *subparsers[0].choices.values()]:
+        parser.formatter_class = argparse.HelpFormatter
+    ours_check, theirs_check = (next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices["check"]
+                                for p in (ours, theirs))
+    assert ours.format_help() == theirs.format_help()
+    assert ours_check.format_help() == theirs_check.format_help()
+    assert max(map(len, theirs.format_help().splitlines())) <= int(columns)
+    cli._help_width.cache_clear()

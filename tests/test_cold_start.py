@@ -32,6 +32,27 @@ def test_a_small_check_loads_only_its_output_format():
     assert loaded & unneeded == set()
 
 
+_RELOADED = """
+import contextlib, io, sys
+unloaded = sys.argv[1].split(",")
+for name in unloaded:
+    sys.modules.pop(name, None)
+from amdgpu_lint.__main__ import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[2:])
+print(" ".join(sorted(name for name in unloaded if name in sys.modules)))
+"""
+
+
+def test_a_check_imports_neither_typing_nor_shutil():
+    """typing is ~12M instructions to import, a twentieth of a small check; type hints need it only for type
+    checkers. shutil was argparse's way to the terminal width. The site packages of some environments import
+    both at start-up, so the test takes them out of sys.modules first."""
+    run = subprocess.run([sys.executable, "-c", _RELOADED, "typing,shutil", "check", "--no-cache", "--no-config",
+                          str(LISTING)], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == []
+
+
 def test_configuration_and_cache_are_loaded_when_used(tmp_path):
     (tmp_path / ".amdgpu-lint.toml").write_text('mcpu = "gfx90a"\n')
     listing = tmp_path / "k.s"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
 from ..ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
 from ..memo import Remembered
@@ -13,6 +11,7 @@ from ..targets import Target
 from .cfg import is_branch
 from .manager import Analysis, AnalysisManager
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .hazards import Facts
     from .initialized import FlowBits
@@ -60,18 +59,10 @@ class InstructionFacts:
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
 
 
-class RegisterExtent(NamedTuple):
-    """One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names
-    VCC or FLAT_SCRATCH."""
-
-    v: int
-    a: int
-    s: int
-    vcc: bool
-    flat_scratch: bool
-
-
-NO_REGISTERS = RegisterExtent(0, 0, 0, False, False)
+#: One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names
+#: VCC or FLAT_SCRATCH.
+RegisterExtent = tuple[int, int, int, bool, bool]
+NO_REGISTERS: RegisterExtent = (0, 0, 0, False, False)
 
 
 def register_extent(shared: InstructionFacts) -> RegisterExtent:
@@ -86,7 +77,7 @@ def register_extent(shared: InstructionFacts) -> RegisterExtent:
                 vcc = True
             elif kind == "flat_scratch":
                 flat_scratch = True
-        shared.extent = RegisterExtent(highest["v"], highest["a"], highest["s"], vcc, flat_scratch)
+        shared.extent = (highest["v"], highest["a"], highest["s"], vcc, flat_scratch)
     return shared.extent
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from ..ir import Kernel, Module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class Analysis:

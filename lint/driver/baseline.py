@@ -15,11 +15,14 @@ import os
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from ..diagnostics import Diagnostic, fingerprints, stripped_line
 from ..ir import SourceFile
 from .config import Config
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ROOT_ENTRY = "paths_relative_to"
 ROOT_DESCRIPTION = "the directory of the configuration governing each file, else this file's directory"

@@ -5,10 +5,13 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from ..diagnostics import Severity
 from ..records import field, record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
-from typing import Any
 
 from ..analyses.manager import AnalysisManager
 from ..diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
@@ -16,6 +15,10 @@ from ..records import field, record, replace
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class SelectionError(ValueError):

@@ -4,14 +4,16 @@ Every report format (text, JSON, HTML, plots) and the baseline read this one doc
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..analyses.cfg import CFGAnalysis
 from ..analyses.launch import fill
 from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
 from ..ir import Kernel, Module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:

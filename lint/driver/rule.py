@@ -7,7 +7,6 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from types import ModuleType
-from typing import Any
 
 from ..analyses.cfg import is_branch
 from ..analyses.manager import Analysis, AnalysisManager
@@ -16,6 +15,10 @@ from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import Reg
 from ..patterns import compiled
 from ..records import record, replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Where each rule's documentation is published (docs/rules.md, one anchor per rule).
 RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"

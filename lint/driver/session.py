@@ -12,7 +12,6 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
 
 from ..devices import DEVICES, Launch, find_device, parse_grid
 from ..diagnostics import Severity
@@ -25,9 +24,14 @@ from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
 from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, skipped_unless_amdgpu
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 #: wraps the stream of per-file results with a progress display: (results, how many) -> results
 Progress = Callable[[Iterator[list[FileResult]], int], Iterable[list[FileResult]]]
-T = TypeVar("T")
 
 
 class UsageError(Exception):

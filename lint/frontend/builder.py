@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any
 
 from ..devices import Launch
 from ..expr import EvalError, Value, evaluate, target_functions
@@ -23,6 +22,10 @@ from .metadata import (
 )
 from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
 from .syntax import ParseFailure, parse_expressions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _TARGET_DIRECTIVE = compiled(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on

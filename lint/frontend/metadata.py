@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from ..ir import USER_SGPRS
 from ..patterns import compiled
 from ..targets import Target
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 REQUIRED = "required"
 FROM_TARGET = "target"

@@ -12,10 +12,13 @@ import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO
 
 from ..diagnostics import Diagnostic, Severity
 from .uris import RepositoryPaths, repository_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 #: error and warning annotations GitHub shows per step; the rest are only in the log
 ANNOTATIONS_SHOWN = 10

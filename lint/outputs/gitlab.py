@@ -9,10 +9,13 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import TextIO
 
 from ..diagnostics import Diagnostic, LineSource, Severity, fingerprints
 from .uris import RepositoryPaths, repository_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 #: rules whose errors mean silently wrong results: a value read before it arrives, a hazard, a register the wave
 #: was not given

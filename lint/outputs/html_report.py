@@ -11,7 +11,6 @@ import re
 from collections import Counter
 from html import escape
 from pathlib import Path
-from typing import Any, TextIO
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -26,6 +25,10 @@ from ..records import field, record
 from .lexer import AMDGPULexer
 from .plots import report_charts
 from .report_text import spread_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 _STYLE = """
 body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1500px; }

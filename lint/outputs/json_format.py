@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
 
 from .. import __version__
 from ..diagnostics import Diagnostic, summarize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int, fixed: int | None = None) -> None:

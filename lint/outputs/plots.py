@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Any
 
 from ..records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 WIDTH, HEIGHT = 440, 290
 LEFT, RIGHT, TOP, BOTTOM = 44, 16, 52, 44  # plot margins: title and legend above, x labels below

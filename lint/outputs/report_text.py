@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 #: Descriptor fields shown by `report` in text form.
 _REPORT_DESCRIPTOR_KEYS = (

@@ -11,12 +11,15 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TextIO
 
 from .. import __version__
 from ..diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Severity, fingerprints
 from ..driver.rule import RULES_URL, Rule, documentation_url
 from .uris import RepositoryPaths, repository_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

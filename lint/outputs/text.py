@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import TextIO
 
 from ..diagnostics import UNSAFE, Diagnostic, LineSource, summarize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 def _snippet(source: LineSource | None, diagnostic: Diagnostic) -> list[str]:
