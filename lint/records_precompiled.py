@@ -961,7 +961,15 @@ def _make_109(_FACTORY, _setattr, _default_problem, _default_skipped):
   self.skipped = skipped
  return __init__
 
-def _make_110(_FACTORY, _setattr, _default_seen_else):
+def _make_110(_FACTORY, _setattr, _default_reached):
+ def __init__(self, path, boundary, in_copy, reached=_default_reached):
+  self.path = path
+  self.boundary = boundary
+  self.in_copy = in_copy
+  self.reached = reached
+ return __init__
+
+def _make_111(_FACTORY, _setattr, _default_seen_else):
  def __init__(self, active, decided, line, seen_else=_default_seen_else):
   self.active = active
   self.decided = decided
@@ -969,7 +977,7 @@ def _make_110(_FACTORY, _setattr, _default_seen_else):
   self.seen_else = seen_else
  return __init__
 
-def _make_111(_FACTORY, _setattr, _default_select, _default_ignore, _default_severities, _default_per_file_ignores):
+def _make_112(_FACTORY, _setattr, _default_select, _default_ignore, _default_severities, _default_per_file_ignores):
  def __init__(self, select=_FACTORY, ignore=_FACTORY, severities=_FACTORY, per_file_ignores=_FACTORY):
   self.select = _default_select() if select is _FACTORY else select
   self.ignore = _default_ignore() if ignore is _FACTORY else ignore
@@ -977,7 +985,7 @@ def _make_111(_FACTORY, _setattr, _default_select, _default_ignore, _default_sev
   self.per_file_ignores = _default_per_file_ignores() if per_file_ignores is _FACTORY else per_file_ignores
  return __init__
 
-def _make_112(_FACTORY, _setattr, _default_source, _default_macro_depth, _default_is_macro, _default_index, _default_conditions, _default_iterations):
+def _make_113(_FACTORY, _setattr, _default_source, _default_macro_depth, _default_is_macro, _default_index, _default_conditions, _default_iterations):
  def __init__(self, lines, chain, source=_default_source, macro_depth=_default_macro_depth, is_macro=_default_is_macro, index=_default_index, conditions=_FACTORY, iterations=_default_iterations):
   self.lines = lines
   self.chain = chain
@@ -989,7 +997,7 @@ def _make_112(_FACTORY, _setattr, _default_source, _default_macro_depth, _defaul
   self.iterations = iterations
  return __init__
 
-def _make_113(_FACTORY, _setattr, _default_starve_rate, _default_work_items_per_cycle, _default_bottleneck):
+def _make_114(_FACTORY, _setattr, _default_starve_rate, _default_work_items_per_cycle, _default_bottleneck):
  def __init__(self, waves, cycles, clocks_per_wave, utilization, stall_rate, stalls, per_line, trace_length, starve_rate=_default_starve_rate, work_items_per_cycle=_default_work_items_per_cycle, bottleneck=_default_bottleneck):
   self.waves = waves
   self.cycles = cycles
@@ -1004,7 +1012,7 @@ def _make_113(_FACTORY, _setattr, _default_starve_rate, _default_work_items_per_
   self.bottleneck = bottleneck
  return __init__
 
-def _make_114(_FACTORY, _setattr, _default_tags):
+def _make_115(_FACTORY, _setattr, _default_tags):
  def __init__(self, name, is_def, size, kinds, tags=_default_tags):
   _setattr(self, 'name', name)
   _setattr(self, 'is_def', is_def)
@@ -1013,7 +1021,7 @@ def _make_114(_FACTORY, _setattr, _default_tags):
   _setattr(self, 'tags', tags)
  return __init__
 
-def _make_115(_FACTORY, _setattr, _default_target_triple, _default_kernels, _default_sources, _default_findings, _default_directives, _default_symbols, _default_defined_labels, _default_code_object_version, _default_metadata, _default_options):
+def _make_116(_FACTORY, _setattr, _default_target_triple, _default_kernels, _default_sources, _default_findings, _default_directives, _default_symbols, _default_defined_labels, _default_code_object_version, _default_metadata, _default_options):
  def __init__(self, path, target, target_triple=_default_target_triple, kernels=_FACTORY, sources=_FACTORY, findings=_FACTORY, directives=_FACTORY, symbols=_FACTORY, defined_labels=_FACTORY, code_object_version=_default_code_object_version, metadata=_default_metadata, options=_default_options):
   self.path = path
   self.target = target
@@ -1029,7 +1037,7 @@ def _make_115(_FACTORY, _setattr, _default_target_triple, _default_kernels, _def
   self.options = options
  return __init__
 
-def _make_116(_FACTORY, _setattr, _default_vgprs, _default_agprs, _default_sgprs, _default_lds_bytes, _default_wg_size, _default_wave_size, _default_cumode):
+def _make_117(_FACTORY, _setattr, _default_vgprs, _default_agprs, _default_sgprs, _default_lds_bytes, _default_wg_size, _default_wave_size, _default_cumode):
  def __init__(self, vgprs=_default_vgprs, agprs=_default_agprs, sgprs=_default_sgprs, lds_bytes=_default_lds_bytes, wg_size=_default_wg_size, wave_size=_default_wave_size, cumode=_default_cumode):
   _setattr(self, 'vgprs', vgprs)
   _setattr(self, 'agprs', agprs)
@@ -1152,11 +1160,12 @@ MAKERS = {
     'def __make__(_FACTORY, _setattr, _default_position, _default_ready, _default_events, _default_results, _default_at_barrier, _default_done_at, _default_busy_with, _default_waiting, _default_released):\n def __init__(self, number, simd, position=_default_position, ready=_default_ready, events=_FACTORY, results=_FACTORY, at_barrier=_default_at_barrier, done_at=_default_done_at, busy_with=_default_busy_with, waiting=_default_waiting, released=_default_released):\n  self.number = number\n  self.simd = simd\n  self.position = position\n  self.ready = ready\n  self.events = _default_events() if events is _FACTORY else events\n  self.results = _default_results() if results is _FACTORY else results\n  self.at_barrier = at_barrier\n  self.done_at = done_at\n  self.busy_with = busy_with\n  self.waiting = waiting\n  self.released = released\n return __init__\n': _make_107,
     "def __make__(_FACTORY, _setattr, _default_problem, _default_preserved):\n def __init__(self, defs, uses, klass, variant, problem=_default_problem, preserved=_default_preserved):\n  _setattr(self, 'defs', defs)\n  _setattr(self, 'uses', uses)\n  _setattr(self, 'klass', klass)\n  _setattr(self, 'variant', variant)\n  _setattr(self, 'problem', problem)\n  _setattr(self, 'preserved', preserved)\n return __init__\n": _make_108,
     'def __make__(_FACTORY, _setattr, _default_problem, _default_skipped):\n def __init__(self, path, settings, rule_codes, problem=_default_problem, skipped=_default_skipped):\n  self.path = path\n  self.settings = settings\n  self.rule_codes = rule_codes\n  self.problem = problem\n  self.skipped = skipped\n return __init__\n': _make_109,
-    'def __make__(_FACTORY, _setattr, _default_seen_else):\n def __init__(self, active, decided, line, seen_else=_default_seen_else):\n  self.active = active\n  self.decided = decided\n  self.line = line\n  self.seen_else = seen_else\n return __init__\n': _make_110,
-    'def __make__(_FACTORY, _setattr, _default_select, _default_ignore, _default_severities, _default_per_file_ignores):\n def __init__(self, select=_FACTORY, ignore=_FACTORY, severities=_FACTORY, per_file_ignores=_FACTORY):\n  self.select = _default_select() if select is _FACTORY else select\n  self.ignore = _default_ignore() if ignore is _FACTORY else ignore\n  self.severities = _default_severities() if severities is _FACTORY else severities\n  self.per_file_ignores = _default_per_file_ignores() if per_file_ignores is _FACTORY else per_file_ignores\n return __init__\n': _make_111,
-    'def __make__(_FACTORY, _setattr, _default_source, _default_macro_depth, _default_is_macro, _default_index, _default_conditions, _default_iterations):\n def __init__(self, lines, chain, source=_default_source, macro_depth=_default_macro_depth, is_macro=_default_is_macro, index=_default_index, conditions=_FACTORY, iterations=_default_iterations):\n  self.lines = lines\n  self.chain = chain\n  self.source = source\n  self.macro_depth = macro_depth\n  self.is_macro = is_macro\n  self.index = index\n  self.conditions = _default_conditions() if conditions is _FACTORY else conditions\n  self.iterations = iterations\n return __init__\n': _make_112,
-    'def __make__(_FACTORY, _setattr, _default_starve_rate, _default_work_items_per_cycle, _default_bottleneck):\n def __init__(self, waves, cycles, clocks_per_wave, utilization, stall_rate, stalls, per_line, trace_length, starve_rate=_default_starve_rate, work_items_per_cycle=_default_work_items_per_cycle, bottleneck=_default_bottleneck):\n  self.waves = waves\n  self.cycles = cycles\n  self.clocks_per_wave = clocks_per_wave\n  self.utilization = utilization\n  self.stall_rate = stall_rate\n  self.stalls = stalls\n  self.per_line = per_line\n  self.trace_length = trace_length\n  self.starve_rate = starve_rate\n  self.work_items_per_cycle = work_items_per_cycle\n  self.bottleneck = bottleneck\n return __init__\n': _make_113,
-    "def __make__(_FACTORY, _setattr, _default_tags):\n def __init__(self, name, is_def, size, kinds, tags=_default_tags):\n  _setattr(self, 'name', name)\n  _setattr(self, 'is_def', is_def)\n  _setattr(self, 'size', size)\n  _setattr(self, 'kinds', kinds)\n  _setattr(self, 'tags', tags)\n return __init__\n": _make_114,
-    'def __make__(_FACTORY, _setattr, _default_target_triple, _default_kernels, _default_sources, _default_findings, _default_directives, _default_symbols, _default_defined_labels, _default_code_object_version, _default_metadata, _default_options):\n def __init__(self, path, target, target_triple=_default_target_triple, kernels=_FACTORY, sources=_FACTORY, findings=_FACTORY, directives=_FACTORY, symbols=_FACTORY, defined_labels=_FACTORY, code_object_version=_default_code_object_version, metadata=_default_metadata, options=_default_options):\n  self.path = path\n  self.target = target\n  self.target_triple = target_triple\n  self.kernels = _default_kernels() if kernels is _FACTORY else kernels\n  self.sources = _default_sources() if sources is _FACTORY else sources\n  self.findings = _default_findings() if findings is _FACTORY else findings\n  self.directives = _default_directives() if directives is _FACTORY else directives\n  self.symbols = _default_symbols() if symbols is _FACTORY else symbols\n  self.defined_labels = _default_defined_labels() if defined_labels is _FACTORY else defined_labels\n  self.code_object_version = code_object_version\n  self.metadata = metadata\n  self.options = options\n return __init__\n': _make_115,
-    "def __make__(_FACTORY, _setattr, _default_vgprs, _default_agprs, _default_sgprs, _default_lds_bytes, _default_wg_size, _default_wave_size, _default_cumode):\n def __init__(self, vgprs=_default_vgprs, agprs=_default_agprs, sgprs=_default_sgprs, lds_bytes=_default_lds_bytes, wg_size=_default_wg_size, wave_size=_default_wave_size, cumode=_default_cumode):\n  _setattr(self, 'vgprs', vgprs)\n  _setattr(self, 'agprs', agprs)\n  _setattr(self, 'sgprs', sgprs)\n  _setattr(self, 'lds_bytes', lds_bytes)\n  _setattr(self, 'wg_size', wg_size)\n  _setattr(self, 'wave_size', wave_size)\n  _setattr(self, 'cumode', cumode)\n return __init__\n": _make_116,
+    'def __make__(_FACTORY, _setattr, _default_reached):\n def __init__(self, path, boundary, in_copy, reached=_default_reached):\n  self.path = path\n  self.boundary = boundary\n  self.in_copy = in_copy\n  self.reached = reached\n return __init__\n': _make_110,
+    'def __make__(_FACTORY, _setattr, _default_seen_else):\n def __init__(self, active, decided, line, seen_else=_default_seen_else):\n  self.active = active\n  self.decided = decided\n  self.line = line\n  self.seen_else = seen_else\n return __init__\n': _make_111,
+    'def __make__(_FACTORY, _setattr, _default_select, _default_ignore, _default_severities, _default_per_file_ignores):\n def __init__(self, select=_FACTORY, ignore=_FACTORY, severities=_FACTORY, per_file_ignores=_FACTORY):\n  self.select = _default_select() if select is _FACTORY else select\n  self.ignore = _default_ignore() if ignore is _FACTORY else ignore\n  self.severities = _default_severities() if severities is _FACTORY else severities\n  self.per_file_ignores = _default_per_file_ignores() if per_file_ignores is _FACTORY else per_file_ignores\n return __init__\n': _make_112,
+    'def __make__(_FACTORY, _setattr, _default_source, _default_macro_depth, _default_is_macro, _default_index, _default_conditions, _default_iterations):\n def __init__(self, lines, chain, source=_default_source, macro_depth=_default_macro_depth, is_macro=_default_is_macro, index=_default_index, conditions=_FACTORY, iterations=_default_iterations):\n  self.lines = lines\n  self.chain = chain\n  self.source = source\n  self.macro_depth = macro_depth\n  self.is_macro = is_macro\n  self.index = index\n  self.conditions = _default_conditions() if conditions is _FACTORY else conditions\n  self.iterations = iterations\n return __init__\n': _make_113,
+    'def __make__(_FACTORY, _setattr, _default_starve_rate, _default_work_items_per_cycle, _default_bottleneck):\n def __init__(self, waves, cycles, clocks_per_wave, utilization, stall_rate, stalls, per_line, trace_length, starve_rate=_default_starve_rate, work_items_per_cycle=_default_work_items_per_cycle, bottleneck=_default_bottleneck):\n  self.waves = waves\n  self.cycles = cycles\n  self.clocks_per_wave = clocks_per_wave\n  self.utilization = utilization\n  self.stall_rate = stall_rate\n  self.stalls = stalls\n  self.per_line = per_line\n  self.trace_length = trace_length\n  self.starve_rate = starve_rate\n  self.work_items_per_cycle = work_items_per_cycle\n  self.bottleneck = bottleneck\n return __init__\n': _make_114,
+    "def __make__(_FACTORY, _setattr, _default_tags):\n def __init__(self, name, is_def, size, kinds, tags=_default_tags):\n  _setattr(self, 'name', name)\n  _setattr(self, 'is_def', is_def)\n  _setattr(self, 'size', size)\n  _setattr(self, 'kinds', kinds)\n  _setattr(self, 'tags', tags)\n return __init__\n": _make_115,
+    'def __make__(_FACTORY, _setattr, _default_target_triple, _default_kernels, _default_sources, _default_findings, _default_directives, _default_symbols, _default_defined_labels, _default_code_object_version, _default_metadata, _default_options):\n def __init__(self, path, target, target_triple=_default_target_triple, kernels=_FACTORY, sources=_FACTORY, findings=_FACTORY, directives=_FACTORY, symbols=_FACTORY, defined_labels=_FACTORY, code_object_version=_default_code_object_version, metadata=_default_metadata, options=_default_options):\n  self.path = path\n  self.target = target\n  self.target_triple = target_triple\n  self.kernels = _default_kernels() if kernels is _FACTORY else kernels\n  self.sources = _default_sources() if sources is _FACTORY else sources\n  self.findings = _default_findings() if findings is _FACTORY else findings\n  self.directives = _default_directives() if directives is _FACTORY else directives\n  self.symbols = _default_symbols() if symbols is _FACTORY else symbols\n  self.defined_labels = _default_defined_labels() if defined_labels is _FACTORY else defined_labels\n  self.code_object_version = code_object_version\n  self.metadata = metadata\n  self.options = options\n return __init__\n': _make_116,
+    "def __make__(_FACTORY, _setattr, _default_vgprs, _default_agprs, _default_sgprs, _default_lds_bytes, _default_wg_size, _default_wave_size, _default_cumode):\n def __init__(self, vgprs=_default_vgprs, agprs=_default_agprs, sgprs=_default_sgprs, lds_bytes=_default_lds_bytes, wg_size=_default_wg_size, wave_size=_default_wave_size, cumode=_default_cumode):\n  _setattr(self, 'vgprs', vgprs)\n  _setattr(self, 'agprs', agprs)\n  _setattr(self, 'sgprs', sgprs)\n  _setattr(self, 'lds_bytes', lds_bytes)\n  _setattr(self, 'wg_size', wg_size)\n  _setattr(self, 'wave_size', wave_size)\n  _setattr(self, 'cumode', cumode)\n return __init__\n": _make_117,
 }

@@ -145,6 +145,24 @@ def test_jobs_share_files_with_forked_copies_and_give_their_results_in_order(tmp
     assert _no_child_left()
 
 
+@pytest.mark.parametrize(("files", "workers", "processes"), [(1, 2, 2), (1, 1, 1), (2, 2, 1), (3, 8, 1)])
+def test_a_lone_file_may_be_shared_by_two_processes(tmp_path, monkeypatch, files, workers, processes):
+    """Only a file linted alone, with a spare core, is shared (within the file: linter.run_rules_streamed)."""
+    paths = _lint_jobs(tmp_path, files)
+    asked = []
+    run_job = session.run_job
+
+    def noted(job, *args, **kwargs):
+        asked.append(kwargs["processes"])
+        return run_job(job, *args, **kwargs)
+
+    monkeypatch.setattr(session, "run_job", noted)
+    monkeypatch.setattr(session.sys, "platform", "linux")
+    session.check_paths(paths, session.Flags(use_config=False), workers=workers, use_cache=False)
+    assert set(asked) <= {processes} and (asked or workers > 1)
+    assert _no_child_left()
+
+
 def test_a_failing_copy_is_reported_and_a_failing_parent_leaves_no_copy_behind(tmp_path, monkeypatch):
     paths = _lint_jobs(tmp_path, 4)
     flags = session.Flags(use_config=False)

@@ -2,6 +2,7 @@
 the largest kernel), with the findings of a whole-module lint: on LLVM's output, and on hand-written files
 where something later in the file changes what an early kernel was linted with (then it lints again)."""
 
+import os
 import sys
 from dataclasses import dataclass
 
@@ -25,9 +26,12 @@ class BothWays:
     module: object  # what the streamed lint kept
 
 
-@pytest.fixture
-def both_ways(monkeypatch):
-    """Lint a text whole and streamed, counting early hand-overs and falls back to a whole lint."""
+@pytest.fixture(params=[1, 2], ids=["one-process", "split"])
+def both_ways(monkeypatch, request):
+    """Lint a text whole and streamed (by one process, or split with a forked copy however short the text),
+    counting early hand-overs and falls back to a whole lint."""
+    processes = request.param
+    monkeypatch.setattr(linter, "SPLIT_LINES", 1)
     counts = {"handed": 0, "fallbacks": 0}
     hand_on, build = builder._Builder._hand_on, linter.build_module
 
@@ -48,7 +52,7 @@ def both_ways(monkeypatch):
     def lint(text: str, path: str = "k.s") -> BothWays:
         rules = list(RULES)
         counts.update(handed=0, fallbacks=0)
-        module, streamed = linter.run_rules_streamed(split_lines(path, text), BuildOptions(), rules)
+        module, streamed = linter.run_rules_streamed(split_lines(path, text), BuildOptions(), rules, processes)
         handed, fallbacks = counts["handed"], counts["fallbacks"]
         whole = linter.run_rules(build_module(split_lines(path, text), BuildOptions()), rules)
         keys = [sorted(d.sort_key for d in found) for found in (whole, streamed)]
@@ -252,3 +256,58 @@ def test_distinct_statements_remembered_are_bounded():
         if number % 1000 == 0:
             assert syntax.parse_statement("s_waitcnt vmcnt(0)") is common
     assert 0 < len(syntax._statements) <= 2 * kept
+
+
+def _lint_counting_own_kernels(monkeypatch, text: str, processes: int, fail_in_copy: bool = False) -> tuple[list, int]:
+    """(the findings, how many kernels this process linted itself)."""
+    parent, own = os.getpid(), []
+    kernel_rules = linter._kernel_rules
+
+    def counted(module, kernels, rules):
+        if os.getpid() == parent:
+            own.extend(kernels)
+        elif fail_in_copy:
+            raise RuntimeError("a rule failed in the copy")
+        return kernel_rules(module, kernels, rules)
+
+    monkeypatch.setattr(linter, "_kernel_rules", counted)
+    _, found = linter.run_rules_streamed(split_lines("k.s", text), BuildOptions(), list(RULES), processes)
+    return found, len(own)
+
+
+def test_a_long_file_is_shared_with_a_forked_copy(monkeypatch):
+    """The copy lints the kernels of the file's first part and builds no further; this process builds it all and
+    lints the rest. The findings are one process's, in the same order."""
+    pytest.importorskip("llvmlite.binding")
+    import bench
+
+    text = bench.build_file(3000)
+    monkeypatch.setattr(linter, "SPLIT_LINES", 1000)
+    alone, kernels = _lint_counting_own_kernels(monkeypatch, text, 1)
+    shared, own = _lint_counting_own_kernels(monkeypatch, text, 2)
+    assert shared == alone and alone
+    assert 0.25 * kernels < own < 0.6 * kernels  # the copy linted the first ~60% of the file
+
+
+def test_a_failing_copy_leaves_the_file_to_this_process(monkeypatch):
+    """Whatever failed in the copy is done again here (and fails here if it must), as without a copy."""
+    pytest.importorskip("llvmlite.binding")
+    import bench
+
+    text = bench.build_file(3000)
+    monkeypatch.setattr(linter, "SPLIT_LINES", 1000)
+    alone, kernels = _lint_counting_own_kernels(monkeypatch, text, 1)
+    shared, own = _lint_counting_own_kernels(monkeypatch, text, 2, fail_in_copy=True)
+    assert shared == alone and own > kernels  # the parent's share, then the whole file
+
+
+def test_a_short_file_is_not_shared(monkeypatch):
+    from amdgpu_lint.driver import forks
+
+    def no_copy(work):
+        raise AssertionError("a copy was made")
+
+    monkeypatch.setattr(forks, "fork_copy", no_copy)
+    text = (ROOT / "fixtures" / "examples" / "compiler" / "loop_saxpy_gfx942.s").read_text()
+    found, _ = _lint_counting_own_kernels(monkeypatch, text, 2)
+    assert found == _lint_counting_own_kernels(monkeypatch, text, 1)[0]

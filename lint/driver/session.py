@@ -22,6 +22,7 @@ from ..records import field, record
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
+from .forks import CopyFailed, ForkedCopy, fork_copy
 from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, skipped_unless_amdgpu
 
 TYPE_CHECKING = False
@@ -302,9 +303,11 @@ def checked_settings(path: Path, flags: Flags) -> Settings:
     return settings
 
 
-def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = True) -> list[FileResult]:
+def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = True,
+            processes: int = 1) -> list[FileResult]:
     """Lint one input. With a cache directory, assembly files are looked up and stored. Results
-    keep their module only when asked and uncached; else they carry the lines findings quote."""
+    keep their module only when asked and uncached; else they carry the lines findings quote, and a long
+    assembly file may be shared by `processes`."""
     from ..frontend.inputs import is_other_input
     from ..rules import find_rule
 
@@ -315,7 +318,8 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     rules = [find_rule(code) for code in job.rule_codes]
     settings = job.settings
     if cache_directory is None or is_other_input(job.path):
-        results = lint_input(job.path, settings.options, rules, settings.selection, keep_module)
+        results = lint_input(job.path, settings.options, rules, settings.selection, keep_module,
+                             1 if keep_module else processes)
         return results if keep_module and cache_directory is None else [result.without_module() for result in results]
     from .cache import ResultCache
 
@@ -329,7 +333,7 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     if cached is not None:
         diagnostics, quoted = cached
         return [FileResult(str(job.path), None, diagnostics, None, quoted)]
-    (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False)
+    (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False, processes=processes)
     if result.module is not None and result.error is None:
         included = [p for p in result.module.sources if p != result.path]
         result = result.without_module()
@@ -359,7 +363,10 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
         from .cache import cache_dir
 
         directory = cache_dir()
-    per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False), jobs, workers, progress)
+    # one file and a spare core (Linux): two processes share the file, when it is long enough to gain
+    processes = 2 if len(jobs) == 1 and (workers or os.cpu_count() or 1) > 1 and sys.platform == "linux" else 1
+    per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False, processes=processes), jobs,
+                           workers, progress)
     results = [result for job_results in per_job for result in job_results]
     levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
     return results, levels
@@ -404,69 +411,32 @@ def _shared_with_forks(run: Callable[[Job], T], jobs: list[Job], workers: int) -
         least = loads.index(min(loads))
         shares[least].append(number)
         loads[least] += sizes[number]
-    children: list[tuple[int, int]] = []  # (pid, read end)
-    for share in shares[1:]:
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_end)
-            _run_share_and_leave(run, jobs, share, write_end)
-        os.close(write_end)
-        children.append((pid, read_end))
-    return _results_of(run, jobs, shares[0], children)
+    copies = [fork_copy(partial(_run_share, run, jobs, share)) for share in shares[1:]]
+    return _results_of(run, jobs, shares[0], copies)
 
 
-def _run_share_and_leave(run: Callable[[Job], T], jobs: list[Job], share: list[int], write_end: int) -> None:
-    """In a copy: run its share, send the results (or why there are none), and end the process at once,
-    whatever happens: it must never return into the code that forked it, nor flush what that wrote."""
-    import pickle
-
-    try:
-        try:
-            sent: list[tuple[int, T]] | _Failed = [(number, run(jobs[number])) for number in share]
-        except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
-            sent = _Failed(f"{type(error).__name__}: {error}")
-        with os.fdopen(write_end, "wb") as pipe:
-            pickle.dump(sent, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-    finally:
-        os._exit(0)
+def _run_share(run: Callable[[Job], T], jobs: list[Job], share: list[int]) -> list[tuple[int, T]]:
+    return [(number, run(jobs[number])) for number in share]
 
 
 def _results_of(run: Callable[[Job], T], jobs: list[Job], own_share: list[int],
-                children: list[tuple[int, int]]) -> Iterator[tuple[int, T]]:
+                copies: list[ForkedCopy]) -> Iterator[tuple[int, T]]:
     """This process's share as it runs, then each copy's. Copies not heard from when this stops early (an
-    error, an interrupt) are killed: their results are not wanted."""
-    import pickle
-    import signal
-
-    unread = dict(children)
+    error, an interrupt) are ended: their results are not wanted."""
+    unread = list(copies)
     try:
         for number in own_share:
             yield number, run(jobs[number])
-        for pid, read_end in children:
-            del unread[pid]
+        for copy in copies:
+            unread.remove(copy)
             try:
-                with os.fdopen(read_end, "rb") as pipe:
-                    sent = pickle.load(pipe)
-            except EOFError:
-                sent = _Failed("it ended without sending its results")
-            finally:
-                os.waitpid(pid, 0)
-            if isinstance(sent, _Failed):
-                raise RuntimeError(f"a --jobs worker process failed: {sent.reason}")
+                sent = copy.result()
+            except CopyFailed as failure:
+                raise RuntimeError(f"a --jobs worker process failed: {failure}") from None
             yield from sent
     finally:
-        for pid, read_end in unread.items():
-            os.close(read_end)
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-
-
-@record(frozen=True)
-class _Failed:
-    """What a forked worker sends instead of results when running its share raised."""
-
-    reason: str
+        for copy in unread:
+            copy.abandon()
 
 
 def _size_of(path: Path) -> int:

@@ -1,0 +1,82 @@
+"""Work done in a forked copy of this process (Linux): the copy starts with everything this process holds,
+so nothing is sent to it, and it sends back only its result, pickled through a pipe (pickle is imported
+only where a copy is made)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from ..records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class CopyFailed(RuntimeError):
+    """The copy raised, or ended without sending its result."""
+
+
+@record(frozen=True)
+class _Failed:
+    """What a copy sends instead of its result when the work raised."""
+
+    reason: str
+
+
+class ForkedCopy:
+    """A copy of this process working out one result."""
+
+    def __init__(self, pid: int, read_end: int):
+        self.pid, self.read_end = pid, read_end
+
+    def result(self) -> Any:
+        """The copy's result, once it has sent it (the copy has then ended)."""
+        import pickle
+
+        try:
+            with os.fdopen(self.read_end, "rb") as pipe:
+                sent = pickle.load(pipe)
+        except EOFError:
+            sent = _Failed("it ended without sending its result")
+        finally:
+            os.waitpid(self.pid, 0)
+        if isinstance(sent, _Failed):
+            raise CopyFailed(sent.reason)
+        return sent
+
+    def abandon(self) -> None:
+        """End the copy now: its result is not wanted."""
+        import signal
+
+        os.close(self.read_end)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+
+
+def fork_copy(work: Callable[[], Any]) -> ForkedCopy:
+    """Start `work` in a forked copy of this process."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _work_and_leave(work, write_end)
+    os.close(write_end)
+    return ForkedCopy(pid, read_end)
+
+
+def _work_and_leave(work: Callable[[], Any], write_end: int) -> None:
+    """In the copy: do the work, send the result (or why there is none), and end the process at once, whatever
+    happens: it must never return into the code that forked it, nor flush what that had written."""
+    import pickle
+
+    try:
+        try:
+            sent = work()
+        except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
+            sent = _Failed(f"{type(error).__name__}: {error}")
+        with os.fdopen(write_end, "wb") as pipe:
+            pickle.dump(sent, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+    finally:
+        os._exit(0)
