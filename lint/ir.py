@@ -113,6 +113,11 @@ class SourceFile:
         return self.text[start : end if end >= 0 else len(self.text)]
 
     @property
+    def line_count(self) -> int:
+        """How many physical lines the file has (as `raw_lines` would count, without making them)."""
+        return len(self.line_starts)
+
+    @property
     def raw_lines(self) -> list[str]:
         """Every physical line (made on demand)."""
         lines = self.text.split("\n")

@@ -307,3 +307,16 @@ def test_unpinned_launch_names_llvms_figure_and_the_spread(tmp_path):
     page = out.read_text()
     assert ("8 of 8 waves per SIMD</b> (LLVM&#x27;s figure for work-groups of 1..1024; 8 at 512, 4 at 256, "
             "1 at 64: pass --wg-size)") in page
+
+
+def test_the_listing_splits_each_file_into_lines_once(tmp_path, monkeypatch):
+    """Each listing row asked the file for its line count by splitting the whole text: a 20k-line page took
+    26 s, a 100k-line one over 13 minutes."""
+    from amdgpu_lint.ir import SourceFile
+
+    splits = []
+    raw_lines = SourceFile.raw_lines.fget
+    monkeypatch.setattr(SourceFile, "raw_lines", property(lambda source: splits.append(source.path) or raw_lines(source)))
+    page = _report(tmp_path, TENSILE)
+    assert _listing_row(page, "f1-L100") is not None
+    assert len(splits) == len(set(splits)) == 2  # once for the file, once for the file it includes

@@ -308,6 +308,36 @@ def test_a_short_file_is_not_shared(monkeypatch):
         raise AssertionError("a copy was made")
 
     monkeypatch.setattr(forks, "fork_copy", no_copy)
-    text = (ROOT / "fixtures" / "examples" / "compiler" / "loop_saxpy_gfx942.s").read_text()
-    found, _ = _lint_counting_own_kernels(monkeypatch, text, 2)
-    assert found == _lint_counting_own_kernels(monkeypatch, text, 1)[0]
+    source = split_lines("k.s", (ROOT / "fixtures" / "examples" / "compiler" / "loop_saxpy_gfx942.s").read_text())
+    assert len(source.lines) < linter.SPLIT_LINES
+    for keep_module in (True, False):
+        assert linter.lint_source(source, BuildOptions(), list(RULES), keep_module=keep_module, processes=2).diagnostics
+
+
+def test_a_kept_module_has_its_kernels_shared_with_a_forked_copy(monkeypatch):
+    """`report` keeps the module: once it is built, a copy lints the first half of its kernels."""
+    pytest.importorskip("llvmlite.binding")
+    import bench
+
+    module = build_module(split_lines("k.s", bench.build_file(3000)), BuildOptions())
+    parent, own = os.getpid(), []
+    kernel_rules = linter._kernel_rules
+
+    failing_copy = False
+
+    def counted(module, kernels, rules):
+        if os.getpid() == parent:
+            own.extend(kernels)
+        elif failing_copy:
+            raise RuntimeError("a rule failed in the copy")
+        return kernel_rules(module, kernels, rules)
+
+    monkeypatch.setattr(linter, "_kernel_rules", counted)
+    alone = linter.run_rules(module, list(RULES))
+    assert len(own) == len(module.kernels)
+    own.clear()
+    assert linter.run_rules(module, list(RULES), processes=2) == alone and alone
+    assert 0.3 * len(module.kernels) < len(own) < 0.7 * len(module.kernels)
+    own.clear()
+    failing_copy = True  # then this process lints the copy's half too
+    assert linter.run_rules(module, list(RULES), processes=2) == alone and len(own) == len(module.kernels)

@@ -306,7 +306,7 @@ def checked_settings(path: Path, flags: Flags) -> Settings:
 def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = True,
             processes: int = 1) -> list[FileResult]:
     """Lint one input. With a cache directory, assembly files are looked up and stored. Results
-    keep their module only when asked and uncached; else they carry the lines findings quote, and a long
+    keep their module only when asked and uncached; else they carry the lines findings quote. A long
     assembly file may be shared by `processes`."""
     from ..frontend.inputs import is_other_input
     from ..rules import find_rule
@@ -318,8 +318,7 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     rules = [find_rule(code) for code in job.rule_codes]
     settings = job.settings
     if cache_directory is None or is_other_input(job.path):
-        results = lint_input(job.path, settings.options, rules, settings.selection, keep_module,
-                             1 if keep_module else processes)
+        results = lint_input(job.path, settings.options, rules, settings.selection, keep_module, processes)
         return results if keep_module and cache_directory is None else [result.without_module() for result in results]
     from .cache import ResultCache
 
@@ -345,8 +344,9 @@ def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[S
     """Every input, in order, with the fail level of its configuration (modules kept)."""
     results: list[FileResult] = []
     fail_levels: list[Severity] = []
-    for job in jobs_for(paths, flags):
-        for result in run_job(job):
+    jobs = jobs_for(paths, flags)
+    for job in jobs:
+        for result in run_job(job, processes=_processes_for(jobs, None)):
             results.append(result)
             fail_levels.append(job.settings.fail_on)
     return results, fail_levels
@@ -363,13 +363,17 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
         from .cache import cache_dir
 
         directory = cache_dir()
-    # one file and a spare core (Linux): two processes share the file, when it is long enough to gain
-    processes = 2 if len(jobs) == 1 and (workers or os.cpu_count() or 1) > 1 and sys.platform == "linux" else 1
-    per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False, processes=processes), jobs,
-                           workers, progress)
+    per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False,
+                                   processes=_processes_for(jobs, workers)), jobs, workers, progress)
     results = [result for job_results in per_job for result in job_results]
     levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
     return results, levels
+
+
+def _processes_for(jobs: list[Job], workers: int | None) -> int:
+    """Two for a file linted alone with a core to spare, on Linux (where copies are forked): the linter shares
+    it when it is long enough to gain (`linter.SPLIT_LINES`)."""
+    return 2 if len(jobs) == 1 and (workers or os.cpu_count() or 1) > 1 and sys.platform == "linux" else 1
 
 
 def in_processes(run: Callable[[Job], T], jobs: list[Job], workers: int | None,

@@ -81,7 +81,7 @@ class _Source:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def anchor(self, line: int) -> str | None:
-        return f"{self.prefix}-L{line}" if 0 < line <= len(self.file.raw_lines) else None
+        return f"{self.prefix}-L{line}" if 0 < line <= self.file.line_count else None
 
 
 class _Page:
@@ -382,7 +382,7 @@ def _file_section(page: _Page, index: int, module: Module, reports: list[dict[st
         else:
             opened = ' open="open"' if source.diagnostics else ""
             out.append(f'<details class="include"{opened}><summary><b>included: {escape(path)}</b> '
-                       f"({len(source.file.raw_lines)} lines, {_count_text(source.diagnostics)})</summary>{listing}</details>")
+                       f"({source.file.line_count} lines, {_count_text(source.diagnostics)})</summary>{listing}</details>")
     out.append("</section>")
     return "".join(out)
 
