@@ -28,6 +28,7 @@ from .driver.session import (
     config_for,
     jobs_for,
     lint_paths,
+    processes_for,
     run_job,
 )
 from .targets import UnknownTarget, parse_target_id
@@ -411,17 +412,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from .driver.report import add_simulation, kernel_report
+    from .driver.report import kernel_reports
     from .outputs.json_format import write_report_json
     from .outputs.plots import write_plots
     from .outputs.report_text import write_report_text
 
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
-    reports = [kernel_report(module, kernel) for module, kernel in kernels]
-    if args.simulate:
-        for (module, kernel), report in zip(kernels, reports, strict=True):
-            add_simulation(module, kernel, report, waves=args.waves, trip_counts=dict(args.trip_count), taken=set(args.taken))
+    simulation = dict(waves=args.waves, trip_counts=dict(args.trip_count), taken=set(args.taken)) if args.simulate else None
+    reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
     if args.plots:
         for path in write_plots(Path(args.plots), reports):
             print(f"wrote {path}", file=sys.stderr)

@@ -6,7 +6,11 @@ import json
 
 import jsonschema
 import pytest
+from amdgpu_lint import __version__
 from amdgpu_lint.cli import main
+from amdgpu_lint.driver.linter import lint_file
+from amdgpu_lint.frontend.builder import BuildOptions
+from amdgpu_lint.rules import RULES
 from conftest import FIXTURES, ROOT, names
 
 SCHEMA_PATH = ROOT.parent / "shared" / "sarif" / "sarif-schema-2.1.0.json"
@@ -129,3 +133,20 @@ def test_findings_baseline_reports_only_new_ones(tmp_path, capsys):
     assert main(["check", "--no-config", "--format", "json", "--baseline", str(snapshot), str(path)]) == 1
     (new,) = json.loads(capsys.readouterr().out)["diagnostics"]
     assert "'.Lnew'" in new["message"]
+
+
+@pytest.mark.parametrize("listings", [[], ["handwritten/gemm_pipeline_gfx942.s", "compiler/loop_saxpy_gfx942.s"]])
+def test_report_json_is_what_json_dumps_writes(listings):
+    """The report document is written a kernel at a time; the text is json.dumps's with indent=2."""
+    import io
+
+    from amdgpu_lint.driver.report import kernel_reports
+    from amdgpu_lint.outputs.json_format import write_report_json
+
+    modules = [lint_file(FIXTURES / "examples" / name, BuildOptions(), list(RULES)).module for name in listings]
+    reports = kernel_reports([(module, kernel) for module in modules for kernel in module.kernels])
+    if reports:
+        reports[0]["odd"] = FIXTURES  # a value only `default=str` writes
+    written = io.StringIO()
+    write_report_json(written, reports)
+    assert written.getvalue() == json.dumps({"version": __version__, "kernels": reports}, indent=2, default=str) + "\n"

@@ -341,3 +341,27 @@ def test_a_kept_module_has_its_kernels_shared_with_a_forked_copy(monkeypatch):
     own.clear()
     failing_copy = True  # then this process lints the copy's half too
     assert linter.run_rules(module, list(RULES), processes=2) == alone and len(own) == len(module.kernels)
+
+
+def test_kernel_reports_are_shared_with_a_forked_copy(monkeypatch):
+    pytest.importorskip("llvmlite.binding")
+    from amdgpu_lint.driver import report
+
+    import bench
+
+    module = build_module(split_lines("k.s", bench.build_file(3000)), BuildOptions())
+    kernels = [(module, kernel) for kernel in module.kernels]
+    parent, own = os.getpid(), []
+    kernel_report = report.kernel_report
+
+    def counted(module, kernel):
+        if os.getpid() == parent:
+            own.append(kernel)
+        return kernel_report(module, kernel)
+
+    monkeypatch.setattr(report, "kernel_report", counted)
+    monkeypatch.setattr(report, "SPLIT_INSTRUCTIONS", 100)
+    alone = report.kernel_reports(kernels)
+    own.clear()
+    assert report.kernel_reports(kernels, processes=2) == alone and len(alone) == len(kernels)
+    assert 0.3 * len(kernels) < len(own) < 0.7 * len(kernels)

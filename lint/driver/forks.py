@@ -4,8 +4,11 @@ only where a copy is made)."""
 
 from __future__ import annotations
 
+import itertools
 import os
+from bisect import bisect_left
 from collections.abc import Callable
+from functools import partial
 
 from ..records import record
 
@@ -80,3 +83,17 @@ def _work_and_leave(work: Callable[[], Any], write_end: int) -> None:
             pickle.dump(sent, pipe, protocol=pickle.HIGHEST_PROTOCOL)
     finally:
         os._exit(0)
+
+
+def in_two(work: Callable[[list[Any]], list[Any]], items: list[Any], sizes: list[int]) -> list[Any]:
+    """`work(items)`, the first half of the items (by their `sizes`) worked out by a forked copy and the rest
+    by this process. If the copy fails, this process works out its half too (and fails as it must)."""
+    ends = list(itertools.accumulate(sizes))
+    half = min(max(1, bisect_left(ends, ends[-1] / 2)), len(items) - 1)
+    copy = fork_copy(partial(work, items[:half]))
+    second = work(items[half:])
+    try:
+        first = copy.result()
+    except CopyFailed:
+        first = work(items[:half])
+    return first + second

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
-from bisect import bisect_left
 from functools import partial
 from pathlib import Path
 
@@ -119,17 +118,15 @@ def run_rules(module: Module, rules: list[Rule], processes: int = 1) -> list[Dia
     kernel_rules = [rule for rule in rules if rule.scope == "kernel"]
     if processes < 2 or not kernel_rules or len(module.kernels) < 2:
         return _module_rules(module, rules, _kernel_rules(module, module.kernels, kernel_rules))
-    from .forks import CopyFailed, fork_copy
+    from .forks import in_two
 
-    sizes = list(itertools.accumulate(len(kernel.instructions) for kernel in module.kernels))
-    half = max(1, bisect_left(sizes, sizes[-1] / 2))
-    copy = fork_copy(partial(_kernel_rules, module, module.kernels[:half], kernel_rules))
-    second = _kernel_rules(module, module.kernels[half:], kernel_rules)
-    try:
-        first = copy.result()
-    except CopyFailed:
-        first = _kernel_rules(module, module.kernels[:half], kernel_rules)  # what failed there fails here, if it must
-    return _module_rules(module, rules, first + second)
+    linted = in_two(partial(_per_kernel_rules, module, kernel_rules), module.kernels,
+                    [len(kernel.instructions) for kernel in module.kernels])
+    return _module_rules(module, rules, linted)
+
+
+def _per_kernel_rules(module: Module, rules: list[Rule], kernels: list[Kernel]) -> list[Diagnostic]:
+    return _kernel_rules(module, kernels, rules)
 
 
 def _kernel_rules(module: Module, kernels: list[Kernel], rules: list[Rule]) -> list[Diagnostic]:

@@ -4,6 +4,8 @@ Every report format (text, JSON, HTML, plots) and the baseline read this one doc
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..analyses.cfg import CFGAnalysis
 from ..analyses.launch import fill
 from ..analyses.manager import AnalysisManager
@@ -14,6 +16,33 @@ from ..ir import Kernel, Module
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+#: Instructions from which two processes share the kernels' reports (`kernel_reports`)
+SPLIT_INSTRUCTIONS = 15_000
+
+
+def kernel_reports(kernels: list[tuple[Module, Kernel]], processes: int = 1,
+                   simulation: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """`kernel_report` of each kernel, with `add_simulation(**simulation)` when given; with two `processes` and
+    many instructions, a forked copy works out the first half."""
+    sizes = [len(kernel.instructions) for _, kernel in kernels]
+    work = partial(_reports, simulation=simulation)
+    if processes < 2 or len(kernels) < 2 or sum(sizes) < SPLIT_INSTRUCTIONS:
+        return work(kernels)
+    from .forks import in_two
+
+    return in_two(work, kernels, sizes)
+
+
+def _reports(kernels: list[tuple[Module, Kernel]], simulation: dict[str, Any] | None) -> list[dict[str, Any]]:
+    reports = []
+    for module, kernel in kernels:
+        report = kernel_report(module, kernel)
+        if simulation is not None:
+            add_simulation(module, kernel, report, **simulation)
+        reports.append(report)
+    return reports
 
 
 def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:

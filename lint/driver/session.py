@@ -346,7 +346,7 @@ def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[S
     fail_levels: list[Severity] = []
     jobs = jobs_for(paths, flags)
     for job in jobs:
-        for result in run_job(job, processes=_processes_for(jobs, None)):
+        for result in run_job(job, processes=processes_for(len(jobs), None)):
             results.append(result)
             fail_levels.append(job.settings.fail_on)
     return results, fail_levels
@@ -364,16 +364,16 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
 
         directory = cache_dir()
     per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False,
-                                   processes=_processes_for(jobs, workers)), jobs, workers, progress)
+                                   processes=processes_for(len(jobs), workers)), jobs, workers, progress)
     results = [result for job_results in per_job for result in job_results]
     levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
     return results, levels
 
 
-def _processes_for(jobs: list[Job], workers: int | None) -> int:
+def processes_for(files: int, workers: int | None) -> int:
     """Two for a file linted alone with a core to spare, on Linux (where copies are forked): the linter shares
     it when it is long enough to gain (`linter.SPLIT_LINES`)."""
-    return 2 if len(jobs) == 1 and (workers or os.cpu_count() or 1) > 1 and sys.platform == "linux" else 1
+    return 2 if files == 1 and (workers or os.cpu_count() or 1) > 1 and sys.platform == "linux" else 1
 
 
 def in_processes(run: Callable[[Job], T], jobs: list[Job], workers: int | None,
