@@ -365,3 +365,24 @@ def test_kernel_reports_are_shared_with_a_forked_copy(monkeypatch):
     own.clear()
     assert report.kernel_reports(kernels, processes=2) == alone and len(alone) == len(kernels)
     assert 0.3 * len(kernels) < len(own) < 0.7 * len(kernels)
+
+
+def test_a_failure_here_ends_the_copy(monkeypatch):
+    pytest.importorskip("llvmlite.binding")
+    import bench
+
+    text = bench.build_file(3000)
+    monkeypatch.setattr(linter, "SPLIT_LINES", 1000)
+    parent = os.getpid()
+    kernel_rules = linter._kernel_rules
+
+    def failing_here(module, kernels, rules):
+        if os.getpid() == parent:
+            raise KeyboardInterrupt
+        return kernel_rules(module, kernels, rules)
+
+    monkeypatch.setattr(linter, "_kernel_rules", failing_here)
+    with pytest.raises(KeyboardInterrupt):
+        linter.run_rules_streamed(split_lines("k.s", text), BuildOptions(), list(RULES), 2)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no copy left running

@@ -49,6 +49,14 @@ class ForkedCopy:
             raise CopyFailed(sent.reason)
         return sent
 
+    def alongside(self, work: Callable[[], Any]) -> Any:
+        """`work()` in this process while the copy works; if it raises, the copy is ended."""
+        try:
+            return work()
+        except BaseException:
+            self.abandon()
+            raise
+
     def abandon(self) -> None:
         """End the copy now: its result is not wanted."""
         import signal
@@ -91,7 +99,7 @@ def in_two(work: Callable[[list[Any]], list[Any]], items: list[Any], sizes: list
     ends = list(itertools.accumulate(sizes))
     half = min(max(1, bisect_left(ends, ends[-1] / 2)), len(items) - 1)
     copy = fork_copy(partial(work, items[:half]))
-    second = work(items[half:])
+    second = copy.alongside(partial(work, items[half:]))
     try:
         first = copy.result()
     except CopyFailed:

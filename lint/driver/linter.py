@@ -202,8 +202,9 @@ def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Ru
         copy = None
         if early and split:
             copy = fork_copy(partial(_lint_early_kernels, source, options, kernel_rules, _Split(source.path, boundary, True)))
-        module, found, reads = _lint_early_kernels(
-            source, options, kernel_rules, _Split(source.path, boundary, False) if copy else None, early)
+        here = partial(_lint_early_kernels, source, options, kernel_rules,
+                       _Split(source.path, boundary, False) if copy else None, early)
+        module, found, reads = here() if copy is None else copy.alongside(here)
         all_reads = [reads]
         if copy is not None:
             try:
