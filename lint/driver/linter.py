@@ -120,13 +120,9 @@ def run_rules(module: Module, rules: list[Rule], processes: int = 1) -> list[Dia
         return _module_rules(module, rules, _kernel_rules(module, module.kernels, kernel_rules))
     from .forks import in_two
 
-    linted = in_two(partial(_per_kernel_rules, module, kernel_rules), module.kernels,
+    linted = in_two(partial(_kernel_rules, module, rules=kernel_rules), module.kernels,
                     [len(kernel.instructions) for kernel in module.kernels])
     return _module_rules(module, rules, linted)
-
-
-def _per_kernel_rules(module: Module, rules: list[Rule], kernels: list[Kernel]) -> list[Diagnostic]:
-    return _kernel_rules(module, kernels, rules)
 
 
 def _kernel_rules(module: Module, kernels: list[Kernel], rules: list[Rule]) -> list[Diagnostic]:
@@ -196,13 +192,13 @@ def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Ru
     from .forks import CopyFailed, fork_copy
 
     kernel_rules = [rule for rule in rules if rule.scope == "kernel"]
-    split = processes > 1 and bool(kernel_rules)
+    split = processes > 1 and bool(kernel_rules) and len(source.lines) > 0
     boundary = source.lines.numbers[int(len(source.lines) * COPY_PART)] if split else 0
     for early in (True, False):
         copy = None
         if early and split:
-            copy = fork_copy(partial(_lint_early_kernels, source, options, kernel_rules, _Split(source.path, boundary, True)))
-        here = partial(_lint_early_kernels, source, options, kernel_rules,
+            copy = fork_copy(partial(_build_and_lint, source, options, kernel_rules, _Split(source.path, boundary, True)))
+        here = partial(_build_and_lint, source, options, kernel_rules,
                        _Split(source.path, boundary, False) if copy else None, early)
         module, found, reads = here() if copy is None else copy.alongside(here)
         all_reads = [reads]
@@ -247,7 +243,7 @@ class _Split:
         return self.in_copy != self.reached
 
 
-def _lint_early_kernels(source: SourceFile, options: BuildOptions, kernel_rules: list[Rule], split: _Split | None,
+def _build_and_lint(source: SourceFile, options: BuildOptions, kernel_rules: list[Rule], split: _Split | None,
                         early: bool = True) -> tuple[Module | None, dict[int, list[Diagnostic]], dict[str, Any]]:
     """(the module, or None when early kernels were unsafe; each linted kernel's findings by its number in the
     order kernels were handed on; the symbol values the rules read). In the copy: the last two only."""
