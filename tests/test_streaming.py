@@ -258,21 +258,33 @@ def test_distinct_statements_remembered_are_bounded():
     assert 0 < len(syntax._statements) <= 2 * kept
 
 
+class _OwnKernels:
+    """The kernels this process lints itself (a forked copy's are not seen here); `fail_in_copy` makes a copy's
+    rules raise, `fail_here` this process's."""
+
+    def __init__(self, monkeypatch):
+        self.parent, self.kernels, self.fail_in_copy, self.fail_here = os.getpid(), [], False, False
+        kernel_rules = linter._kernel_rules
+
+        def counted(module, kernels, rules):
+            if os.getpid() != self.parent:
+                if self.fail_in_copy:
+                    raise RuntimeError("a rule failed in the copy")
+            elif self.fail_here:
+                raise KeyboardInterrupt
+            else:
+                self.kernels.extend(kernels)
+            return kernel_rules(module, kernels, rules)
+
+        monkeypatch.setattr(linter, "_kernel_rules", counted)
+
+
 def _lint_counting_own_kernels(monkeypatch, text: str, processes: int, fail_in_copy: bool = False) -> tuple[list, int]:
     """(the findings, how many kernels this process linted itself)."""
-    parent, own = os.getpid(), []
-    kernel_rules = linter._kernel_rules
-
-    def counted(module, kernels, rules):
-        if os.getpid() == parent:
-            own.extend(kernels)
-        elif fail_in_copy:
-            raise RuntimeError("a rule failed in the copy")
-        return kernel_rules(module, kernels, rules)
-
-    monkeypatch.setattr(linter, "_kernel_rules", counted)
+    own = _OwnKernels(monkeypatch)
+    own.fail_in_copy = fail_in_copy
     _, found = linter.run_rules_streamed(split_lines("k.s", text), BuildOptions(), list(RULES), processes)
-    return found, len(own)
+    return found, len(own.kernels)
 
 
 def test_a_long_file_is_shared_with_a_forked_copy(monkeypatch):
@@ -320,27 +332,15 @@ def test_a_kept_module_has_its_kernels_shared_with_a_forked_copy(monkeypatch):
     import bench
 
     module = build_module(split_lines("k.s", bench.build_file(3000)), BuildOptions())
-    parent, own = os.getpid(), []
-    kernel_rules = linter._kernel_rules
-
-    failing_copy = False
-
-    def counted(module, kernels, rules):
-        if os.getpid() == parent:
-            own.extend(kernels)
-        elif failing_copy:
-            raise RuntimeError("a rule failed in the copy")
-        return kernel_rules(module, kernels, rules)
-
-    monkeypatch.setattr(linter, "_kernel_rules", counted)
+    own = _OwnKernels(monkeypatch)
     alone = linter.run_rules(module, list(RULES))
-    assert len(own) == len(module.kernels)
-    own.clear()
+    assert len(own.kernels) == len(module.kernels)
+    own.kernels.clear()
     assert linter.run_rules(module, list(RULES), processes=2) == alone and alone
-    assert 0.3 * len(module.kernels) < len(own) < 0.7 * len(module.kernels)
-    own.clear()
-    failing_copy = True  # then this process lints the copy's half too
-    assert linter.run_rules(module, list(RULES), processes=2) == alone and len(own) == len(module.kernels)
+    assert 0.3 * len(module.kernels) < len(own.kernels) < 0.7 * len(module.kernels)
+    own.kernels.clear()
+    own.fail_in_copy = True  # then this process lints the copy's half too
+    assert linter.run_rules(module, list(RULES), processes=2) == alone and len(own.kernels) == len(module.kernels)
 
 
 def test_kernel_reports_are_shared_with_a_forked_copy(monkeypatch):
@@ -373,15 +373,7 @@ def test_a_failure_here_ends_the_copy(monkeypatch):
 
     text = bench.build_file(3000)
     monkeypatch.setattr(linter, "SPLIT_LINES", 1000)
-    parent = os.getpid()
-    kernel_rules = linter._kernel_rules
-
-    def failing_here(module, kernels, rules):
-        if os.getpid() == parent:
-            raise KeyboardInterrupt
-        return kernel_rules(module, kernels, rules)
-
-    monkeypatch.setattr(linter, "_kernel_rules", failing_here)
+    _OwnKernels(monkeypatch).fail_here = True
     with pytest.raises(KeyboardInterrupt):
         linter.run_rules_streamed(split_lines("k.s", text), BuildOptions(), list(RULES), 2)
     with pytest.raises(ChildProcessError):
