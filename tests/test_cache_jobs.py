@@ -2,6 +2,7 @@
 many files in parallel with --jobs; both give exactly the output of a plain run."""
 
 import json
+from pathlib import Path
 
 import pytest
 from amdgpu_lint.cli import main
@@ -163,25 +164,54 @@ def test_a_lone_file_may_be_shared_by_two_processes(tmp_path, monkeypatch, files
     assert _no_child_left()
 
 
+def _run_job_where(parent_does, copy_does):
+    """session.run_job, after `parent_does(job)` in this process or `copy_does(job)` in a forked copy."""
+    import os
+
+    parent, run_job = os.getpid(), session.run_job
+
+    def run(job, *args, **kwargs):
+        (parent_does if os.getpid() == parent else copy_does)(job)
+        return run_job(job, *args, **kwargs)
+
+    return run
+
+
+def _nothing(job):
+    pass
+
+
+def test_whoever_is_free_takes_the_next_file(tmp_path, monkeypatch):
+    """The files are a queue: a process slowed down (here, by sleeping) lints fewer of them, and the results come
+    in the files' order."""
+    import time
+
+    paths = _lint_jobs(tmp_path, 6)
+    flags = session.Flags(use_config=False)
+    alone, _ = session.check_paths(paths, flags, workers=1, use_cache=False)
+    here = []
+    monkeypatch.setattr(session, "run_job", _run_job_where(lambda job: here.append(job) or time.sleep(0.5), _nothing))
+    shared, _ = session.check_paths(paths, flags, workers=2, use_cache=False)
+    assert [(r.path, r.diagnostics) for r in shared] == [(r.path, r.diagnostics) for r in alone]
+    assert 1 <= len(here) <= 2 and here[0].path == Path(paths[-1])  # the largest first; the copy took the rest
+    assert _no_child_left()
+
+
 def test_a_failing_copy_is_reported_and_a_failing_parent_leaves_no_copy_behind(tmp_path, monkeypatch):
+    import time
+
     paths = _lint_jobs(tmp_path, 4)
     flags = session.Flags(use_config=False)
-    run_job = session.run_job
 
-    def failing_on(name):
-        def run(job, *args, **kwargs):
-            if job.path.name == name:
-                raise ValueError(f"cannot lint {name}")
-            return run_job(job, *args, **kwargs)
+    def fails(job):
+        raise ValueError(f"cannot lint {job.path.name}")
 
-        return run
-
-    # shared by size, largest first to the least loaded: this process k3 and k0, the copy k2 and k1
-    monkeypatch.setattr(session, "run_job", failing_on("k1.s"))
-    with pytest.raises(RuntimeError, match="ValueError: cannot lint k1.s"):
+    # this process is slow to its first file, so the copy takes some
+    monkeypatch.setattr(session, "run_job", _run_job_where(lambda job: time.sleep(0.3), fails))
+    with pytest.raises(RuntimeError, match="a --jobs worker process failed: ValueError: cannot lint k"):
         session.check_paths(paths, flags, workers=2, use_cache=False)
     assert _no_child_left()
-    monkeypatch.setattr(session, "run_job", failing_on("k3.s"))
+    monkeypatch.setattr(session, "run_job", _run_job_where(fails, _nothing))
     with pytest.raises(ValueError, match="cannot lint k3.s"):
         session.check_paths(paths, flags, workers=2, use_cache=False)
     assert _no_child_left()

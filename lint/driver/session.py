@@ -406,30 +406,47 @@ def in_processes(run: Callable[[Job], T], jobs: list[Job], workers: int | None,
 
 
 def _shared_with_forks(run: Callable[[Job], T], jobs: list[Job], workers: int) -> Iterator[tuple[int, T]]:
-    """(job number, result) of every job: the jobs shared by size (largest first, to the least loaded)
-    between this process and `workers` - 1 forked copies, each sending its results through a pipe."""
+    """(job number, result) of every job: this process and `workers` - 1 forked copies, each sending its results
+    through a pipe, take the jobs one at a time, largest first, from a queue they share, so that whoever is free
+    takes the next: neither a wrong guess from file sizes nor a core slowed by other work leaves one process
+    finishing long after the others."""
     sizes = [_size_of(job.path) + 1 for job in jobs]
-    shares: list[list[int]] = [[] for _ in range(workers)]
-    loads = [0] * workers
-    for number in sorted(range(len(jobs)), key=sizes.__getitem__, reverse=True):
-        least = loads.index(min(loads))
-        shares[least].append(number)
-        loads[least] += sizes[number]
-    copies = [fork_copy(partial(_run_share, run, jobs, share)) for share in shares[1:]]
-    return _results_of(run, jobs, shares[0], copies)
+    queue = _job_queue(sorted(range(len(jobs)), key=sizes.__getitem__, reverse=True))
+    copies = [fork_copy(partial(_run_taken, run, jobs, queue)) for _ in range(workers - 1)]
+    return _results_of(run, jobs, queue, copies)
 
 
-def _run_share(run: Callable[[Job], T], jobs: list[Job], share: list[int]) -> list[tuple[int, T]]:
-    return [(number, run(jobs[number])) for number in share]
+def _job_queue(numbers: list[int]) -> int:
+    """A file of the job numbers, read from its start: forked copies share its read position (which Linux moves
+    atomically), so each read takes a number no other process takes."""
+    try:
+        queue = os.memfd_create("amdgpu-lint-jobs", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):  # no memfd: an unnamed temporary file
+        import tempfile
+
+        queue = os.dup(tempfile.TemporaryFile().fileno())
+    os.write(queue, b"".join(number.to_bytes(4, "little") for number in numbers))
+    os.lseek(queue, 0, os.SEEK_SET)
+    return queue
 
 
-def _results_of(run: Callable[[Job], T], jobs: list[Job], own_share: list[int],
+def _taken(queue: int) -> Iterator[int]:
+    """The job numbers this process takes from the queue, one at a time."""
+    while len(entry := os.read(queue, 4)) == 4:
+        yield int.from_bytes(entry, "little")
+
+
+def _run_taken(run: Callable[[Job], T], jobs: list[Job], queue: int) -> list[tuple[int, T]]:
+    return [(number, run(jobs[number])) for number in _taken(queue)]
+
+
+def _results_of(run: Callable[[Job], T], jobs: list[Job], queue: int,
                 copies: list[ForkedCopy]) -> Iterator[tuple[int, T]]:
-    """This process's share as it runs, then each copy's. Copies not heard from when this stops early (an
-    error, an interrupt) are ended: their results are not wanted."""
+    """The jobs this process takes as it runs them, then each copy's. Copies not heard from when this stops
+    early (an error, an interrupt) are ended: their results are not wanted."""
     unread = list(copies)
     try:
-        for number in own_share:
+        for number in _taken(queue):
             yield number, run(jobs[number])
         for copy in copies:
             unread.remove(copy)
@@ -439,6 +456,7 @@ def _results_of(run: Callable[[Job], T], jobs: list[Job], own_share: list[int],
                 raise RuntimeError(f"a --jobs worker process failed: {failure}") from None
             yield from sent
     finally:
+        os.close(queue)
         for copy in unread:
             copy.abandon()
 
