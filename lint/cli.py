@@ -165,7 +165,7 @@ def _check_options(check: argparse.ArgumentParser) -> None:
     check.add_argument("--ignore", action="append", metavar="RULES", help="rules to skip")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails (default: warning)")
     check.add_argument("--baseline", metavar="FILE", help="a snapshot from 'amdgpu-lint baseline' to compare occupancy with")
-    check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="processes linting files in parallel (default: CPU count); a long file alone uses two")
+    check.add_argument("--jobs", "-j", type=_positive, metavar="N", help="processes linting files in parallel (default: the CPUs usable); a long file alone uses two")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache")
     check.add_argument("--sarif-category", metavar="NAME",
                        help="sarif: GitHub code scanning category (automationDetails.id; default: the upload's own)")

@@ -233,3 +233,15 @@ def test_fixes_are_worked_out_in_the_same_processes_with_the_same_result(tmp_pat
     assert [(f.result.path, f.fixed) for f in shared] == [(f.result.path, f.fixed) for f in alone]
     assert all("s_waitcnt" in f.fixed for f in alone)
     assert _no_child_left()
+
+
+@pytest.mark.parametrize(("quota", "expected"), [("max 100000\n", None), ("100000 100000\n", 1), ("250000 100000\n", 2),
+                                                 ("50000 100000\n", 1), ("garbled\n", None)])
+def test_jobs_default_to_the_cpus_the_process_may_use(tmp_path, quota, expected):
+    """A container with --cpus=1 sees every CPU of its host: forking a copy per CPU would only make them wait."""
+    import os
+
+    affinity = len(os.sched_getaffinity(0))
+    (tmp_path / "cpu.max").write_text(quota)
+    assert session.usable_cpus(str(tmp_path / "cpu.max")) == (affinity if expected is None else min(affinity, expected))
+    assert session.usable_cpus(str(tmp_path / "absent")) == affinity

@@ -373,16 +373,33 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
 def processes_for(files: int, workers: int | None) -> int:
     """Two for a file linted alone with a core to spare, on Linux (where copies are forked): the linter shares
     it when it is long enough to gain (`linter.SPLIT_LINES`)."""
-    return 2 if files == 1 and (workers or os.cpu_count() or 1) > 1 and sys.platform == "linux" else 1
+    return 2 if files == 1 and (workers or usable_cpus()) > 1 and sys.platform == "linux" else 1
+
+
+def usable_cpus(quota_file: str = "/sys/fs/cgroup/cpu.max") -> int:
+    """The CPUs this process may run on (its affinity), fewer when its cgroup's CPU quota allows fewer (a
+    container started with --cpus): the default for --jobs, so that no worker waits for a CPU another holds."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    try:
+        with open(quota_file, encoding="ascii") as quota:
+            limit, period = quota.read().split()
+        if limit != "max":
+            cpus = min(cpus, max(1, int(limit) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return cpus
 
 
 def in_processes(run: Callable[[Job], T], jobs: list[Job], workers: int | None,
                  progress: Callable[[Iterator[T], int], Iterable[T]] | None = None) -> list[T]:
-    """`run` of every job, in job order, in up to `workers` processes (default: one a CPU). On Linux this
+    """`run` of every job, in job order, in up to `workers` processes (default: one a usable CPU). On Linux this
     process shares the jobs with forked copies of itself (no pool to import and start: ~17 ms before the
     first file; no process left idle); elsewhere a spawned pool runs them. `progress` sees each result as
     it arrives."""
-    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    workers = min(workers or usable_cpus(), len(jobs))
     if workers <= 1:
         arriving: Iterator[T] = map(run, jobs)
         return list(progress(arriving, len(jobs)) if progress else arriving)
