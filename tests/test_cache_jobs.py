@@ -146,10 +146,15 @@ def test_jobs_share_files_with_forked_copies_and_give_their_results_in_order(tmp
     assert _no_child_left()
 
 
-@pytest.mark.parametrize(("files", "workers", "processes"), [(1, 2, 2), (1, 1, 1), (2, 2, 1), (3, 8, 1)])
-def test_a_lone_file_may_be_shared_by_two_processes(tmp_path, monkeypatch, files, workers, processes):
-    """Only a file linted alone, with a spare core, is shared (within the file: linter.run_rules_streamed)."""
-    paths = _lint_jobs(tmp_path, files)
+@pytest.mark.parametrize(("files", "workers", "platform", "processes"),
+                         [(1, 2, "linux", 2), (1, 1, "linux", 1), (2, 2, "linux", 1), (3, 8, "linux", 1), (1, 2, "darwin", 1)])
+def test_only_a_file_linted_alone_may_be_shared(monkeypatch, files, workers, platform, processes):
+    """With a spare core, on Linux (where copies are forked); the linter then shares it if it is long enough."""
+    monkeypatch.setattr(session.sys, "platform", platform)
+    assert session.processes_for(files, workers) == processes
+
+
+def test_check_asks_for_two_processes_for_a_lone_file(tmp_path, monkeypatch):
     asked = []
     run_job = session.run_job
 
@@ -158,10 +163,22 @@ def test_a_lone_file_may_be_shared_by_two_processes(tmp_path, monkeypatch, files
         return run_job(job, *args, **kwargs)
 
     monkeypatch.setattr(session, "run_job", noted)
-    monkeypatch.setattr(session.sys, "platform", "linux")
-    session.check_paths(paths, session.Flags(use_config=False), workers=workers, use_cache=False)
-    assert set(asked) <= {processes} and (asked or workers > 1)
-    assert _no_child_left()
+    session.check_paths(_lint_jobs(tmp_path, 1), session.Flags(use_config=False), workers=2, use_cache=False)
+    session.check_paths(_lint_jobs(tmp_path, 1), session.Flags(use_config=False), workers=1, use_cache=False)
+    assert asked == [2, 1]
+
+
+def test_without_memfd_the_job_queue_is_a_temporary_file(monkeypatch):
+    import os
+
+    def no_memfd(*args):
+        raise OSError("memfd_create is not allowed here")
+
+    for memfd in (no_memfd, os.memfd_create):
+        monkeypatch.setattr(session.os, "memfd_create", memfd)
+        queue = session._job_queue([3, 0, 70000, 1])
+        assert list(session._taken(queue)) == [3, 0, 70000, 1] and list(session._taken(queue)) == []
+        os.close(queue)
 
 
 def _run_job_where(parent_does, copy_does):

@@ -183,6 +183,11 @@ SPLIT_LINES = 40_000
 COPY_PART = 0.6
 
 
+def worth_sharing(source: SourceFile | None, processes: int) -> int:
+    """`processes`, or one for a file too short for a second process to gain (or none)."""
+    return processes if source is not None and len(source.lines) >= SPLIT_LINES else 1
+
+
 def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Rule],
                        processes: int = 1) -> tuple[Module, list[Diagnostic]]:
     """Build and lint with each kernel's rules run as soon as the kernel is complete; the module keeps of a
@@ -266,15 +271,12 @@ def _build_and_lint(source: SourceFile, options: BuildOptions, kernel_rules: lis
             kernel.instructions = _naming_undefined(kernel.instructions, module)
             kernel.labels, kernel.descriptor, kernel.metadata = {}, {}, None
 
+    module: Module | None = None
     try:
         module = build_module(source, options, handle, early)
-    except EarlyKernelsUnsafe:
-        module = None
-    except _CopyDone:
-        return None, found, reads
-    if split is not None and split.in_copy:
-        return None, found, reads
-    return module, found, reads
+    except (EarlyKernelsUnsafe, _CopyDone):
+        pass
+    return None if split is not None and split.in_copy else module, found, reads
 
 
 def _per_file_ignored(diagnostics: list[Diagnostic], selection: RuleSelection) -> list[Diagnostic]:
@@ -363,8 +365,7 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
     """Lint a read file; without `keep_module`, each kernel is linted as soon as it is complete and the
     module keeps little of it (memory bounded by the largest kernel, not the file), and a long file may be
     shared by `processes` (`run_rules_streamed`)."""
-    if len(source.lines) < SPLIT_LINES:
-        processes = 1
+    processes = worth_sharing(source, processes)
     if keep_module:
         module = build_module(source, options)
         diagnostics = run_rules(module, rules, processes)

@@ -12,27 +12,25 @@ from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
 from ..ir import Kernel, Module
+from .linter import worth_sharing
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-#: Instructions from which two processes share the kernels' reports (`kernel_reports`)
-SPLIT_INSTRUCTIONS = 15_000
-
-
 def kernel_reports(kernels: list[tuple[Module, Kernel]], processes: int = 1,
                    simulation: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """`kernel_report` of each kernel, with `add_simulation(**simulation)` when given; with two `processes` and
-    many instructions, a forked copy works out the first half."""
-    sizes = [len(kernel.instructions) for _, kernel in kernels]
+    one long file (`linter.worth_sharing`), a forked copy works out the first half."""
     work = partial(_reports, simulation=simulation)
-    if processes < 2 or len(kernels) < 2 or sum(sizes) < SPLIT_INSTRUCTIONS:
+    module = kernels[0][0] if kernels else None
+    if len(kernels) < 2 or any(other is not module for other, _ in kernels) or (
+            worth_sharing(module.sources.get(module.path), processes) < 2):
         return work(kernels)
     from .forks import in_two
 
-    return in_two(work, kernels, sizes)
+    return in_two(work, kernels, [len(kernel.instructions) for _, kernel in kernels])
 
 
 def _reports(kernels: list[tuple[Module, Kernel]], simulation: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -345,8 +345,9 @@ def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[S
     results: list[FileResult] = []
     fail_levels: list[Severity] = []
     jobs = jobs_for(paths, flags)
+    processes = processes_for(len(jobs), None)
     for job in jobs:
-        for result in run_job(job, processes=processes_for(len(jobs), None)):
+        for result in run_job(job, processes=processes):
             results.append(result)
             fail_levels.append(job.settings.fail_on)
     return results, fail_levels
@@ -441,7 +442,8 @@ def _job_queue(numbers: list[int]) -> int:
     except (AttributeError, OSError):  # no memfd: an unnamed temporary file
         import tempfile
 
-        queue = os.dup(tempfile.TemporaryFile().fileno())
+        with tempfile.TemporaryFile() as spare:
+            queue = os.dup(spare.fileno())
     os.write(queue, b"".join(number.to_bytes(4, "little") for number in numbers))
     os.lseek(queue, 0, os.SEEK_SET)
     return queue
