@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .records import record
+from dataclasses import dataclass
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Device:
     """A GPU product: its processor and how many compute units it has."""
 
@@ -32,7 +32,7 @@ def find_device(name: str) -> Device | None:
     return DEVICES.get(name.lower().replace(" ", "").replace("-", ""))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Launch:
     """What the user launches: the grid in work-groups and the device (or its CU count)."""
 

@@ -6,7 +6,7 @@ from collections import Counter
 from enum import IntEnum
 
 from .ir import Provenance, SourceFile
-from .records import field, record
+from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ class Severity(IntEnum):
             raise ValueError(f"unknown severity '{text}' (use error, warning or info)") from None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Note:
     """A secondary message, optionally at another location (e.g. where a producer was issued)."""
 
@@ -40,7 +40,7 @@ class Note:
     expansion: bool = False  # a step of how the statement was produced (macro call, .rept, .include)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Edit:
     """Replace the text between (line, column) and (end_line, end_column) with `text` (1-based)."""
 
@@ -57,7 +57,7 @@ class Edit:
 SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Fix:
     """Edits that fix a finding. `isolated`: the rule reported the findings after this one in its kernel as if
     it were not made (hazards are found independently), so --fix applies it in a pass of its own there."""
@@ -83,7 +83,7 @@ class Fix:
         }
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One finding of one rule at one location."""
 
@@ -139,7 +139,7 @@ def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
     }
 
 
-@record
+@dataclass
 class QuotedLines:
     """The lines of one file that findings point at: all the outputs need of a file once its
     module is gone (worker processes, the result cache). Reads like a SourceFile."""

@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 
 from .nodes import LocalRef, Node, Num, Statement, Sym
-from .records import field, record
+from dataclasses import dataclass, field
 from .targets import Target
 
 TYPE_CHECKING = False
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from typing import Any, overload
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class SourceLine:
     """The code part of one physical line. `column` is where `text` starts (1-based). A file's
     lines are made on demand from its CodeLines; macro expansion makes its own."""
@@ -84,7 +84,7 @@ class CodeLines(Sequence[SourceLine]):
         return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ReadProblem:
     """Something wrong with the file as bytes: rule name, message, line, column."""
 
@@ -94,7 +94,7 @@ class ReadProblem:
     column: int = 1
 
 
-@record
+@dataclass
 class SourceFile:
     """One file's text (kept once, newlines normalised), where its lines start, its code lines and its comments."""
 
@@ -126,7 +126,7 @@ class SourceFile:
         return lines
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ExpansionStep:
     """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
 
@@ -145,7 +145,7 @@ class ExpansionStep:
         return f"in {self.name} expansion"
 
 
-@record(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Provenance:
     """Where a statement came from: its source line plus the chain of expansions, innermost first.
     Never changed once made (not frozen only because a frozen one is several times slower to make,
@@ -160,7 +160,7 @@ class Provenance:
         return f"{self.path}:{self.line}"
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """A problem found while reading or building, before rule metadata is attached."""
 
@@ -170,7 +170,7 @@ class Finding:
     end_column: int | None = None
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Instruction:
     """One machine instruction with its operands, modifiers and provenance."""
 
@@ -201,7 +201,7 @@ class Instruction:
         return None
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class BasicBlock:
     """A straight-line run of instructions, entered at the top."""
 
@@ -228,7 +228,7 @@ USER_SGPRS = {
 }
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Kernel:
     """A kernel (has a descriptor or HSA kernel marking) or a plain function."""
 
@@ -252,7 +252,7 @@ class Kernel:
         raise KeyError(enable)
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Module:
     """Everything read from one input file (and the files it includes)."""
 

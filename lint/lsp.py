@@ -32,17 +32,17 @@ from .driver.rule import documentation_url
 from .driver.session import lint_buffer
 from .ir import Module
 from .outputs.report_text import spread_text
-from .patterns import compiled
-from .records import record
+import re
+from dataclasses import dataclass
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
              Severity.INFO: types.DiagnosticSeverity.Information}
-_LABEL = compiled(r"\s*([A-Za-z_.$][\w.$]*):")
+_LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*):")
 logger = logging.getLogger(__name__)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Linted:
     """One finished lint of one version of a document."""
 

@@ -6,8 +6,8 @@ occurrence of the same source text.
 
 from __future__ import annotations
 
-from .patterns import compiled
-from .records import record
+import re
+from dataclasses import dataclass
 
 #: Register-file prefixes accepted in `v0`, `v[0:3]` forms (`acc` is LLVM's AGPR synonym).
 REGISTER_PREFIXES = {"v": "v", "s": "s", "a": "a", "acc": "a", "ttmp": "ttmp"}
@@ -22,24 +22,24 @@ SPECIAL_REGISTERS = frozenset(
     pops_exiting_wave_id vccz execz""".split()
 )
 
-_SINGLE_REGISTER = compiled(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
+_SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class Num:
     """A numeric literal."""
 
     value: int | float
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class Sym:
     """A symbol reference."""
 
     name: str
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class LocalRef:
     """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
 
@@ -47,14 +47,14 @@ class LocalRef:
     forward: bool
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class Str:
     """A string literal."""
 
     value: str
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class BinOp:
     """A binary expression."""
 
@@ -63,7 +63,7 @@ class BinOp:
     right: Node
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class UnOp:
     """A unary expression."""
 
@@ -71,7 +71,7 @@ class UnOp:
     operand: Node
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class Call:
     """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
 
@@ -79,21 +79,21 @@ class Call:
     args: tuple[Node, ...]
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class ListExpr:
     """A bracketed list of expressions."""
 
     items: tuple[Node, ...]
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class Abs:
     """`|x|` absolute-value operand modifier."""
 
     operand: Node
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class Reg:
     """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
 
@@ -112,7 +112,7 @@ class Reg:
         return f"{self.kind}[{self.index}:{self.last}]"
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class RegExpr:
     """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
 
@@ -121,7 +121,7 @@ class RegExpr:
     last: Node | None
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class SpecialReg:
     """A named special register (vcc, exec, m0, scc, ...)."""
 
@@ -209,7 +209,7 @@ def _register_list(node: ListExpr) -> Reg | None:
     return Reg(first.kind, first.index, len(regs))
 
 
-@record(frozen=True, slots=True, compiled_eq=True)
+@dataclass(frozen=True, slots=True)
 class Statement:
     """One parsed statement. `kind` is instruction, directive, assignment or empty."""
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from .patterns import compiled
-from .records import field, record
+import re
+from dataclasses import dataclass, field
 
 # name -> (major, minor, stepping); stepping letters (gfx90a, gfx90c) are hex digits.
 _GENERIC = {
@@ -34,7 +34,7 @@ PROCESSOR_ALIASES = {
     "generic": "gfx600", "generic-hsa": "gfx700",
 }
 
-_NAME = compiled(r"gfx(\d+?)([0-9a-f])([0-9a-f])\Z")
+_NAME = re.compile(r"gfx(\d+?)([0-9a-f])([0-9a-f])\Z")
 
 _FAMILY_NAMES = {6: "GFX6 (SI)", 7: "GFX7 (CI)", 8: "GFX8 (VI)", 9: "GFX9", 10: "GFX10", 11: "GFX11", 12: "GFX12"}
 
@@ -62,7 +62,7 @@ _ISA_PAGES = {
 }
 
 
-@record(frozen=True, compiled_eq=True)
+@dataclass(frozen=True)
 class Target:
     """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
 

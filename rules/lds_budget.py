@@ -26,7 +26,7 @@ from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.nodes import Num
 
-from ..patterns import compiled
+import re
 
 CODE = "AGL102"
 NAME = "lds-budget"
@@ -35,7 +35,7 @@ SUMMARY = "LDS above the work-group limit, or LDS offsets past the allocation"
 SCOPE = "kernel"
 REQUIRES = (DefUseAnalysis, ResourceAnalysis)
 
-_WIDTH = compiled(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
+_WIDTH = re.compile(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
 
 
 def _access_bytes(mnemonic: str) -> int:

@@ -25,7 +25,7 @@ from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
-from ..patterns import compiled
+import re
 
 CODE = "AGL104"
 NAME = "occupancy-below-target"
@@ -34,7 +34,7 @@ SUMMARY = "occupancy below the configured minimum waves per SIMD"
 SCOPE = "kernel"
 REQUIRES = (ResourceAnalysis,)
 
-_REQUIREMENT = compiled(r"amdgpu-lint:\s*min-waves\s*=\s*(\d+)")
+_REQUIREMENT = re.compile(r"amdgpu-lint:\s*min-waves\s*=\s*(\d+)")
 
 
 def required_waves(context: KernelContext) -> int | None:

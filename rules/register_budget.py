@@ -34,7 +34,7 @@ from amdgpu_lint.analyses.occupancy import resource_limits
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.records import replace
+from dataclasses import replace
 
 CODE = "AGL101"
 NAME = "register-budget"

@@ -27,7 +27,7 @@ def test_a_small_check_loads_only_its_output_format():
     loaded = loaded_by("check", "--no-cache", "--no-config", "--format", "json", str(LISTING))
     outputs = {name for name in loaded if name.startswith("amdgpu_lint.outputs.")}
     assert outputs == {"amdgpu_lint.outputs.json_format"}
-    unneeded = {"lark", "yaml", "tomllib", "dataclasses", "inspect", "amdgpu_lint.frontend.grammar", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.baseline",
+    unneeded = {"lark", "yaml", "tomllib", "amdgpu_lint.frontend.grammar", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.baseline",
                 "amdgpu_lint.driver.report", "amdgpu_lint.analyses.calculator"}
     assert loaded & unneeded == set()
 
@@ -89,49 +89,9 @@ def test_every_dataclass_has_a_docstring():
     for path in [*(root / "lint").rglob("*.py"), *(root / "rules").rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ClassDef) and ast.get_docstring(node) is None and any(
-                    ast.unparse(decorator).startswith(("dataclass", "record")) for decorator in node.decorator_list):
+                    ast.unparse(decorator).startswith("dataclass") for decorator in node.decorator_list):
                 missing.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
     assert missing == []
-
-
-def test_every_dataclass_is_a_record_and_only_per_instruction_ones_compile_comparisons():
-    """`record` compiles nothing a run does not use, where `dataclass` compiles up to six methods a class
-    (most of the import time of ~80 classes); the operand nodes and Target, compared and hashed for
-    every instruction, ask for compiled comparison and hash."""
-    import ast
-
-    root = Path(__file__).resolve().parent.parent
-    decorators = [(path.relative_to(root / "lint").as_posix() if "lint" in path.parts else path.name, ast.unparse(decorator))
-                  for path in [*(root / "lint").rglob("*.py"), *(root / "rules").rglob("*.py")]
-                  for node in ast.walk(ast.parse(path.read_text()))
-                  if isinstance(node, ast.ClassDef) for decorator in node.decorator_list]
-    assert [place for place, decorator in decorators if decorator.startswith("dataclass")] == []
-    assert {place for place, decorator in decorators if "compiled_eq" in decorator} == {"nodes.py", "targets.py"}
-
-
-_COMPILED_AT_IMPORT = """
-import builtins
-compiled = []
-run = builtins.exec
-def counted(source, *rest):
-    if isinstance(source, str):
-        compiled.append(source.split("(")[0])
-    return run(source, *rest)
-builtins.exec = counted
-import contextlib, io, sys
-from amdgpu_lint.cli import main
-with contextlib.redirect_stdout(io.StringIO()):
-    main(["check", "--no-cache", "--no-config", sys.argv[1]])
-print(len(compiled))
-"""
-
-
-def test_a_small_check_compiles_no_method():
-    """Before records, importing the check path compiled 210 methods (~100 µs each); records make theirs on
-    first use, from records_precompiled.py's bytecode, so neither the imports nor the lint compile one."""
-    run = subprocess.run([sys.executable, "-c", _COMPILED_AT_IMPORT, str(LISTING)], capture_output=True, text=True,
-                         check=True)
-    assert int(run.stdout) == 0
 
 
 def test_the_command_line_makes_only_the_named_command():

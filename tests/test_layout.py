@@ -12,8 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "amdgpu_lint"
 MODEL = {"amdgpu_lint", "amdgpu_lint.ir", "amdgpu_lint.nodes", "amdgpu_lint.expr", "amdgpu_lint.targets",
-         "amdgpu_lint.devices", "amdgpu_lint.diagnostics", "amdgpu_lint.records",
-         "amdgpu_lint.records_precompiled", "amdgpu_lint.memo", "amdgpu_lint.patterns", "amdgpu_lint.patterns_precompiled"}
+         "amdgpu_lint.devices", "amdgpu_lint.diagnostics",
+         "amdgpu_lint.memo"}
 FRONT_DOORS = {"amdgpu_lint.cli", "amdgpu_lint.lsp"}
 #: the rule contract is the one part of the driver that rules and outputs see
 RULE_CONTRACT = "amdgpu_lint.driver.rule"

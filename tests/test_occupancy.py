@@ -15,7 +15,7 @@ from amdgpu_lint.analyses.occupancy import (
     waves_with_vgprs,
     what_if,
 )
-from amdgpu_lint.records import replace
+from dataclasses import replace
 from amdgpu_lint.targets import extra_sgprs, parse_target_id
 
 

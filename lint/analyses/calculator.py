@@ -7,7 +7,7 @@ terascale` implements the Radeon Compute Profiler's VLIW5/VLIW4 (Radeon HD 5000/
 
 from __future__ import annotations
 
-from ..records import record, replace
+from dataclasses import dataclass, replace
 from ..targets import Target
 from .occupancy import (
     Inputs,
@@ -27,7 +27,7 @@ class CalculatorError(ValueError):
     """Inputs the hardware cannot run (the message says which limit)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Request:
     """Resources the occupancy calculator is asked about."""
 

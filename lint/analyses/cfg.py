@@ -10,7 +10,7 @@ from ..ir import BasicBlock, Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.sizes import instruction_size
 from ..nodes import Num, Sym, UnOp
-from ..records import record
+from dataclasses import dataclass
 from .manager import Analysis, AnalysisManager
 
 #: Instructions that end the program or leave the function with no static successor.
@@ -43,7 +43,7 @@ def branch_label(instruction: Instruction) -> str | None:
     return target.name if isinstance(target, Sym) else None
 
 
-@record
+@dataclass
 class ControlFlowGraph:
     """Basic blocks and their edges."""
 

@@ -6,7 +6,7 @@ from ..ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
 from ..memo import Remembered
 from ..nodes import SpecialReg, Sym
-from ..records import record
+from dataclasses import dataclass
 from ..targets import Target
 from .cfg import is_branch
 from .manager import Analysis, AnalysisManager
@@ -45,7 +45,7 @@ def _wave_size_of_code(kernel: Kernel) -> int | None:
     return None
 
 
-@record(slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class InstructionFacts:
     """One distinct instruction (mnemonic, operands, modifiers, VOPD half) on one target and wave size:
     its def/use and what the analyses derive from it, computed once and shared by every occurrence."""
@@ -128,7 +128,7 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
     return facts
 
 
-@record
+@dataclass
 class KernelDefUse:
     """Def/use sets and shared facts of every instruction of a kernel."""
 

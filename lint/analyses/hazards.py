@@ -18,7 +18,7 @@ from operator import attrgetter
 from ..ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
 from ..nodes import Node, Num, Reg, Sym, hardware_register
-from ..records import field, record
+from dataclasses import dataclass, field
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -35,7 +35,7 @@ _serials = itertools.count()
 _AFTER_LIMIT = 4096
 
 
-@record(slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Facts:
     """What the hazard rows ask about one distinct instruction on one target (shared by its occurrences)."""
 
@@ -102,7 +102,7 @@ def _part(units: frozenset, files: tuple[str, ...]) -> frozenset:
     return units if part == units else part
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class HazardRow:
     """One wait-state rule: where it applies, its producer and consumer, and the states needed."""
 
@@ -482,7 +482,7 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
     return None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Hazard:
     """A consumer too close to a producer under one row."""
 
@@ -493,7 +493,7 @@ class Hazard:
     present: int  # wait states between producer and consumer on the worst path
 
 
-@record
+@dataclass
 class HazardReport:
     """Every kernel hazard found, per consumer."""
 

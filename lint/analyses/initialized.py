@@ -29,8 +29,8 @@ from functools import lru_cache
 from ..ir import Instruction, Kernel
 from ..isa.defuse import Unit, register_units
 from ..nodes import BinOp, Call, Node, Num, Sym, UnOp
-from ..patterns import compiled
-from ..records import record
+import re
+from dataclasses import dataclass
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -43,12 +43,12 @@ _HARDWARE_UNITS = frozenset((("exec", 0), ("exec", 1), ("tba", 0), ("tba", 1), (
                              *(("ttmp", index) for index in range(16))))
 #: Plain moves: the destination holds what the source held (the first two operands; a lane
 #: select after them is an ordinary read).
-_COPIES = compiled(r"s_mov_b(32|64)|v_(dual_)?mov_b(32|64)(_e32|_e64)?|v_accvgpr_(read|write|mov)_b32(_e64)?|"
+_COPIES = re.compile(r"s_mov_b(32|64)|v_(dual_)?mov_b(32|64)(_e32|_e64)?|v_accvgpr_(read|write|mov)_b32(_e64)?|"
                      r"v_readlane_b32|v_readfirstlane_b32(_e32|_e64)?")
 #: Moves into one lane of the destination: its other lanes keep what they held (SGPR spills).
-_LANE_WRITES = compiled(r"v_writelane_b32")
+_LANE_WRITES = re.compile(r"v_writelane_b32")
 #: Multiply-adds of two 32-bit sources and a 64-bit addend into a 64-bit result (and a carry).
-_WIDE_MADS = compiled(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
+_WIDE_MADS = re.compile(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
 
 
 def packs_workitem_ids(target: Target) -> bool:
@@ -95,7 +95,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -190,7 +190,7 @@ class _Bits:
         return frozenset(found)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class FlowBits:
     """A Flow in _Bits (0: no register)."""
 
@@ -263,7 +263,7 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
     return written, copied, missing
 
 
-@record
+@dataclass
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
 

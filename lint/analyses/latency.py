@@ -9,8 +9,8 @@ from pathlib import Path
 
 from ..ir import Instruction
 from ..isa.classes import InstructionClass
-from ..patterns import compiled
-from ..records import record
+import re
+from dataclasses import dataclass
 from ..targets import Target
 
 
@@ -18,7 +18,7 @@ class LatencyTableError(ValueError):
     """A user latency table that cannot be read or has a bad entry."""
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One latency-table row: cycles and where the figure comes from."""
 
@@ -52,7 +52,7 @@ def _entry(name: str, raw: object, where: str) -> Entry:
     return Entry(low, high, str(raw.get("source", where)))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class LatencyTable:
     """The latency entries of one processor family."""
 
@@ -90,7 +90,7 @@ def load_table(target: Target, override: str | None = None) -> LatencyTable:
 
 
 _RATE = {"full": 1, "half": 2, "quarter": 4, "trans": 4}
-_WIDTH = compiled(r"dwordx(\d)|b(\d+)\b|_(u|s)?(byte|short)|dword")
+_WIDTH = re.compile(r"dwordx(\d)|b(\d+)\b|_(u|s)?(byte|short)|dword")
 _REFERENCE_BYTES = 16 * 64  # the table's request rates are for a 16-byte-per-lane wave64 access (dwordx4, b128)
 
 

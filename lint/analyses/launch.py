@@ -6,11 +6,11 @@ from __future__ import annotations
 import math
 
 from ..devices import Launch
-from ..records import record
+from dataclasses import dataclass
 from ..targets import Target
 
 
-@record
+@dataclass
 class LaunchFill:
     """How a grid of work-groups fills the device."""
 

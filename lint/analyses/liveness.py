@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from ..ir import Kernel
-from ..records import record
+from dataclasses import dataclass
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
 
 
-@record
+@dataclass
 class Liveness:
     """Registers live into each instruction."""
 

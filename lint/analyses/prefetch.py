@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 
 from ..ir import Instruction, Kernel
-from ..records import record
+from dataclasses import dataclass
 from ..targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -24,7 +24,7 @@ from .waitcnt import LOAD_COUNTERS, wait_facts
 MAX_STEPS = 4000  # instructions one walk may visit
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class LoadDistance:
     """How far a load is from the wait that needs it."""
 
@@ -35,7 +35,7 @@ class LoadDistance:
     loop: int | None  # header block of the loop the load is in
 
 
-@record
+@dataclass
 class PrefetchReport:
     """Issue timing of one kernel: per instruction cycles, counter events and waits; per load its
     distance; per loop its instructions."""

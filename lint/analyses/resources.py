@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..expr import EvalError, evaluate, target_functions
 from ..ir import Kernel, Module
-from ..records import record
+from dataclasses import dataclass
 from ..targets import extra_sgprs, xnack_reserved
 from .defuse import NO_REGISTERS, DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager
@@ -22,7 +22,7 @@ _UNPINNED = "not pinned: LLVM's figure, the most waves over the range; pass --wg
 _UNPINNED_RANGE = "a range: LLVM's figure, the most waves over it"
 
 
-@record
+@dataclass
 class KernelResources:
     """Registers, LDS and scratch a kernel uses and declares."""
 

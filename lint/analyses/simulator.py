@@ -23,7 +23,7 @@ from collections import deque
 
 from ..ir import Kernel, Module
 from ..isa.classes import RETURNS
-from ..records import field, record
+from dataclasses import dataclass, field
 from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from .defuse import DefUseAnalysis
 from .latency import request_cycles
@@ -38,7 +38,7 @@ _CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "sme
              "message": "scalar", "export": "export"}  # everything else issues freely
 
 
-@record
+@dataclass
 class Step:
     """One instruction of the trace with what the simulator needs of it."""
 
@@ -56,7 +56,7 @@ class Step:
     unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
 
 
-@record
+@dataclass
 class Simulation:
     """The result of simulating a kernel's waves on one CU."""
 
@@ -144,7 +144,7 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
     return steps
 
 
-@record
+@dataclass
 class _Wave:
     """One simulated wave's position and what it waits for."""
 

@@ -27,7 +27,7 @@ from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
-from ..records import field, record, replace
+from dataclasses import dataclass, field, replace
 from ..targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -54,7 +54,7 @@ _TEST_KEY = attrgetter("test_key")
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Counter:
     """Outstanding events on one counter. Never changed once made (states share them): a change makes a
     new one."""
@@ -98,7 +98,7 @@ _DRAINED = Counter()
 State = dict[str, Counter]
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Something an instruction adds to a wait counter."""
 
@@ -108,7 +108,7 @@ class Event:
     flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS (not counted in order)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Need:
     """A wait some instruction needs: count on a counter, for a unit, because of a producer."""
 
@@ -119,7 +119,7 @@ class Need:
     access: str  # "read", "overwritten", "barrier-lds", "barrier-vmem", "return"
 
 
-@record
+@dataclass
 class WaitReport:
     """Per instruction: the waits it lacks, and for wait instructions whether they did anything."""
 
@@ -188,7 +188,7 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
                                    counter.unknown, counter.unseen)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
@@ -200,7 +200,7 @@ class Access:
         return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
@@ -232,7 +232,7 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     return shared.waits
 
 
-@record
+@dataclass
 class _Walk:
     """What the walk over one kernel knows besides the counter state."""
 

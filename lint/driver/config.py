@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..diagnostics import Severity
-from ..records import field, record
+from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ class ConfigError(ValueError):
     """A configuration file that cannot be used (message names the file)."""
 
 
-@record
+@dataclass
 class Config:
     """Settings read from pyproject.toml or .amdgpu-lint.toml."""
 

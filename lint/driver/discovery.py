@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..records import record
+from dataclasses import dataclass
 
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
 #: objects are linted when named explicitly)
@@ -22,7 +22,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node
 _GLOB_CHARACTERS = frozenset("*?[")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Pattern:
     """An exclusion glob: one without '/' matches any file or directory name, one with '/' the path
     relative to `base` (the configuration's directory, or the working directory for flags)."""

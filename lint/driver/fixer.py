@@ -22,18 +22,18 @@ from pathlib import Path
 
 from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
-from ..patterns import compiled
-from ..records import field, record, replace
+import re
+from dataclasses import dataclass, field, replace
 from .linter import FileResult, lint_source
 from .session import Flags, Job, in_processes, jobs_for, run_job
 
 #: Lint-and-apply passes per file before giving up (a pass per isolated fix in a kernel, as ruff's cap).
 MAX_PASSES = 100
 
-_LINE = compiled(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
+_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
 
 
-@record
+@dataclass
 class FixedFile:
     """One input after fixing: the findings that remain, the text before and after, the fixes applied per rule
     and how many findings there were before."""

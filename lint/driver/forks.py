@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from functools import partial
 
-from ..records import record
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ class CopyFailed(RuntimeError):
     """The copy raised, or ended without sending its result."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class _Failed:
     """What a copy sends instead of its result when the work raised."""
 

@@ -13,7 +13,7 @@ from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, s
 from ..frontend.source import read_source, split_lines
 from ..ir import Instruction, Kernel, Module, ReadProblem, SourceFile
 from ..nodes import LocalRef, Sym
-from ..records import field, record, replace
+from dataclasses import dataclass, field, replace
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
@@ -36,7 +36,7 @@ def near_miss(text: str, rules: tuple[Rule, ...]) -> str:
     return f"; did you mean {spellings[close[0]]}?" if close else ""
 
 
-@record
+@dataclass
 class RuleSelection:
     """ruff-style selection: codes, names, code prefixes or ALL; ignore wins over select."""
 
@@ -69,7 +69,7 @@ class RuleSelection:
         ]
 
 
-@record
+@dataclass
 class FileResult:
     """What linting one input produced: findings, quoted lines and kernel summaries."""
 
@@ -226,7 +226,7 @@ class _CopyDone(Exception):
     """The forked copy has linted its part's kernels: it builds no further."""
 
 
-@record
+@dataclass
 class _Split:
     """Which of two processes lints a kernel of a split file: the forked copy those handed on before the first
     that begins at or after `boundary` (a line of the file), this process the others. Both see the same kernels

@@ -13,8 +13,7 @@ from ..analyses.manager import Analysis, AnalysisManager
 from ..diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import Reg
-from ..patterns import compiled
-from ..records import record, replace
+from dataclasses import dataclass, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,7 +24,7 @@ RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"
 
 
 #: Labels opening a line (`.Lloop:`, `1:`), and the blanks after them; not VOPD's `::`.
-_LABELS = compiled(r"(?:\s*(?:[A-Za-z_.$][\w.$@]*|\d+)\s*:(?!:))+\s*")
+_LABELS = re.compile(r"(?:\s*(?:[A-Za-z_.$][\w.$@]*|\d+)\s*:(?!:))+\s*")
 
 
 def _above_suppressions(source: SourceFile, line: int) -> int:
@@ -44,7 +43,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 
@@ -71,7 +70,7 @@ class Rule:
         )
 
 
-@record
+@dataclass
 class ModuleContext:
     """What a module-level rule sees: the module and the rule itself."""
 
@@ -139,7 +138,7 @@ class ModuleContext:
             yield self.diagnostic(finding.where, finding.message, end_column=finding.end_column)
 
 
-@record
+@dataclass
 class KernelContext(ModuleContext):
     """What a kernel-level rule sees: the kernel and its cached analyses."""
 

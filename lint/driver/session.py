@@ -17,8 +17,7 @@ from ..devices import DEVICES, Launch, find_device, parse_grid
 from ..diagnostics import Severity
 from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
-from ..patterns import compiled
-from ..records import field, record
+from dataclasses import dataclass, field
 from ..targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
@@ -39,7 +38,7 @@ class UsageError(Exception):
     """Bad command line or configuration: exit code 2."""
 
 
-@record
+@dataclass
 class Flags:
     """What the user said on the command line (or the editor, nothing); unset values come from the configuration."""
 
@@ -65,7 +64,7 @@ class Flags:
     includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
 
 
-@record
+@dataclass
 class Settings:
     """Everything needed to lint one file: how to build it, which rules, and what fails."""
 
@@ -199,7 +198,7 @@ def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None
     return files
 
 
-_INCLUDE = compiled(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.M)
+_INCLUDE = re.compile(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.M)
 NOT_INCLUDED = "a header no assembly file includes"
 
 
@@ -259,7 +258,7 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
     return [path for path in files if path not in headers] + includers, [h for h in headers if h.resolve() not in reached]
 
 
-@record
+@dataclass
 class Job:
     """One input and how to lint it (or why it is skipped); picklable, for worker processes."""
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..ir import SourceFile
-from ..patterns import compiled
-from ..records import field, record
+import re
+from dataclasses import dataclass, field
 
-_DIRECTIVE = compiled(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
+_DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 
 
-@record
+@dataclass
 class Directive:
     """One `amdgpu-lint:` comment: what it does, to which rules, where."""
 

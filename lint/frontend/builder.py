@@ -9,8 +9,8 @@ from ..devices import Launch
 from ..expr import EvalError, Value, evaluate, target_functions
 from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..nodes import LocalRef, Statement, Sym
-from ..patterns import compiled
-from ..records import field, record
+import re
+from dataclasses import dataclass, field
 from ..targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
 from .metadata import (
@@ -27,13 +27,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_TARGET_DIRECTIVE = compiled(r'\s*\.amdgcn_target\s+"([^"]*)"')
+_TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
 KernelHandler = Callable[[Module, list[Kernel]], None]
 _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
 
 
-@record
+@dataclass
 class BuildOptions:
     """How to read a file, and the launch facts the analyses need when the kernel does not say."""
 
@@ -89,7 +89,7 @@ def resolve_target(
     return None
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class KernelCode:
     """An .amd_kernel_code_t block's evaluated fields, in the code stream."""
 
@@ -423,7 +423,7 @@ class EarlyKernelsUnsafe(Exception):
     """Something later in the file changed what kernels handed on early were built from: build again, all at the end."""
 
 
-@record
+@dataclass
 class _EarlyKernels:
     """Kernels handed on as soon as their code is complete, and what that assumed of the rest of the file."""
 

@@ -16,8 +16,7 @@ import struct
 from pathlib import Path
 
 from ..ir import ReadProblem, SourceFile
-from ..patterns import compiled
-from ..records import field, record, replace
+from dataclasses import dataclass, field, replace
 from .builder import BuildOptions
 from .source import split_lines
 
@@ -31,12 +30,12 @@ _BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 _COMPRESSED_BUNDLE_MAGIC = b"CCOB"
 _ELF_MAGIC = b"\x7fELF"
 _NT_AMDGPU_METADATA = 32
-_TARGET_CPU = compiled(r'"target-cpu"="(gfx[0-9a-z]+)"')
-_LOC = compiled(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
-_FILE = compiled(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
+_TARGET_CPU = re.compile(r'"target-cpu"="(gfx[0-9a-z]+)"')
+_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
+_FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 
 
-@record
+@dataclass
 class Prepared:
     """Assembly made from one input, ready to lint."""
 
@@ -220,7 +219,7 @@ def _bundle_entries(data: bytes) -> list[tuple[str, bytes]]:
     return entries
 
 
-@record
+@dataclass
 class _CodeObject:
     """What a code object holds that linting needs."""
 

@@ -6,7 +6,6 @@ import re
 from functools import lru_cache
 
 from ..ir import USER_SGPRS
-from ..patterns import compiled
 from ..targets import Target
 
 TYPE_CHECKING = False
@@ -141,10 +140,10 @@ class _NotPlain(Exception):
     """The document is not in the shape LLVM writes; PyYAML reads it."""
 
 
-_KEY = compiled(r"(\.?[A-Za-z_][\w.\-]*):(?: +(.*))?\Z", re.ASCII)
-_WORDS = compiled(r"[A-Za-z_][\w.\-]*(?: [\w.\-]+)*\Z", re.ASCII)
-_INT = compiled(r"-?(?:0|[1-9][0-9]*)\Z")
-_QUOTED = compiled(r"'((?:[^']|'')*)'\Z")
+_KEY = re.compile(r"(\.?[A-Za-z_][\w.\-]*):(?: +(.*))?\Z", re.ASCII)
+_WORDS = re.compile(r"[A-Za-z_][\w.\-]*(?: [\w.\-]+)*\Z", re.ASCII)
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_QUOTED = re.compile(r"'((?:[^']|'')*)'\Z")
 #: Plain words YAML 1.1 reads as booleans, nulls or floats (the reader takes only true and false, as values).
 _RESERVED = frozenset("yes Yes YES no No NO on On ON off Off OFF true True TRUE false False FALSE "
                       "null Null NULL .inf .Inf .INF .nan .NaN .NAN".split())
@@ -258,7 +257,7 @@ def parse_metadata_yaml(text: str) -> dict[str, Any]:
     return document
 
 
-_KERNEL_CODE_FIELD = compiled(r"\s*([A-Za-z_]\w*)\s*=\s*(.*?)\s*\Z")
+_KERNEL_CODE_FIELD = re.compile(r"\s*([A-Za-z_]\w*)\s*=\s*(.*?)\s*\Z")
 
 
 def parse_kernel_code_t(text: str) -> tuple[dict[str, tuple[int, str]], list[tuple[int, str]]]:

@@ -14,6 +14,7 @@ import os
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from pathlib import Path
 
 from ..expr import EvalError, Functions, Value, evaluate
@@ -34,8 +35,7 @@ from ..nodes import (
     mentions_symbols,
     register_from_name,
 )
-from ..patterns import compiled
-from ..records import field, record, replace
+from dataclasses import dataclass, field, replace
 from .source import read_source
 from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
 
@@ -66,28 +66,28 @@ _HANDLED = frozenset(
     ".err .error .warning .altmacro .noaltmacro".split()
 ) | _IF_DIRECTIVES | _REPEAT_DIRECTIVES | frozenset(RAW_BLOCKS)
 
-_FIRST_WORD = compiled(r"([A-Za-z_.$][\w.$]*)")
-_ASSIGNMENT = compiled(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
-_SUBSTITUTION = compiled(r"\\(\(\)|@|[A-Za-z_][\w]*)")
+_FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
+_ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
+_SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
 _KERNEL_SCOPE_COUNTS = {".kernel.vgpr_count": "v", ".kernel.sgpr_count": "s"}
 #: Names `lookup` may answer without a definition.
 _ANSWERED_NAMES = frozenset((".", ".amdgcn.next_free_vgpr", ".amdgcn.next_free_sgpr", *_KERNEL_SCOPE_COUNTS))
-_LOCATION = compiled(r"(?<![\w.$])\.(?![\w.$])")
-_DOT_NOT_BEFORE_A_NAME = compiled(r"\.(?![\w.$])")
-_NAME_CHAR = compiled(r"[\w.$]")
+_LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
+_DOT_NOT_BEFORE_A_NAME = re.compile(r"\.(?![\w.$])")
+_NAME_CHAR = re.compile(r"[\w.$]")
 #: bytes per value of the data directives
 _DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".value": 2, ".long": 4, ".int": 4, ".4byte": 4,
                ".word": 4, ".quad": 8, ".8byte": 8}
 _SIZED_DIRECTIVES = frozenset(_DATA_SIZES) | {".zero", ".space", ".skip", ".fill", ".p2align", ".balign", ".align"}
-_BARE_PARAMETER = compiled(r"(?<![\w.$\\])(\\?)([A-Za-z_.$][\w.$]*)&?")
-_MACRO_PARAM = compiled(r"([A-Za-z_][\w]*)\s*(?::\s*(req|vararg))?\s*(?:=\s*(\"[^\"]*\"|[^,\s]+))?")
+_BARE_PARAMETER = re.compile(r"(?<![\w.$\\])(\\?)([A-Za-z_.$][\w.$]*)&?")
+_MACRO_PARAM = re.compile(r"([A-Za-z_][\w]*)\s*(?::\s*(req|vararg))?\s*(?:=\s*(\"[^\"]*\"|[^,\s]+))?")
 _OPERATOR_CHARS = frozenset("+-*/%|&^<>=!~")
-_CPP = compiled(r"#\s*([A-Za-z_]\w*)?\s*(.*)\Z")
-_DEFINED = compiled(r"defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
-_IDENTIFIER = compiled(r"[A-Za-z_]\w*")
+_CPP = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)\Z")
+_DEFINED = re.compile(r"defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class MacroParam:
     """A `.macro` parameter."""
 
@@ -97,7 +97,7 @@ class MacroParam:
     vararg: bool = False
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Macro:
     """A `.macro` definition: parameters and body lines."""
 
@@ -107,7 +107,7 @@ class Macro:
     where: Provenance
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class _Condition:
     """An open `.if` and the state of its branches."""
 
@@ -117,7 +117,7 @@ class _Condition:
     seen_else: bool = False
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class _Frame:
     """Lines being read: a file or one expansion, with its expansion chain."""
 
@@ -136,7 +136,7 @@ class _Frame:
 Emitted = tuple[Statement, Provenance, str]
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
     and (for an instruction) free of symbols while its names are none; with the registers it reaches, for
@@ -149,7 +149,7 @@ class _Plain:
     names: frozenset[str]  # names an instruction mentions: while none is a symbol, `statement` is as resolved
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class PlainRun:
     """Consecutive plain statements of one file, read from its code lines `first` on, the last of them the
     only one with labels; what `run` hands on for most of a file (shared statements: who keeps them makes
@@ -162,7 +162,7 @@ class PlainRun:
 
 
 #: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`
-_CONSTANT_SET = compiled(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]*)\Z")
+_CONSTANT_SET = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]*)\Z")
 _UNSEEN = object()
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
 _PLAIN_TEXTS_KEPT = 8192
@@ -177,9 +177,9 @@ _NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_ve
 
 #: The shapes of most distinct lines of a compiler listing (one per label or symbol), read without the statement
 #: reader, as it reads them: a label alone, a directive, a branch to a label
-_LABEL_ALONE = compiled(r"([A-Za-z_.][\w.]*):\Z", re.ASCII)
-_DIRECTIVE = compiled(r"(\.[A-Za-z_][\w.]*)(?:[ \t]+([^=].*))?\Z", re.ASCII)
-_BRANCH_TO_LABEL = compiled(r"(s_branch|s_cbranch_[a-z0-9_]+)[ \t]+([A-Za-z_.][\w.]*)\Z", re.ASCII)
+_LABEL_ALONE = re.compile(r"([A-Za-z_.][\w.]*):\Z", re.ASCII)
+_DIRECTIVE = re.compile(r"(\.[A-Za-z_][\w.]*)(?:[ \t]+([^=].*))?\Z", re.ASCII)
+_BRANCH_TO_LABEL = re.compile(r"(s_branch|s_cbranch_[a-z0-9_]+)[ \t]+([A-Za-z_.][\w.]*)\Z", re.ASCII)
 
 
 def _plain(text: str) -> _Plain | None:
@@ -355,8 +355,8 @@ def _uses_location(source: SourceFile) -> bool:
     return any("." in text and _LOCATION.search(text) for text in source.lines.texts())
 
 
-_QUOTED = compiled(r'"((?:\\.|[^"\\])*)"')
-_ESCAPE = compiled(r"\\([0-7]{1,3}|x[0-9a-fA-F]+|.)")
+_QUOTED = re.compile(r'"((?:\\.|[^"\\])*)"')
+_ESCAPE = re.compile(r"\\([0-7]{1,3}|x[0-9a-fA-F]+|.)")
 _NAMED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
 
 
@@ -386,7 +386,7 @@ def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
 
 
 #: Directives that make the statement stream depend on more than each line (expansion, conditions, inclusion).
-_EXPANDING = compiled(r"\.(?i:macro|rept|irpc?|if\w*|include|altmacro)\b")
+_EXPANDING = re.compile(r"\.(?i:macro|rept|irpc?|if\w*|include|altmacro)\b")
 
 
 def _at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
@@ -396,6 +396,12 @@ def _at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[st
         line_start = text.rfind("\n", 0, match.start()) + 1
         if not text[line_start : match.start()].strip(" \t"):
             yield match
+
+
+@cache
+def _opening(word: str) -> re.Pattern[str]:
+    """A raw block's opening directive `word`, in any case, ending there."""
+    return re.compile(rf"((?i:{re.escape(word)}))(?![\w.$])")
 
 
 def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
@@ -409,8 +415,7 @@ def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
     starts = lines.starts
     texts: list[str] = []
     resume = 0  # code lines before this one are inside a block already read
-    opening = compiled(rf"((?i:{re.escape(word)}))(?![\w.$])")
-    for match in _at_line_starts(opening, source.text):
+    for match in _at_line_starts(_opening(word), source.text):
         index = bisect_left(starts, match.start(1))
         if index < resume or index == len(starts) or starts[index] != match.start(1):
             continue  # inside a block comment, or a block already read

@@ -14,14 +14,14 @@ from operator import add, sub
 from pathlib import Path
 
 from ..ir import CodeLines, ReadProblem, SourceFile
-from ..patterns import compiled
+import re
 
 #: Files larger than this are not read (a generated kernel library file is far smaller).
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
-_NEEDS_SCAN = compiled(r'[;/"]')
+_NEEDS_SCAN = re.compile(r'[;/"]')
 #: A line of code with nothing to scan for (no comment, string or C-preprocessor mark): group 1 is its code.
-_PLAIN_CODE = compiled(r'[ \t]*([^\s;/"#](?:[^;/"]*[^\s;/"])?)\s*\Z')
+_PLAIN_CODE = re.compile(r'[ \t]*([^\s;/"#](?:[^;/"]*[^\s;/"])?)\s*\Z')
 
 
 def _decode(data: bytes, problems: list[ReadProblem]) -> str:

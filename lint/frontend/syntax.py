@@ -33,8 +33,7 @@ from ..nodes import (
     mentions_symbols,
     register_from_name,
 )
-from ..patterns import compiled
-from ..records import record, replace
+from dataclasses import dataclass, replace
 
 #: Operand words that are instruction modifiers, never operands, wherever they appear.
 MODIFIER_WORDS = frozenset(
@@ -43,7 +42,7 @@ MODIFIER_WORDS = frozenset(
 )
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ParseFailure:
     """A statement the grammar rejected; `column` is 1-based within the statement text."""
 
@@ -160,11 +159,11 @@ def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
 
 #: Text the hand-written reader leaves to the grammar: anything but printable ASCII and tabs,
 #: VOPD's `::`, and the two-character operators it does not read.
-UNUSUAL_TEXT = compiled(r"[^\t -~]|::|\|\||&&")
-_NAME = compiled(r"[A-Za-z_.$][\w.$]*", re.ASCII)
+UNUSUAL_TEXT = re.compile(r"[^\t -~]|::|\|\||&&")
+_NAME = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
 #: Operand tokens, the grammar's terminals in the lexer's order; a number glued to a name, and any
 #: other character, is a BAD token (the grammar decides).
-_TOKEN = compiled(
+_TOKEN = re.compile(
     r"[ \t]*(?:(\d+\.\d*(?:[eE][+-]?\d+)?(?![\w.$@])|\d+[eE][+-]?\d+(?![\w.$@]))"  # 1 FLOAT
     r"|(\d+[bf](?![\w.$@]))"  # 2 LOCAL_REF
     r"|((?:0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)(?![\w.$@]))"  # 3 NUMBER

@@ -12,17 +12,17 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ..patterns import compiled
-from ..records import record, replace
+import re
+from dataclasses import dataclass, replace
 from ..targets import Target
 
-_ENCODING_SUFFIX = compiled(r"_(e32|e64|dpp|sdwa)$")
-_ALL_SUFFIXES = compiled(r"(_e32|_e64|_dpp|_sdwa)+$")
+_ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
+_ALL_SUFFIXES = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
 PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx950",
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class OperandSpec:
     """One operand of an encoding variant."""
 
@@ -55,7 +55,7 @@ class OperandSpec:
         return self.size
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Variant:
     """One encoding of a mnemonic: its operands and modifier names."""
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..patterns import compiled
-from ..records import record
+import re
+from dataclasses import dataclass
 from ..targets import Target
 
 VMEM_ENCODINGS = frozenset((
@@ -28,13 +28,13 @@ SALU_ENCODINGS = frozenset(("SOP1", "SOP2", "SOPC", "SOPK", "SOPP"))
 CALLS = frozenset(("s_swappc_b64", "s_call_b64", "s_swap_pc_i64", "s_call_i64"))  # gfx1250 spells them _i64
 RETURNS = frozenset(("s_setpc_b64", "s_rfe_b64", "s_set_pc_i64", "s_rfe_i64"))  # or tail calls
 
-_TRANS = compiled(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)(_legacy|_iflag|_clamp)?_f(16|32)(_e32|_e64|_dpp|_sdwa)?$|v_(exp|log)_legacy_f32")
-_QUARTER = compiled(r"v_(mul_lo|mul_hi|mad_lo|mad_hi)_[iu]32|v_mad_[iu]64_[iu]32|v_mul_lo_i32|v_mul_hi_i32")
-_HALF = compiled(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|sub)_nc_u64|v_mov_b64|v_(lshl|lshr|ashr)_[bi]64")
-_MFMA_SHAPE = compiled(r"(\d+)x(\d+)x(\d+)")
+_TRANS = re.compile(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)(_legacy|_iflag|_clamp)?_f(16|32)(_e32|_e64|_dpp|_sdwa)?$|v_(exp|log)_legacy_f32")
+_QUARTER = re.compile(r"v_(mul_lo|mul_hi|mad_lo|mad_hi)_[iu]32|v_mad_[iu]64_[iu]32|v_mul_lo_i32|v_mul_hi_i32")
+_HALF = re.compile(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|sub)_nc_u64|v_mov_b64|v_(lshl|lshr|ashr)_[bi]64")
+_MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)")
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class InstructionClass:
     """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, lds_parameter, export,
     branch, call, return, wait, barrier, nop, message, endpgm."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
-from ..patterns import compiled
-from ..records import record
+import re
+from dataclasses import dataclass
 from ..targets import Target
 from . import Variant, instruction_set
 from .classes import InstructionClass, classify
@@ -38,18 +38,18 @@ SCC: tuple[Unit, ...] = (("scc", 0),)
 M0: tuple[Unit, ...] = (("m0", 0),)
 
 #: SALU instructions that write SCC (compares, carries, logic, shifts, bit counts, saveexec).
-_SCC_WRITERS = compiled(
+_SCC_WRITERS = re.compile(
     r"s_(cmp|cmpk|bitcmp)\w*|s_(add|sub|addc|subb)_[iu]32|s_(addk)_i32|s_(min|max)_[iu]32|s_absdiff_i32|"
     r"s_(and|or|xor|andn2|orn2|nand|nor|xnor|and_not1|or_not1|andn1|orn1)_(b32|b64)|s_(lshl|lshr|ashr)_[bi](32|64)|"
     r"s_lshl[1-4]_add_u32|s_bfe_[iu](32|64)|s_(not|wqm|quadmask)_b(32|64)|s_bcnt[01]_i32_b(32|64)|s_abs_i32|"
     r"s_\w+_saveexec_b(32|64)|s_\w+_wrexec_b(32|64)|s_(and|or|xor|andn2|orn2|nand|nor|xnor)_saveexec\w*"
 )
-_SCC_READERS = compiled(r"s_(addc|subb)_[iu]32|s_cselect_b(32|64)|s_cmov_b(32|64)|s_cmovk_i32|s_cbranch_scc[01]")
+_SCC_READERS = re.compile(r"s_(addc|subb)_[iu]32|s_cselect_b(32|64)|s_cmov_b(32|64)|s_cmovk_i32|s_cbranch_scc[01]")
 #: Destinations that are also inputs: the result accumulates into them.
-_ACCUMULATES = compiled(r"s_(addk|mulk)_i32|v_(mac|fmac)_\w+|v_dot\d+c_\w+|v_swap_b(16|32)|v_permlane(16|32)_swap\w*")
+_ACCUMULATES = re.compile(r"s_(addk|mulk)_i32|v_(mac|fmac)_\w+|v_dot\d+c_\w+|v_swap_b(16|32)|v_permlane(16|32)_swap\w*")
 #: Destinations written only in part (some lanes, one half, or on a condition): the rest is kept.
-_PARTIAL_WRITES = compiled(r"s_cmovk_i32|s_cmov_b(32|64)|v_writelane_b32|\w+_d16(_hi)?(_\w+)?")
-_M0_READERS = compiled(
+_PARTIAL_WRITES = re.compile(r"s_cmovk_i32|s_cmov_b(32|64)|v_writelane_b32|\w+_d16(_hi)?(_\w+)?")
+_M0_READERS = re.compile(
     r"s_ttracedata|v_interp_\w+|v_movrel\w*|s_movrel\w*|ds_gws_\w+|ds_ordered_count|ds_append|"
     r"ds_consume|global_load_lds_\w+|lds_param_load|lds_direct_load|ds_param_load|ds_direct_load|s_gpr_idx_on|"
     r"v_readlane_b32_m0"
@@ -97,7 +97,7 @@ _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s
 _OPTIONAL_IMMEDIATE = frozenset(("s_endpgm",))
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class DefUse:
     """Registers an instruction instance writes and reads, its class and the table variant used."""
 

@@ -20,8 +20,7 @@ from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..diagnostics import Diagnostic, Severity
 from ..ir import Module, SourceFile
-from ..patterns import compiled
-from ..records import field, record
+from dataclasses import dataclass, field
 from .lexer import AMDGPULexer
 from .plots import report_charts
 from .report_text import spread_text
@@ -67,12 +66,12 @@ details.block { margin: 0; } details.block > summary { font-family: sans-serif; 
 
 _BLOCKS = {"amdgpu_metadata": "code-object metadata (YAML)", "amdhsa_kernel": "kernel descriptor",
            "amd_kernel_code_t": "kernel code descriptor (amd_kernel_code_t)"}
-_BLOCK_START = compiled(r"^\s*\.(amdgpu_metadata|amdhsa_kernel|amd_kernel_code_t)\b")
-_KERNEL_INFO = compiled(r"^\s*; Kernel info:")
+_BLOCK_START = re.compile(r"^\s*\.(amdgpu_metadata|amdhsa_kernel|amd_kernel_code_t)\b")
+_KERNEL_INFO = re.compile(r"^\s*; Kernel info:")
 COLLAPSED_LINES = 8  # metadata blocks this long or longer are collapsed
 
 
-@record
+@dataclass
 class _Source:
     """One source file of one module as the page shows it."""
 

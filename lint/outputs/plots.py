@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from ..records import record
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ ALONE_COLOR, COMBINED_COLOR, NOW_COLOR = "#e6862e", "#1f6fb2", "#c0392b"
 AXES = ("vgprs", "lds_bytes", "wg_size")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Series:
     """One curve of a chart."""
 
@@ -34,7 +34,7 @@ class Series:
     dashed: bool = False
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Box:
     """A rectangle in SVG coordinates."""
 
