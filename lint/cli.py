@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from . import __version__
-from .devices import DEVICES
+from .model.devices import DEVICES
 from .driver.config import ConfigError
 from .driver.session import (
     Flags,
@@ -31,16 +31,16 @@ from .driver.session import (
     processes_for,
     run_job,
 )
-from .targets import UnknownTarget, parse_target_id
+from .model.targets import UnknownTarget, parse_target_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-    from .diagnostics import Diagnostic, LineSource, Severity
+    from .model.diagnostics import Diagnostic, LineSource, Severity
     from .driver.fixer import FixedFile
     from .driver.linter import FileResult
-    from .ir import Module
+    from .model.ir import Module
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 #: fewer files than this are linted without a progress bar

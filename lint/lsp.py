@@ -27,10 +27,10 @@ from . import __version__
 from .analyses.manager import AnalysisManager
 from .analyses.occupancy import size_spread
 from .analyses.resources import ResourceAnalysis
-from .diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
+from .model.diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
 from .driver.rule import documentation_url
 from .driver.session import lint_buffer
-from .ir import Module
+from .model.ir import Module
 from .outputs.report_text import spread_text
 import re
 from dataclasses import dataclass
@@ -42,7 +42,7 @@ _LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*):")
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Linted:
     """One finished lint of one version of a document."""
 

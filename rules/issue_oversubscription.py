@@ -28,7 +28,7 @@ from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.latency import request_cycles
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL402"

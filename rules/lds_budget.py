@@ -22,9 +22,9 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.nodes import Num
+from amdgpu_lint.model.nodes import Num
 
 import re
 

@@ -38,7 +38,7 @@ between the two.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.hazards import Hazard, HazardAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL301"

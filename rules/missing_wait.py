@@ -61,9 +61,9 @@ Insert the wait the message names (`amdgpu-lint check --fix` does it), as late a
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.waitcnt import LDS_STORE, Need, WaitcntAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.ir import Instruction
+from amdgpu_lint.model.ir import Instruction
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_text
 

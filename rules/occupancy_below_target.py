@@ -22,7 +22,7 @@ or lower the requirement if the kernel does not need the waves.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
 import re

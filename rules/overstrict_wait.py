@@ -33,7 +33,7 @@ from operator import attrgetter
 from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.waits import wait_text
 

@@ -21,7 +21,7 @@ the config); for recursion, give the macro a terminating `.if`.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
 
 CODE = "AGL001"

@@ -24,7 +24,7 @@ Delete it.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL202"

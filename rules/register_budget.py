@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from dataclasses import replace
 

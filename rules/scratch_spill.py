@@ -21,7 +21,7 @@ registers or LDS.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL103"

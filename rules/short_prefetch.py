@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.diagnostics import Diagnostic, Note, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
 
 CODE = "AGL401"

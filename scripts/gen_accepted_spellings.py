@@ -81,7 +81,7 @@ def main() -> int:
     args = parser.parse_args()
     from amdgpu_lint.isa import _ALL_SUFFIXES, PAGES, InstructionSet, _load_page
     from amdgpu_lint.isa.renames import renamed
-    from amdgpu_lint.targets import _PROCESSORS, parse_target_id
+    from amdgpu_lint.model.targets import _PROCESSORS, parse_target_id
 
     loaded = {page: _load_page(page) for page in PAGES}
     everything = sorted(set().union(*(set(rows) for rows in loaded.values())))

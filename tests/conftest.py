@@ -9,7 +9,7 @@ import pytest
 from amdgpu_lint.driver.linter import FileResult, lint_file
 from amdgpu_lint.frontend.builder import BuildOptions, build_module
 from amdgpu_lint.frontend.source import read_source
-from amdgpu_lint.ir import Module
+from amdgpu_lint.model.ir import Module
 from amdgpu_lint.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 
 from amdgpu_lint.isa import instruction_set
-from amdgpu_lint.targets import parse_target_id
+from amdgpu_lint.model.targets import parse_target_id
 
 LLVM_MC, LLVM_MCA, LLC = "llvm-mc-22", "llvm-mca-22", "llc-22"
 Widths = tuple[int, int, int]  # destination, SrcA, SrcB dwords

@@ -8,7 +8,7 @@ import pytest
 import test_occupancy_differential as differential
 from amdgpu_lint.analyses.calculator import Request, gcn_inputs, gcn_result, terascale
 from amdgpu_lint.cli import main
-from amdgpu_lint.targets import parse_target_id
+from amdgpu_lint.model.targets import parse_target_id
 
 
 def test_calculator_matches_the_kernel_report_on_every_differential_kernel():

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from amdgpu_lint.cli import main
-from amdgpu_lint.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.outputs.sarif import FINGERPRINT_KEY, SARIF_MAX_RESULTS, write_sarif
 from amdgpu_lint.rules import RULES
 from conftest import FIXTURES

@@ -13,7 +13,7 @@ import pytest
 from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.isa import instruction_set
 from amdgpu_lint.isa.defuse import def_use
-from amdgpu_lint.targets import parse_target_id
+from amdgpu_lint.model.targets import parse_target_id
 
 _PAIRS = {"vcc": ("vcc", (0, 1)), "exec": ("exec", (0, 1)), "flat_scratch": ("flat_scratch", (0, 1))}
 _HALVES = {"vcc_lo": ("vcc", 0), "vcc_hi": ("vcc", 1), "exec_lo": ("exec", 0), "exec_hi": ("exec", 1)}

@@ -1,7 +1,7 @@
 """Expression evaluation follows LLVM MC: GNU precedence, 64-bit wrap, C division."""
 
 import pytest
-from amdgpu_lint.expr import EvalError, evaluate
+from amdgpu_lint.model.expr import EvalError, evaluate
 from amdgpu_lint.frontend.syntax import parse_expressions
 
 

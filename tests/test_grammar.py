@@ -2,7 +2,7 @@
 
 import pytest
 from amdgpu_lint.frontend.syntax import ParseFailure, parse_expressions, parse_statement
-from amdgpu_lint.nodes import Abs, BinOp, Call, ListExpr, LocalRef, Num, Reg, RegExpr, SpecialReg, Str, Sym, UnOp
+from amdgpu_lint.model.nodes import Abs, BinOp, Call, ListExpr, LocalRef, Num, Reg, RegExpr, SpecialReg, Str, Sym, UnOp
 
 
 def instruction(text):
@@ -142,7 +142,7 @@ def test_parse_is_memoized():
 
 
 def test_operand_register_looks_through_modifiers_and_lists():
-    from amdgpu_lint.nodes import operand_register
+    from amdgpu_lint.model.nodes import operand_register
 
     statement = instruction("v_fma_f32 v0, -|v1|, neg(v2), [v3]")
     assert [operand_register(op) for op in statement.operands] == [Reg("v", 0), Reg("v", 1), Reg("v", 2), Reg("v", 3)]

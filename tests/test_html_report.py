@@ -312,7 +312,7 @@ def test_unpinned_launch_names_llvms_figure_and_the_spread(tmp_path):
 def test_the_listing_splits_each_file_into_lines_once(tmp_path, monkeypatch):
     """Each listing row asked the file for its line count by splitting the whole text: a 20k-line page took
     26 s, a 100k-line one over 13 minutes."""
-    from amdgpu_lint.ir import SourceFile
+    from amdgpu_lint.model.ir import SourceFile
 
     splits = []
     raw_lines = SourceFile.raw_lines.fget

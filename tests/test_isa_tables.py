@@ -5,7 +5,7 @@ import sys
 
 import pytest
 from amdgpu_lint.isa import instruction_set, pages_with
-from amdgpu_lint.targets import parse_target_id
+from amdgpu_lint.model.targets import parse_target_id
 from conftest import ROOT
 
 SYNTAX = ROOT.parent / "shared" / "isa" / "llvm-syntax"

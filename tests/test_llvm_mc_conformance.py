@@ -4,7 +4,7 @@ Each expected value below was checked by assembling the same text with llvm-mc 2
 (`llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=...`): what it accepts we accept and read the same way.
 """
 
-from amdgpu_lint.nodes import Num, Reg, Sym
+from amdgpu_lint.model.nodes import Num, Reg, Sym
 from conftest import names
 
 PARSE_LEVEL = {"parse-error", "unknown-directive", "undefined-symbol", "unknown-target", "unknown-instruction"}
@@ -134,7 +134,7 @@ def test_a16_is_the_image_address_modifier(snippet):
 
 
 def test_llvm_processor_names_and_generic_processors(snippet):
-    from amdgpu_lint.targets import parse_target_id
+    from amdgpu_lint.model.targets import parse_target_id
 
     assert [parse_target_id(name).name for name in ("tahiti", "hawaii", "kaveri", "fiji", "tonga", "carrizo", "stoney")] == \
         ["gfx600", "gfx701", "gfx700", "gfx803", "gfx802", "gfx801", "gfx810"]

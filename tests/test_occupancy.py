@@ -16,7 +16,7 @@ from amdgpu_lint.analyses.occupancy import (
     what_if,
 )
 from dataclasses import replace
-from amdgpu_lint.targets import extra_sgprs, parse_target_id
+from amdgpu_lint.model.targets import extra_sgprs, parse_target_id
 
 
 def transitions(target: str, wave: int) -> list[tuple[int, int]]:

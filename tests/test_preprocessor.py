@@ -2,7 +2,7 @@
 
 import pytest
 from amdgpu_lint.frontend.preprocessor import split_macro_arguments
-from amdgpu_lint.nodes import Reg, Statement, Sym
+from amdgpu_lint.model.nodes import Reg, Statement, Sym
 from conftest import names
 
 HEADER = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n'

@@ -3,7 +3,7 @@
 import amdgpu_lint.frontend.source as source_module
 import pytest
 from amdgpu_lint.frontend.source import read_source, split_lines
-from amdgpu_lint.ir import CodeLines, SourceFile
+from amdgpu_lint.model.ir import CodeLines, SourceFile
 
 
 def texts(source):

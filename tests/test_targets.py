@@ -2,7 +2,7 @@
 
 import pytest
 from amdgpu_lint.cli import main
-from amdgpu_lint.targets import UnknownTarget, parse_target_id
+from amdgpu_lint.model.targets import UnknownTarget, parse_target_id
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 from amdgpu_lint.cli import main
 from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.isa.waits import decode_raw, wait_counts, wait_text
-from amdgpu_lint.targets import parse_target_id
+from amdgpu_lint.model.targets import parse_target_id
 from conftest import FIXTURES
 from llvm_oracle import compile_ir
 

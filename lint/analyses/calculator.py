@@ -8,7 +8,7 @@ terascale` implements the Radeon Compute Profiler's VLIW5/VLIW4 (Radeon HD 5000/
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from ..targets import Target
+from ..model.targets import Target
 from .occupancy import (
     Inputs,
     Occupancy,
@@ -27,7 +27,7 @@ class CalculatorError(ValueError):
     """Inputs the hardware cannot run (the message says which limit)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Request:
     """Resources the occupancy calculator is asked about."""
 

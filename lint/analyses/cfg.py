@@ -6,10 +6,10 @@ from functools import lru_cache
 from itertools import chain, compress, repeat
 from operator import attrgetter
 
-from ..ir import BasicBlock, Instruction, Kernel
+from ..model.ir import BasicBlock, Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.sizes import instruction_size
-from ..nodes import Num, Sym, UnOp
+from ..model.nodes import Num, Sym, UnOp
 from dataclasses import dataclass
 from .manager import Analysis, AnalysisManager
 
@@ -43,7 +43,7 @@ def branch_label(instruction: Instruction) -> str | None:
     return target.name if isinstance(target, Sym) else None
 
 
-@dataclass
+@dataclass(slots=True)
 class ControlFlowGraph:
     """Basic blocks and their edges."""
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..ir import Instruction, Kernel, Module
+from ..model.ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
-from ..memo import Remembered
-from ..nodes import SpecialReg, Sym
+from ..model.memo import Remembered
+from ..model.nodes import SpecialReg, Sym
 from dataclasses import dataclass
-from ..targets import Target
+from ..model.targets import Target
 from .cfg import is_branch
 from .manager import Analysis, AnalysisManager
 
@@ -128,7 +128,7 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
     return facts
 
 
-@dataclass
+@dataclass(slots=True)
 class KernelDefUse:
     """Def/use sets and shared facts of every instruction of a kernel."""
 

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from operator import attrgetter
 
-from ..ir import Instruction, Kernel
+from ..model.ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
-from ..nodes import Node, Num, Reg, Sym, hardware_register
+from ..model.nodes import Node, Num, Reg, Sym, hardware_register
 from dataclasses import dataclass, field
-from ..targets import Target
+from ..model.targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
@@ -493,7 +493,7 @@ class Hazard:
     present: int  # wait states between producer and consumer on the worst path
 
 
-@dataclass
+@dataclass(slots=True)
 class HazardReport:
     """Every kernel hazard found, per consumer."""
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..ir import Instruction, Kernel
+from ..model.ir import Instruction, Kernel
 from ..isa.defuse import Unit, register_units
-from ..nodes import BinOp, Call, Node, Num, Sym, UnOp
+from ..model.nodes import BinOp, Call, Node, Num, Sym, UnOp
 import re
 from dataclasses import dataclass
-from ..targets import Target
+from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
@@ -95,7 +95,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -263,7 +263,7 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
     return written, copied, missing
 
 
-@dataclass
+@dataclass(slots=True)
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
 

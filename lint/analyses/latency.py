@@ -7,11 +7,11 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ..ir import Instruction
+from ..model.ir import Instruction
 from ..isa.classes import InstructionClass
 import re
 from dataclasses import dataclass
-from ..targets import Target
+from ..model.targets import Target
 
 
 class LatencyTableError(ValueError):
@@ -52,7 +52,7 @@ def _entry(name: str, raw: object, where: str) -> Entry:
     return Entry(low, high, str(raw.get("source", where)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LatencyTable:
     """The latency entries of one processor family."""
 

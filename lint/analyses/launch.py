@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import math
 
-from ..devices import Launch
+from ..model.devices import Launch
 from dataclasses import dataclass
-from ..targets import Target
+from ..model.targets import Target
 
 
-@dataclass
+@dataclass(slots=True)
 class LaunchFill:
     """How a grid of work-groups fills the device."""
 

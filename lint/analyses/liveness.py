@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..ir import Kernel
+from ..model.ir import Kernel
 from dataclasses import dataclass
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
 
 
-@dataclass
+@dataclass(slots=True)
 class Liveness:
     """Registers live into each instruction."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ir import Kernel, Module
+from ..model.ir import Kernel, Module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dataclasses import dataclass, field, replace
-from ..targets import Target, waves_for_sgprs, waves_for_vgprs
+from ..model.targets import Target, waves_for_sgprs, waves_for_vgprs
 
 VGPR, SGPR, LDS, WORKGROUP, WAVE_SLOTS = "VGPR", "SGPR", "LDS", "workgroup slots", "wave slots"
 
@@ -51,7 +51,7 @@ def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int
     return min(wave_slots // waves_per_group, target.max_barriers(cumode))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SizeSpread:
     """Waves per SIMD at the single work-group sizes of a launch range: the fewest and the most,
     each with the size that reaches it (the smallest such size), and at 256 when in range."""
@@ -67,7 +67,7 @@ class SizeSpread:
                 "at_256": self.at_256}
 
 
-@dataclass
+@dataclass(slots=True)
 class Occupancy:
     """Waves a kernel reaches and what limits them."""
 
@@ -89,7 +89,7 @@ class Occupancy:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Inputs:
     """What occupancy depends on. `vgprs` is LLVM's TotalNumVgprs, `sgprs` includes the extras."""
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import heapq
 
-from ..ir import Instruction, Kernel
+from ..model.ir import Instruction, Kernel
 from dataclasses import dataclass
-from ..targets import Target
+from ..model.targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
 from .latency import LatencyTable, issue_cycles, load_table
@@ -35,7 +35,7 @@ class LoadDistance:
     loop: int | None  # header block of the loop the load is in
 
 
-@dataclass
+@dataclass(slots=True)
 class PrefetchReport:
     """Issue timing of one kernel: per instruction cycles, counter events and waits; per load its
     distance; per loop its instructions."""

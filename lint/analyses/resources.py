@@ -8,10 +8,10 @@ register the instructions reference) and what the descriptor allocates
 
 from __future__ import annotations
 
-from ..expr import EvalError, evaluate, target_functions
-from ..ir import Kernel, Module
+from ..model.expr import EvalError, evaluate, target_functions
+from ..model.ir import Kernel, Module
 from dataclasses import dataclass
-from ..targets import extra_sgprs, xnack_reserved
+from ..model.targets import extra_sgprs, xnack_reserved
 from .defuse import NO_REGISTERS, DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager
 from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
@@ -22,7 +22,7 @@ _UNPINNED = "not pinned: LLVM's figure, the most waves over the range; pass --wg
 _UNPINNED_RANGE = "a range: LLVM's figure, the most waves over it"
 
 
-@dataclass
+@dataclass(slots=True)
 class KernelResources:
     """Registers, LDS and scratch a kernel uses and declares."""
 

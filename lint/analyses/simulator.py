@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 from collections import deque
 
-from ..ir import Kernel, Module
+from ..model.ir import Kernel, Module
 from ..isa.classes import RETURNS
 from dataclasses import dataclass, field
 from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
@@ -38,7 +38,7 @@ _CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "sme
              "message": "scalar", "export": "export"}  # everything else issues freely
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One instruction of the trace with what the simulator needs of it."""
 
@@ -56,7 +56,7 @@ class Step:
     unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
 
 
-@dataclass
+@dataclass(slots=True)
 class Simulation:
     """The result of simulating a kernel's waves on one CU."""
 
@@ -144,7 +144,7 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
     return steps
 
 
-@dataclass
+@dataclass(slots=True)
 class _Wave:
     """One simulated wave's position and what it waits for."""
 

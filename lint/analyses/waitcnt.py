@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter, itemgetter
 
-from ..ir import Instruction, Kernel
+from ..model.ir import Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
-from ..nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
+from ..model.nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
 from dataclasses import dataclass, field, replace
-from ..targets import Target
+from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
 from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
@@ -119,7 +119,7 @@ class Need:
     access: str  # "read", "overwritten", "barrier-lds", "barrier-vmem", "return"
 
 
-@dataclass
+@dataclass(slots=True)
 class WaitReport:
     """Per instruction: the waits it lacks, and for wait instructions whether they did anything."""
 
@@ -232,7 +232,7 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     return shared.waits
 
 
-@dataclass
+@dataclass(slots=True)
 class _Walk:
     """What the walk over one kernel knows besides the counter state."""
 

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, fingerprints, stripped_line
-from ..ir import SourceFile
+from ..model.diagnostics import Diagnostic, fingerprints, stripped_line
+from ..model.ir import SourceFile
 from .config import Config
 
 TYPE_CHECKING = False

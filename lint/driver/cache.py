@@ -13,7 +13,7 @@ import pickle
 from functools import lru_cache
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, QuotedLines
+from ..model.diagnostics import Diagnostic, QuotedLines
 
 FORMAT = 2  # entries: (includes, diagnostics, quoted lines)
 _PACKAGE = Path(__file__).resolve().parent.parent  # the amdgpu_lint package, every stage

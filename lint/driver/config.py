@@ -6,7 +6,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from ..diagnostics import Severity
+from ..model.diagnostics import Severity
 from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
@@ -22,7 +22,7 @@ class ConfigError(ValueError):
     """A configuration file that cannot be used (message names the file)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Config:
     """Settings read from pyproject.toml or .amdgpu-lint.toml."""
 

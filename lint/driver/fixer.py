@@ -20,7 +20,7 @@ from collections import Counter
 from functools import partial
 from pathlib import Path
 
-from ..diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
+from ..model.diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
 import re
 from dataclasses import dataclass, field, replace
@@ -33,7 +33,7 @@ MAX_PASSES = 100
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
 
 
-@dataclass
+@dataclass(slots=True)
 class FixedFile:
     """One input after fixing: the findings that remain, the text before and after, the fixes applied per rule
     and how many findings there were before."""

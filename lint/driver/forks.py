@@ -21,7 +21,7 @@ class CopyFailed(RuntimeError):
     """The copy raised, or ended without sending its result."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Failed:
     """What a copy sends instead of its result when the work raised."""
 

@@ -8,11 +8,11 @@ from functools import partial
 from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
-from ..diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
+from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
 from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
 from ..frontend.source import read_source, split_lines
-from ..ir import Instruction, Kernel, Module, ReadProblem, SourceFile
-from ..nodes import LocalRef, Sym
+from ..model.ir import Instruction, Kernel, Module, ReadProblem, SourceFile
+from ..model.nodes import LocalRef, Sym
 from dataclasses import dataclass, field, replace
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
@@ -36,7 +36,7 @@ def near_miss(text: str, rules: tuple[Rule, ...]) -> str:
     return f"; did you mean {spellings[close[0]]}?" if close else ""
 
 
-@dataclass
+@dataclass(slots=True)
 class RuleSelection:
     """ruff-style selection: codes, names, code prefixes or ALL; ignore wins over select."""
 
@@ -69,7 +69,7 @@ class RuleSelection:
         ]
 
 
-@dataclass
+@dataclass(slots=True)
 class FileResult:
     """What linting one input produced: findings, quoted lines and kernel summaries."""
 
@@ -226,7 +226,7 @@ class _CopyDone(Exception):
     """The forked copy has linted its part's kernels: it builds no further."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Split:
     """Which of two processes lints a kernel of a split file: the forked copy those handed on before the first
     that begins at or after `boundary` (a line of the file), this process the others. Both see the same kernels

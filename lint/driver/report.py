@@ -11,7 +11,7 @@ from ..analyses.launch import fill
 from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
-from ..ir import Kernel, Module
+from ..model.ir import Kernel, Module
 from .linter import worth_sharing
 
 TYPE_CHECKING = False

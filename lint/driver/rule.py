@@ -10,9 +10,9 @@ from types import ModuleType
 
 from ..analyses.cfg import is_branch
 from ..analyses.manager import Analysis, AnalysisManager
-from ..diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
-from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
-from ..nodes import Reg
+from ..model.diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
+from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
+from ..model.nodes import Reg
 from dataclasses import dataclass, replace
 
 TYPE_CHECKING = False
@@ -43,7 +43,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 
@@ -70,7 +70,7 @@ class Rule:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class ModuleContext:
     """What a module-level rule sees: the module and the rule itself."""
 

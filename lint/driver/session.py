@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 
-from ..devices import DEVICES, Launch, find_device, parse_grid
-from ..diagnostics import Severity
+from ..model.devices import DEVICES, Launch, find_device, parse_grid
+from ..model.diagnostics import Severity
 from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
 from dataclasses import dataclass, field
-from ..targets import UnknownTarget, parse_target_id
+from ..model.targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
 from .forks import CopyFailed, ForkedCopy, fork_copy
@@ -38,7 +38,7 @@ class UsageError(Exception):
     """Bad command line or configuration: exit code 2."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Flags:
     """What the user said on the command line (or the editor, nothing); unset values come from the configuration."""
 
@@ -64,7 +64,7 @@ class Flags:
     includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
 
 
-@dataclass
+@dataclass(slots=True)
 class Settings:
     """Everything needed to lint one file: how to build it, which rules, and what fails."""
 
@@ -258,7 +258,7 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
     return [path for path in files if path not in headers] + includers, [h for h in headers if h.resolve() not in reached]
 
 
-@dataclass
+@dataclass(slots=True)
 class Job:
     """One input and how to lint it (or why it is skipped); picklable, for worker processes."""
 

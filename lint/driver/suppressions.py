@@ -8,15 +8,15 @@ directive on any line of its expansion chain (the macro call, the `.rept`, the `
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic
-from ..ir import SourceFile
+from ..model.diagnostics import Diagnostic
+from ..model.ir import SourceFile
 import re
 from dataclasses import dataclass, field
 
 _DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 
 
-@dataclass
+@dataclass(slots=True)
 class Directive:
     """One `amdgpu-lint:` comment: what it does, to which rules, where."""
 

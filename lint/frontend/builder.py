@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 
-from ..devices import Launch
-from ..expr import EvalError, Value, evaluate, target_functions
-from ..ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
-from ..nodes import LocalRef, Statement, Sym
+from ..model.devices import Launch
+from ..model.expr import EvalError, Value, evaluate, target_functions
+from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
+from ..model.nodes import LocalRef, Statement, Sym
 import re
 from dataclasses import dataclass, field
-from ..targets import Target, UnknownTarget, parse_target_id
+from ..model.targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
@@ -33,7 +33,7 @@ KernelHandler = Callable[[Module, list[Kernel]], None]
 _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
 
 
-@dataclass
+@dataclass(slots=True)
 class BuildOptions:
     """How to read a file, and the launch facts the analyses need when the kernel does not say."""
 
@@ -423,7 +423,7 @@ class EarlyKernelsUnsafe(Exception):
     """Something later in the file changed what kernels handed on early were built from: build again, all at the end."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _EarlyKernels:
     """Kernels handed on as soon as their code is complete, and what that assumed of the rest of the file."""
 

@@ -13,7 +13,7 @@ from importlib import resources
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..nodes import Abs, ListExpr, Node, Num, Statement, Str, Sym
+from ..model.nodes import Abs, ListExpr, Node, Num, Statement, Str, Sym
 from .syntax import (
     ParseFailure,
     as_operand,

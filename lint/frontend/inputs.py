@@ -15,7 +15,7 @@ import re
 import struct
 from pathlib import Path
 
-from ..ir import ReadProblem, SourceFile
+from ..model.ir import ReadProblem, SourceFile
 from dataclasses import dataclass, field, replace
 from .builder import BuildOptions
 from .source import split_lines
@@ -35,7 +35,7 @@ _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 
 
-@dataclass
+@dataclass(slots=True)
 class Prepared:
     """Assembly made from one input, ready to lint."""
 
@@ -219,7 +219,7 @@ def _bundle_entries(data: bytes) -> list[tuple[str, bytes]]:
     return entries
 
 
-@dataclass
+@dataclass(slots=True)
 class _CodeObject:
     """What a code object holds that linting needs."""
 
@@ -268,7 +268,7 @@ def _descriptor_directives(descriptor: bytes, target_cpu: str, sgpr_count: int |
     group, private, kernarg = struct.unpack_from("<III", descriptor, 0)
     rsrc3, rsrc1, rsrc2 = struct.unpack_from("<III", descriptor, 44)
     (properties,) = struct.unpack_from("<H", descriptor, 56)
-    from ..targets import extra_sgprs, parse_target_id
+    from ..model.targets import extra_sgprs, parse_target_id
 
     target = parse_target_id(target_cpu) if target_cpu else None
     wave32 = bool(properties & (1 << 10)) and target is not None and target.major >= 10

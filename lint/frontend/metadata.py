@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..ir import USER_SGPRS
-from ..targets import Target
+from ..model.ir import USER_SGPRS
+from ..model.targets import Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

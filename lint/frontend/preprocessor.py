@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 
-from ..expr import EvalError, Functions, Value, evaluate
-from ..ir import CodeLines, ExpansionStep, Finding, Provenance, SourceFile, SourceLine
-from ..nodes import (
+from ..model.expr import EvalError, Functions, Value, evaluate
+from ..model.ir import CodeLines, ExpansionStep, Finding, Provenance, SourceFile, SourceLine
+from ..model.nodes import (
     Abs,
     BinOp,
     Call,

@@ -13,7 +13,7 @@ from itertools import accumulate, islice, repeat
 from operator import add, sub
 from pathlib import Path
 
-from ..ir import CodeLines, ReadProblem, SourceFile
+from ..model.ir import CodeLines, ReadProblem, SourceFile
 import re
 
 #: Files larger than this are not read (a generated kernel library file is far smaller).

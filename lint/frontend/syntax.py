@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..expr import EvalError, binary_op
-from ..memo import Remembered
-from ..nodes import (
+from ..model.expr import EvalError, binary_op
+from ..model.memo import Remembered
+from ..model.nodes import (
     REGISTER_PREFIXES,
     Abs,
     BinOp,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import re
 from dataclasses import dataclass, replace
-from ..targets import Target
+from ..model.targets import Target
 
 _ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
 _ALL_SUFFIXES = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import re
 from dataclasses import dataclass
-from ..targets import Target
+from ..model.targets import Target
 
 VMEM_ENCODINGS = frozenset((
     "MUBUF", "MTBUF", "MIMG", "FLAT", "FLAT_GLBL", "FLAT_GLOBAL", "FLAT_SCRATCH", "VBUFFER", "VFLAT", "VGLOBAL",

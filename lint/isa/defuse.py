@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
+from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
 import re
 from dataclasses import dataclass
-from ..targets import Target
+from ..model.targets import Target
 from . import Variant, instruction_set
 from .classes import InstructionClass, classify
 

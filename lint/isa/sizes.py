@@ -11,8 +11,8 @@ the size is None and callers must not rely on it.
 
 from __future__ import annotations
 
-from ..nodes import Abs, Call, ListExpr, Node, Num, Reg, SpecialReg, UnOp
-from ..targets import Target
+from ..model.nodes import Abs, Call, ListExpr, Node, Num, Reg, SpecialReg, UnOp
+from ..model.targets import Target
 from . import Variant
 
 _SHORT = frozenset(("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "VOP1", "VOP2", "VOPC", "LDSDIR", "VINTRP"))

@@ -8,8 +8,8 @@ runs the legacy `s_waitcnt`, whatever its operands, as a wait for every counter 
 
 from __future__ import annotations
 
-from ..nodes import BinOp, Call, Node, Num
-from ..targets import Target
+from ..model.nodes import BinOp, Call, Node, Num
+from ..model.targets import Target
 
 _NAMED = {"vmcnt", "expcnt", "lgkmcnt", "vscnt"}
 _SOPK = {"s_waitcnt_vscnt": "vscnt", "s_waitcnt_vmcnt": "vmcnt", "s_waitcnt_expcnt": "expcnt",

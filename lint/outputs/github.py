@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Severity
+from ..model.diagnostics import Diagnostic, Severity
 from .uris import RepositoryPaths, repository_root
 
 TYPE_CHECKING = False

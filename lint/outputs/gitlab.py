@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, LineSource, Severity, fingerprints
+from ..model.diagnostics import Diagnostic, LineSource, Severity, fingerprints
 from .uris import RepositoryPaths, repository_root
 
 TYPE_CHECKING = False

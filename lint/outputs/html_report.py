@@ -18,8 +18,8 @@ from pygments.formatters import HtmlFormatter
 from .. import __version__
 from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
-from ..diagnostics import Diagnostic, Severity
-from ..ir import Module, SourceFile
+from ..model.diagnostics import Diagnostic, Severity
+from ..model.ir import Module, SourceFile
 from dataclasses import dataclass, field
 from .lexer import AMDGPULexer
 from .plots import report_charts
@@ -71,7 +71,7 @@ _KERNEL_INFO = re.compile(r"^\s*; Kernel info:")
 COLLAPSED_LINES = 8  # metadata blocks this long or longer are collapsed
 
 
-@dataclass
+@dataclass(slots=True)
 class _Source:
     """One source file of one module as the page shows it."""
 

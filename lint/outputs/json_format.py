@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import __version__
-from ..diagnostics import Diagnostic, summarize
+from ..model.diagnostics import Diagnostic, summarize
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

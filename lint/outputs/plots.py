@@ -24,7 +24,7 @@ ALONE_COLOR, COMBINED_COLOR, NOW_COLOR = "#e6862e", "#1f6fb2", "#c0392b"
 AXES = ("vgprs", "lds_bytes", "wg_size")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Series:
     """One curve of a chart."""
 
@@ -34,7 +34,7 @@ class Series:
     dashed: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Box:
     """A rectangle in SVG coordinates."""
 

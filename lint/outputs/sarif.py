@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import __version__
-from ..diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Severity, fingerprints
+from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Severity, fingerprints
 from ..driver.rule import RULES_URL, Rule, documentation_url
 from .uris import RepositoryPaths, repository_root
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from ..diagnostics import UNSAFE, Diagnostic, LineSource, summarize
+from ..model.diagnostics import UNSAFE, Diagnostic, LineSource, summarize
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -94,7 +94,7 @@ class ReadProblem:
     column: int = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class SourceFile:
     """One file's text (kept once, newlines normalised), where its lines start, its code lines and its comments."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Device:
     """A GPU product: its processor and how many compute units it has."""
 
@@ -32,7 +32,7 @@ def find_device(name: str) -> Device | None:
     return DEVICES.get(name.lower().replace(" ", "").replace("-", ""))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Launch:
     """What the user launches: the grid in work-groups and the device (or its CU count)."""
 

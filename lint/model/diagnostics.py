@@ -139,7 +139,7 @@ def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
     }
 
 
-@dataclass
+@dataclass(slots=True)
 class QuotedLines:
     """The lines of one file that findings point at: all the outputs need of a file once its
     module is gone (worker processes, the result cache). Reads like a SourceFile."""
