@@ -17,7 +17,6 @@ from functools import cache
 from pathlib import Path
 
 from . import __version__
-from .model.devices import DEVICES
 from .driver.config import ConfigError
 from .driver.session import (
     Flags,
@@ -31,15 +30,16 @@ from .driver.session import (
     processes_for,
     run_job,
 )
+from .model.devices import DEVICES
 from .model.targets import UnknownTarget, parse_target_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-    from .model.diagnostics import Diagnostic, LineSource, Severity
     from .driver.fixer import FixedFile
     from .driver.linter import FileResult
+    from .model.diagnostics import Diagnostic, LineSource, Severity
     from .model.ir import Module
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -130,8 +130,9 @@ def _help_width() -> int:
     except ValueError:
         columns = 0
     if columns <= 0:
+        stdout = sys.__stdout__  # None without a console (pythonw)
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            columns = os.get_terminal_size(stdout.fileno()).columns if stdout is not None else 0
         except (AttributeError, ValueError, OSError):
             columns = 0
     return (columns or 80) - 2
@@ -419,7 +420,8 @@ def run_report(args: argparse.Namespace) -> int:
 
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
-    simulation = dict(waves=args.waves, trip_counts=dict(args.trip_count), taken=set(args.taken)) if args.simulate else None
+    simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": set(args.taken)}
+                  if args.simulate else None)
     reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
     if args.plots:
         for path in write_plots(Path(args.plots), reports):

@@ -14,8 +14,10 @@ import argparse
 import asyncio
 import logging
 import os
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -27,13 +29,11 @@ from . import __version__
 from .analyses.manager import AnalysisManager
 from .analyses.occupancy import size_spread
 from .analyses.resources import ResourceAnalysis
-from .model.diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
 from .driver.rule import documentation_url
 from .driver.session import lint_buffer
+from .model.diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
 from .model.ir import Module
 from .outputs.report_text import spread_text
-import re
-from dataclasses import dataclass
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -71,6 +71,8 @@ def _uri(path: str) -> str:
 
 
 def _related(module: Module, note: Note) -> types.DiagnosticRelatedInformation:
+    """`note`, which has a location (a path and a line), as related information."""
+    assert note.path is not None and note.line is not None
     return types.DiagnosticRelatedInformation(
         location=types.Location(uri=_uri(note.path), range=_line_range(module, note.path, note.line, note.column)),
         message=note.message)
@@ -88,6 +90,7 @@ def to_lsp(module: Module, path: str, diagnostic: Diagnostic) -> types.Diagnosti
         anchor = next((note for note in located if note.expansion and note.path == path), None)
         if anchor is None:
             return None
+        assert anchor.line is not None  # located
         where = _line_range(module, path, anchor.line, anchor.column)
         message = f"{Path(diagnostic.path).name}:{diagnostic.line}: {message}"
         related.insert(0, _related(module, Note("the finding", diagnostic.path, diagnostic.line, diagnostic.column)))
@@ -104,15 +107,16 @@ def to_lsp(module: Module, path: str, diagnostic: Diagnostic) -> types.Diagnosti
 
 def _hover(module: Module, kernel) -> str | None:
     resources = AnalysisManager(module, kernel).get(ResourceAnalysis)
-    if resources is None:
+    target = module.target
+    if resources is None or target is None:  # the analysis is None without a target
         return None
     occupancy = resources.occupancy
     steps = "".join(f"\n- next: {step}" for step in occupancy.next_step)
-    spread = spread_text(size_spread(module.target, resources.inputs).to_json(), resources.inputs.smallest_wg,
+    spread = spread_text(size_spread(target, resources.inputs).to_json(), resources.inputs.smallest_wg,
                          resources.wg_size, "pin the work-group size to know which")
     return (
-        f"**{kernel.name}** on {module.target}: **{occupancy.waves_per_simd}/"
-        f"{module.target.max_waves_per_simd} waves per SIMD**{spread}, limited by {', '.join(occupancy.limiters)}\n\n"
+        f"**{kernel.name}** on {target}: **{occupancy.waves_per_simd}/"
+        f"{target.max_waves_per_simd} waves per SIMD**{spread}, limited by {', '.join(occupancy.limiters)}\n\n"
         f"VGPR {resources.vgprs} (AGPR {resources.agprs}), SGPR {resources.sgprs}, LDS {resources.lds_bytes} bytes, "
         f"work-group {resources.wg_sizes}{steps}"
     )
@@ -125,8 +129,8 @@ def lint_text(path: str, text: str, version: int | None = None) -> Linted:
     module = result.module
     if module is None:
         return Linted(version, [], [], {})
-    shown = [(d, to_lsp(module, path, d)) for d in result.diagnostics]
-    shown = [(d, item) for d, item in shown if item is not None]
+    converted = [(d, to_lsp(module, path, d)) for d in result.diagnostics]
+    shown = [(d, item) for d, item in converted if item is not None]
     hovers = {kernel.name: hover for kernel in module.kernels if (hover := _hover(module, kernel)) is not None}
     return Linted(version, [d for d, _ in shown], [item for _, item in shown], hovers)
 
@@ -276,5 +280,6 @@ def main(argv: list[str] | None = None) -> int:
     """`amdgpu-lint lsp`: serve on stdin/stdout until the client exits; 0 after a shutdown request,
     else 1 (the LSP's exit codes)."""
     argparse.ArgumentParser(prog="amdgpu-lint lsp", description="The amdgpu-lint language server, on stdin/stdout.").parse_args(argv)
-    server.start_io(stdout=_Stdout(sys.stdout.buffer))
+    # pygls annotates stdout as BinaryIO but only writes, flushes and closes it: what _Stdout does
+    server.start_io(stdout=_Stdout(sys.stdout.buffer))  # type: ignore[arg-type]
     return 0 if server.shut_down else 1

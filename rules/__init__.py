@@ -53,6 +53,8 @@ _MODULES = (
 )
 
 RULES: tuple[Rule, ...] = tuple(sorted((Rule.from_module(m) for m in _MODULES), key=lambda rule: rule.code))
+#: Each rule by its exact code (how a job names its rules).
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 
 
 def find_rule(name_or_code: str) -> Rule | None:

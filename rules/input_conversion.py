@@ -19,8 +19,8 @@ Install an `llvm-objdump` with AMDGPU (Debian's `llvm`, ROCm's `/opt/rocm/llvm/b
 
 from collections.abc import Iterator
 
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL008"
 NAME = "input-conversion"

@@ -15,8 +15,8 @@ Re-save the file as UTF-8 (`iconv -f latin1 -t utf-8`).
 
 from collections.abc import Iterator
 
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL005"
 NAME = "invalid-encoding"

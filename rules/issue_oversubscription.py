@@ -28,8 +28,8 @@ from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.latency import request_cycles
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 
 CODE = "AGL402"
 NAME = "issue-oversubscription"

@@ -18,15 +18,14 @@ Shrink the tile, split it across work-groups, or raise the allocation
 (`.amdhsa_group_segment_fixed_size`, or the size of the `__shared__` array).
 """
 
+import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.nodes import Num
-
-import re
 
 CODE = "AGL102"
 NAME = "lds-budget"

@@ -38,8 +38,9 @@ between the two.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.hazards import Hazard, HazardAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.targets import Target
 
 CODE = "AGL301"
 NAME = "missing-nop"
@@ -61,15 +62,18 @@ def nops_for(states: int) -> list[str]:
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(HazardAnalysis)
-    if report is None:
+    target = context.module.target
+    if report is None or target is None:  # the analysis is None without a target
         return
-    findings = [(consumer, hazard, None) for consumer, hazard in report.hazards.items()]
+    findings: list[tuple[int, Hazard, Severity | None]] = [
+        (consumer, hazard, None) for consumer, hazard in report.hazards.items()]
     findings += [(consumer, hazard, Severity.WARNING) for consumer, hazard in report.advisories.items()]
     for consumer, hazard, severity in sorted(findings, key=lambda finding: (finding[0], finding[2] is not None)):
-        yield _diagnostic(context, consumer, hazard, severity)
+        yield _diagnostic(context, target, consumer, hazard, severity)
 
 
-def _diagnostic(context: KernelContext, consumer: int, hazard: Hazard, severity: Severity | None) -> Diagnostic:
+def _diagnostic(context: KernelContext, target: Target, consumer: int, hazard: Hazard,
+                severity: Severity | None) -> Diagnostic:
     kernel = context.kernel
     instruction = kernel.instructions[consumer]
     producer = kernel.instructions[hazard.producer]
@@ -79,7 +83,7 @@ def _diagnostic(context: KernelContext, consumer: int, hazard: Hazard, severity:
     return context.diagnostic(
         instruction.where,
         f"{hazard.row.description} (row {hazard.row.number}): {producer.mnemonic} at {producer.where} needs "
-        f"{hazard.needed} wait states before {instruction.mnemonic} on {context.module.target.name}, there are "
+        f"{hazard.needed} wait states before {instruction.mnemonic} on {target.name}, there are "
         f"{hazard.present}; insert {insertion} before this line{why}",
         kernel=kernel.name,
         severity=severity,

@@ -61,11 +61,12 @@ Insert the wait the message names (`amdgpu-lint check --fix` does it), as late a
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.waitcnt import LDS_STORE, Need, WaitcntAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.model.ir import Instruction
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_text
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
+from amdgpu_lint.model.ir import Instruction
+from amdgpu_lint.model.targets import Target
 
 _NOT_PROVEN = ("barrier-vmem", "lds-dma-unproven")  # reported as warnings
 
@@ -79,27 +80,29 @@ REQUIRES = (WaitcntAnalysis,)
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(WaitcntAnalysis)
-    if report is None:
+    target = context.module.target
+    if report is None or target is None:  # the analysis is None without a target
         return
     for index, needs in sorted(report.missing.items()):
         instruction = context.kernel.instructions[index]
         races = [need for need in needs if need.access not in _NOT_PROVEN]
         if races:
-            yield _finding(context, instruction, races, None)
+            yield _finding(context, target, instruction, races, None)
         for access in _NOT_PROVEN:  # LLVM's barrier policy; LDS DMA regions the listing cannot compare
             unproven = [need for need in needs if need.access == access]
             if unproven:
-                yield _finding(context, instruction, unproven, Severity.WARNING)
+                yield _finding(context, target, instruction, unproven, Severity.WARNING)
 
 
-def _finding(context: KernelContext, instruction: Instruction, needs: list[Need], severity: Severity | None) -> Diagnostic:
+def _finding(context: KernelContext, target: Target, instruction: Instruction, needs: list[Need],
+             severity: Severity | None) -> Diagnostic:
     kernel = context.kernel
     counts: dict[str, int] = {}
     for need in needs:
         counts[need.counter] = min(counts.get(need.counter, need.count), need.count)
-    lines = wait_text(counts, context.module.target)
+    lines = wait_text(counts, target)
     first = min(needs, key=lambda need: (need.producer is None, need.count))
-    message = _message(context, instruction.mnemonic, needs, first)
+    message = _message(context, target, instruction.mnemonic, needs, first)
     producer_notes = tuple(
         Note(f"{kernel.instructions[p].mnemonic} issued here", kernel.instructions[p].where.path,
              kernel.instructions[p].where.line, kernel.instructions[p].where.column)
@@ -118,14 +121,14 @@ def _finding(context: KernelContext, instruction: Instruction, needs: list[Need]
     )
 
 
-def _message(context: KernelContext, mnemonic: str, needs, first) -> str:
+def _message(context: KernelContext, target: Target, mnemonic: str, needs, first) -> str:
     kernel = context.kernel
     producer = kernel.instructions[first.producer] if first.producer is not None else None
     origin = f"{producer.mnemonic} at {producer.where}" if producer else "the caller's memory operations"
     if first.access == "barrier-lds":
         return (f"s_barrier while LDS written by {origin} may still be in flight: other waves can read stale LDS")
     if first.access == "barrier-vmem":
-        return (f"{context.module.target.name} has no back-off barrier: LLVM drains vector memory operations (last "
+        return (f"{target.name} has no back-off barrier: LLVM drains vector memory operations (last "
                 f"{origin}) before s_barrier so that XNACK replay and traps cannot stall the barrier; this is its "
                 "code-generation policy, not a data race")
     if first.access == "invalidate":

@@ -19,13 +19,12 @@ Follow the next step in the message (free N VGPRs, shrink LDS, change the work-g
 or lower the requirement if the kernel does not need the waves.
 """
 
+import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
-
-import re
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL104"
 NAME = "occupancy-below-target"

@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 from .occupancy_below_target import describe_limit
 

@@ -33,9 +33,9 @@ from operator import attrgetter
 from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.waits import wait_text
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL203"
 NAME = "overstrict-wait"
@@ -68,7 +68,7 @@ def _orders_memory(instruction, info) -> bool:
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(WaitcntAnalysis)
     target = context.module.target
-    if report is None:
+    if report is None or target is None:  # the analysis is None without a target
         return
     kernel = context.kernel
     def_use = context.get(DefUseAnalysis)

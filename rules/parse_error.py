@@ -21,8 +21,8 @@ the config); for recursion, give the macro a terminating `.if`.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL001"
 NAME = "parse-error"

@@ -24,8 +24,8 @@ Delete it.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL202"
 NAME = "redundant-wait"

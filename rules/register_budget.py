@@ -28,13 +28,14 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 """
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
-from dataclasses import replace
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.targets import Target
 
 CODE = "AGL101"
 NAME = "register-budget"
@@ -44,9 +45,8 @@ SCOPE = "kernel"
 REQUIRES = (DefUseAnalysis, ResourceAnalysis)
 
 
-def _limits(context: KernelContext) -> dict[str, tuple[int, str]]:
+def _limits(context: KernelContext, target: Target) -> dict[str, tuple[int, str]]:
     """Register file -> (first index the wave does not own, why)."""
-    target = context.module.target
     descriptor = context.kernel.descriptor
     limits: dict[str, tuple[int, str]] = {"v": (256, f"{target.name} has 256 architectural VGPRs"),
                                           "s": (target.addressable_sgprs, f"{target.name} addresses {target.addressable_sgprs} SGPRs")}
@@ -55,7 +55,7 @@ def _limits(context: KernelContext) -> dict[str, tuple[int, str]]:
     else:
         limits["a"] = (0, f"{target.name} has no AGPRs")
     next_vgpr, next_sgpr = descriptor.get("next_free_vgpr"), descriptor.get("next_free_sgpr")
-    accum = _accum_offset(context)
+    accum = _accum_offset(context, target)
     if next_vgpr is not None:
         limits["v"] = min(limits["v"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
         if accum is not None:
@@ -68,10 +68,10 @@ def _limits(context: KernelContext) -> dict[str, tuple[int, str]]:
     return limits
 
 
-def _accum_offset(context: KernelContext) -> int | None:
+def _accum_offset(context: KernelContext, target: Target) -> int | None:
     """Where the AGPRs start in a unified register file (gfx90a/gfx94x/gfx950), if declared."""
     accum = context.kernel.descriptor.get("accum_offset")
-    return accum if context.module.target.agpr_file == "unified" and accum else None
+    return accum if target.agpr_file == "unified" and accum else None
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
@@ -79,12 +79,12 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     def_use = context.get(DefUseAnalysis)
     if target is None or def_use is None:
         return
-    limits = _limits(context)
-    accum = _accum_offset(context)
+    limits = _limits(context, target)
+    accum = _accum_offset(context, target)
     referenced = context.get(ResourceAnalysis)
     if (referenced.referenced_vgprs <= limits["v"][0] and (accum is None or referenced.referenced_vgprs <= accum)
             and referenced.referenced_sgprs <= limits["s"][0] and referenced.referenced_agprs <= limits["a"][0]):
-        yield from _wasted_occupancy(context)  # every register the code names is the wave's own
+        yield from _wasted_occupancy(context, target)  # every register the code names is the wave's own
         return
     offenders: dict[str, list[int]] = {}
     highest: dict[str, int] = {}
@@ -106,7 +106,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         yield context.diagnostic(context.kernel.instructions[indices[0]].where,
                                  f"{kind}{highest[kind]} is used but {owned}: {reason}{_more(indices)}",
                                  kernel=context.kernel.name)
-    if in_agprs:
+    if in_agprs and accum is not None:  # in_agprs is only filled with an accum_offset
         number = highest["v in a"]
         message = f"v{number} is at or above .amdhsa_accum_offset {accum}, where the AGPRs start"
         if uses_agprs:
@@ -116,7 +116,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                         f"{min(-(-(number + 1) // 4) * 4, 256)}")
         yield context.diagnostic(context.kernel.instructions[in_agprs[0]].where, message + _more(in_agprs),
                                  kernel=context.kernel.name, severity=None if uses_agprs else Severity.WARNING)
-    yield from _wasted_occupancy(context)
+    yield from _wasted_occupancy(context, target)
 
 
 def _more(indices: list[int]) -> str:
@@ -124,7 +124,7 @@ def _more(indices: list[int]) -> str:
     return f" ({more} more instruction{'s' if more != 1 else ''})" if more else ""
 
 
-def _wasted_occupancy(context: KernelContext) -> Iterator[Diagnostic]:
+def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagnostic]:
     kernel = context.kernel
     resources = context.get(ResourceAnalysis)
     if resources is None or kernel.metadata or resources.allocated_vgprs is None:
@@ -132,7 +132,7 @@ def _wasted_occupancy(context: KernelContext) -> Iterator[Diagnostic]:
     used = replace(resources.inputs, vgprs=resources.vgprs, sgprs=resources.sgprs)
     if used == resources.inputs:
         return  # it allocates what it uses
-    possible = min(resource_limits(context.module.target, used).values())  # the waves occupancy() gives
+    possible = min(resource_limits(target, used).values())  # the waves occupancy() gives
     actual = resources.occupancy.waves_per_simd
     if possible <= actual:
         return

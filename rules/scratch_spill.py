@@ -21,8 +21,8 @@ registers or LDS.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL103"
 NAME = "scratch-spill"

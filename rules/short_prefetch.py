@@ -28,8 +28,8 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 
 CODE = "AGL401"
 NAME = "short-prefetch"
@@ -41,13 +41,13 @@ REQUIRES = (PrefetchAnalysis, ResourceAnalysis)
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     report = context.get(PrefetchAnalysis)
-    if report is None:
+    target = context.module.target
+    if report is None or target is None:  # the analysis is None without a target
         return
     resources = context.get(ResourceAnalysis)
     waves = max(1, resources.occupancy.waves_per_simd) if resources is not None else 1
     latency = report.table["vmem_load"]
     kernel = context.kernel
-    target = context.module.target
     for load in report.loads:
         if load.loop is None or load.wait is None or load.cycles * waves >= latency.low:
             continue

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.launch import fill
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL106"
 NAME = "too-few-workgroups"
@@ -35,10 +35,11 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     options = context.module.options
     resources = context.get(ResourceAnalysis)
     kernel = context.kernel
-    if resources is None or options is None or options.launch is None or not kernel.is_kernel:
+    target = context.module.target  # never None with resources: the analysis needs a target
+    if resources is None or target is None or options is None or options.launch is None or not kernel.is_kernel:
         return
     launch = options.launch
-    result = fill(launch, context.module.target, resources.occupancy.workgroups_per_cu, resources.cumode)
+    result = fill(launch, target, resources.occupancy.workgroups_per_cu, resources.cumode)
     device = launch.device or f"{launch.compute_units} CUs"
     unit = "WGPs" if result.units != launch.compute_units else "CUs"
     if result.workgroups < result.units:

@@ -21,8 +21,8 @@ Define the label or symbol, or correct the name (the message suggests the closes
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.cfg import branch_label, is_branch
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL003"
 NAME = "undefined-symbol"

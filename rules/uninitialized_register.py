@@ -35,9 +35,9 @@ reachable from the entry; registers read after a call are not judged.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.initialized import InitializedAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL007"
 NAME = "uninitialized-register"

@@ -19,10 +19,10 @@ Use the directive the message suggests, or remove it.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
 from amdgpu_lint.frontend.directives import KNOWN_DIRECTIVES, NON_HSA_ONLY, REMOVED, is_known
 from amdgpu_lint.frontend.metadata import AMDHSA_DIRECTIVES
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL002"
 NAME = "unknown-directive"

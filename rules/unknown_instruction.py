@@ -26,9 +26,9 @@ through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL006"
 NAME = "unknown-instruction"

@@ -16,8 +16,8 @@ Add `.amdgcn_target "amdgcn-amd-amdhsa--gfx942"` to the file, pass `--mcpu gfx94
 
 from collections.abc import Iterator
 
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
 CODE = "AGL004"
 NAME = "unknown-target"

@@ -17,8 +17,8 @@ Remove the comment, or correct the rule name (`amdgpu-lint rules` lists them).
 
 from collections.abc import Iterator
 
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.ir import Provenance
 
 CODE = "AGL901"

@@ -35,9 +35,9 @@ def both_ways(monkeypatch, request):
     counts = {"handed": 0, "fallbacks": 0}
     hand_on, build = builder._Builder._hand_on, linter.build_module
 
-    def counted_hand_on(self):
+    def counted_hand_on(self, early):
         counts["handed"] += 1
-        return hand_on(self)
+        return hand_on(self, early)
 
     def counted_build(*args, **kwargs):
         try:

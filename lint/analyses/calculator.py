@@ -8,6 +8,7 @@ terascale` implements the Radeon Compute Profiler's VLIW5/VLIW4 (Radeon HD 5000/
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
 from ..model.targets import Target
 from .occupancy import (
     Inputs,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, compress, repeat
 from operator import attrgetter
 
-from ..model.ir import BasicBlock, Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.sizes import instruction_size
+from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.nodes import Num, Sym, UnOp
-from dataclasses import dataclass
 from .manager import Analysis, AnalysisManager
 
 #: Instructions that end the program or leave the function with no static successor.
@@ -121,9 +121,11 @@ def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager, ends: list
     and the offset lands on an instruction. Others stay unresolved (and the CFG conservative).
     `ends` are the instructions that end a block (branches among them)."""
     instructions = kernel.instructions
-    branches = {index: instructions[index].operands[0] for index in ends
-                if is_branch(instructions[index].mnemonic) and instructions[index].operands
-                and _offset(instructions[index].operands[0]) is not None}
+    branches: dict[int, int] = {}  # branch index -> its dword offset
+    for index in ends:
+        operands = instructions[index].operands
+        if is_branch(instructions[index].mnemonic) and operands and (offset := _offset(operands[0])) is not None:
+            branches[index] = offset
     if not branches or manager.module.target is None:
         return {}
     from .defuse import DefUseAnalysis
@@ -137,9 +139,9 @@ def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager, ends: list
         offsets.append(None if size is None or offsets[-1] is None else offsets[-1] + size)
     index_at = {offset: index for index, offset in enumerate(offsets[:-1]) if offset is not None}
     resolved = {}
-    for index, operand in branches.items():
+    for index, offset in branches.items():
         after = offsets[index + 1]
-        destination = index_at.get(after + 4 * _offset(operand)) if after is not None else None
+        destination = index_at.get(after + 4 * offset) if after is not None else None
         if destination is not None and all(offsets[i] is not None for i in range(min(index, destination), max(index, destination) + 1)):
             resolved[index] = destination
     return resolved

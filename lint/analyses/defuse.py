@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ..model.ir import Instruction, Kernel, Module
+from dataclasses import dataclass
+
 from ..isa.defuse import DefUse, def_use
+from ..model.ir import Instruction, Kernel, Module
 from ..model.memo import Remembered
 from ..model.nodes import SpecialReg, Sym
-from dataclasses import dataclass
 from ..model.targets import Target
 from .cfg import is_branch
 from .manager import Analysis, AnalysisManager
@@ -108,6 +109,7 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
         seen = table.parsed.get((instruction.mnemonic, id(operands), id(modifiers)))
         if seen is not None and seen[0] is operands and seen[1] is modifiers:
             return seen[2]
+    key: tuple
     if pair is None and len(operands) == 1 and type(operands[0]) is Sym and not modifiers and is_branch(instruction.mnemonic):
         key = (instruction.mnemonic, _ANY_LABEL)
     else:

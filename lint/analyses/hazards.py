@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 
-from ..model.ir import Instruction, Kernel
 from ..isa.defuse import DefUse, register_units
+from ..model.ir import Instruction, Kernel
 from ..model.nodes import Node, Num, Reg, Sym, hardware_register
-from dataclasses import dataclass, field
 from ..model.targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts

@@ -24,13 +24,13 @@ any label the kernel uses as an address (LLVM's long branches).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from ..model.ir import Instruction, Kernel
-from ..isa.defuse import Unit, register_units
-from ..model.nodes import BinOp, Call, Node, Num, Sym, UnOp
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+from ..isa.defuse import Unit, register_units
+from ..model.ir import Instruction, Kernel
+from ..model.nodes import BinOp, Call, Node, Num, Sym, UnOp
 from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -122,7 +122,7 @@ def _copies(mnemonic: str, operands: tuple[Node, ...]) -> tuple[tuple[Unit, Unit
     return tuple(zip(destination, source, strict=True)) if len(source) == len(destination) else ()
 
 
-def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None) -> Flow:
+def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit | None, Unit] | None) -> Flow:
     mnemonic, operands = instruction.mnemonic, instruction.operands
     if instruction.modifiers:
         return _PLAIN

@@ -4,13 +4,13 @@ optionally overridden by a user file (`--latency-table`, config `latency-table`)
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..model.ir import Instruction
 from ..isa.classes import InstructionClass
-import re
-from dataclasses import dataclass
+from ..model.ir import Instruction
 from ..model.targets import Target
 
 

@@ -4,9 +4,9 @@ occupancy" causes NVIDIA's Nsight names: too few work-groups, and the partial la
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ..model.devices import Launch
-from dataclasses import dataclass
 from ..model.targets import Target
 
 

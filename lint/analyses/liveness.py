@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..model.ir import Kernel
 from dataclasses import dataclass
+
+from ..model.ir import Kernel
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager

@@ -7,9 +7,9 @@ wave. The kernel report and the calculator both use it; nothing else computes oc
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from dataclasses import dataclass, field, replace
 from ..model.targets import Target, waves_for_sgprs, waves_for_vgprs
 
 VGPR, SGPR, LDS, WORKGROUP, WAVE_SLOTS = "VGPR", "SGPR", "LDS", "workgroup slots", "wave slots"
@@ -232,10 +232,10 @@ def next_steps(target: Target, inputs: Inputs, goal: int, binding: list[str]) ->
                 count = inputs.vgprs - most
                 steps.append(f"free {count} {name}{'s' if count != 1 else ''} ({inputs.vgprs} -> {most})")
         elif name == SGPR:
-            most = max_sgprs_for(target, goal)
-            if most:
-                count = inputs.sgprs - most
-                steps.append(f"free {count} SGPR{'s' if count != 1 else ''} ({inputs.sgprs} -> {most}, extras included)")
+            most_sgprs = max_sgprs_for(target, goal)
+            if most_sgprs:
+                count = inputs.sgprs - most_sgprs
+                steps.append(f"free {count} SGPR{'s' if count != 1 else ''} ({inputs.sgprs} -> {most_sgprs}, extras included)")
         elif name == LDS:
             lds_ok = largest_lds_for(target, inputs, goal)
             if lds_ok is not None:

@@ -11,9 +11,9 @@ order: a wait for `n` on the load's counter retires it once `n` or more newer ev
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass
 
 from ..model.ir import Instruction, Kernel
-from dataclasses import dataclass
 from ..model.targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts

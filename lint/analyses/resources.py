@@ -8,9 +8,10 @@ register the instructions reference) and what the descriptor allocates
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Kernel, Module
-from dataclasses import dataclass
 from ..model.targets import extra_sgprs, xnack_reserved
 from .defuse import NO_REGISTERS, DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager

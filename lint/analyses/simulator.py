@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 from collections import deque
-
-from ..model.ir import Kernel, Module
-from ..isa.classes import RETURNS
 from dataclasses import dataclass, field
+
+from ..isa.classes import RETURNS
+from ..model.ir import Kernel, Module
 from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from .defuse import DefUseAnalysis
 from .latency import request_cycles
@@ -86,7 +86,7 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]
     trips: Tally = Tally()  # loop header block -> back-edges taken to it
     exhausted: dict[int, int] = {}  # loop header whose trips are done -> its latch block
     path: list[int] = []
-    block = 0
+    block: int | None = 0
     while block is not None and len(path) < MAX_TRACE and cfg.blocks:
         current = cfg.blocks[block]
         path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
@@ -97,7 +97,8 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]
         label = branch_label(last)
         target_block = cfg.block_of_label.get(label) if label else None
         conditional = is_conditional_branch(last.mnemonic)
-        if target_block is not None and target_block <= block and (conditional or is_unconditional_branch(last.mnemonic)):
+        if label and target_block is not None and target_block <= block and (
+                conditional or is_unconditional_branch(last.mnemonic)):
             if target_block not in exhausted:  # a back-edge: one more trip, or the loop is done
                 trips[target_block] += 1
                 if trips[target_block] < trip_counts.get(label, DEFAULT_TRIP_COUNT):
@@ -197,9 +198,9 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     repeats = _turns_of(turn_simd, cycle, resume)
                     turns += repeats
                     idle_turns += repeats * idle_before
-                    for reason, index in stalled_before:
-                        stalls[reason] += 4 * repeats
-                        per_line[index][reason] += 4 * repeats
+                    for repeated, index in stalled_before:
+                        stalls[repeated] += 4 * repeats
+                        per_line[index][repeated] += 4 * repeats
                 cycle = quiet_since = resume
                 if cycle >= MAX_CYCLES or cycle - last_issue >= STUCK_CYCLES:
                     break
@@ -361,8 +362,8 @@ def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[
     """(line, instruction index, main reason, share of all stall cycles) of the most stalled lines."""
     total = max(1, sum(result.stalls.values()))
     ranked = sorted(result.per_line.items(), key=lambda item: -sum(item[1].values()))[:limit]
-    return [(kernel.instructions[index].where.line, index, max(reasons, key=reasons.get), sum(reasons.values()) / total)
-            for index, reasons in ranked]
+    return [(kernel.instructions[index].where.line, index, max(reasons, key=reasons.__getitem__),
+             sum(reasons.values()) / total) for index, reasons in ranked]
 
 
 def line_stalls(kernel: Kernel, result: Simulation) -> list[dict]:

@@ -20,14 +20,14 @@ On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from operator import attrgetter, itemgetter
 
-from ..model.ir import Instruction, Kernel
 from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
+from ..model.ir import Instruction, Kernel
 from ..model.nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
-from dataclasses import dataclass, field, replace
 from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -263,11 +263,11 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             verdicts = {dma: walk.lds_places.overlap(dma[1], index) for dma, _ in dmas}
             dmas = [(dma, entry) for dma, entry in dmas if verdicts[dma] is not False]  # provably elsewhere: safe
         if dmas:
-            unit, entry = min(dmas, key=lambda item: item[1][0])
+            unit, oldest = min(dmas, key=lambda item: item[1][0])
             # M0 set in the block of every DMA still in flight: the code chose the regions, and
             # whether this access avoids them is not in the listing unless both come from one value
             unproven = all(verdicts[dma] is None and dma[1] in walk.lds_places.m0_set for dma, _ in dmas)
-            needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1],
+            needs.append(Need(name, 0 if counter.out_of_order else oldest[0], unit, oldest[1],
                               "lds-dma-unproven" if unproven else "read"))
         if counter.unknown and name not in _NO_REGISTER_RESULTS:
             touched = [unit for unit in (*info.uses, *info.defs) if unit[0] in _REGISTER_FILES]
@@ -291,19 +291,19 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "overwritten"))
     if info.klass.unit == "barrier":
         for name in ("lgkmcnt", "dscnt"):
-            counter = state.get(name)
-            entry = counter.regs.get(LDS_STORE) if counter else None
-            if entry is not None and walk.lds_read_follows(index, entry[1]):
-                needs.append(Need(name, 0 if counter.out_of_order else entry[0], LDS_STORE, entry[1], "barrier-lds"))
+            lds_counter = state.get(name)
+            store = lds_counter.regs.get(LDS_STORE) if lds_counter else None
+            if lds_counter is not None and store is not None and walk.lds_read_follows(index, store[1]):
+                needs.append(Need(name, 0 if lds_counter.out_of_order else store[0], LDS_STORE, store[1], "barrier-lds"))
         vm = state.get("vmcnt")
         if not target.has_back_off_barrier and vm is not None and vm.pending:
             producer = max((entry[1] for entry in vm.regs.values()), default=None)
             needs.append(Need("vmcnt", 0, ("vmem", 0), producer, "barrier-vmem"))
     if facts.invalidates:
         for name in ("vmcnt", "loadcnt"):
-            counter = state.get(name)
-            if counter is not None and counter.pending:
-                producer = max((entry[1] for entry in counter.regs.values()), default=None)
+            loads = state.get(name)
+            if loads is not None and loads.pending:
+                producer = max((entry[1] for entry in loads.regs.values()), default=None)
                 needs.append(Need(name, 0, ("vmem", 0), producer, "invalidate"))
     if walk.is_function and info.klass.unit == "return" and index not in walk.tail_calls:
         for name, counter in state.items():
@@ -441,7 +441,8 @@ class _LdsPlaces:
         self.access_place: dict[int, tuple] = {}  # DS access -> (source, offset)
         if not any(map(_IS_LDS_DMA, def_use)):
             return
-        block_starts, m0, copies, m0_scalar = set(starts), None, {}, False
+        block_starts, m0, m0_scalar = set(starts), None, False
+        copies: dict[Unit, tuple] = {}  # VGPR -> the (source, offset) value a v_mov_b32 copied into it
         for index, (instruction, info) in enumerate(zip(kernel.instructions, def_use, strict=True)):
             if index in block_starts:
                 m0, copies, m0_scalar = None, {}, False
@@ -665,18 +666,19 @@ class WaitcntAnalysis(Analysis):
             visits += 1
             index = worklist.pop(0)
             version, reports = tests.versions[index], []
-            for facts, start_state in list(incoming[index].items()):
+            for path_facts, start_state in list(incoming[index].items()):
                 reports.append(WaitReport({}, [], {}))
                 state = dict(start_state)
                 out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, reports[-1])
-                for successor, edge_facts in tests.edges(index, facts):
+                for successor, edge_facts in tests.edges(index, path_facts):
                     if tests.join(incoming, successor, edge_facts, out) and successor not in worklist:
                         worklist.append(successor)
             walked[index] = (version, reports)
         reports = []
         for index, block in enumerate(blocks):
-            if walked[index] is not None and walked[index][0] == tests.versions[index]:
-                reports.extend(walked[index][1])
+            latest = walked[index]
+            if latest is not None and latest[0] == tests.versions[index]:
+                reports.extend(latest[1])
                 continue
             for start_state in incoming[index].values():
                 report = WaitReport({}, [], {})
@@ -731,7 +733,9 @@ class _RepeatedTests:
         operands = {key: frozenset(def_use[index].uses) for index, key in enumerate(keys) if key in tracked}
         read = frozenset().union(*operands.values())  # what any tracked test reads
         for number, block in enumerate(blocks):
-            killed_before, killed_after, test = set(), set(), None
+            killed_before: set[tuple] = set()
+            killed_after: set[tuple] = set()
+            test = None
             for offset, instruction in enumerate(block.instructions):
                 index = starts[number] + offset
                 defs = def_use[index].defs

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from ..model.diagnostics import Severity
-from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Iterable
-from pathlib import Path
-
 from dataclasses import dataclass
+from pathlib import Path
 
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
 #: objects are linted when named explicitly)

@@ -14,16 +14,16 @@ from __future__ import annotations
 import codecs
 import difflib
 import os
+import re
 import stat
 import tempfile
 from collections import Counter
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from ..model.diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Note, Severity
 from ..frontend.source import MAX_FILE_BYTES, split_lines
-import re
-from dataclasses import dataclass, field, replace
+from ..model.diagnostics import DISPLAY_ONLY, UNSAFE, Diagnostic, Edit, Fix, Note, Severity
 from .linter import FileResult, lint_source
 from .session import Flags, Job, in_processes, jobs_for, run_job
 
@@ -76,8 +76,15 @@ def _lines(text: str) -> list[tuple[str, str]]:
     return lines
 
 
+def _fix(diagnostic: Diagnostic) -> Fix:
+    """The fix of a diagnostic `applicable` kept (it has one)."""
+    fix = diagnostic.fix
+    assert fix is not None
+    return fix
+
+
 def _start(diagnostic: Diagnostic) -> tuple[int, int]:
-    return min((e.line, e.column) for e in diagnostic.fix.edits)
+    return min((e.line, e.column) for e in _fix(diagnostic).edits)
 
 
 def _batch(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -88,7 +95,7 @@ def _batch(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         by_kernel.setdefault(diagnostic.kernel, []).append(diagnostic)
     batch = []
     for fixes in by_kernel.values():
-        isolated = next((n for n, d in enumerate(fixes) if d.fix.isolated), len(fixes))
+        isolated = next((n for n, d in enumerate(fixes) if _fix(d).isolated), len(fixes))
         batch += fixes[:isolated] if isolated else fixes[:1]
     return batch
 
@@ -100,7 +107,7 @@ def _choose(diagnostics: list[Diagnostic], line_count: int) -> list[Diagnostic]:
     chosen: list[Diagnostic] = []
     last_end = (0, 0)
     for diagnostic in sorted(_batch(diagnostics), key=_start):
-        edits = sorted(diagnostic.fix.edits, key=lambda e: (e.line, e.column))
+        edits = sorted(_fix(diagnostic).edits, key=lambda e: (e.line, e.column))
         if not all(1 <= e.line <= e.end_line <= line_count for e in edits):
             continue
         spans = [((e.line, e.column), (e.end_line, e.end_column)) for e in edits]
@@ -149,7 +156,7 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
     """Lint one input and fix it in memory. Only assembly read as UTF-8 is fixed; other inputs (IR, code
     objects, Triton listings, unreadable or binary files) are linted as `check` would."""
     from ..frontend.inputs import is_other_input
-    from ..rules import find_rule
+    from ..rules import BY_CODE
 
     path = job.path
     try:
@@ -166,12 +173,13 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
             result.diagnostics = [_not_fixed_note(d, "", unsafe, True, why) for d in result.diagnostics]
         return [FixedFile(result) for result in results]
     shown = str(path)
-    rules = [find_rule(code) for code in job.rule_codes]
+    rules = [BY_CODE[code] for code in job.rule_codes]
     settings = job.settings
-    fixed, applied, converged, found = text, Counter[str](), False, None
+    fixed, applied, converged, found = text, Counter[str](), False, 0
     for passes in range(MAX_PASSES + 1):
         result = lint_source(split_lines(shown, fixed), settings.options, rules, settings.selection)
-        found = len(result.diagnostics) if found is None else found
+        if passes == 0:
+            found = len(result.diagnostics)
         fixable = [d for d in result.diagnostics if applicable(d, shown, unsafe)]
         converged = not fixable
         if converged or passes == MAX_PASSES:
@@ -179,7 +187,7 @@ def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
         chosen = _choose(fixable, len(_lines(fixed)))
         if not chosen:
             break
-        fixed = apply_edits(fixed, [edit for d in chosen for edit in d.fix.edits])
+        fixed = apply_edits(fixed, [edit for d in chosen for edit in _fix(d).edits])
         applied.update(d.name for d in chosen)
     result.diagnostics = [_not_fixed_note(d, shown, unsafe, converged) for d in result.diagnostics]
     return [FixedFile(result.without_module(), text, fixed, applied, found, converged, data.startswith(codecs.BOM_UTF8),

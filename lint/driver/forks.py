@@ -8,9 +8,8 @@ import itertools
 import os
 from bisect import bisect_left
 from collections.abc import Callable
-from functools import partial
-
 from dataclasses import dataclass
+from functools import partial
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
-from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
 from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
 from ..frontend.source import read_source, split_lines
+from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
 from ..model.ir import Instruction, Kernel, Module, ReadProblem, SourceFile
 from ..model.nodes import LocalRef, Sym
-from dataclasses import dataclass, field, replace
 from ..rules import RULES
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
@@ -150,7 +150,13 @@ def _module_rules(module: Module, rules: list[Rule], kernel_diagnostics: list[Di
     return diagnostics
 
 
-class _ReadSymbols:
+if TYPE_CHECKING:
+    _SymbolsStandIn = dict[str, Any]  # it takes the place of `Module.symbols`, which kernel rules only `get` from
+else:
+    _SymbolsStandIn = object
+
+
+class _ReadSymbols(_SymbolsStandIn):
     """A module's symbols as kernel rules read them, each value read remembered."""
 
     def __init__(self, symbols: dict[str, Any], reads: dict[str, Any]):

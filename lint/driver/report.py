@@ -18,14 +18,18 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..model.targets import Target
+
 
 def kernel_reports(kernels: list[tuple[Module, Kernel]], processes: int = 1,
                    simulation: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """`kernel_report` of each kernel, with `add_simulation(**simulation)` when given; with two `processes` and
     one long file (`linter.worth_sharing`), a forked copy works out the first half."""
     work = partial(_reports, simulation=simulation)
-    module = kernels[0][0] if kernels else None
-    if len(kernels) < 2 or any(other is not module for other, _ in kernels) or (
+    if len(kernels) < 2:
+        return work(kernels)
+    module = kernels[0][0]
+    if any(other is not module for other, _ in kernels) or (
             worth_sharing(module.sources.get(module.path), processes) < 2):
         return work(kernels)
     from .forks import in_two
@@ -62,12 +66,11 @@ def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
         "kernel_code_t": kernel.kernel_code_t,
     }
     if resources is not None and module.target is not None:
-        report.update(resource_report(module, kernel, resources))
+        report.update(resource_report(module, module.target, resources))
     return report
 
 
-def resource_report(module: Module, kernel: Kernel, resources: KernelResources) -> dict[str, Any]:
-    target = module.target
+def resource_report(module: Module, target: Target, resources: KernelResources) -> dict[str, Any]:
     occupancy = resources.occupancy
     report: dict[str, Any] = {
         "wave_size": resources.wave_size,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from functools import cached_property
 from types import ModuleType
 
@@ -13,7 +14,6 @@ from ..analyses.manager import Analysis, AnalysisManager
 from ..model.diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import Reg
-from dataclasses import dataclass, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class Rule:
     explain: str
     scope: str  # "module" (once per file) or "kernel" (once per kernel, with analyses)
     requires: tuple[type[Analysis], ...]
-    check: Callable[[Any], Iterable[Diagnostic]]
+    check: Callable[..., Iterable[Diagnostic]]  # (context), and for scope "suppressions" (context, unused, known)
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Rule:

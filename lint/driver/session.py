@@ -10,14 +10,14 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from ..model.devices import DEVICES, Launch, find_device, parse_grid
-from ..model.diagnostics import Severity
 from ..frontend.builder import BuildOptions
 from ..frontend.source import split_lines
-from dataclasses import dataclass, field
+from ..model.devices import DEVICES, Launch, find_device, parse_grid
+from ..model.diagnostics import Severity
 from ..model.targets import UnknownTarget, parse_target_id
 from .config import Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
@@ -198,7 +198,7 @@ def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None
     return files
 
 
-_INCLUDE = re.compile(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.M)
+_INCLUDE = re.compile(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.MULTILINE)
 NOT_INCLUDED = "a header no assembly file includes"
 
 
@@ -308,13 +308,13 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     keep their module only when asked and uncached; else they carry the lines findings quote. A long
     assembly file may be shared by `processes`."""
     from ..frontend.inputs import is_other_input
-    from ..rules import find_rule
+    from ..rules import BY_CODE
 
     if job.problem:
         return [FileResult(str(job.path), None, [], job.problem)]
     if job.skipped:
         return [FileResult(str(job.path), None, [], skipped=job.skipped)]
-    rules = [find_rule(code) for code in job.rule_codes]
+    rules = [BY_CODE[code] for code in job.rule_codes]
     settings = job.settings
     if cache_directory is None or is_other_input(job.path):
         results = lint_input(job.path, settings.options, rules, settings.selection, keep_module, processes)

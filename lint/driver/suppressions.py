@@ -8,10 +8,11 @@ directive on any line of its expansion chain (the macro call, the `.rept`, the `
 
 from __future__ import annotations
 
-from ..model.diagnostics import Diagnostic
-from ..model.ir import SourceFile
 import re
 from dataclasses import dataclass, field
+
+from ..model.diagnostics import Diagnostic
+from ..model.ir import SourceFile
 
 _DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..model.devices import Launch
 from ..model.expr import EvalError, Value, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import LocalRef, Statement, Sym
-import re
-from dataclasses import dataclass, field
 from ..model.targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
 from .metadata import (
@@ -150,7 +150,7 @@ class _Builder:
     def _label(self, name: str, where: Provenance) -> None:
         if self.early is not None and self.code and self._is_entry(name) and not self.pending_forward \
                 and self.open_descriptor is None:
-            self._hand_on()
+            self._hand_on(self.early)
         if name.isdigit():
             number = int(name)
             count = self.local_label_count.get(number, 0) + 1
@@ -293,12 +293,11 @@ class _Builder:
         self._attach_metadata(kernels, metadata_entries(module.metadata), final=True)
         module.kernels.extend(kernels)
 
-    def _hand_on(self) -> None:
+    def _hand_on(self, early: _EarlyKernels) -> None:
         """The code so far is complete functions: build them and hand them on (module.kernels keeps
         what the handler leaves of them). A function whose descriptor reads a symbol the file has not
         defined yet (a caller's resource symbols before its callee's) is held back, with what follows
         it, until that symbol is defined (or too much code waits)."""
-        early = self.early
         if early.waiting and len(self.code) < HELD_BACK_ITEMS and all(self.pre.peek(n) is None for n in early.waiting):
             return
         items = self.code
@@ -497,7 +496,7 @@ def build_module(source: SourceFile, options: BuildOptions,
             builder.early = _EarlyKernels(handle_kernels, *ahead,
                                           entries=metadata_entries(ahead[0]))
     for item in preprocessor.run(source):
-        if type(item) is PlainRun:
+        if isinstance(item, PlainRun):
             builder.consume_run(item)
         else:
             builder.consume(item)

@@ -10,21 +10,7 @@ from .preprocessor import RAW_BLOCKS
 #: Directives LLVM's ELF assembler and the AMDGPU target accept (the preprocessor's own are
 #: handled before statements reach the IR).
 KNOWN_DIRECTIVES = frozenset(
-    """.text .data .bss .rodata .section .pushsection .popsection .previous .subsection
-    .globl .global .local .weak .weakref .hidden .protected .internal .type .size .symver
-    .p2align .p2alignw .p2alignl .align .balign .balignw .balignl .org .nops
-    .byte .short .hword .word .long .int .quad .octa .2byte .4byte .8byte .value .single .float
-    .double .ascii .asciz .string .zero .space .skip .fill .incbin .uleb128 .sleb128 .reloc
-    .file .loc .loc_mark_labeled .ident .comm .lcomm .addrsig .addrsig_sym .end .abort
-    .altmacro .noaltmacro .print .lto_discard .lto_set_conditional .prefalign .linker_option
-    .amdgcn_target .amdhsa_code_object_version .amdhsa_kernel .end_amdhsa_kernel
-    .amdgpu_hsa_kernel .amdgpu_lds .amdgpu_info
-    .amd_amdgpu_isa .amdgcn.next_free_vgpr .amdgcn.next_free_sgpr .amd_amdgpu_pal_metadata
-    .extern .common .line .align32 .base64 .cold .loc_label .stabs .no_dead_strip .lazy_reference .reference
-    .private_extern .symbol_resolver .weak_definition .weak_reference .weak_def_can_be_hidden .tdata .tbss
-    .cg_profile .memtag .pseudoprobe .macros_on .macros_off .code16 .code16gcc
-    .dc .dc.a .dc.b .dc.d .dc.l .dc.s .dc.w .dc.x .dcb .dcb.b .dcb.d .dcb.l .dcb.s .dcb.w .dcb.x
-    .ds .ds.b .ds.d .ds.l .ds.p .ds.s .ds.w .ds.x""".split()
+    [".text", ".data", ".bss", ".rodata", ".section", ".pushsection", ".popsection", ".previous", ".subsection", ".globl", ".global", ".local", ".weak", ".weakref", ".hidden", ".protected", ".internal", ".type", ".size", ".symver", ".p2align", ".p2alignw", ".p2alignl", ".align", ".balign", ".balignw", ".balignl", ".org", ".nops", ".byte", ".short", ".hword", ".word", ".long", ".int", ".quad", ".octa", ".2byte", ".4byte", ".8byte", ".value", ".single", ".float", ".double", ".ascii", ".asciz", ".string", ".zero", ".space", ".skip", ".fill", ".incbin", ".uleb128", ".sleb128", ".reloc", ".file", ".loc", ".loc_mark_labeled", ".ident", ".comm", ".lcomm", ".addrsig", ".addrsig_sym", ".end", ".abort", ".altmacro", ".noaltmacro", ".print", ".lto_discard", ".lto_set_conditional", ".prefalign", ".linker_option", ".amdgcn_target", ".amdhsa_code_object_version", ".amdhsa_kernel", ".end_amdhsa_kernel", ".amdgpu_hsa_kernel", ".amdgpu_lds", ".amdgpu_info", ".amd_amdgpu_isa", ".amdgcn.next_free_vgpr", ".amdgcn.next_free_sgpr", ".amd_amdgpu_pal_metadata", ".extern", ".common", ".line", ".align32", ".base64", ".cold", ".loc_label", ".stabs", ".no_dead_strip", ".lazy_reference", ".reference", ".private_extern", ".symbol_resolver", ".weak_definition", ".weak_reference", ".weak_def_can_be_hidden", ".tdata", ".tbss", ".cg_profile", ".memtag", ".pseudoprobe", ".macros_on", ".macros_off", ".code16", ".code16gcc", ".dc", ".dc.a", ".dc.b", ".dc.d", ".dc.l", ".dc.s", ".dc.w", ".dc.x", ".dcb", ".dcb.b", ".dcb.d", ".dcb.l", ".dcb.s", ".dcb.w", ".dcb.x", ".ds", ".ds.b", ".ds.d", ".ds.l", ".ds.p", ".ds.s", ".ds.w", ".ds.x"]
 ) | frozenset(RAW_BLOCKS) | frozenset(RAW_BLOCKS.values())
 
 _PREFIXES = (".cfi_", ".cv_", ".seh_", ".debug_")

@@ -138,7 +138,8 @@ def _parser() -> Lark:
 def _failure(error: UnexpectedInput, text: str) -> ParseFailure:
     column = getattr(error, "column", None) or 1
     if isinstance(error, UnexpectedCharacters):
-        found = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "end of statement"
+        position = error.pos_in_stream
+        found = text[position] if position is not None and position < len(text) else "end of statement"
         return ParseFailure(f"unexpected character '{found}'", column)
     if isinstance(error, UnexpectedEOF):
         return ParseFailure(f"statement ends early; expected {_describe_expected(set(error.expected))}", len(text) + 1)

@@ -13,10 +13,10 @@ import json
 import os
 import re
 import struct
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..model.ir import ReadProblem, SourceFile
-from dataclasses import dataclass, field, replace
 from .builder import BuildOptions
 from .source import split_lines
 
@@ -174,7 +174,9 @@ def _from_triton(path: Path, options: BuildOptions) -> Prepared:
             metadata = {}
         target = metadata.get("target") if isinstance(metadata.get("target"), dict) else {}
         arch = target.get("arch") if isinstance(target.get("arch"), str) else None
-        warp_size = target.get("warp_size") if isinstance(target.get("warp_size"), int) else 64
+        warp_size = target.get("warp_size")
+        if not isinstance(warp_size, int):
+            warp_size = 64
         warps = metadata.get("num_warps")
         if options.mcpu is None and arch:
             options = replace(options, mcpu=arch)
@@ -233,6 +235,7 @@ def _read_code_object(data: bytes) -> _CodeObject:
         import msgpack
         from elftools.common.exceptions import ELFError
         from elftools.elf.elffile import ELFFile
+        from elftools.elf.sections import NoteSection, SymbolTableSection
     except ImportError:
         raise InputError("code object input needs pyelftools and msgpack (pip install 'amdgpu-lint[objects]')") from None
     import io
@@ -241,7 +244,7 @@ def _read_code_object(data: bytes) -> _CodeObject:
         elf = ELFFile(io.BytesIO(data))
         metadata: dict = {}
         for section in elf.iter_sections():
-            if section.header.sh_type != "SHT_NOTE":
+            if not isinstance(section, NoteSection):
                 continue
             for note in section.iter_notes():
                 if note["n_name"] == "AMDGPU" and note["n_type"] in (_NT_AMDGPU_METADATA, "NT_AMDGPU_METADATA"):
@@ -249,7 +252,7 @@ def _read_code_object(data: bytes) -> _CodeObject:
                     metadata = msgpack.unpackb(raw.encode("latin-1") if isinstance(raw, str) else raw, raw=False)
         descriptors: dict[str, bytes] = {}
         symbols = elf.get_section_by_name(".symtab")
-        for symbol in symbols.iter_symbols() if symbols is not None else ():
+        for symbol in symbols.iter_symbols() if isinstance(symbols, SymbolTableSection) else ():
             if not symbol.name.endswith(".kd") or not isinstance(symbol["st_shndx"], int):
                 continue
             section = elf.get_section(symbol["st_shndx"])
@@ -388,5 +391,5 @@ def _from_code_object(path: Path, data: bytes, options: BuildOptions, bundle_id:
     for problem in problems:
         source.problems.append(ReadProblem("input-conversion", problem, 1))
     origin = f"{path}[{bundle_id}]" if bundle_id else str(path)
-    how = "disassembled by " + Path(objdump).name if body else "descriptors and metadata only"
+    how = f"disassembled by {Path(objdump).name}" if objdump and body else "descriptors and metadata only"
     return Prepared(source, replace(options, mcpu=None), origin, f"read from code object {origin} ({how})")

@@ -129,8 +129,10 @@ def _loader():
     """PyYAML's safe loader (imported on first use) that also reads LLVM's `!str ''` tag."""
     import yaml
 
-    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-        pass
+    base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when PyYAML has it
+
+    class Loader(base):  # type: ignore[valid-type,misc]  # a base chosen at run time
+        """The safe loader with LLVM's `!str` tag."""
 
     Loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
     return Loader
@@ -145,8 +147,7 @@ _WORDS = re.compile(r"[A-Za-z_][\w.\-]*(?: [\w.\-]+)*\Z", re.ASCII)
 _INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 _QUOTED = re.compile(r"'((?:[^']|'')*)'\Z")
 #: Plain words YAML 1.1 reads as booleans, nulls or floats (the reader takes only true and false, as values).
-_RESERVED = frozenset("yes Yes YES no No NO on On ON off Off OFF true True TRUE false False FALSE "
-                      "null Null NULL .inf .Inf .INF .nan .NaN .NAN".split())
+_RESERVED = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"])
 
 
 def _scalar(text: str) -> Any:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -35,9 +36,12 @@ from ..model.nodes import (
     mentions_symbols,
     register_from_name,
 )
-from dataclasses import dataclass, field, replace
 from .source import read_source
 from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: LLVM's assembler refuses macros nested deeper than this.
 MAX_MACRO_DEPTH = 20
@@ -58,12 +62,11 @@ RAW_BLOCKS = {
 }
 
 _IF_DIRECTIVES = frozenset(
-    ".if .ifdef .ifndef .ifnotdef .ifeq .ifne .ifgt .ifge .iflt .ifle .ifc .ifnc .ifeqs .ifnes .ifb .ifnb".split()
+    [".if", ".ifdef", ".ifndef", ".ifnotdef", ".ifeq", ".ifne", ".ifgt", ".ifge", ".iflt", ".ifle", ".ifc", ".ifnc", ".ifeqs", ".ifnes", ".ifb", ".ifnb"]
 )
 _REPEAT_DIRECTIVES = frozenset((".rept", ".rep", ".irp", ".irpc"))  # .rep is .rept
 _HANDLED = frozenset(
-    ".macro .endm .endmacro .exitm .purgem .endr .else .elseif .endif .include .set .equ .equiv .eqv "
-    ".err .error .warning .altmacro .noaltmacro".split()
+    [".macro", ".endm", ".endmacro", ".exitm", ".purgem", ".endr", ".else", ".elseif", ".endif", ".include", ".set", ".equ", ".equiv", ".eqv", ".err", ".error", ".warning", ".altmacro", ".noaltmacro"]
 ) | _IF_DIRECTIVES | _REPEAT_DIRECTIVES | frozenset(RAW_BLOCKS)
 
 _FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
@@ -163,7 +166,7 @@ class PlainRun:
 
 #: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`
 _CONSTANT_SET = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]*)\Z")
-_UNSEEN = object()
+_UNSEEN: Any = object()  # a text not looked up yet (None: looked up, not plain)
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
 _PLAIN_TEXTS_KEPT = 8192
 #: plain statements handed on together at most
@@ -191,11 +194,11 @@ def _plain_shape(text: str) -> _Plain | None:
     """`_plain_read` of a label, a directive or a branch to a label, without reading the statement; None for
     other texts and where the reader may read it otherwise (a name of this layer's directives, a register or
     modifier name as a branch target, an unusual character)."""
-    label = _LABEL_ALONE.match(text) if text[-1] == ":" else None
-    if label is not None:
-        if label.group(1).lower() in _HANDLED:
+    label_alone = _LABEL_ALONE.match(text) if text[-1] == ":" else None
+    if label_alone is not None:
+        if label_alone.group(1).lower() in _HANDLED:
             return None
-        return _Plain(Statement("empty", labels=(label.group(1),)), "", 0, 0, frozenset())
+        return _Plain(Statement("empty", labels=(label_alone.group(1),)), "", 0, 0, frozenset())
     if text[0] == ".":
         directive = _DIRECTIVE.match(text)
         if directive is None or UNUSUAL_TEXT.search(text):
@@ -219,10 +222,10 @@ def _plain_shape(text: str) -> _Plain | None:
 def _plain_read(text: str) -> _Plain | None:
     """`_plain` by parsing the statement."""
     match = _FIRST_WORD.match(text)
-    name = match.group(1) if match else ""
+    name, after = (match.group(1), match.end()) if match else ("", 0)
     if name.lower() in _HANDLED:
         return None
-    first_word = name if name and text[match.end() : match.end() + 1] != ":" else ""
+    first_word = name if name and text[after : after + 1] != ":" else ""
     if first_word and _ASSIGNMENT.match(text):
         return None
     if len(text) > MAX_INSTRUCTION_CHARS and not text.startswith("."):
@@ -235,9 +238,10 @@ def _plain_read(text: str) -> _Plain | None:
     if statement.kind == "instruction":
         pair = statement.pair
         if not statement.resolved or (pair is not None and not pair.resolved):
-            names = _names_left_alone(statement)
-            if names is None:
+            left_alone = _names_left_alone(statement)
+            if left_alone is None:
                 return None
+            names = left_alone
             # what `_resolve_symbols` makes of it while none of `names` is a symbol: the same nodes, resolved
             statement = replace(statement, resolved=True, pair=None if pair is None else replace(pair, resolved=True))
         for operand in statement.operands + statement.pair.operands if statement.pair else statement.operands:
@@ -442,7 +446,7 @@ class Preprocessor:
         self,
         include_dirs: list[str] | None = None,
         defsyms: dict[str, Value] | None = None,
-        predefined: dict[str, Value] | None = None,
+        predefined: Mapping[str, Value] | None = None,
         statement_budget: int = DEFAULT_STATEMENT_BUDGET,
         functions: Functions | None = None,
         size_of: Callable[[Statement], int | None] | None = None,
@@ -488,7 +492,7 @@ class Preprocessor:
             frame = self._stack[-1]
             active = not frame.conditions or frame.conditions[-1].active
             if frame.source is not None and active and self._cpp_pattern is None:
-                plain_run = self._plain_run(frame, plain_texts)
+                plain_run = self._plain_run(frame, frame.source, plain_texts)
                 if plain_run is not None:
                     yield plain_run
             if frame.index >= len(frame.lines):
@@ -524,20 +528,18 @@ class Preprocessor:
         """What a plain statement changes: the budget, the next free registers and the location counter."""
         self.budget -= 1
         for counts in (self._next_free, self._kernel_free):
-            if plain.vgpr_end > counts["v"]:
-                counts["v"] = plain.vgpr_end
-            if plain.sgpr_end > counts["s"]:
-                counts["s"] = plain.sgpr_end
+            counts["v"] = max(counts["v"], plain.vgpr_end)
+            counts["s"] = max(counts["s"], plain.sgpr_end)
         if self._track_location:
             self._advance(plain.statement)
 
-    def _plain_run(self, frame: _Frame, known: dict[str, _Plain | None]) -> PlainRun | None:
+    def _plain_run(self, frame: _Frame, source: SourceFile, known: dict[str, _Plain | None]) -> PlainRun | None:
         """The fast path through a whole file (in an active region, no #define): the plain statements from
         where the frame stands (after any `.set` of a number), read from the file's offsets, up to the first
         line that needs more (None if it is the first). A plain statement changes no state of this layer but
         the budget, the next free registers and the location counter, so the region stays active and the
-        macros the same."""
-        lines = frame.source.lines
+        macros the same. `source` is the whole file the frame reads."""
+        lines = source.lines
         text, starts, ends, cpp, odd = lines.text, lines.starts, lines.ends, lines.cpp, lines.cpp or lines.replaced
         first = frame.index
         stop = min(len(lines), first + self.budget, first + _PLAIN_RUN_MAX)
@@ -565,10 +567,8 @@ class Preprocessor:
             if plain is None or (macros and plain.first_word in macros) or (
                     plain.names and not symbols.keys().isdisjoint(plain.names)):
                 break
-            if plain.vgpr_end > vgpr_end:
-                vgpr_end = plain.vgpr_end
-            if plain.sgpr_end > sgpr_end:
-                sgpr_end = plain.sgpr_end
+            vgpr_end = max(vgpr_end, plain.vgpr_end)
+            sgpr_end = max(sgpr_end, plain.sgpr_end)
             if track_location:
                 self._advance(plain.statement)
             add(plain.statement)
@@ -687,19 +687,19 @@ class Preprocessor:
             return
         text = self._substitute_cpp(line.text)
         match = _FIRST_WORD.match(text)
-        name = match.group(1) if match else ""
+        name, after = (match.group(1), match.end()) if match else ("", 0)
         word = name.lower()
         if not self._active(frame):
             if word in _IF_DIRECTIVES or word in (".else", ".elseif", ".endif"):
-                self._conditional(word, text[match.end() :].strip(), line, frame)
+                self._conditional(word, text[after:].strip(), line, frame)
             return
         if word in _HANDLED:
-            yield from self._directive(word, text[match.end() :].strip(), line, frame)
+            yield from self._directive(word, text[after:].strip(), line, frame)
             return
-        if word and text[match.end() : match.end() + 1] != ":":
+        if word and text[after : after + 1] != ":":
             macro = self.macros.get(name)  # macro names are case-sensitive, directives are not
             if macro is not None:
-                self._invoke(macro, text[match.end() :], line, frame)
+                self._invoke(macro, text[after:], line, frame)
                 return
             assignment = _ASSIGNMENT.match(text)
             if assignment:
@@ -721,9 +721,10 @@ class Preprocessor:
         self.budget -= 1
         if parsed.kind == "instruction":
             if not parsed.resolved or (parsed.pair is not None and not parsed.pair.resolved):
-                parsed = self._resolve_symbols(parsed, line, frame)
-                if parsed is None:
+                resolved = self._resolve_symbols(parsed, line, frame)
+                if resolved is None:
                     return
+                parsed = resolved
             self._track_next_free(parsed)
         if parsed.kind == "directive" and parsed.name == ".amdgpu_hsa_kernel":
             self._kernel_free = {"v": 0, "s": 0}  # a new kernel scope
@@ -1037,7 +1038,7 @@ class Preprocessor:
         for start, text in arguments:
             if self.altmacro:
                 text = self._altmacro_argument(text, line, frame)
-            keyword = re.match(r"([A-Za-z_]\w*)\s*=(?!=)\s*(.*)\Z", text, re.S)
+            keyword = re.match(r"([A-Za-z_]\w*)\s*=(?!=)\s*(.*)\Z", text, re.DOTALL)
             if keyword and keyword.group(1) in values:
                 values[keyword.group(1)] = keyword.group(2)
                 continue

@@ -8,13 +8,13 @@ files) or a line marker. Comment text is kept per line for inline suppressions.
 from __future__ import annotations
 
 import contextlib
+import re
 from bisect import bisect_right
 from itertools import accumulate, islice, repeat
 from operator import add, sub
 from pathlib import Path
 
 from ..model.ir import CodeLines, ReadProblem, SourceFile
-import re
 
 #: Files larger than this are not read (a generated kernel library file is far smaller).
 MAX_FILE_BYTES = 256 * 1024 * 1024

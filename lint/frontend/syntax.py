@@ -12,6 +12,7 @@ every distinct comment-free statement text is parsed once and the immutable resu
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..model.expr import EvalError, binary_op
@@ -33,12 +34,10 @@ from ..model.nodes import (
     mentions_symbols,
     register_from_name,
 )
-from dataclasses import dataclass, replace
 
 #: Operand words that are instruction modifiers, never operands, wherever they appear.
 MODIFIER_WORDS = frozenset(
-    """glc slc dlc nt sc0 sc1 scc_mod offen idxen addr64 lds gds tfe lwe unorm da r128 a16 d16
-    clamp done vm compr row_en high nv""".split()
+    ["glc", "slc", "dlc", "nt", "sc0", "sc1", "scc_mod", "offen", "idxen", "addr64", "lds", "gds", "tfe", "lwe", "unorm", "da", "r128", "a16", "d16", "clamp", "done", "vm", "compr", "row_en", "high", "nv"]
 )
 
 
@@ -187,13 +186,13 @@ class _Reader:
     continuing an expression and starting a juxtaposed item goes to the expression, as the
     grammar's parser shifts)."""
 
-    __slots__ = ("kinds", "texts", "at")
+    __slots__ = ("at", "kinds", "texts")
 
     def __init__(self, text: str):
         kinds: list[int] = []
         texts: list[str] = []
         for match in _TOKEN.finditer(text):
-            kind = match.lastindex
+            kind = match.lastindex or _BAD  # every alternative is a group
             if kind == _BAD:
                 raise _GiveUp
             kinds.append(kind)

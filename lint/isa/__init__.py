@@ -9,11 +9,11 @@ an ordered list of operands (destination or source, size in dwords, accepted kin
 from __future__ import annotations
 
 import json
-from functools import lru_cache
-from pathlib import Path
-
 import re
 from dataclasses import dataclass, replace
+from functools import cache, lru_cache
+from pathlib import Path
+
 from ..model.targets import Target
 
 _ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
@@ -216,7 +216,7 @@ class _Page:
         return row
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_page(page: str) -> _Page:
     return _Page(page)
 

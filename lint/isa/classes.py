@@ -8,10 +8,10 @@ and gfx90a scheduling models (llvm-amdgpu-facts.md §3 notes).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
 from ..model.targets import Target
 
 VMEM_ENCODINGS = frozenset((
@@ -185,18 +185,18 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
                                 lds_dma=lds_dma, sampler=sampler, counters=counters)
     if encoding in DS_ENCODINGS:
         gds = "gds" in modifiers or mnemonic.startswith(("ds_gws_", "ds_ordered_count"))
-        counters = {"dscnt" if gfx12 else "lgkmcnt"}
+        ds_counters = {"dscnt" if gfx12 else "lgkmcnt"}
         if gds:
-            counters.add("expcnt")
+            ds_counters.add("expcnt")
         kind = _ds_kind(mnemonic)
         return InstructionClass("ds", kind, "gds" if gds else "lds", returns_data=kind == "atomic" and returns_data,
-                                counters=frozenset(counters))
+                                counters=frozenset(ds_counters))
     if encoding in ("SMEM", "SMRD") or mnemonic.startswith(("s_load_", "s_buffer_load_", "s_store_", "s_buffer_store_",
                                                     "s_scratch_", "s_atomic_", "s_buffer_atomic_", "s_memtime",
                                                     "s_memrealtime", "s_dcache_", "s_atc_probe")):
         counted = not mnemonic.startswith(("s_dcache_inv", "s_dcache_wb"))
-        counters = {"kmcnt" if gfx12 else "lgkmcnt"} if counted else set()
-        return InstructionClass("smem", counters=frozenset(counters | ({"xcnt"} if target.is_gfx1250 else set())))
+        smem_counters = {"kmcnt" if gfx12 else "lgkmcnt"} if counted else set()
+        return InstructionClass("smem", counters=frozenset(smem_counters | ({"xcnt"} if target.is_gfx1250 else set())))
     if encoding in LDS_PARAMETER_ENCODINGS:  # LDS parameter/direct loads write their VGPR on expcnt
         return InstructionClass("lds_parameter", "read", "lds", counters=frozenset({"expcnt"}))
     if encoding in ("EXP", "VEXPORT"):

@@ -7,13 +7,17 @@ registers have their own files: ("vcc", 0/1) for vcc_lo/hi, ("exec", 0/1), ("m0"
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
-import re
-from dataclasses import dataclass
 from ..model.targets import Target
 from . import Variant, instruction_set
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 from .classes import InstructionClass, classify
 
 Unit = tuple[str, int]
@@ -150,7 +154,9 @@ def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tup
     return tuple(i for i in range(len(specs)) if i not in dropped), implicit
 
 
-def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...], mod_names: frozenset[str]):
+def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...],
+            mod_names: frozenset[str]) -> tuple[Variant, tuple[tuple[int, ...], tuple[int, ...]]] | None:
+    """The first variant the operands fit (those of the mnemonic's encoding suffix first), and how they fit."""
     wanted = _suffix_encodings(mnemonic)
     ordered = sorted(variants, key=lambda v: 0 if wanted is None or v.encoding in wanted else 1)
     vdst_optional = "_atomic" in mnemonic or mnemonic.startswith("global_load_lds") or (
@@ -159,14 +165,14 @@ def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, 
         fit = _fit(variant, len(operands), vdst_optional)
         if fit is not None:
             return variant, fit
-    return None, None
+    return None
 
 
 def _image_data_dwords(mnemonic: str, mods: dict[str, Node | None], target: Target) -> int:
     """Dwords of an image instruction's data: a component per dmask bit (four for gather4 and gfx11+
     msaa_load), halved when d16 packs two per dword, plus one for the tfe status."""
     dmask = mods.get("dmask")
-    components = bin(dmask.value).count("1") if isinstance(dmask, Num) and isinstance(dmask.value, int) else 1
+    components = dmask.value.bit_count() if isinstance(dmask, Num) and isinstance(dmask.value, int) else 1
     if "gather4" in mnemonic or ("msaa_load" in mnemonic and target.major >= 11):
         components = 4  # four texels (gather4) or, from gfx11, four samples (msaa_load) of one channel
     components = max(components, 1)
@@ -217,8 +223,9 @@ def _returns_into(mnemonic: str, spec) -> bool:
 
 def _matrix_formats(modifiers: dict[str, Node | None]) -> tuple[int, int]:
     """An MFMA's cbsz and blgp (the A and B formats of gfx950's f8f6f4 forms), 0 when absent."""
-    values = [modifiers.get(name) for name in ("cbsz", "blgp")]
-    return tuple(int(v.value) if isinstance(v, Num) and isinstance(v.value, int) else 0 for v in values)
+    cbsz, blgp = (modifiers.get(name) for name in ("cbsz", "blgp"))
+    return (int(cbsz.value) if isinstance(cbsz, Num) and isinstance(cbsz.value, int) else 0,
+            int(blgp.value) if isinstance(blgp, Num) and isinstance(blgp.value, int) else 0)
 
 
 def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
@@ -263,7 +270,8 @@ class _Template:
         placed = tuple((index // _APART - 1, index % _APART) for _, index in units if index >= _APART)
         return placed, frozenset(unit for unit in units if unit[1] < _APART)
 
-    def instance(self, operands: tuple[Node, ...]) -> DefUse:
+    def instance(self, operands: tuple[Any, ...]) -> DefUse:
+        """Def/use of one instance (its operands at the template's register positions are `Reg`s)."""
         found = self.found
         defs = self.fixed_defs | {(operands[i].kind, operands[i].index + offset) for i, offset in self.defs}
         uses = self.fixed_uses | {(operands[i].kind, operands[i].index + offset) for i, offset in self.uses}
@@ -292,12 +300,13 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     variants = instruction_set(target).variants(mnemonic)
     if mnemonic in _OPTIONAL_IMMEDIATE and all(isinstance(node, Num) for node in operands):
         operands = ()
-    variant, fit = _choose(variants, mnemonic, operands, mod_names) if variants else (None, None)
+    chosen = _choose(variants, mnemonic, operands, mod_names) if variants else None
+    variant = chosen[0] if chosen is not None else None
     defs: set[Unit] = set()
     uses: set[Unit] = set()
     problem = None
     has_return_operand = False
-    if variant is None:
+    if chosen is None:
         if variants:
             counts = sorted({v.required_count for v in variants} | {len(v.operands) for v in variants})
             problem = f"{mnemonic} takes {' or '.join(map(str, counts))} operands, not {len(operands)}"
@@ -306,7 +315,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
             (defs if index == 0 else uses).update(register_units(node))
         klass = classify(mnemonic, variants[0].encoding if variants else "", target, False, mod_names)
     else:
-        used, implicit = fit
+        variant, (used, implicit) = chosen
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
         specs = variant.operands
         returned = [_returns_into(mnemonic, specs[i]) for i in used]
@@ -323,8 +332,10 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
                                          "lwe" in mods)
         for spec_index in implicit:
             spec = specs[spec_index]
-            units = _SPECIAL_UNITS[spec.implicit_register]
-            if spec.implicit_register in ("exec", "vcc") and wave_size == 32:
+            register = spec.implicit_register
+            assert register is not None  # what _fit leaves implicit
+            units = _SPECIAL_UNITS[register]
+            if register in ("exec", "vcc") and wave_size == 32:
                 units = units[:1]
             (defs if spec.is_def else uses).update(units)
         returns = _returns(mnemonic, mods, target, has_return_operand)
@@ -333,7 +344,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
                 defs.update(register_units(node))
         klass = classify(mnemonic, variant.encoding, target, returns, mod_names, _matrix_formats(mods))
     _add_implicit(mnemonic, operands, mods, klass, target, wave_size, defs, uses)
-    preserved = frozenset()
+    preserved: frozenset[Unit] = frozenset()
     if operands and (_PARTIAL_WRITES.fullmatch(mnemonic) or mnemonic.endswith("_dpp") or _preserves_sdwa(mnemonic, mods)):
         preserved = frozenset(register_units(operands[0]))
     return DefUse(frozenset(defs), frozenset(uses), klass, variant, problem, preserved)
@@ -390,7 +401,7 @@ def format_units(units) -> str:
             parts.append(kind)
         else:
             start = indices[0]
-            for previous, current in zip(indices, indices[1:] + [None], strict=True):
+            for previous, current in zip(indices, [*indices[1:], -1], strict=True):
                 if current != previous + 1:
                     parts.append(f"{kind}{start}" if start == previous else f"{kind}[{start}:{previous}]")
                     start = current

@@ -33,9 +33,8 @@ def _is_literal(node: Node) -> bool:
         if isinstance(node.value, float):
             return node.value not in _INLINE_FLOATS
         return not -16 <= node.value <= 64
-    if isinstance(node, (Reg, SpecialReg, Call, Abs, ListExpr, UnOp)):
-        return False
-    return True  # a symbol the assembler leaves to the linker (`sym@rel32@lo`): a literal with a fixup
+    # anything else is a symbol the assembler leaves to the linker (`sym@rel32@lo`): a literal with a fixup
+    return not isinstance(node, (Reg, SpecialReg, Call, Abs, ListExpr, UnOp))
 
 
 def _needs_vop3(variant: Variant, operands: tuple[Node, ...], modifiers: frozenset[str]) -> bool:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from .ir import Provenance, SourceFile
-from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 
@@ -166,13 +167,13 @@ def quoted_lines(diagnostics: list[Diagnostic], sources: dict[str, SourceFile]) 
     return quoted
 
 
-def stripped_line(diagnostic: Diagnostic, sources: dict[str, LineSource]) -> str:
+def stripped_line(diagnostic: Diagnostic, sources: Mapping[str, LineSource]) -> str:
     """The text of the diagnostic's line with runs of whitespace made one space ("" when unknown)."""
     source = sources.get(diagnostic.path)
     return " ".join((source.line_text(diagnostic.line) if source else "").split())
 
 
-def fingerprint(diagnostic: Diagnostic, sources: dict[str, LineSource], occurrence: int,
+def fingerprint(diagnostic: Diagnostic, sources: Mapping[str, LineSource], occurrence: int,
                 path: str | None = None) -> str:
     """Stable across unrelated edits: rule, path and the stripped text of the line, not its number.
     `path` is what is hashed for the file (default: the path as typed)."""
@@ -183,7 +184,7 @@ def fingerprint(diagnostic: Diagnostic, sources: dict[str, LineSource], occurren
     return f"{digest}:{occurrence}"
 
 
-def fingerprints(diagnostics: list[Diagnostic], sources: dict[str, LineSource], paths: list[str] | None = None) -> list[str]:
+def fingerprints(diagnostics: list[Diagnostic], sources: Mapping[str, LineSource], paths: list[str] | None = None) -> list[str]:
     """A fingerprint per finding, numbered among those with the same digest. `paths` (one per finding)
     replaces the typed paths in the hash: the outputs pass repository-relative ones, so fingerprints do
     not depend on the directory the linter ran from."""

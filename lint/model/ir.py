@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 from .nodes import LocalRef, Node, Num, Statement, Sym
-from dataclasses import dataclass, field
 from .targets import Target
 
 TYPE_CHECKING = False
@@ -31,7 +31,7 @@ class CodeLines(Sequence[SourceLine]):
     """The code lines of one file, as offsets into its text: a few bytes a line, where a
     SourceLine and a copy of its text would cost two hundred."""
 
-    __slots__ = ("path", "text", "numbers", "starts", "ends", "columns", "cpp", "replaced")
+    __slots__ = ("columns", "cpp", "ends", "numbers", "path", "replaced", "starts", "text")
 
     def __init__(self, path: str, text: str):
         self.path = path

@@ -9,12 +9,17 @@ if TYPE_CHECKING:
 
     K = TypeVar("K")
     V = TypeVar("V")
-    _Table = Generic[K, V]
-else:
-    _Table = object  # generic for type checkers only: a run need not import typing
+else:  # generic for type checkers only: a run need not import typing
+    K = V = None
+
+    class Generic:
+        """`typing.Generic` as a run sees it: subscripting gives a plain base."""
+
+        def __class_getitem__(cls, _parameters: object) -> type:
+            return object
 
 
-class Remembered(_Table):
+class Remembered(Generic[K, V]):
     """At most 2 * `kept` entries in two generations: when the newer is full it becomes the older one (the
     older is dropped), and an entry found in the older moves back to the newer. What is in use stays;
     memory does not grow with the number of distinct keys (a million-line file has ~160k distinct lines)."""

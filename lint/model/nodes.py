@@ -14,12 +14,7 @@ REGISTER_PREFIXES = {"v": "v", "s": "s", "a": "a", "acc": "a", "ttmp": "ttmp"}
 
 #: Named registers and operand keywords that are not numbered registers.
 SPECIAL_REGISTERS = frozenset(
-    """vcc vcc_lo vcc_hi exec exec_lo exec_hi m0 scc null off flat_scratch flat_scratch_lo
-    flat_scratch_hi xnack_mask xnack_mask_lo xnack_mask_hi tba tba_lo tba_hi tma tma_lo tma_hi
-    lds_direct src_lds_direct src_vccz src_execz src_scc src_shared_base src_shared_limit
-    src_private_base src_private_limit src_pops_exiting_wave_id src_flat_scratch_base_lo
-    src_flat_scratch_base_hi shared_base shared_limit private_base private_limit
-    pops_exiting_wave_id vccz execz""".split()
+    ["vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "null", "off", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask", "xnack_mask_lo", "xnack_mask_hi", "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi", "lds_direct", "src_lds_direct", "src_vccz", "src_execz", "src_scc", "src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit", "src_pops_exiting_wave_id", "src_flat_scratch_base_lo", "src_flat_scratch_base_hi", "shared_base", "shared_limit", "private_base", "private_limit", "pops_exiting_wave_id", "vccz", "execz"]
 )
 
 _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
@@ -185,9 +180,7 @@ def operand_register(node: Node) -> Reg | SpecialReg | RegExpr | None:
     while True:
         if isinstance(node, (Reg, SpecialReg, RegExpr)):
             return node
-        if isinstance(node, UnOp) and node.op == "-":
-            node = node.operand
-        elif isinstance(node, Abs):
+        if isinstance(node, UnOp) and node.op == "-" or isinstance(node, Abs):
             node = node.operand
         elif isinstance(node, Call) and node.name in ("neg", "abs", "sext") and len(node.args) == 1:
             node = node.args[0]

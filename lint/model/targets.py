@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 # name -> (major, minor, stepping); stepping letters (gfx90a, gfx90c) are hex digits.
 _GENERIC = {
@@ -17,12 +16,7 @@ _GENERIC = {
     "gfx12-generic": ("gfx1200", (12, 0, 0)),
 }
 
-_PROCESSORS = (
-    "gfx600 gfx601 gfx602 gfx700 gfx701 gfx702 gfx703 gfx704 gfx705 gfx801 gfx802 gfx803 gfx805 gfx810 "
-    "gfx900 gfx902 gfx904 gfx906 gfx908 gfx909 gfx90a gfx90c gfx940 gfx941 gfx942 gfx950 "
-    "gfx1010 gfx1011 gfx1012 gfx1013 gfx1030 gfx1031 gfx1032 gfx1033 gfx1034 gfx1035 gfx1036 "
-    "gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153 gfx1200 gfx1201 gfx1250 gfx1251"
-).split()
+_PROCESSORS = ["gfx600", "gfx601", "gfx602", "gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705", "gfx801", "gfx802", "gfx803", "gfx805", "gfx810", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c", "gfx940", "gfx941", "gfx942", "gfx950", "gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036", "gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1153", "gfx1200", "gfx1201", "gfx1250", "gfx1251"]
 
 #: LLVM's other names for processors (AMDGPUUsage, "AMDGPU Processors"), accepted by llc and llvm-mc,
 #: and its processors for a missing -mcpu: `generic` (SI-class) and `generic-hsa` (CI-class, flat).

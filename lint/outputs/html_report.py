@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
@@ -20,7 +21,6 @@ from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..model.diagnostics import Diagnostic, Severity
 from ..model.ir import Module, SourceFile
-from dataclasses import dataclass, field
 from .lexer import AMDGPULexer
 from .plots import report_charts
 from .report_text import spread_text
@@ -278,7 +278,8 @@ def _block_end(lines: list[str], number: int) -> tuple[int, str] | None:
 
 def _segments(lines: list[str]) -> list[tuple[int, int, str | None]]:
     """(first, last, what) line ranges (1-based, inclusive): long metadata blocks get what they are, the rest None."""
-    segments, start, number = [], 1, 1
+    segments: list[tuple[int, int, str | None]] = []
+    start = number = 1
     while number <= len(lines):
         block = _block_end(lines, number)
         if block is not None and block[0] - number + 1 >= COLLAPSED_LINES:
@@ -401,6 +402,5 @@ def write_html(out: TextIO, modules: list[Module], reports: list[dict[str, Any]]
                         f'{escape(d.message)} <span class="rule">[{escape(d.code)} {escape(d.name)}]</span></li>'
                         for d in page.unplaced)
         out.write(f'<h2>Other findings</h2><ol class="findings">{items}</ol>')
-    for index, module in enumerate(modules):
-        out.write(_file_section(page, index, module, reports))
+    out.writelines(_file_section(page, index, module, reports) for index, module in enumerate(modules))
     out.write("</body></html>\n")

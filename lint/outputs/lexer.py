@@ -1,18 +1,26 @@
 """A Pygments lexer for AMDGPU assembly (registered as `amdgpu-asm` through `pygments.lexers`)."""
 
+from __future__ import annotations
+
 from pygments.lexer import RegexLexer, bygroups, include
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 __all__ = ["AMDGPULexer"]
 
 
 class AMDGPULexer(RegexLexer):
-    name = "AMDGPU assembly"
-    aliases = ["amdgpu-asm", "amdgcn"]
-    filenames = ["*.amdgcn"]
-    mimetypes = ["text/x-amdgpu-asm"]
+    """Registers, modifiers, directives, labels, numbers and comments; metadata YAML as one block."""
 
-    tokens = {
+    name = "AMDGPU assembly"
+    aliases: ClassVar[list[str]] = ["amdgpu-asm", "amdgcn"]
+    filenames: ClassVar[list[str]] = ["*.amdgcn"]
+    mimetypes: ClassVar[list[str]] = ["text/x-amdgpu-asm"]
+
+    tokens: ClassVar[dict[str, list[Any]]] = {
         "root": [
             (r"\s+", Whitespace),
             include("comments"),
@@ -38,8 +46,8 @@ class AMDGPULexer(RegexLexer):
             (r'"(\\\\|\\[^\\]|[^"\\])*"', String),
             (r"\b(v|s|a|acc|ttmp)\[", Name.Builtin, "range"),
             (r"\b(v|s|a|acc|ttmp)\d+(\.[lh])?\b", Name.Builtin),
-            (r"\b(vcc|vcc_lo|vcc_hi|exec|exec_lo|exec_hi|m0|scc|null|off|flat_scratch(_lo|_hi)?|"
-             r"xnack_mask(_lo|_hi)?|src_\w+|lds_direct)\b", Name.Builtin),
+            ((r"\b(vcc|vcc_lo|vcc_hi|exec|exec_lo|exec_hi|m0|scc|null|off|flat_scratch(_lo|_hi)?|"
+              r"xnack_mask(_lo|_hi)?|src_\w+|lds_direct)\b"), Name.Builtin),
             (r"[A-Za-z_][\w]*(?=:)", Name.Attribute),
             (r"0[xX][0-9a-fA-F]+|0[bB][01]+|\d+\.\d*([eE][+-]?\d+)?|\d+", Number),
             (r"@?[A-Za-z_.$][\w.$@]*", Name),

@@ -6,10 +6,9 @@ resource binds. The "now" label sits inside the plot area, on whichever side of 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-
-from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -96,8 +96,7 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
         stalls = ", ".join(f"{reason} {cycles / total:.0%}" for reason, cycles in
                            sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
         out.write(f"    stalls by reason: {stalls}\n")
-    for hot in simulation.get("hot_lines", []):
-        out.write(f"    line {hot['line']}: stalled here {hot['share']:.0%} ({hot['reason']})\n")
+    out.writelines(f"    line {hot['line']}: stalled here {hot['share']:.0%} ({hot['reason']})\n" for hot in simulation.get("hot_lines", []))
 
 
 def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
@@ -135,8 +134,7 @@ def _write_limits(out: TextIO, document: dict[str, Any], indent: str, header: bo
 def _write_steps_and_what_if(out: TextIO, document: dict[str, Any], step_label: str, vgprs: int, lds_bytes: int,
                              wg_size: int, ranged: bool) -> None:
     """The next steps to one more wave, then the occupancy as each input varies."""
-    for step in document["next_step"]:
-        out.write(f"  {step_label}{step}\n")
+    out.writelines(f"  {step_label}{step}\n" for step in document["next_step"])
     curves, ranges = document["what_if"], document.get("what_if_range", {})
     lines = (("VGPRs", "vgprs", vgprs, str), ("LDS", "lds_bytes", lds_bytes, _bytes),
              ("largest WG" if ranged else "work-group", "wg_size", wg_size, str))

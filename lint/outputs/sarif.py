@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 from .. import __version__
-from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Severity, fingerprints
 from ..driver.rule import RULES_URL, Rule, documentation_url
+from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Severity, fingerprints
 from .uris import RepositoryPaths, repository_root
 
 TYPE_CHECKING = False

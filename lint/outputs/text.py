@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from ..model.diagnostics import UNSAFE, Diagnostic, LineSource, summarize
+from ..model.diagnostics import UNSAFE, Diagnostic, LineSource, Severity, summarize
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def write_text(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, Li
 def write_statistics(out: TextIO, diagnostics: list[Diagnostic], as_json: bool = False) -> None:
     """`--statistics`: findings per rule, most first (a JSON array with `--output-format json`)."""
     counts = Counter((d.code, d.name) for d in diagnostics)
-    worst = {}
+    worst: dict[str, Severity] = {}
     for d in diagnostics:
         worst[d.code] = max(worst.get(d.code, d.severity), d.severity)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
@@ -121,8 +121,7 @@ def write_statistics(out: TextIO, diagnostics: list[Diagnostic], as_json: bool =
         return
     width = len(str(rows[0][1])) if rows else 1
     name_width = max((len(name) for (_, name), _ in rows), default=0)
-    for (code, name), count in rows:
-        out.write(f"{count:>{width}}  {code}  {name:<{name_width}}  {worst[code]}\n")
+    out.writelines(f"{count:>{width}}  {code}  {name:<{name_width}}  {worst[code]}\n" for (code, name), count in rows)
 
 
 def _write_fix_summary(out: TextIO, diagnostics: list[Diagnostic], fixed: int, files: int) -> None:
