@@ -129,9 +129,10 @@ def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagno
     resources = context.get(ResourceAnalysis)
     if resources is None or kernel.metadata or resources.allocated_vgprs is None:
         return
-    used = replace(resources.inputs, vgprs=resources.vgprs, sgprs=resources.sgprs)
-    if used == resources.inputs:
+    allocated = resources.inputs
+    if (allocated.vgprs, allocated.sgprs) == (resources.vgprs, resources.sgprs):
         return  # it allocates what it uses
+    used = replace(allocated, vgprs=resources.vgprs, sgprs=resources.sgprs)
     possible = min(resource_limits(target, used).values())  # the waves occupancy() gives
     actual = resources.occupancy.waves_per_simd
     if possible <= actual:
