@@ -17,8 +17,10 @@ be in flight on some path, with the weakest sufficient wait:
   waves may read the old data;
 - loads in flight at a cache invalidation (`buffer_gl0_inv`, `buffer_wbinvl1`, ...);
 - in a non-kernel function, registers used before any wait (the caller's loads may still be in
-  flight: a callee waits at entry), and returns with loads in flight. A jump to a symbol
-  (`s_getpc_b64` + `callee@rel32@lo` + `s_setpc_b64`) is a tail call, not a return.
+  flight: a callee waits at entry), and returns with loads in flight. A jump to an address the
+  function built on every path into it (`s_getpc_b64` + `callee@rel32@lo`, a symbol, a GOT load),
+  followed back through copies, labels and SGPRs spilled to VGPR lanes, is a tail call, not a
+  return; a jump to the address the function was entered with (`s[30:31]`) is a return.
 
 As a warning: any vector memory operation in flight at `s_barrier` on gfx6-gfx908, which have
 no back-off barrier. LLVM drains them there as a code-generation policy (XNACK replay and traps

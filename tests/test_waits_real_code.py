@@ -1,6 +1,6 @@
-"""Wait-counter rules on code from the outside (issue 16, items 1-12): each false finding that
-LLVM's output or hand-written MIOpen/ROCr/Tensile kernels drew is gone, and the real race next
-to it is still caught."""
+"""Wait-counter rules on code from the outside (issue 16, items 1-12; issue 30): each false finding
+that LLVM's output or hand-written MIOpen/ROCr/Tensile/hipBLASLt kernels drew is gone, and the real
+race next to it is still caught."""
 
 from llvm_oracle import compile_ir
 
@@ -331,3 +331,41 @@ def test_gfx1250_banked_vgprs_are_not_tracked(snippet):
     assert findings(snippet, kernel("gfx1250", body.replace(" s_wait_loadcnt 0x0\n", ""))) == []
     plain = " scratch_load_b32 v5, off, s32\n v_mov_b32 v6, v5"
     assert len(findings(snippet, kernel("gfx1250", plain))) == 1
+
+
+# issue 30, 1: clang's OpenCL kernel bodies (`__clang_ocl_kern_imp_*`) end in a tail call
+def test_tail_call_behind_a_line_table_label_is_not_a_return(snippet):
+    # `.Ltmp7` (from -g) starts a block nothing branches to: the s_getpc_b64 before it still counts
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_getpc_b64 s[0:1]\n s_add_u32 s0, s0, g@rel32@lo+4\n"
+            " s_addc_u32 s1, s1, g@rel32@hi+12\n scratch_load_dword v40, off, s33 offset:64\n.Ltmp7:\n"
+            " s_setpc_b64 s[0:1]")
+    assert findings(snippet, function("gfx942", body)) == []
+    (real,) = findings(snippet, function("gfx942", body.replace("s_setpc_b64 s[0:1]", "s_setpc_b64 s[30:31]")))
+    assert "'f' returns while scratch_load_dword" in real.message
+
+
+def test_tail_call_to_an_address_read_back_from_a_spill_is_not_a_return(snippet):
+    # the callee's address and the return address both spilled to lanes of v43 around a call
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_getpc_b64 s[4:5]\n s_add_u32 s4, s4, g@rel32@lo+4\n"
+            " s_addc_u32 s5, s5, g@rel32@hi+12\n v_writelane_b32 v43, s30, 0\n v_writelane_b32 v43, s31, 1\n"
+            " v_writelane_b32 v43, s4, 2\n v_writelane_b32 v43, s5, 3\n s_getpc_b64 s[16:17]\n"
+            " s_add_u32 s16, s16, h@rel32@lo+4\n s_addc_u32 s17, s17, h@rel32@hi+12\n s_swappc_b64 s[30:31], s[16:17]\n"
+            " v_readlane_b32 s0, v43, 2\n v_readlane_b32 s1, v43, 3\n v_readlane_b32 s30, v43, 0\n"
+            " v_readlane_b32 s31, v43, 1\n scratch_load_dword v40, off, s33 offset:64\n s_setpc_b64 s[0:1]")
+    assert findings(snippet, function("gfx942", body)) == []
+    # the incoming return address, read back from its lanes: a return with a load in flight
+    (real,) = findings(snippet, function("gfx942", body.replace("s_setpc_b64 s[0:1]", "s_setpc_b64 s[30:31]")))
+    assert "'f' returns while scratch_load_dword" in real.message
+    # a lane the callee's address went to, then overwritten with the return address: a return too
+    overwritten = body.replace(" v_readlane_b32 s0, v43, 2\n", " v_writelane_b32 v43, s30, 2\n v_readlane_b32 s0, v43, 2\n")
+    assert len(findings(snippet, function("gfx942", overwritten))) == 1
+
+
+def test_jump_whose_target_is_built_on_one_path_only_is_a_return(snippet):
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_mov_b64 s[0:1], s[30:31]\n s_cmp_eq_u32 s2, 0\n"
+            " s_cbranch_scc1 .Ljoin\n s_getpc_b64 s[0:1]\n s_add_u32 s0, s0, g@rel32@lo+4\n"
+            " s_addc_u32 s1, s1, g@rel32@hi+12\n.Ljoin:\n scratch_load_dword v40, off, s33\n s_setpc_b64 s[0:1]")
+    (real,) = findings(snippet, function("gfx942", body))
+    assert "'f' returns while scratch_load_dword" in real.message
+    always = body.replace(" s_mov_b64 s[0:1], s[30:31]\n", " s_getpc_b64 s[0:1]\n")
+    assert findings(snippet, function("gfx942", always)) == []

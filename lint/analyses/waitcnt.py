@@ -13,7 +13,8 @@ What LLVM's output shows and a listing cannot: a FLAT access counts on the LDS c
 the kernel (or function) can build an LDS address, i.e. reads the shared aperture
 (`src_shared_base`/`src_shared_limit`, `hwreg(HW_REG_SH_MEM_BASES)`); otherwise it is a global
 access, as LLVM treats flat-for-global and tgsplit code. An `s_setpc_b64` whose target was built
-from a symbol (`s_getpc_b64` + `@rel32`, a GOT load) is a tail call: the callee waits at entry.
+from a symbol (`s_getpc_b64` + `@rel32`, a GOT load) on every path into it, through copies and
+VGPR-lane spills, is a tail call: the callee waits at entry.
 On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported but never assumed.
 """
 
@@ -23,7 +24,6 @@ from collections.abc import Callable
 from operator import attrgetter, itemgetter
 
 from ..model.ir import Instruction, Kernel
-from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..model.nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
@@ -401,29 +401,84 @@ def _retires(counter: Counter, count: int) -> bool:
     return not counter.out_of_order and any(entry[0] >= count for entry in counter.regs.values())
 
 
-def _tail_calls(kernel: Kernel, def_use: list[DefUse], starts: list[int]) -> frozenset[int]:
-    """`s_setpc_b64` instructions whose target the block built from a symbol (`s_getpc_b64` +
-    `callee@rel32@lo`, a GOT load): jumps into another function, not returns."""
-    found = set()
-    block_start = 0
-    starts_set = set(starts)
-    for index, instruction in enumerate(kernel.instructions):
-        if index in starts_set:
-            block_start = index
-        if instruction.mnemonic not in RETURNS or not instruction.operands:
+_JUMPS = ("s_setpc_b64", "s_set_pc_i64")
+_TRACE_LIMIT = 4096  # instructions one jump's trace looks back through; past it the jump counts as a return
+#: A place a jump target may sit in while traced backwards: a register unit, or ("lane", VGPR unit, lane)
+#: for an SGPR spilled to a VGPR lane with v_writelane_b32.
+_Place = tuple
+
+
+def _tail_calls(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph) -> frozenset[int]:
+    """`s_setpc_b64` / `s_set_pc_i64` jumps to an address the function built (`s_getpc_b64` +
+    `callee@rel32@lo`, a symbol, a GOT load), followed back through copies, offsets, VGPR-lane
+    spills and labels nothing branches to: jumps into another function, not returns."""
+    return frozenset(index for index, instruction in enumerate(kernel.instructions)
+                     if instruction.mnemonic in _JUMPS and instruction.operands
+                     and _jumps_to_built_address(kernel, def_use, cfg, index))
+
+
+def _jumps_to_built_address(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph, jump: int) -> bool:
+    """Whether every path into `jump` builds its target in the function: reaching the function's
+    entry (the incoming return address) or anything the trace cannot follow makes it a return."""
+    instructions = kernel.instructions
+    target = frozenset(register_units(instructions[jump].operands[0]))
+    stack: list[tuple[int, int, frozenset[_Place]]] = [(cfg.block_of[jump], jump, target)]
+    seen = {(cfg.block_of[jump], target)}
+    budget = _TRACE_LIMIT
+    while stack:
+        block, end, places = stack.pop()
+        built = False
+        for index in range(end - 1, cfg.starts[block] - 1, -1):
+            budget -= 1
+            if budget < 0:
+                return False
+            verdict = _trace_back(instructions[index], def_use[index], places)
+            if verdict is None:
+                return False
+            if verdict is True:
+                built = True
+                break
+            places = verdict
+        if built:
             continue
-        wanted = set(register_units(instruction.operands[0]))
-        for earlier in range(index - 1, block_start - 1, -1):
-            if not wanted & set(def_use[earlier].defs):
-                continue
-            producer: Instruction = kernel.instructions[earlier]
-            if (producer.mnemonic.startswith(("s_getpc", "s_get_pc")) or def_use[earlier].klass.unit == "smem"
-                    or any(mentions_symbols(operand) for operand in producer.operands)):
-                found.add(index)
-                break
-            if not producer.mnemonic.startswith(("s_add", "s_addc", "s_sub")):
-                break
-    return frozenset(found)
+        predecessors = cfg.blocks[block].predecessors
+        if block == 0 or not predecessors:
+            return False  # the value the function was entered with
+        for predecessor in predecessors:
+            if (predecessor, places) not in seen:
+                seen.add((predecessor, places))
+                stack.append((predecessor, cfg.starts[predecessor] + len(cfg.blocks[predecessor].instructions), places))
+    return True
+
+
+def _trace_back(instruction: Instruction, info: DefUse, places: frozenset[_Place]) -> frozenset[_Place] | bool | None:
+    """One step back: True when the instruction builds a wanted address, the places the value was in
+    before it, or None when it came from something the trace cannot follow."""
+    mnemonic, operands, defs = instruction.mnemonic, instruction.operands, info.defs
+    lanes = [place for place in places if place[0] == "lane"]
+    if lanes and mnemonic.startswith("v_writelane_b32") and len(operands) == 3:
+        lane = ("lane", *register_units(operands[0])[:1], str(operands[2]))
+        if lane in places:
+            return (places - {lane}) | frozenset(register_units(operands[1])[:1])
+    elif any(place[1] in defs for place in lanes):
+        return None  # the spill VGPR was overwritten
+    written = places.intersection(defs)
+    if not written:
+        return places
+    if (mnemonic.startswith(("s_getpc", "s_get_pc")) or info.klass.unit == "smem"
+            or any(mentions_symbols(operand) for operand in operands)):
+        return True
+    if mnemonic.startswith("v_readlane_b32") and len(operands) == 3:
+        return (places - written) | {("lane", *register_units(operands[1])[:1], str(operands[2]))}
+    if mnemonic.startswith(("s_mov_b", "s_add_u32", "s_addc_u32", "s_add_i32", "s_sub_u32", "s_subb_u32",
+                            "s_add_nc_u64", "s_sub_nc_u64")) and len(operands) >= 2:
+        # a copy, or an offset added to the address: the value came from the first source
+        destination, source = register_units(operands[0]), register_units(operands[1])
+        if len(source) != len(destination):
+            return None
+        moved = dict(zip(destination, source, strict=True))
+        return (places - written) | {moved[place] for place in written}
+    return None
 
 
 _WAVE_BYTES = 64 * 16  # the most an LDS DMA writes for one wave: 64 lanes of 16 bytes
@@ -627,7 +682,7 @@ class WaitcntAnalysis(Analysis):
         is_function = False
         tail_calls: frozenset[int] = frozenset()  # consulted for functions only
         if not kernel.is_kernel:
-            tail_calls = _tail_calls(kernel, per_instruction, starts)
+            tail_calls = _tail_calls(kernel, per_instruction, cfg)
             returns = any(instruction.mnemonic in ("s_setpc_b64", "s_set_pc_i64") and index not in tail_calls
                           for index, instruction in enumerate(kernel.instructions))
             # LLVM's calling convention makes a callable function wait at entry; one that also ends the
