@@ -5,7 +5,9 @@ be in flight on some path, with the weakest sufficient wait:
   (`s_load`, `s_buffer_load`), an LDS read, an LDS parameter load, or an atomic that returns data
   (an atomic without `glc`/`sc0`/`th:...RETURN` writes no register);
 - the data of a store, export or GDS operation overwritten before `expcnt` says it was read
-  (reading it is fine), and on gfx1250 an address register overwritten before `xcnt`;
+  (reading it is fine), and on gfx1250 an address register overwritten before `xcnt` says it
+  was translated (translations retire in order unless SMEM is in flight, and an access known to
+  be done was translated: `s_wait_loadcnt` is also a wait for the addresses of the loads it retires);
 - LDS written by `buffer_load ... lds` accessed with `ds_*` before `vmcnt` retires the DMA. Each
   DMA retires in order with the loads (before gfx10). Where M0 and the access address are copied
   from one value (`s_mov_b32 m0, s2` / `v_mov_b32 v1, s2`, or constants) their offsets decide;
@@ -147,6 +149,9 @@ def _message(context: KernelContext, mnemonic: str, needs, first) -> str:
     if producer is None:
         return (f"{units} {'are' if plural else 'is'} used before any wait in function "
                 f"'{kernel.name}': {origin} may still be writing it (a callee waits at entry)")
-    verb = "read" if first.access == "read" else "overwritten"
-    doing = "loading" if first.access == "read" else "being written by it"
-    return f"{units} {'are' if plural else 'is'} {verb} here but may still be {doing} ({origin})"
+    be = "are" if plural else "is"
+    if first.access == "source-overwritten":
+        return f"{units} {be} overwritten here but {origin} may still be reading {'them' if plural else 'it'}"
+    if first.access == "read":
+        return f"{units} {be} read here but may still be loading ({origin})"
+    return f"{units} {be} overwritten here but may still be being written ({origin})"

@@ -369,3 +369,53 @@ def test_jump_whose_target_is_built_on_one_path_only_is_a_return(snippet):
     assert "'f' returns while scratch_load_dword" in real.message
     always = body.replace(" s_mov_b64 s[0:1], s[30:31]\n", " s_getpc_b64 s[0:1]\n")
     assert findings(snippet, function("gfx942", always)) == []
+
+
+# issue 30, 5: gfx1250 address translation (xcnt)
+def test_gfx1250_load_wait_retires_older_translations_in_order(snippet):
+    # LLVM's gfx1250 function: the first load is done, so its address was translated (xcnt in order)
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n global_load_u8 v6, v[2:3], off\n"
+            " global_load_u8 v7, v[4:5], off\n s_wait_loadcnt 0x1\n s_wait_xcnt 0x1\n v_mov_b32 v0, v6\n"
+            " v_mov_b32 v2, 0\n s_wait_loadcnt 0x0\n s_set_pc_i64 s[30:31]")
+    assert findings(snippet, function("gfx1250", body)) == []
+    assert findings(snippet, function("gfx1250", body.replace(" s_wait_xcnt 0x1\n", ""))) == []  # loadcnt covers it
+    # the second load's address may still be in translation
+    (real,) = findings(snippet, function("gfx1250", body.replace("v_mov_b32 v2, 0", "v_mov_b32 v4, 0")))
+    assert "v4 is overwritten here but global_load_u8 at" in real.message and "may still be reading it" in real.message
+    assert "`s_wait_xcnt 0x0`" in real.message
+    # an SMEM access in flight makes xcnt retire out of order: only a wait for all of them proves anything
+    smem = body.replace(" global_load_u8 v7", " s_load_b32 s8, s[0:1], 0x0\n global_load_u8 v7").replace(
+        " s_set_pc_i64", " s_wait_kmcnt 0x0\n s_set_pc_i64")
+    (out_of_order,) = findings(snippet, function("gfx1250", smem))
+    assert "v2 is overwritten here" in out_of_order.message and "`s_wait_xcnt 0x0`" in out_of_order.message
+
+
+def test_gfx1250_async_barrier_arrive_writes_no_register(snippet):
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_wait_alu depctr_vm_vsrc(0)\n"
+            " ds_atomic_async_barrier_arrive_b64 v0\n s_wait_alu depctr_vm_vsrc(0)\n s_set_pc_i64 s[30:31]")
+    assert findings(snippet, function("gfx1250", body)) == []
+    loading = body.replace("ds_atomic_async_barrier_arrive_b64 v0", "ds_load_b32 v1, v0")
+    (real,) = findings(snippet, function("gfx1250", loading))
+    assert "'f' returns while ds_load_b32" in real.message
+
+
+# issue 30, 7: which counter an instruction counts on
+def test_gfx12_image_get_lod_counts_on_samplecnt(snippet):
+    # LLVM: image_get_lod, image_gather4 and image_msaa_load on samplecnt; image_load and get_resinfo on loadcnt
+    body = (" image_get_lod v[3:6], [v0, v1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+            " image_load v[7:10], [v2, v2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+            " image_get_resinfo v[11:14], v2, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+            " s_wait_loadcnt 0x1\n s_wait_samplecnt 0x0\n v_add_f32 v0, v3, v7")
+    text = kernel("gfx1201", body)
+    assert findings(snippet, text) == [] and findings(snippet, text, "redundant-wait") == []
+    (real,) = findings(snippet, kernel("gfx1201", body.replace(" s_wait_samplecnt 0x0\n", "")))
+    assert "v3 is read" in real.message and "`s_wait_samplecnt 0x0`" in real.message
+
+
+def test_scalar_cache_maintenance_counts_on_lgkmcnt(snippet):
+    # LLVM waits lgkmcnt(0) after s_dcache_inv before a return: that wait is not redundant
+    body = " s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_dcache_inv\n s_waitcnt lgkmcnt(0)\n s_setpc_b64 s[30:31]"
+    assert findings(snippet, function("gfx900", body), "redundant-wait") == []
+    wb = kernel("gfx900", " s_dcache_wb\n s_waitcnt lgkmcnt(0)\n s_waitcnt lgkmcnt(0)")
+    (second,) = findings(snippet, wb, "redundant-wait")
+    assert second.line == 8  # the line after the first wait

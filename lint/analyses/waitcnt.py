@@ -116,7 +116,9 @@ class Need:
     count: int
     unit: Unit
     producer: int | None  # instruction index; None for the caller's events at function entry
-    access: str  # "read", "overwritten", "barrier-lds", "barrier-vmem", "return"
+    #: "read", "overwritten", "source-overwritten" (a register the operation reads), "barrier-lds",
+    #: "barrier-vmem", "lds-dma-unproven", "invalidate", "return"
+    access: str
 
 
 @dataclass(slots=True)
@@ -288,7 +290,9 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
                 continue  # loads of one type write their VGPRs in order
             if name == "xcnt" and entry[2] == "translation" and info.klass.unit == "vmem":
                 continue  # VMEM addresses are translated in order: an earlier access's are done first
-            needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "overwritten"))
+            # a store's data, an export's sources, an address not yet translated: read by the operation, not written
+            access_kind = "source-overwritten" if entry[2] in _SOURCE_LOCKS or name == "xcnt" else "overwritten"
+            needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], access_kind))
     if info.klass.unit == "barrier":
         for name in ("lgkmcnt", "dscnt"):
             counter = state.get(name)
@@ -366,19 +370,26 @@ def _idle(state: State) -> bool:
     return not any(counter.regs or counter.unknown for counter in state.values())
 
 
+_ACCESS_COUNTERS = ("loadcnt", "storecnt", "samplecnt", "bvhcnt")
+
+
 def _translated(state: State) -> None:
-    """gfx1250: an access that completed was translated; with no VMEM (or SMEM) access left in
-    flight, the registers their addresses came from are free."""
-    xcnt = state["xcnt"]
-    done = set()
-    if not state["loadcnt"].pending and not state["storecnt"].pending:
-        done.add("translation")
-    if not state["kmcnt"].pending:
-        done.add("smem")
-    if done and xcnt.types & done:
-        types = xcnt.types - done
-        state["xcnt"] = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items() if entry[2] not in done},
-                                types=types, pending=xcnt.pending if types else 0)
+    """gfx1250: an access that completed was translated, and translations retire in order unless
+    SMEM is in flight. With SMEM known done (the caller's too), no more VMEM translations are
+    outstanding than VMEM accesses: a wait for loads is a wait for their addresses."""
+    xcnt, kmcnt = state["xcnt"], state["kmcnt"]
+    if not kmcnt.pending and not kmcnt.unknown and (xcnt.unknown or "smem" in xcnt.types):
+        # what is left in flight, the caller's events included, are VMEM translations
+        xcnt = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items() if entry[2] != "smem"},
+                       types=(xcnt.types - {"smem"}) | ({"translation"} if xcnt.unknown else frozenset()),
+                       unknown=False)
+    accesses = sum(state[name].pending for name in _ACCESS_COUNTERS if name in state)
+    if not xcnt.unknown and "smem" not in xcnt.types:
+        xcnt = xcnt.waited(accesses)
+    elif not accesses and "translation" in xcnt.types:
+        xcnt = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items() if entry[2] != "translation"},
+                       types=xcnt.types - {"translation"})
+    state["xcnt"] = xcnt
 
 
 def _waits_for_everything(instruction: Instruction, target: Target) -> bool:
