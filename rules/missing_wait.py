@@ -35,6 +35,16 @@ wait of 0, counters saturate at each generation's maximum, and loops are iterate
 point. On gfx12 the legacy `s_waitcnt` (still assembled) waits for every counter, like
 `s_wait_idle`.
 
+Paths that cannot happen are not walked. A branch on an SCC test that repeats an earlier one with
+its operands unchanged takes the same outcome (Tensile tests `s_cmp_eq_u32 s5, 0` twice: loads
+under the first, their wait under the second). An SGPR compared with constants
+(`s_cmp_{eq,lg,lt,le,gt,ge}_{u32,i32}`, `s_cmpk_*`) keeps, on each branch edge, the values that
+edge allows until it is written again, as a few ranges; an edge it has no value for is not taken.
+Tensile and hipBLASLt guard a prefetch stage with `s_cmp_le_u32 s10, 2` and test the counter
+again before the loop (`s_cmp_eq_u32 s10, 1`, `s_cmp_eq_u32 s10, 2`, `s_cmp_le_u32 s10, 3`):
+the loop's `vmcnt(1)` is judged only on the paths that issued that stage. Nothing else about
+SGPR values is inferred (a counter updated in a loop is unknown after the update).
+
 On gfx1250, code that switches VGPR banks with `s_set_vgpr_msb` names two registers `v5`:
 its VGPRs are not tracked.
 

@@ -419,3 +419,36 @@ def test_scalar_cache_maintenance_counts_on_lgkmcnt(snippet):
     wb = kernel("gfx900", " s_dcache_wb\n s_waitcnt lgkmcnt(0)\n s_waitcnt lgkmcnt(0)")
     (second,) = findings(snippet, wb, "redundant-wait")
     assert second.line == 8  # the line after the first wait
+
+
+# issue 30, 9: hipBLASLt guards its prefetch stages with the loop counter and tests it again before the loop
+_PREFETCH_GUARDS = (" v_mov_b32 v0, 0\n v_mov_b32 v3, 0\n buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+                    " s_cmp_le_u32 s10, 2\n s_cbranch_scc1 .Lskip\n buffer_load_dword v2, v0, s[4:7], 0 offen\n"
+                    ".Lskip:\n s_cmp_eq_u32 s10, 1\n s_cbranch_scc1 .Lshort\n s_cmp_eq_u32 s10, 2\n"
+                    " s_cbranch_scc1 .Lshort\n s_cmp_le_u32 s10, 3\n s_cbranch_scc1 .Lshort\n"
+                    ".Lloop:\n s_waitcnt vmcnt(1)\n v_add_f32 v3, v3, v1\n buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+                    " s_waitcnt vmcnt(1)\n v_add_f32 v3, v3, v2\n buffer_load_dword v2, v0, s[4:7], 0 offen\n"
+                    " s_sub_u32 s10, s10, 2\n s_cmp_gt_u32 s10, 3\n s_cbranch_scc1 .Lloop\n"
+                    ".Lshort:\n s_waitcnt vmcnt(0)\n v_add_f32 v4, v1, v3")
+
+
+def test_loop_counter_ranges_drop_paths_that_cannot_happen(snippet):
+    # the loop runs only when s10 >= 4, and then stage 2 was issued: vmcnt(1) retires stage 1
+    text = kernel("gfx90a", _PREFETCH_GUARDS)
+    assert findings(snippet, text) == [] and findings(snippet, text, "redundant-wait") == []
+    # stage 2 skipped up to s10 <= 4: with s10 == 4 the loop runs on one load, vmcnt(1) waits for nothing
+    (real,) = findings(snippet, kernel("gfx90a", _PREFETCH_GUARDS.replace("s_cmp_le_u32 s10, 2", "s_cmp_le_u32 s10, 4")))
+    assert real.line == 21 and "v1 is read here but may still be loading" in real.message
+    # the counter written between the guard and the tests: nothing is known of it
+    rewritten = _PREFETCH_GUARDS.replace(".Lskip:\n", ".Lskip:\n s_lshr_b32 s10, s10, 1\n")
+    assert len(findings(snippet, kernel("gfx90a", rewritten))) == 1
+
+
+def test_signed_and_sopk_comparisons_bound_the_counter_too(snippet):
+    # the same guards written as signed SOPK compares and with the constant first
+    guards = _PREFETCH_GUARDS.replace("s_cmp_le_u32 s10, 2", "s_cmpk_lt_i32 s10, 3").replace(
+        "s_cmp_eq_u32 s10, 1", "s_cmpk_eq_u32 s10, 0x1").replace("s_cmp_le_u32 s10, 3", "s_cmp_ge_i32 3, s10")
+    assert findings(snippet, kernel("gfx90a", guards)) == []
+    # signed: a negative counter skips stage 2 (-1 < 3) and is not <= 3 unsigned, so it reaches the loop
+    unsigned_exit = guards.replace("s_cmp_ge_i32 3, s10", "s_cmp_ge_u32 3, s10")
+    assert len(findings(snippet, kernel("gfx90a", unsigned_exit))) == 1

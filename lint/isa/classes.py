@@ -196,8 +196,8 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
     if encoding in ("SMEM", "SMRD") or mnemonic.startswith(("s_load_", "s_buffer_load_", "s_store_", "s_buffer_store_",
                                                     "s_scratch_", "s_atomic_", "s_buffer_atomic_", "s_memtime",
                                                     "s_memrealtime", "s_dcache_", "s_atc_probe")):
-        counters = {"kmcnt" if gfx12 else "lgkmcnt", *({"xcnt"} if target.is_gfx1250 else ())}
-        return InstructionClass("smem", counters=frozenset(counters))
+        scalar_counters = {"kmcnt" if gfx12 else "lgkmcnt", *(("xcnt",) if target.is_gfx1250 else ())}
+        return InstructionClass("smem", counters=frozenset(scalar_counters))
     if encoding in LDS_PARAMETER_ENCODINGS:  # LDS parameter/direct loads write their VGPR on expcnt
         return InstructionClass("lds_parameter", "read", "lds", counters=frozenset({"expcnt"}))
     if encoding in ("EXP", "VEXPORT"):
