@@ -444,6 +444,16 @@ def test_loop_counter_ranges_drop_paths_that_cannot_happen(snippet):
     assert len(findings(snippet, kernel("gfx90a", rewritten))) == 1
 
 
+def test_a_call_forgets_what_branches_said_of_sgprs(snippet):
+    # the callee may write s10: after the call the re-test can go either way, and v1 may be in flight
+    body = (" v_mov_b32 v0, 0\n s_cmp_le_u32 s10, 2\n s_cbranch_scc1 .Lnoload\n s_swappc_b64 s[30:31], s[16:17]\n"
+            " buffer_load_dword v1, v0, s[4:7], 0 offen\n s_cmp_le_u32 s10, 2\n s_cbranch_scc1 .Lnoload\n"
+            " s_waitcnt vmcnt(0)\n.Lnoload:\n v_add_f32 v4, v1, v1")
+    (real,) = findings(snippet, kernel("gfx90a", body))
+    assert "v1 is read" in real.message
+    assert findings(snippet, kernel("gfx90a", body.replace("s_swappc_b64 s[30:31], s[16:17]", "s_nop 0"))) == []
+
+
 def test_signed_and_sopk_comparisons_bound_the_counter_too(snippet):
     # the same guards written as signed SOPK compares and with the constant first
     guards = _PREFETCH_GUARDS.replace("s_cmp_le_u32 s10, 2", "s_cmpk_lt_i32 s10, 3").replace(

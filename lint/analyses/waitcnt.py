@@ -850,6 +850,8 @@ class _BranchFacts:
                 index = starts[number] + offset
                 defs = def_use[index].defs
                 killed = () if read.isdisjoint(defs) else {key for key, units in operands.items() if units & defs}
+                if def_use[index].klass.unit == "call":  # the callee may write any SGPR
+                    killed = set(operands)
                 key, compared = keys[index], bounds[index]
                 if key in tracked or (compared is not None and compared[0] in ranged):
                     test = key if key in tracked else None
