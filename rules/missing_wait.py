@@ -6,8 +6,9 @@ be in flight on some path, with the weakest sufficient wait:
   (an atomic without `glc`/`sc0`/`th:...RETURN` writes no register);
 - the data of a store, export or GDS operation overwritten before `expcnt` says it was read
   (reading it is fine), and on gfx1250 an address register overwritten before `xcnt` says it
-  was translated (translations retire in order unless SMEM is in flight, and an access known to
-  be done was translated: `s_wait_loadcnt` is also a wait for the addresses of the loads it retires);
+  was translated (translations retire in order unless SMEM is in flight, the hardware waits for
+  earlier translations itself where SMEM and VMEM accesses interleave, and an access known to be
+  done was translated: `s_wait_loadcnt` is also a wait for the addresses of the loads it retires);
 - LDS written by `buffer_load ... lds` accessed with `ds_*` before `vmcnt` retires the DMA. Each
   DMA retires in order with the loads (before gfx10). Where M0 and the access address are copied
   from one value (`s_mov_b32 m0, s2` / `v_mov_b32 v1, s2`, or constants) their offsets decide;

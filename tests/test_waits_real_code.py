@@ -383,11 +383,36 @@ def test_gfx1250_load_wait_retires_older_translations_in_order(snippet):
     (real,) = findings(snippet, function("gfx1250", body.replace("v_mov_b32 v2, 0", "v_mov_b32 v4, 0")))
     assert "v4 is overwritten here but global_load_u8 at" in real.message and "may still be reading it" in real.message
     assert "`s_wait_xcnt 0x0`" in real.message
-    # an SMEM access in flight makes xcnt retire out of order: only a wait for all of them proves anything
-    smem = body.replace(" global_load_u8 v7", " s_load_b32 s8, s[0:1], 0x0\n global_load_u8 v7").replace(
-        " s_set_pc_i64", " s_wait_kmcnt 0x0\n s_set_pc_i64")
-    (out_of_order,) = findings(snippet, function("gfx1250", smem))
-    assert "v2 is overwritten here" in out_of_order.message and "`s_wait_xcnt 0x0`" in out_of_order.message
+
+
+def test_gfx1250_smem_translations_retire_out_of_order_unless_interleaved(snippet):
+    # two scalar loads: their translations retire in any order, only xcnt 0 frees the first one's address
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_load_b32 s8, s[0:1], 0x0\n s_load_b32 s9, s[2:3], 0x0\n"
+            " s_wait_xcnt 0x1\n s_mov_b32 s0, 0\n s_wait_kmcnt 0x0\n s_set_pc_i64 s[30:31]")
+    (out_of_order,) = findings(snippet, function("gfx1250", body))
+    assert "s0 is overwritten here but s_load_b32 at" in out_of_order.message
+    assert "`s_wait_xcnt 0x0`" in out_of_order.message
+    # LLVM's output after a call: scalar loads, then stores; the hardware waits for the scalar
+    # translations where the stores start, so the stores' own retire in order
+    llvm = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_load_b64 s[0:1], s[4:5], 0x0\n"
+            " s_load_b64 s[2:3], s[6:7], 0x0\n scratch_store_b64 off, v[0:1], s33 offset:120\n"
+            " scratch_store_b128 off, v[56:59], s33 offset:128\n s_wait_xcnt 0x1\n v_mov_b32 v0, 0\n"
+            " s_wait_kmcnt 0x0\n s_set_pc_i64 s[30:31]")
+    assert findings(snippet, function("gfx1250", llvm)) == []
+    (newest,) = findings(snippet, function("gfx1250", llvm.replace("v_mov_b32 v0, 0", "v_mov_b32 v56, 0")))
+    assert "v56 is overwritten here but scratch_store_b128 at" in newest.message
+
+
+def test_gfx1250_load_into_a_locked_address_register_releases_it(snippet):
+    # the second load writes v[0:1], the first one's address, after its own translation and so after
+    # the first one's: a later write of v0 needs no xcnt wait (stores older than both still in flight)
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n global_store_b32 v[42:43], v3, off\n"
+            " global_store_b32 v[42:43], v4, off offset:4\n global_load_b32 v56, v[0:1], off\n"
+            " global_load_b96 v[0:2], v[42:43], off offset:-8\n s_wait_loadcnt 0x0\n v_mov_b32 v0, 0")
+    assert findings(snippet, function("gfx1250", body)) == []
+    elsewhere = body.replace("global_load_b96 v[0:2]", "global_load_b96 v[4:6]").replace(" s_wait_loadcnt 0x0\n", "")
+    (real,) = findings(snippet, function("gfx1250", elsewhere))
+    assert "v0 is overwritten here but global_load_b32 at" in real.message
 
 
 def test_gfx1250_async_barrier_arrive_writes_no_register(snippet):

@@ -190,6 +190,11 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
 
 def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     counter = state[event.counter]
+    if event.counter == "xcnt" and counter.types - {event.kind}:
+        # gfx1250 waits itself where SMEM and VMEM accesses interleave: of the earlier translations at
+        # most the latest is left, and what follows retires in order
+        counter = Counter(min(counter.pending, 1), frozenset(),
+                          {unit: entry for unit, entry in counter.regs.items() if entry[0] == 0}, unseen=counter.unseen)
     shifted = {unit: (entry[0] + 1, entry[1], entry[2]) for unit, entry in counter.regs.items() if entry[0] + 1 < maximum}
     for unit in event.units:
         shifted[unit] = (0, index, event.kind)
@@ -300,7 +305,7 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             if name in LOAD_COUNTERS and access.starts(name, entry[2]):
                 continue  # loads of one type write their VGPRs in order
             if name == "xcnt" and entry[2] == "translation" and info.klass.unit == "vmem":
-                continue  # VMEM addresses are translated in order: an earlier access's are done first
+                continue  # VMEM addresses are translated in order: an earlier access's are done first (_overwritten)
             # a store's data, an export's sources, an address not yet translated: read by the operation, not written
             access_kind = "source-overwritten" if entry[2] in _SOURCE_LOCKS or name == "xcnt" else "overwritten"
             needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], access_kind))
@@ -369,12 +374,23 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset(),
                                       unseen=True)
             continue
+        if "xcnt" in state and facts.unit == "vmem":
+            _overwritten(state, walk.def_use[index].defs)
         for event in access.events:
             if walk.banked_vgprs:
                 event = replace(event, units=frozenset(unit for unit in event.units if unit[0] != "v"))
             _add_event(state, event, index, maxima[event.counter])
             idle = idle and not event.units
     return state
+
+
+def _overwritten(state: State, written: frozenset[Unit]) -> None:
+    """gfx1250: a VMEM access writes its registers after its own translation, so after every earlier
+    one: the address locks on them are gone."""
+    xcnt = state["xcnt"]
+    if not xcnt.regs.keys().isdisjoint(written):
+        state["xcnt"] = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items()
+                                            if unit not in written or entry[2] != "translation"})
 
 
 def _idle(state: State) -> bool:
