@@ -24,11 +24,11 @@ On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable
 from heapq import heappop, heappush
 from operator import attrgetter, itemgetter
 
-from ..model.ir import Instruction, Kernel
+from ..model.ir import BasicBlock, Instruction, Kernel
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..model.nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
@@ -763,11 +763,11 @@ class WaitcntAnalysis(Analysis):
             index = heappop(worklist)[1]
             queued.discard(index)
             version, reports = tests.versions[index], []
-            for facts, start_state in list(incoming[index].items()):
+            for path_facts, start_state in list(incoming[index].items()):
                 reports.append(WaitReport({}, [], {}))
                 state = dict(start_state)
                 out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, reports[-1])
-                for successor, edge_facts in tests.edges(index, facts):
+                for successor, edge_facts in tests.edges(index, path_facts):
                     if tests.join(incoming, successor, edge_facts, out) and successor not in queued:
                         queued.add(successor)
                         heappush(worklist, (rank[successor], successor))
@@ -836,13 +836,14 @@ class _BranchFacts:
     constants (`s_cmp_le_u32 s10, 2` guarding a prefetch stage, `s_cmp_eq_u32 s10, 1` before the
     loop): each branch edge narrows the values the SGPR can hold until it is written, and an edge
     that leaves none is not taken. Only tests that occur more than once and SGPRs compared with
-    constants more than once are tracked; a fact is dropped where no later test can read it, and a
-    block keeps at most 8 sets of facts (more are merged into one without facts)."""
+    constants more than once are tracked; a fact is dropped where no later test can read it, a path
+    reaching a block with the same counters as another shares its state (with the facts both hold),
+    and a block keeps at most 8 sets of facts (more are merged into one without facts)."""
 
     LIMIT = 8
 
-    def __init__(self, keys: list[tuple | None], bounds: list[Bound | None], def_use: list[DefUse], blocks,
-                 starts: list[int]):
+    def __init__(self, keys: list[tuple | None], bounds: list[Bound | None], def_use: list[DefUse],
+                 blocks: list[BasicBlock], starts: list[int]):
         self.blocks = blocks
         tracked = _repeated(filter(None, keys))  # tests are non-empty tuples
         ranged = _repeated(bound[0] for bound in bounds if bound is not None)
@@ -878,7 +879,7 @@ class _BranchFacts:
                 (killed_after if test is not None or bound is not None else killed_before).update(killed)
             last = block.terminator
             branch = last is not None and last.mnemonic in ("s_cbranch_scc0", "s_cbranch_scc1")
-            taken = last.mnemonic == "s_cbranch_scc1" if branch else False
+            taken = last is not None and last.mnemonic == "s_cbranch_scc1"
             bound = bound if branch else None
             when = (_complement(bound[1]), bound[1]) if bound is not None else ((), ())
             self.summaries.append(_BlockTest(frozenset(killed_before), test if branch else None, bound,
@@ -1016,10 +1017,10 @@ class _BlockTest:
     bound: Bound | None  # the SGPR range test the block branches on
     killed_after: frozenset
     taken: bool  # the SCC value that takes the branch
-    when: tuple[Intervals, Intervals] = ((), ())  # the bound's SGPR values that clear SCC, and that set it
+    when: tuple[Intervals, Intervals]  # the bound's SGPR values that clear SCC, and that set it
 
 
-def _repeated(items) -> set:
+def _repeated(items: Iterable[Hashable]) -> set:
     """The items that occur more than once."""
     seen: set = set()
     repeated: set = set()
