@@ -23,6 +23,7 @@ On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported 
 
 from __future__ import annotations
 
+import collections
 import re
 from collections.abc import Callable, Hashable, Iterable
 from heapq import heappop, heappush
@@ -61,6 +62,7 @@ _ACCESS = attrgetter("access")
 _READS_APERTURE = attrgetter("reads_aperture")
 _TEST_KEY = attrgetter("test_key")
 _BOUND = attrgetter("bound")
+_FIRST = itemgetter(0)
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
@@ -785,8 +787,10 @@ class WaitcntAnalysis(Analysis):
         return _combined(reports)
 
 
-def _reverse_postorder(blocks: list) -> list[int]:
+def _reverse_postorder(blocks: list[BasicBlock]) -> list[int]:
     """Each block's rank in a reverse postorder from the entry; blocks it cannot reach come last."""
+    if len(blocks) == 1:
+        return [0]
     finished: list[int] = []
     seen = {0}
     stack = [(0, iter(blocks[0].successors))] if blocks else []
@@ -846,7 +850,7 @@ class _BranchFacts:
                  blocks: list[BasicBlock], starts: list[int]):
         self.blocks = blocks
         tracked = _repeated(filter(None, keys))  # tests are non-empty tuples
-        ranged = _repeated(bound[0] for bound in bounds if bound is not None)
+        ranged = _repeated(map(_FIRST, filter(None, bounds)))
         self.collapsed: set[int] = set()
         self.versions = [0] * len(blocks)  # per block: how often join changed its states
         self.summaries: list[_BlockTest | None] = []
@@ -1022,11 +1026,7 @@ class _BlockTest:
 
 def _repeated(items: Iterable[Hashable]) -> set:
     """The items that occur more than once."""
-    seen: set = set()
-    repeated: set = set()
-    for item in items:
-        (repeated if item in seen else seen).add(item)
-    return repeated
+    return {item for item, count in collections.Counter(items).items() if count > 1}
 
 
 #: Sorted, disjoint, inclusive ranges of 32-bit values (read unsigned); at most _MAX_INTERVALS of them.
