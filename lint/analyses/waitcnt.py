@@ -7,7 +7,7 @@ order, and a counter with mixed event types (LDS + SMEM, LDS-DMA + loads, or a F
 may touch both VMEM and LDS) only proves anything with `wait(0)`. A counter never holds more
 than its maximum: the hardware stalls issue, so an event with MAX newer ones has retired.
 Joins keep the larger outstanding count and the nearest (most recent) producer; loops are
-iterated to a fixed point, blocks taken in reverse postorder. Non-kernel functions start with
+iterated to a fixed point, blocks taken in program order. Non-kernel functions start with
 unknown events in flight. Paths that cannot happen are dropped (_BranchFacts): identical re-tests
 of an unchanged SCC condition, and SGPRs compared with constants, whose ranges each branch edge
 narrows until the SGPR is written.
@@ -23,7 +23,6 @@ On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported 
 
 from __future__ import annotations
 
-import collections
 import re
 from collections.abc import Callable, Hashable, Iterable
 from heapq import heappop, heappush
@@ -63,6 +62,7 @@ _READS_APERTURE = attrgetter("reads_aperture")
 _TEST_KEY = attrgetter("test_key")
 _BOUND = attrgetter("bound")
 _FIRST = itemgetter(0)
+_DEFS = attrgetter("defs")
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
@@ -452,8 +452,13 @@ def _tail_calls(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph) ->
     """`s_setpc_b64` / `s_set_pc_i64` jumps to an address the function built (`s_getpc_b64` +
     `callee@rel32@lo`, a symbol, a GOT load), followed back through copies, offsets, VGPR-lane
     spills and labels nothing branches to: jumps into another function, not returns."""
-    return frozenset(index for index, instruction in enumerate(kernel.instructions)
-                     if instruction.mnemonic in _JUMPS and instruction.operands
+    jumps = [index for index, instruction in enumerate(kernel.instructions)
+             if instruction.mnemonic in _JUMPS and instruction.operands]
+    if not jumps:
+        return frozenset()
+    written = frozenset().union(*map(_DEFS, def_use))  # a jump through registers never written returns
+    return frozenset(index for index in jumps
+                     if not written.isdisjoint(register_units(kernel.instructions[index].operands[0]))
                      and _jumps_to_built_address(kernel, def_use, cfg, index))
 
 
@@ -752,9 +757,9 @@ class WaitcntAnalysis(Analysis):
         incoming: list[dict[Facts, State]] = [{} for _ in blocks]
         if blocks:
             incoming[0][frozenset()] = initial()
-        # blocks in reverse postorder: a join's predecessors are walked before it, loops aside
-        rank = _reverse_postorder(blocks)
-        worklist = [(rank[0], 0)] if blocks else []
+        # blocks in program order, the first queued first: in code that branches forward, save
+        # for loops, a join's predecessors are walked before it
+        worklist = [0] if blocks else []
         queued = {0}
         # each block's reports from its latest walk, with the version of its states that walk started from:
         # where no join changed them since, the walk saw the final states and its reports stand
@@ -762,7 +767,7 @@ class WaitcntAnalysis(Analysis):
         visits = 0
         while worklist and visits < 50 * len(blocks) + 100:
             visits += 1
-            index = heappop(worklist)[1]
+            index = heappop(worklist)
             queued.discard(index)
             version, reports = tests.versions[index], []
             for path_facts, start_state in list(incoming[index].items()):
@@ -772,7 +777,7 @@ class WaitcntAnalysis(Analysis):
                 for successor, edge_facts in tests.edges(index, path_facts):
                     if tests.join(incoming, successor, edge_facts, out) and successor not in queued:
                         queued.add(successor)
-                        heappush(worklist, (rank[successor], successor))
+                        heappush(worklist, successor)
             walked[index] = (version, reports)
         reports = []
         for index, block in enumerate(blocks):
@@ -785,28 +790,6 @@ class WaitcntAnalysis(Analysis):
                 _walk_block(state, starts[index], starts[index] + len(block.instructions), walk, report)
                 reports.append(report)
         return _combined(reports)
-
-
-def _reverse_postorder(blocks: list[BasicBlock]) -> list[int]:
-    """Each block's rank in a reverse postorder from the entry; blocks it cannot reach come last."""
-    if len(blocks) == 1:
-        return [0]
-    finished: list[int] = []
-    seen = {0}
-    stack = [(0, iter(blocks[0].successors))] if blocks else []
-    while stack:
-        number, successors = stack[-1]
-        successor = next((successor for successor in successors if successor not in seen), None)
-        if successor is None:
-            stack.pop()
-            finished.append(number)
-        else:
-            seen.add(successor)
-            stack.append((successor, iter(blocks[successor].successors)))
-    rank = [len(blocks)] * len(blocks)
-    for position, number in enumerate(reversed(finished)):
-        rank[number] = position
-    return rank
 
 
 def _combined(reports: list[WaitReport]) -> WaitReport:
@@ -962,7 +945,7 @@ class _BranchFacts:
         """Merge `out` into block `number`'s states under `facts`; whether anything changed. A path
         arriving with the same counters as another one shares its state, with what both paths know."""
         states = incoming[number]
-        if facts not in states and number not in self.collapsed:
+        if states and facts not in states and number not in self.collapsed:
             twin = next((known for known, state in states.items() if _same_state(state, out)), None)
             if twin is not None:
                 common = _known_on_both(twin, facts)
@@ -1026,7 +1009,11 @@ class _BlockTest:
 
 def _repeated(items: Iterable[Hashable]) -> set:
     """The items that occur more than once."""
-    return {item for item, count in collections.Counter(items).items() if count > 1}
+    seen: set = set()
+    repeated: set = set()
+    for item in items:
+        (repeated if item in seen else seen).add(item)
+    return repeated
 
 
 #: Sorted, disjoint, inclusive ranges of 32-bit values (read unsigned); at most _MAX_INTERVALS of them.
