@@ -44,7 +44,8 @@ edge allows until it is written again, as a few ranges; an edge it has no value 
 Tensile and hipBLASLt guard a prefetch stage with `s_cmp_le_u32 s10, 2` and test the counter
 again before the loop (`s_cmp_eq_u32 s10, 1`, `s_cmp_eq_u32 s10, 2`, `s_cmp_le_u32 s10, 3`):
 the loop's `vmcnt(1)` is judged only on the paths that issued that stage. Nothing else about
-SGPR values is inferred (a counter updated in a loop is unknown after the update).
+SGPR values is inferred (a counter updated in a loop is unknown after the update, and every SGPR
+after a call).
 
 On gfx1250, code that switches VGPR banks with `s_set_vgpr_msb` names two registers `v5`:
 its VGPRs are not tracked.
