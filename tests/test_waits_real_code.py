@@ -342,6 +342,13 @@ def test_tail_call_behind_a_line_table_label_is_not_a_return(snippet):
     assert findings(snippet, function("gfx942", body)) == []
     (real,) = findings(snippet, function("gfx942", body.replace("s_setpc_b64 s[0:1]", "s_setpc_b64 s[30:31]")))
     assert "'f' returns while scratch_load_dword" in real.message
+    # gfx1250 spells it s_get_pc_i64 / s_add_nc_u64 ...@rel64 / s_set_pc_i64
+    gfx1250 = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_get_pc_i64 s[0:1]\n"
+               " s_add_nc_u64 s[0:1], s[0:1], g@rel64+4\n scratch_load_b32 v40, off, s33 offset:64\n.Ltmp7:\n"
+               " s_set_pc_i64 s[0:1]")
+    assert findings(snippet, function("gfx1250", gfx1250)) == []
+    (real,) = findings(snippet, function("gfx1250", gfx1250.replace("s_set_pc_i64 s[0:1]", "s_set_pc_i64 s[30:31]")))
+    assert "'f' returns while scratch_load_b32" in real.message
 
 
 def test_tail_call_to_an_address_read_back_from_a_spill_is_not_a_return(snippet):
