@@ -5,7 +5,10 @@ be in flight on some path, with the weakest sufficient wait:
   (`s_load`, `s_buffer_load`), an LDS read, an LDS parameter load, or an atomic that returns data
   (an atomic without `glc`/`sc0`/`th:...RETURN` writes no register);
 - the data of a store, export or GDS operation overwritten before `expcnt` says it was read
-  (reading it is fine), and on gfx1250 an address register overwritten before `xcnt`;
+  (reading it is fine), and on gfx1250 an address register overwritten before `xcnt` says it
+  was translated (translations retire in order unless SMEM is in flight, the hardware waits for
+  earlier translations itself where SMEM and VMEM accesses interleave, and an access known to be
+  done was translated: `s_wait_loadcnt` is also a wait for the addresses of the loads it retires);
 - LDS written by `buffer_load ... lds` accessed with `ds_*` before `vmcnt` retires the DMA. Each
   DMA retires in order with the loads (before gfx10). Where M0 and the access address are copied
   from one value (`s_mov_b32 m0, s2` / `v_mov_b32 v1, s2`, or constants) their offsets decide;
@@ -17,8 +20,10 @@ be in flight on some path, with the weakest sufficient wait:
   waves may read the old data;
 - loads in flight at a cache invalidation (`buffer_gl0_inv`, `buffer_wbinvl1`, ...);
 - in a non-kernel function, registers used before any wait (the caller's loads may still be in
-  flight: a callee waits at entry), and returns with loads in flight. A jump to a symbol
-  (`s_getpc_b64` + `callee@rel32@lo` + `s_setpc_b64`) is a tail call, not a return.
+  flight: a callee waits at entry), and returns with loads in flight. A jump to an address the
+  function built on every path into it (`s_getpc_b64` + `callee@rel32@lo`, a symbol, a GOT load),
+  followed back through copies, labels and SGPRs spilled to VGPR lanes, is a tail call, not a
+  return; a jump to the address the function was entered with (`s[30:31]`) is a return.
 
 As a warning: any vector memory operation in flight at `s_barrier` on gfx6-gfx908, which have
 no back-off barrier. LLVM drains them there as a code-generation policy (XNACK replay and traps
@@ -30,6 +35,17 @@ a counter with mixed kinds of events (LDS and SMEM on `lgkmcnt`) or a FLAT acces
 wait of 0, counters saturate at each generation's maximum, and loops are iterated to a fixed
 point. On gfx12 the legacy `s_waitcnt` (still assembled) waits for every counter, like
 `s_wait_idle`.
+
+Paths that cannot happen are not walked. A branch on an SCC test that repeats an earlier one with
+its operands unchanged takes the same outcome (Tensile tests `s_cmp_eq_u32 s5, 0` twice: loads
+under the first, their wait under the second). An SGPR compared with constants
+(`s_cmp_{eq,lg,lt,le,gt,ge}_{u32,i32}`, `s_cmpk_*`) keeps, on each branch edge, the values that
+edge allows until it is written again, as a few ranges; an edge it has no value for is not taken.
+Tensile and hipBLASLt guard a prefetch stage with `s_cmp_le_u32 s10, 2` and test the counter
+again before the loop (`s_cmp_eq_u32 s10, 1`, `s_cmp_eq_u32 s10, 2`, `s_cmp_le_u32 s10, 3`):
+the loop's `vmcnt(1)` is judged only on the paths that issued that stage. Nothing else about
+SGPR values is inferred (a counter updated in a loop is unknown after the update, and every SGPR
+after a call).
 
 On gfx1250, code that switches VGPR banks with `s_set_vgpr_msb` names two registers `v5`:
 its VGPRs are not tracked.
@@ -148,6 +164,9 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     if producer is None:
         return (f"{units} {'are' if plural else 'is'} used before any wait in function "
                 f"'{kernel.name}': {origin} may still be writing it (a callee waits at entry)")
-    verb = "read" if first.access == "read" else "overwritten"
-    doing = "loading" if first.access == "read" else "being written by it"
-    return f"{units} {'are' if plural else 'is'} {verb} here but may still be {doing} ({origin})"
+    be = "are" if plural else "is"
+    if first.access == "source-overwritten":
+        return f"{units} {be} overwritten here but {origin} may still be reading {'them' if plural else 'it'}"
+    if first.access == "read":
+        return f"{units} {be} read here but may still be loading ({origin})"
+    return f"{units} {be} overwritten here but may still be being written ({origin})"

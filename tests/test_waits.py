@@ -225,3 +225,35 @@ def test_missing_wait_fix_in_json(tmp_path, capsys):
     lines.insert(edit["line"] - 1, edit["text"].rstrip("\n"))
     path.write_text("\n".join(lines))
     assert main(["check", "--no-config", "--select", "missing-wait", str(path)]) == 0
+
+
+@pytest.mark.parametrize("form", ["s_cmp_{}_u32 s10, {}", "s_cmp_{}_i32 s10, {}", "s_cmp_{}_u32 {}, s10",
+                                  "s_cmp_{}_i32 {}, s10", "s_cmpk_{}_u32 s10, {}", "s_cmpk_{}_i32 s10, {}"])
+def test_sgpr_ranges_of_comparisons_match_what_the_hardware_computes(form):
+    # the values the wait analysis keeps for `s10` on the SCC=1 edge, against SCC worked out directly
+    from amdgpu_lint.analyses.waitcnt import _bound, _complement
+    from amdgpu_lint.model.ir import Instruction
+
+    relations = {"eq": int.__eq__, "lg": int.__ne__, "lt": int.__lt__, "le": int.__le__, "gt": int.__gt__,
+                 "ge": int.__ge__}
+    sopk, signed, constant_first = "cmpk" in form, "_i32" in form, form.endswith("{}, s10")
+    constants = (0, 1, 2, 0x7FFF, 0x8000, 0xFFFF) if sopk else (0, 1, 3, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, -1, -5)
+    samples = (0, 1, 2, 3, 4, 0x7FFE, 0x7FFF, 0x8000, 0xFFFF, 0x10000, 0x7FFFFFFF, 0x80000000, 0xFFFF8000, 0xFFFFFFFE,
+               0xFFFFFFFF)
+
+    def as_read(value: int, bits: int) -> int:  # the operand as the comparison reads it
+        value &= (1 << bits) - 1
+        return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+    for relation, holds in relations.items():
+        for constant in constants:
+            statement = parse_statement(form.format(relation, constant))
+            (unit, values) = _bound(Instruction(statement.name, statement.operands, statement.modifiers, None))
+            assert unit == ("s", 10)
+            immediate = as_read(constant, 16) if sopk else as_read(constant, 32)
+            for sample in samples:
+                register = as_read(sample, 32)
+                scc = holds(immediate, register) if constant_first else holds(register, immediate)
+                inside = any(low <= sample <= high for low, high in values)
+                assert inside == scc, (form, relation, constant, hex(sample))
+                assert any(low <= sample <= high for low, high in _complement(values)) != scc

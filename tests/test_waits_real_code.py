@@ -1,6 +1,6 @@
-"""Wait-counter rules on code from the outside (issue 16, items 1-12): each false finding that
-LLVM's output or hand-written MIOpen/ROCr/Tensile kernels drew is gone, and the real race next
-to it is still caught."""
+"""Wait-counter rules on code from the outside (issue 16, items 1-12; issue 30): each false finding
+that LLVM's output or hand-written MIOpen/ROCr/Tensile/hipBLASLt kernels drew is gone, and the real
+race next to it is still caught."""
 
 from llvm_oracle import compile_ir
 
@@ -331,3 +331,166 @@ def test_gfx1250_banked_vgprs_are_not_tracked(snippet):
     assert findings(snippet, kernel("gfx1250", body.replace(" s_wait_loadcnt 0x0\n", ""))) == []
     plain = " scratch_load_b32 v5, off, s32\n v_mov_b32 v6, v5"
     assert len(findings(snippet, kernel("gfx1250", plain))) == 1
+
+
+# issue 30, 1: clang's OpenCL kernel bodies (`__clang_ocl_kern_imp_*`) end in a tail call
+def test_tail_call_behind_a_line_table_label_is_not_a_return(snippet):
+    # `.Ltmp7` (from -g) starts a block nothing branches to: the s_getpc_b64 before it still counts
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_getpc_b64 s[0:1]\n s_add_u32 s0, s0, g@rel32@lo+4\n"
+            " s_addc_u32 s1, s1, g@rel32@hi+12\n scratch_load_dword v40, off, s33 offset:64\n.Ltmp7:\n"
+            " s_setpc_b64 s[0:1]")
+    assert findings(snippet, function("gfx942", body)) == []
+    (real,) = findings(snippet, function("gfx942", body.replace("s_setpc_b64 s[0:1]", "s_setpc_b64 s[30:31]")))
+    assert "'f' returns while scratch_load_dword" in real.message
+    # gfx1250 spells it s_get_pc_i64 / s_add_nc_u64 ...@rel64 / s_set_pc_i64
+    gfx1250 = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_get_pc_i64 s[0:1]\n"
+               " s_add_nc_u64 s[0:1], s[0:1], g@rel64+4\n scratch_load_b32 v40, off, s33 offset:64\n.Ltmp7:\n"
+               " s_set_pc_i64 s[0:1]")
+    assert findings(snippet, function("gfx1250", gfx1250)) == []
+    (real,) = findings(snippet, function("gfx1250", gfx1250.replace("s_set_pc_i64 s[0:1]", "s_set_pc_i64 s[30:31]")))
+    assert "'f' returns while scratch_load_b32" in real.message
+
+
+def test_tail_call_to_an_address_read_back_from_a_spill_is_not_a_return(snippet):
+    # the callee's address and the return address both spilled to lanes of v43 around a call
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_getpc_b64 s[4:5]\n s_add_u32 s4, s4, g@rel32@lo+4\n"
+            " s_addc_u32 s5, s5, g@rel32@hi+12\n v_writelane_b32 v43, s30, 0\n v_writelane_b32 v43, s31, 1\n"
+            " v_writelane_b32 v43, s4, 2\n v_writelane_b32 v43, s5, 3\n s_getpc_b64 s[16:17]\n"
+            " s_add_u32 s16, s16, h@rel32@lo+4\n s_addc_u32 s17, s17, h@rel32@hi+12\n s_swappc_b64 s[30:31], s[16:17]\n"
+            " v_readlane_b32 s0, v43, 2\n v_readlane_b32 s1, v43, 3\n v_readlane_b32 s30, v43, 0\n"
+            " v_readlane_b32 s31, v43, 1\n scratch_load_dword v40, off, s33 offset:64\n s_setpc_b64 s[0:1]")
+    assert findings(snippet, function("gfx942", body)) == []
+    # the incoming return address, read back from its lanes: a return with a load in flight
+    (real,) = findings(snippet, function("gfx942", body.replace("s_setpc_b64 s[0:1]", "s_setpc_b64 s[30:31]")))
+    assert "'f' returns while scratch_load_dword" in real.message
+    # a lane the callee's address went to, then overwritten with the return address: a return too
+    overwritten = body.replace(" v_readlane_b32 s0, v43, 2\n", " v_writelane_b32 v43, s30, 2\n v_readlane_b32 s0, v43, 2\n")
+    assert len(findings(snippet, function("gfx942", overwritten))) == 1
+
+
+def test_jump_whose_target_is_built_on_one_path_only_is_a_return(snippet):
+    body = (" s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_mov_b64 s[0:1], s[30:31]\n s_cmp_eq_u32 s2, 0\n"
+            " s_cbranch_scc1 .Ljoin\n s_getpc_b64 s[0:1]\n s_add_u32 s0, s0, g@rel32@lo+4\n"
+            " s_addc_u32 s1, s1, g@rel32@hi+12\n.Ljoin:\n scratch_load_dword v40, off, s33\n s_setpc_b64 s[0:1]")
+    (real,) = findings(snippet, function("gfx942", body))
+    assert "'f' returns while scratch_load_dword" in real.message
+    always = body.replace(" s_mov_b64 s[0:1], s[30:31]\n", " s_getpc_b64 s[0:1]\n")
+    assert findings(snippet, function("gfx942", always)) == []
+
+
+# issue 30, 5: gfx1250 address translation (xcnt)
+def test_gfx1250_load_wait_retires_older_translations_in_order(snippet):
+    # LLVM's gfx1250 function: the first load is done, so its address was translated (xcnt in order)
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n global_load_u8 v6, v[2:3], off\n"
+            " global_load_u8 v7, v[4:5], off\n s_wait_loadcnt 0x1\n s_wait_xcnt 0x1\n v_mov_b32 v0, v6\n"
+            " v_mov_b32 v2, 0\n s_wait_loadcnt 0x0\n s_set_pc_i64 s[30:31]")
+    assert findings(snippet, function("gfx1250", body)) == []
+    assert findings(snippet, function("gfx1250", body.replace(" s_wait_xcnt 0x1\n", ""))) == []  # loadcnt covers it
+    # the second load's address may still be in translation
+    (real,) = findings(snippet, function("gfx1250", body.replace("v_mov_b32 v2, 0", "v_mov_b32 v4, 0")))
+    assert "v4 is overwritten here but global_load_u8 at" in real.message and "may still be reading it" in real.message
+    assert "`s_wait_xcnt 0x0`" in real.message
+
+
+def test_gfx1250_smem_translations_retire_out_of_order_unless_interleaved(snippet):
+    # two scalar loads: their translations retire in any order, only xcnt 0 frees the first one's address
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_load_b32 s8, s[0:1], 0x0\n s_load_b32 s9, s[2:3], 0x0\n"
+            " s_wait_xcnt 0x1\n s_mov_b32 s0, 0\n s_wait_kmcnt 0x0\n s_set_pc_i64 s[30:31]")
+    (out_of_order,) = findings(snippet, function("gfx1250", body))
+    assert "s0 is overwritten here but s_load_b32 at" in out_of_order.message
+    assert "`s_wait_xcnt 0x0`" in out_of_order.message
+    # LLVM's output after a call: scalar loads, then stores; the hardware waits for the scalar
+    # translations where the stores start, so the stores' own retire in order
+    llvm = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_load_b64 s[0:1], s[4:5], 0x0\n"
+            " s_load_b64 s[2:3], s[6:7], 0x0\n scratch_store_b64 off, v[0:1], s33 offset:120\n"
+            " scratch_store_b128 off, v[56:59], s33 offset:128\n s_wait_xcnt 0x1\n v_mov_b32 v0, 0\n"
+            " s_wait_kmcnt 0x0\n s_set_pc_i64 s[30:31]")
+    assert findings(snippet, function("gfx1250", llvm)) == []
+    (newest,) = findings(snippet, function("gfx1250", llvm.replace("v_mov_b32 v0, 0", "v_mov_b32 v56, 0")))
+    assert "v56 is overwritten here but scratch_store_b128 at" in newest.message
+
+
+def test_gfx1250_load_into_a_locked_address_register_releases_it(snippet):
+    # the second load writes v[0:1], the first one's address, after its own translation and so after
+    # the first one's: a later write of v0 needs no xcnt wait (stores older than both still in flight)
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n global_store_b32 v[42:43], v3, off\n"
+            " global_store_b32 v[42:43], v4, off offset:4\n global_load_b32 v56, v[0:1], off\n"
+            " global_load_b96 v[0:2], v[42:43], off offset:-8\n s_wait_loadcnt 0x0\n v_mov_b32 v0, 0")
+    assert findings(snippet, function("gfx1250", body)) == []
+    elsewhere = body.replace("global_load_b96 v[0:2]", "global_load_b96 v[4:6]").replace(" s_wait_loadcnt 0x0\n", "")
+    (real,) = findings(snippet, function("gfx1250", elsewhere))
+    assert "v0 is overwritten here but global_load_b32 at" in real.message
+
+
+def test_gfx1250_async_barrier_arrive_writes_no_register(snippet):
+    body = (" s_wait_loadcnt_dscnt 0x0\n s_wait_kmcnt 0x0\n s_wait_alu depctr_vm_vsrc(0)\n"
+            " ds_atomic_async_barrier_arrive_b64 v0\n s_wait_alu depctr_vm_vsrc(0)\n s_set_pc_i64 s[30:31]")
+    assert findings(snippet, function("gfx1250", body)) == []
+    loading = body.replace("ds_atomic_async_barrier_arrive_b64 v0", "ds_load_b32 v1, v0")
+    (real,) = findings(snippet, function("gfx1250", loading))
+    assert "'f' returns while ds_load_b32" in real.message
+
+
+# issue 30, 7: which counter an instruction counts on
+def test_gfx12_image_get_lod_counts_on_samplecnt(snippet):
+    # LLVM: image_get_lod, image_gather4 and image_msaa_load on samplecnt; image_load and get_resinfo on loadcnt
+    body = (" image_get_lod v[3:6], [v0, v1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+            " image_load v[7:10], [v2, v2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+            " image_get_resinfo v[11:14], v2, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D\n"
+            " s_wait_loadcnt 0x1\n s_wait_samplecnt 0x0\n v_add_f32 v0, v3, v7")
+    text = kernel("gfx1201", body)
+    assert findings(snippet, text) == [] and findings(snippet, text, "redundant-wait") == []
+    (real,) = findings(snippet, kernel("gfx1201", body.replace(" s_wait_samplecnt 0x0\n", "")))
+    assert "v3 is read" in real.message and "`s_wait_samplecnt 0x0`" in real.message
+
+
+def test_scalar_cache_maintenance_counts_on_lgkmcnt(snippet):
+    # LLVM waits lgkmcnt(0) after s_dcache_inv before a return: that wait is not redundant
+    body = " s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n s_dcache_inv\n s_waitcnt lgkmcnt(0)\n s_setpc_b64 s[30:31]"
+    assert findings(snippet, function("gfx900", body), "redundant-wait") == []
+    wb = kernel("gfx900", " s_dcache_wb\n s_waitcnt lgkmcnt(0)\n s_waitcnt lgkmcnt(0)")
+    (second,) = findings(snippet, wb, "redundant-wait")
+    assert second.line == 8  # the line after the first wait
+
+
+# issue 30, 9: hipBLASLt guards its prefetch stages with the loop counter and tests it again before the loop
+_PREFETCH_GUARDS = (" v_mov_b32 v0, 0\n v_mov_b32 v3, 0\n buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+                    " s_cmp_le_u32 s10, 2\n s_cbranch_scc1 .Lskip\n buffer_load_dword v2, v0, s[4:7], 0 offen\n"
+                    ".Lskip:\n s_cmp_eq_u32 s10, 1\n s_cbranch_scc1 .Lshort\n s_cmp_eq_u32 s10, 2\n"
+                    " s_cbranch_scc1 .Lshort\n s_cmp_le_u32 s10, 3\n s_cbranch_scc1 .Lshort\n"
+                    ".Lloop:\n s_waitcnt vmcnt(1)\n v_add_f32 v3, v3, v1\n buffer_load_dword v1, v0, s[4:7], 0 offen\n"
+                    " s_waitcnt vmcnt(1)\n v_add_f32 v3, v3, v2\n buffer_load_dword v2, v0, s[4:7], 0 offen\n"
+                    " s_sub_u32 s10, s10, 2\n s_cmp_gt_u32 s10, 3\n s_cbranch_scc1 .Lloop\n"
+                    ".Lshort:\n s_waitcnt vmcnt(0)\n v_add_f32 v4, v1, v3")
+
+
+def test_loop_counter_ranges_drop_paths_that_cannot_happen(snippet):
+    # the loop runs only when s10 >= 4, and then stage 2 was issued: vmcnt(1) retires stage 1
+    text = kernel("gfx90a", _PREFETCH_GUARDS)
+    assert findings(snippet, text) == [] and findings(snippet, text, "redundant-wait") == []
+    # stage 2 skipped up to s10 <= 4: with s10 == 4 the loop runs on one load, vmcnt(1) waits for nothing
+    (real,) = findings(snippet, kernel("gfx90a", _PREFETCH_GUARDS.replace("s_cmp_le_u32 s10, 2", "s_cmp_le_u32 s10, 4")))
+    assert real.line == 21 and "v1 is read here but may still be loading" in real.message
+    # the counter written between the guard and the tests: nothing is known of it
+    rewritten = _PREFETCH_GUARDS.replace(".Lskip:\n", ".Lskip:\n s_lshr_b32 s10, s10, 1\n")
+    assert len(findings(snippet, kernel("gfx90a", rewritten))) == 1
+
+
+def test_a_call_forgets_what_branches_said_of_sgprs(snippet):
+    # the callee may write s10: after the call the re-test can go either way, and v1 may be in flight
+    body = (" v_mov_b32 v0, 0\n s_cmp_le_u32 s10, 2\n s_cbranch_scc1 .Lnoload\n s_swappc_b64 s[30:31], s[16:17]\n"
+            " buffer_load_dword v1, v0, s[4:7], 0 offen\n s_cmp_le_u32 s10, 2\n s_cbranch_scc1 .Lnoload\n"
+            " s_waitcnt vmcnt(0)\n.Lnoload:\n v_add_f32 v4, v1, v1")
+    (real,) = findings(snippet, kernel("gfx90a", body))
+    assert "v1 is read" in real.message
+    assert findings(snippet, kernel("gfx90a", body.replace("s_swappc_b64 s[30:31], s[16:17]", "s_nop 0"))) == []
+
+
+def test_signed_and_sopk_comparisons_bound_the_counter_too(snippet):
+    # the same guards written as signed SOPK compares and with the constant first
+    guards = _PREFETCH_GUARDS.replace("s_cmp_le_u32 s10, 2", "s_cmpk_lt_i32 s10, 3").replace(
+        "s_cmp_eq_u32 s10, 1", "s_cmpk_eq_u32 s10, 0x1").replace("s_cmp_le_u32 s10, 3", "s_cmp_ge_i32 3, s10")
+    assert findings(snippet, kernel("gfx90a", guards)) == []
+    # signed: a negative counter skips stage 2 (-1 < 3) and is not <= 3 unsigned, so it reaches the loop
+    unsigned_exit = guards.replace("s_cmp_ge_i32 3, s10", "s_cmp_ge_u32 3, s10")
+    assert len(findings(snippet, kernel("gfx90a", unsigned_exit))) == 1

@@ -7,31 +7,40 @@ order, and a counter with mixed event types (LDS + SMEM, LDS-DMA + loads, or a F
 may touch both VMEM and LDS) only proves anything with `wait(0)`. A counter never holds more
 than its maximum: the hardware stalls issue, so an event with MAX newer ones has retired.
 Joins keep the larger outstanding count and the nearest (most recent) producer; loops are
-iterated to a fixed point. Non-kernel functions start with unknown events in flight.
+iterated to a fixed point, blocks taken in program order. Non-kernel functions start with
+unknown events in flight. Paths that cannot happen are dropped (_BranchFacts): identical re-tests
+of an unchanged SCC condition, and SGPRs compared with constants, whose ranges each branch edge
+narrows until the SGPR is written.
 
 What LLVM's output shows and a listing cannot: a FLAT access counts on the LDS counter only when
 the kernel (or function) can build an LDS address, i.e. reads the shared aperture
 (`src_shared_base`/`src_shared_limit`, `hwreg(HW_REG_SH_MEM_BASES)`); otherwise it is a global
 access, as LLVM treats flat-for-global and tgsplit code. An `s_setpc_b64` whose target was built
-from a symbol (`s_getpc_b64` + `@rel32`, a GOT load) is a tail call: the callee waits at entry.
+from a symbol (`s_getpc_b64` + `@rel32`, a GOT load) on every path into it, through copies and
+VGPR-lane spills, is a tail call: the callee waits at entry.
 On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported but never assumed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
+from heapq import heappop, heappush
 from operator import attrgetter, itemgetter
 
-from ..isa.classes import RETURNS
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
-from ..model.ir import Instruction, Kernel
+from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
 from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
 from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
 
 LDS_DMA: Unit = ("lds_dma", -1)  # LDS written by buffer_load ... lds / global_load_lds; in a state ("lds_dma", index)
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics
@@ -51,6 +60,9 @@ _WAITS = attrgetter("waits")
 _ACCESS = attrgetter("access")
 _READS_APERTURE = attrgetter("reads_aperture")
 _TEST_KEY = attrgetter("test_key")
+_BOUND = attrgetter("bound")
+_FIRST = itemgetter(0)
+_DEFS = attrgetter("defs")
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
@@ -116,7 +128,9 @@ class Need:
     count: int
     unit: Unit
     producer: int | None  # instruction index; None for the caller's events at function entry
-    access: str  # "read", "overwritten", "barrier-lds", "barrier-vmem", "return"
+    #: "read", "overwritten", "source-overwritten" (a register the operation reads), "barrier-lds",
+    #: "barrier-vmem", "lds-dma-unproven", "invalidate", "return"
+    access: str
 
 
 @dataclass(slots=True)
@@ -178,6 +192,11 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
 
 def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
     counter = state[event.counter]
+    if event.counter == "xcnt" and counter.types - {event.kind}:
+        # gfx1250 waits itself where SMEM and VMEM accesses interleave: of the earlier translations at
+        # most the latest is left, and what follows retires in order
+        counter = Counter(min(counter.pending, 1), frozenset(),
+                          {unit: entry for unit, entry in counter.regs.items() if entry[0] == 0}, unseen=counter.unseen)
     shifted = {unit: (entry[0] + 1, entry[1], entry[2]) for unit, entry in counter.regs.items() if entry[0] + 1 < maximum}
     for unit in event.units:
         shifted[unit] = (0, index, event.kind)
@@ -208,7 +227,8 @@ class WaitFacts:
     expcnt_wait: int | None  # the expcnt wait a gfx11+ VINTERP makes itself
     invalidates: bool  # a cache invalidation (loads in flight must land first)
     reads_aperture: bool  # can build a generic address into LDS
-    test_key: tuple | None  # an SCC test, as _RepeatedTests compares them
+    test_key: tuple | None  # an SCC test, as _BranchFacts compares them
+    bound: Bound | None  # an SGPR compared with a constant: the values that set SCC
     access: tuple[Access, Access]  # FLAT judged global, FLAT that may reach LDS
     unit: str  # its class's unit
     #: may need a wait with no register in flight (a barrier, a return, a cache invalidation)
@@ -227,8 +247,8 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
         invalidates = instruction.mnemonic.startswith(_INVALIDATES)
         shared.waits = WaitFacts(
             wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction),
-            invalidates, _reads_shared_aperture(instruction), _test_key(instruction), (as_global, as_lds),
-            klass.unit, invalidates or klass.unit in ("barrier", "return"))
+            invalidates, _reads_shared_aperture(instruction), _test_key(instruction), _bound(instruction),
+            (as_global, as_lds), klass.unit, invalidates or klass.unit in ("barrier", "return"))
     return shared.waits
 
 
@@ -287,8 +307,10 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             if name in LOAD_COUNTERS and access.starts(name, entry[2]):
                 continue  # loads of one type write their VGPRs in order
             if name == "xcnt" and entry[2] == "translation" and info.klass.unit == "vmem":
-                continue  # VMEM addresses are translated in order: an earlier access's are done first
-            needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "overwritten"))
+                continue  # VMEM addresses are translated in order: an earlier access's are done first (_overwritten)
+            # a store's data, an export's sources, an address not yet translated: read by the operation, not written
+            access_kind = "source-overwritten" if entry[2] in _SOURCE_LOCKS or name == "xcnt" else "overwritten"
+            needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], access_kind))
     if info.klass.unit == "barrier":
         for name in ("lgkmcnt", "dscnt"):
             lds_counter = state.get(name)
@@ -354,6 +376,8 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset(),
                                       unseen=True)
             continue
+        if "xcnt" in state and facts.unit == "vmem":
+            _overwritten(state, walk.def_use[index].defs)
         for event in access.events:
             if walk.banked_vgprs:
                 event = replace(event, units=frozenset(unit for unit in event.units if unit[0] != "v"))
@@ -362,23 +386,39 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
     return state
 
 
+def _overwritten(state: State, written: frozenset[Unit]) -> None:
+    """gfx1250: a VMEM access writes its registers after its own translation, so after every earlier
+    one: the address locks on them are gone."""
+    xcnt = state["xcnt"]
+    if not xcnt.regs.keys().isdisjoint(written):
+        state["xcnt"] = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items()
+                                            if unit not in written or entry[2] != "translation"})
+
+
 def _idle(state: State) -> bool:
     return not any(counter.regs or counter.unknown for counter in state.values())
 
 
+_ACCESS_COUNTERS = ("loadcnt", "storecnt", "samplecnt", "bvhcnt")
+
+
 def _translated(state: State) -> None:
-    """gfx1250: an access that completed was translated; with no VMEM (or SMEM) access left in
-    flight, the registers their addresses came from are free."""
-    xcnt = state["xcnt"]
-    done = set()
-    if not state["loadcnt"].pending and not state["storecnt"].pending:
-        done.add("translation")
-    if not state["kmcnt"].pending:
-        done.add("smem")
-    if done and xcnt.types & done:
-        types = xcnt.types - done
-        state["xcnt"] = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items() if entry[2] not in done},
-                                types=types, pending=xcnt.pending if types else 0)
+    """gfx1250: an access that completed was translated, and translations retire in order unless
+    SMEM is in flight. With SMEM known done (the caller's too), no more VMEM translations are
+    outstanding than VMEM accesses: a wait for loads is a wait for their addresses."""
+    xcnt, kmcnt = state["xcnt"], state["kmcnt"]
+    if not kmcnt.pending and not kmcnt.unknown and (xcnt.unknown or "smem" in xcnt.types):
+        # what is left in flight, the caller's events included, are VMEM translations
+        xcnt = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items() if entry[2] != "smem"},
+                       types=(xcnt.types - {"smem"}) | ({"translation"} if xcnt.unknown else frozenset()),
+                       unknown=False)
+    accesses = sum(state[name].pending for name in _ACCESS_COUNTERS if name in state)
+    if not xcnt.unknown and "smem" not in xcnt.types:
+        xcnt = xcnt.waited(accesses)
+    elif not accesses and "translation" in xcnt.types:
+        xcnt = replace(xcnt, regs={unit: entry for unit, entry in xcnt.regs.items() if entry[2] != "translation"},
+                       types=xcnt.types - {"translation"})
+    state["xcnt"] = xcnt
 
 
 def _waits_for_everything(instruction: Instruction, target: Target) -> bool:
@@ -401,29 +441,90 @@ def _retires(counter: Counter, count: int) -> bool:
     return not counter.out_of_order and any(entry[0] >= count for entry in counter.regs.values())
 
 
-def _tail_calls(kernel: Kernel, def_use: list[DefUse], starts: list[int]) -> frozenset[int]:
-    """`s_setpc_b64` instructions whose target the block built from a symbol (`s_getpc_b64` +
-    `callee@rel32@lo`, a GOT load): jumps into another function, not returns."""
-    found = set()
-    block_start = 0
-    starts_set = set(starts)
-    for index, instruction in enumerate(kernel.instructions):
-        if index in starts_set:
-            block_start = index
-        if instruction.mnemonic not in RETURNS or not instruction.operands:
+_JUMPS = ("s_setpc_b64", "s_set_pc_i64")
+_TRACE_LIMIT = 4096  # instructions one jump's trace looks back through; past it the jump counts as a return
+#: A place a jump target may sit in while traced backwards: a register unit, or ("lane", VGPR unit, lane)
+#: for an SGPR spilled to a VGPR lane with v_writelane_b32.
+_Place = tuple
+
+
+def _tail_calls(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph) -> frozenset[int]:
+    """`s_setpc_b64` / `s_set_pc_i64` jumps to an address the function built (`s_getpc_b64` +
+    `callee@rel32@lo`, a symbol, a GOT load), followed back through copies, offsets, VGPR-lane
+    spills and labels nothing branches to: jumps into another function, not returns."""
+    jumps = [index for index, instruction in enumerate(kernel.instructions)
+             if instruction.mnemonic in _JUMPS and instruction.operands]
+    if not jumps:
+        return frozenset()
+    written = frozenset().union(*map(_DEFS, def_use))  # a jump through registers never written returns
+    return frozenset(index for index in jumps
+                     if not written.isdisjoint(register_units(kernel.instructions[index].operands[0]))
+                     and _jumps_to_built_address(kernel, def_use, cfg, index))
+
+
+def _jumps_to_built_address(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph, jump: int) -> bool:
+    """Whether every path into `jump` builds its target in the function: reaching the function's
+    entry (the incoming return address) or anything the trace cannot follow makes it a return."""
+    instructions = kernel.instructions
+    target = frozenset(register_units(instructions[jump].operands[0]))
+    stack: list[tuple[int, int, frozenset[_Place]]] = [(cfg.block_of[jump], jump, target)]
+    seen = {(cfg.block_of[jump], target)}
+    budget = _TRACE_LIMIT
+    while stack:
+        block, end, places = stack.pop()
+        built = False
+        for index in range(end - 1, cfg.starts[block] - 1, -1):
+            budget -= 1
+            if budget < 0:
+                return False
+            verdict = _trace_back(instructions[index], def_use[index], places)
+            if verdict is None:
+                return False
+            if verdict is True:
+                built = True
+                break
+            places = verdict
+        if built:
             continue
-        wanted = set(register_units(instruction.operands[0]))
-        for earlier in range(index - 1, block_start - 1, -1):
-            if not wanted & set(def_use[earlier].defs):
-                continue
-            producer: Instruction = kernel.instructions[earlier]
-            if (producer.mnemonic.startswith(("s_getpc", "s_get_pc")) or def_use[earlier].klass.unit == "smem"
-                    or any(mentions_symbols(operand) for operand in producer.operands)):
-                found.add(index)
-                break
-            if not producer.mnemonic.startswith(("s_add", "s_addc", "s_sub")):
-                break
-    return frozenset(found)
+        predecessors = cfg.blocks[block].predecessors
+        if block == 0 or not predecessors:
+            return False  # the value the function was entered with
+        for predecessor in predecessors:
+            if (predecessor, places) not in seen:
+                seen.add((predecessor, places))
+                stack.append((predecessor, cfg.starts[predecessor] + len(cfg.blocks[predecessor].instructions), places))
+    return True
+
+
+def _trace_back(instruction: Instruction, info: DefUse,
+                places: frozenset[_Place]) -> frozenset[_Place] | Literal[True] | None:
+    """One step back: True when the instruction builds a wanted address, the places the value was in
+    before it, or None when it came from something the trace cannot follow."""
+    mnemonic, operands, defs = instruction.mnemonic, instruction.operands, info.defs
+    lanes = [place for place in places if place[0] == "lane"]
+    if lanes and mnemonic.startswith("v_writelane_b32") and len(operands) == 3:
+        lane = ("lane", *register_units(operands[0])[:1], str(operands[2]))
+        if lane in places:
+            return (places - {lane}) | frozenset(register_units(operands[1])[:1])
+    elif any(place[1] in defs for place in lanes):
+        return None  # the spill VGPR was overwritten
+    written = places.intersection(defs)
+    if not written:
+        return places
+    if (mnemonic.startswith(("s_getpc", "s_get_pc")) or info.klass.unit == "smem"
+            or any(mentions_symbols(operand) for operand in operands)):
+        return True
+    if mnemonic.startswith("v_readlane_b32") and len(operands) == 3:
+        return (places - written) | {("lane", *register_units(operands[1])[:1], str(operands[2]))}
+    if mnemonic.startswith(("s_mov_b", "s_add_u32", "s_addc_u32", "s_add_i32", "s_sub_u32", "s_subb_u32",
+                            "s_add_nc_u64", "s_sub_nc_u64")) and len(operands) >= 2:
+        # a copy, or an offset added to the address: the value came from the first source
+        destination, source = register_units(operands[0]), register_units(operands[1])
+        if len(source) != len(destination):
+            return None
+        moved = dict(zip(destination, source, strict=True))
+        return (places - written) | {moved[place] for place in written}
+    return None
 
 
 _WAVE_BYTES = 64 * 16  # the most an LDS DMA writes for one wave: 64 lanes of 16 bytes
@@ -628,7 +729,7 @@ class WaitcntAnalysis(Analysis):
         is_function = False
         tail_calls: frozenset[int] = frozenset()  # consulted for functions only
         if not kernel.is_kernel:
-            tail_calls = _tail_calls(kernel, per_instruction, starts)
+            tail_calls = _tail_calls(kernel, per_instruction, cfg)
             returns = any(instruction.mnemonic in ("s_setpc_b64", "s_set_pc_i64") and index not in tail_calls
                           for index, instruction in enumerate(kernel.instructions))
             # LLVM's calling convention makes a callable function wait at entry; one that also ends the
@@ -653,26 +754,31 @@ class WaitcntAnalysis(Analysis):
             # a function starts with the caller's events in flight (stores write no register)
             return {name: Counter(unknown=is_function) for name in maxima}
 
-        tests = _RepeatedTests(list(map(_TEST_KEY, facts)), per_instruction, blocks, starts)
+        tests = _BranchFacts(list(map(_TEST_KEY, facts)), list(map(_BOUND, facts)), per_instruction, blocks, starts)
         incoming: list[dict[Facts, State]] = [{} for _ in blocks]
         if blocks:
             incoming[0][frozenset()] = initial()
+        # blocks in program order, the first queued first: in code that branches forward, save
+        # for loops, a join's predecessors are walked before it
         worklist = [0] if blocks else []
+        queued = {0}
         # each block's reports from its latest walk, with the version of its states that walk started from:
         # where no join changed them since, the walk saw the final states and its reports stand
         walked: list[tuple[int, list[WaitReport]] | None] = [None] * len(blocks)
         visits = 0
         while worklist and visits < 50 * len(blocks) + 100:
             visits += 1
-            index = worklist.pop(0)
+            index = heappop(worklist)
+            queued.discard(index)
             version, reports = tests.versions[index], []
             for path_facts, start_state in list(incoming[index].items()):
                 reports.append(WaitReport({}, [], {}))
                 state = dict(start_state)
                 out = _walk_block(state, starts[index], starts[index] + len(blocks[index].instructions), walk, reports[-1])
                 for successor, edge_facts in tests.edges(index, path_facts):
-                    if tests.join(incoming, successor, edge_facts, out) and successor not in worklist:
-                        worklist.append(successor)
+                    if tests.join(incoming, successor, edge_facts, out) and successor not in queued:
+                        queued.add(successor)
+                        heappush(worklist, successor)
             walked[index] = (version, reports)
         reports = []
         for index, block in enumerate(blocks):
@@ -707,72 +813,148 @@ def _combined(reports: list[WaitReport]) -> WaitReport:
     return combined
 
 
-Facts = frozenset  # of (test, SCC value) known on a path
+Facts = frozenset  # of (test, SCC value) and (SGPR unit, Intervals) known on a path
 
 
-class _RepeatedTests:
-    """Path facts for branches that re-test an unchanged condition (Tensile: `s_cmp_eq_u32 s5, 0`
-    twice, loads under the first test and their wait under the second). A path that took one
-    outcome of a test cannot take the other at an identical test while its operands are unchanged.
-    Only tests that occur more than once are tracked; a block keeps at most 8 sets of facts."""
+class _BranchFacts:
+    """Path facts from SCC branches, so that paths which cannot happen are not walked.
+
+    Re-tests of an unchanged condition (Tensile: `s_cmp_eq_u32 s5, 0` twice, loads under the first
+    test and their wait under the second): a path that took one outcome of a test cannot take the
+    other at an identical test while its operands are unchanged. Ranges of an SGPR compared with
+    constants (`s_cmp_le_u32 s10, 2` guarding a prefetch stage, `s_cmp_eq_u32 s10, 1` before the
+    loop): each branch edge narrows the values the SGPR can hold until it is written, and an edge
+    that leaves none is not taken. Only tests that occur more than once and SGPRs compared with
+    constants more than once are tracked; a fact is dropped where no later test can read it, a path
+    reaching a block with the same counters as another shares its state (with the facts both hold),
+    and a block keeps at most 8 sets of facts (more are merged into one without facts)."""
 
     LIMIT = 8
 
-    def __init__(self, keys: list[tuple | None], def_use: list[DefUse], blocks, starts: list[int]):
+    def __init__(self, keys: list[tuple | None], bounds: list[Bound | None], def_use: list[DefUse],
+                 blocks: list[BasicBlock], starts: list[int]):
         self.blocks = blocks
-        counts: dict[tuple, int] = {}
-        for key in filter(None, keys):  # tests are non-empty tuples
-            counts[key] = counts.get(key, 0) + 1
-        tracked = {key for key, count in counts.items() if count > 1}
+        tracked = _repeated(filter(None, keys))  # tests are non-empty tuples
+        ranged = _repeated(map(_FIRST, filter(None, bounds)))
         self.collapsed: set[int] = set()
         self.versions = [0] * len(blocks)  # per block: how often join changed its states
-        self.summaries: list[tuple[frozenset, tuple | None, frozenset, bool] | None] = []
-        if not tracked:
+        self.summaries: list[_BlockTest | None] = []
+        self.live: list[frozenset] = []  # per block: the fact keys a test at or after its entry may read
+        self.known_edges: dict[tuple[int, Facts], list[tuple[int, Facts]]] = {}  # edges() per block and facts
+        if not tracked and not ranged:
             self.summaries = [None] * len(blocks)
             return
         operands = {key: frozenset(def_use[index].uses) for index, key in enumerate(keys) if key in tracked}
+        operands.update((unit, frozenset((unit,))) for unit in ranged)
         read = frozenset().union(*operands.values())  # what any tracked test reads
         for number, block in enumerate(blocks):
-            killed_before: set[tuple] = set()
-            killed_after: set[tuple] = set()
-            test = None
-            for offset, instruction in enumerate(block.instructions):
+            killed_before: set = set()
+            killed_after: set = set()
+            test: tuple | None = None
+            bound: Bound | None = None
+            for offset in range(len(block.instructions)):
                 index = starts[number] + offset
                 defs = def_use[index].defs
                 killed = () if read.isdisjoint(defs) else {key for key, units in operands.items() if units & defs}
-                if keys[index] in tracked:
-                    test, killed_before, killed_after = keys[index], killed_before | killed_after, set()
+                if def_use[index].klass.unit == "call":  # the callee may write any SGPR
+                    killed = set(operands)
+                key, compared = keys[index], bounds[index]
+                if key in tracked or (compared is not None and compared[0] in ranged):
+                    test = key if key in tracked else None
+                    bound = compared if compared is not None and compared[0] in ranged else None
+                    killed_before, killed_after = killed_before | killed_after, set()
                 elif ("scc", 0) in defs:
-                    test = None
-                (killed_after if test is not None else killed_before).update(killed)
+                    test = bound = None
+                (killed_after if test is not None or bound is not None else killed_before).update(killed)
             last = block.terminator
             branch = last is not None and last.mnemonic in ("s_cbranch_scc0", "s_cbranch_scc1")
-            taken = last.mnemonic == "s_cbranch_scc1" if branch else False
-            self.summaries.append((frozenset(killed_before), test if branch else None, frozenset(killed_after), taken))
+            taken = last is not None and last.mnemonic == "s_cbranch_scc1"
+            bound = bound if branch else None
+            when = (_complement(bound[1]), bound[1]) if bound is not None else ((), ())
+            self.summaries.append(_BlockTest(frozenset(killed_before), test if branch else None, bound,
+                                             frozenset(killed_after), taken, when))
+        self.live = self._live_keys()
+
+    def _live_keys(self) -> list[frozenset]:
+        """Per block, the fact keys a test at its end or in a block after it can read (backward fixed point)."""
+        tested: list[frozenset] = []
+        killed: list[frozenset] = []
+        for summary in self.summaries:
+            assert summary is not None
+            read = {summary.test} if summary.test is not None else set()
+            if summary.bound is not None:
+                read.add(summary.bound[0])
+            tested.append(frozenset(read))
+            killed.append(summary.killed_before | summary.killed_after)
+        live = list(tested)
+        changed = True
+        while changed:
+            changed = False
+            for number in range(len(self.blocks) - 1, -1, -1):
+                after = frozenset().union(*(live[successor] for successor in self.blocks[number].successors))
+                new = tested[number] | (after - killed[number])
+                if new != live[number]:
+                    live[number], changed = new, True
+        return live
 
     def edges(self, number: int, facts: Facts) -> list[tuple[int, Facts]]:
         """The successors a path with `facts` can reach, with the facts on each edge."""
-        successors = self.blocks[number].successors
         summary = self.summaries[number]
         if summary is None:
-            return [(successor, facts) for successor in successors]
-        killed_before, test, killed_after, taken_value = summary
-        facts = frozenset(fact for fact in facts if fact[0] not in killed_before)
-        known = next((value for key, value in facts if key == test), None)
-        facts = frozenset(fact for fact in facts if fact[0] not in killed_after)
-        if test is None or len(successors) != 2:
-            return [(successor, facts) for successor in successors]
+            return [(successor, facts) for successor in self.blocks[number].successors]
+        found = self.known_edges.get((number, facts))
+        if found is None:
+            found = self.known_edges[number, facts] = self._edges(number, summary, facts)
+        return found
+
+    def _edges(self, number: int, summary: _BlockTest, facts: Facts) -> list[tuple[int, Facts]]:
+        successors = self.blocks[number].successors
+        killed_before, killed_after = summary.killed_before, summary.killed_after
+        if killed_before:
+            facts = frozenset(fact for fact in facts if fact[0] not in killed_before)
+        test, bound = summary.test, summary.bound
+        known, values = None, _ALL
+        for key, value in facts:
+            if key == test:
+                known = value
+            elif bound is not None and key == bound[0]:
+                values = value
+        if killed_after:
+            facts = frozenset(fact for fact in facts if fact[0] not in killed_after)
+        if (test is None and bound is None) or len(successors) != 2:
+            return [(successor, self._live(successor, facts)) for successor in successors]
         edges = []
-        for successor, value in zip(successors, (taken_value, not taken_value), strict=True):
-            if known is not None and known != value:
+        for successor, outcome in zip(successors, (summary.taken, not summary.taken), strict=True):
+            if known is not None and known != outcome:
                 continue  # contradicts the earlier outcome of the same test
-            edge_facts = facts if test in killed_after else facts | {(test, value)}
-            edges.append((successor, edge_facts))
+            edge_facts = facts if test is None or test in killed_after else facts | {(test, outcome)}
+            if bound is not None:
+                unit, when = bound[0], summary.when[outcome]
+                left = when if values is _ALL else _intersection(values, when)
+                if not left:
+                    continue  # no value the SGPR can hold takes this edge
+                if unit not in killed_after:
+                    edge_facts = frozenset(fact for fact in edge_facts if fact[0] != unit) | {(unit, left)}
+            edges.append((successor, self._live(successor, edge_facts)))
         return edges
 
+    def _live(self, successor: int, facts: Facts) -> Facts:
+        live = self.live[successor]
+        return facts if all(fact[0] in live for fact in facts) else frozenset(
+            fact for fact in facts if fact[0] in live)
+
     def join(self, incoming: list[dict[Facts, State]], number: int, facts: Facts, out: State) -> bool:
-        """Merge `out` into block `number`'s states under `facts`; whether anything changed."""
+        """Merge `out` into block `number`'s states under `facts`; whether anything changed. A path
+        arriving with the same counters as another one shares its state, with what both paths know."""
         states = incoming[number]
+        if states and facts not in states and number not in self.collapsed:
+            twin = next((known for known, state in states.items() if _same_state(state, out)), None)
+            if twin is not None:
+                common = _known_on_both(twin, facts)
+                if common == twin:
+                    return False
+                out, facts = states.pop(twin), common
+                self.versions[number] += 1
         if number in self.collapsed or (facts not in states and len(states) >= self.LIMIT):
             if number not in self.collapsed:
                 self.collapsed.add(number)
@@ -795,6 +977,122 @@ class _RepeatedTests:
             states[facts] = merged
         self.versions[number] += 1
         return True
+
+
+def _same_state(state: State, other: State) -> bool:
+    return all(counter is state[name] or counter.same(state[name]) for name, counter in other.items())
+
+
+def _known_on_both(first: Facts, second: Facts) -> Facts:
+    """The facts that hold on either of two paths: equal test outcomes, and each SGPR's ranges joined."""
+    other = dict(second)
+    both = set()
+    for key, value in first:
+        if key not in other:
+            continue
+        if value == other[key]:
+            both.add((key, value))
+        elif isinstance(value, tuple):  # SGPR ranges (test outcomes are booleans)
+            both.add((key, _normal([*value, *other[key]])))
+    return frozenset(both)
+
+
+@dataclass(frozen=True, slots=True)
+class _BlockTest:
+    """What a block does to path facts: keys it kills before and after its last SCC test, and that test."""
+
+    killed_before: frozenset
+    test: tuple | None  # the identical re-test the block branches on
+    bound: Bound | None  # the SGPR range test the block branches on
+    killed_after: frozenset
+    taken: bool  # the SCC value that takes the branch
+    when: tuple[Intervals, Intervals]  # the bound's SGPR values that clear SCC, and that set it
+
+
+def _repeated(items: Iterable[Hashable]) -> set:
+    """The items that occur more than once."""
+    seen: set = set()
+    repeated: set = set()
+    for item in items:
+        (repeated if item in seen else seen).add(item)
+    return repeated
+
+
+#: Sorted, disjoint, inclusive ranges of 32-bit values (read unsigned); at most _MAX_INTERVALS of them.
+Intervals = tuple[tuple[int, int], ...]
+#: An SGPR compared with a constant: the unit, and the values for which the comparison sets SCC.
+Bound = tuple[Unit, Intervals]
+_U32_MAX = 0xFFFFFFFF
+_ALL: Intervals = ((0, _U32_MAX),)
+_MAX_INTERVALS = 4
+_SWAPPED = {"eq": "eq", "lg": "lg", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+_COMPARISON = re.compile(r"s_cmp(k?)_(eq|lg|lt|le|gt|ge)_([iu])32$")
+
+
+def _bound(instruction: Instruction) -> Bound | None:
+    """`s_cmp_<op>_{u32,i32}` / `s_cmpk_<op>_{u32,i32}` of an SGPR with a constant: the SGPR and the
+    values (read unsigned) for which SCC is set."""
+    match = _COMPARISON.match(instruction.mnemonic) if instruction.mnemonic.startswith("s_cmp") else None
+    if match is None or len(instruction.operands) != 2:
+        return None
+    sopk, relation, sign = match.groups()
+    left, right = instruction.operands
+    if not sopk and isinstance(left, Num):  # the constant first: `s_cmp_lt_u32 2, s10` is s10 > 2
+        left, right, relation = right, left, _SWAPPED[relation]
+    units = register_units(left)
+    if len(units) != 1 or units[0][0] != "s" or not isinstance(right, Num) or not isinstance(right.value, int):
+        return None
+    constant = right.value & (0xFFFF if sopk else _U32_MAX)
+    if sopk and sign == "i" and constant >= 0x8000:  # SOPK's simm16 is sign-extended for the signed forms
+        constant = (constant - 0x10000) & _U32_MAX
+    return units[0], _values_where(relation, constant, sign == "i")
+
+
+def _values_where(relation: str, constant: int, signed: bool) -> Intervals:
+    """The 32-bit values x (read unsigned) for which `x <relation> constant` holds."""
+    low, high = (-(1 << 31), (1 << 31) - 1) if signed else (0, _U32_MAX)
+    value = constant - (1 << 32) if signed and constant > high else constant
+    ranges = {"eq": ((value, value),), "lg": ((low, value - 1), (value + 1, high)), "lt": ((low, value - 1),),
+              "le": ((low, value),), "gt": ((value + 1, high),), "ge": ((value, high),)}[relation]
+    unsigned = []
+    for start, end in ranges:
+        if start > end:
+            continue
+        if end >= 0:
+            unsigned.append((max(start, 0), end))
+        if start < 0:  # negative values read unsigned sit above 2**31
+            unsigned.append((start + (1 << 32), min(end, -1) + (1 << 32)))
+    return _normal(unsigned)
+
+
+def _normal(ranges: list[tuple[int, int]]) -> Intervals:
+    """Sorted and joined; past _MAX_INTERVALS the last ones widen into one (more values, never fewer)."""
+    joined: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
+        if joined and start <= joined[-1][1] + 1:
+            joined[-1] = (joined[-1][0], max(joined[-1][1], end))
+        else:
+            joined.append((start, end))
+    if len(joined) > _MAX_INTERVALS:
+        joined[_MAX_INTERVALS - 1:] = [(joined[_MAX_INTERVALS - 1][0], joined[-1][1])]
+    return tuple(joined)
+
+
+def _intersection(first: Intervals, second: Intervals) -> Intervals:
+    ranges = [(max(a, c), min(b, d)) for a, b in first for c, d in second if max(a, c) <= min(b, d)]
+    return _normal(ranges)
+
+
+def _complement(ranges: Intervals) -> Intervals:
+    """The 32-bit values not in `ranges`."""
+    gaps, start = [], 0
+    for low, high in ranges:
+        if low > start:
+            gaps.append((start, low - 1))
+        start = high + 1
+    if start <= _U32_MAX:
+        gaps.append((start, _U32_MAX))
+    return _normal(gaps)
 
 
 def _test_key(instruction: Instruction) -> tuple | None:

@@ -176,7 +176,7 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
         sampler = ""
         if memory == "image" and gfx12:
             sampler = "bvh" if "bvh" in mnemonic else (
-                "sample" if mnemonic.startswith(("image_sample", "image_gather", "image_msaa_load")) else "")
+                "sample" if mnemonic.startswith(("image_sample", "image_gather", "image_get_lod", "image_msaa_load")) else "")
         counter_kind = "atomic_noret" if kind == "atomic" and not returns_data else kind
         counters = _vmem_counters(mnemonic, counter_kind, memory, lds_dma, sampler, target)
         if target.major == 6 and kind in ("store", "atomic"):
@@ -185,7 +185,9 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
                                 lds_dma=lds_dma, sampler=sampler, counters=counters)
     if encoding in DS_ENCODINGS:
         gds = "gds" in modifiers or mnemonic.startswith(("ds_gws_", "ds_ordered_count"))
-        ds_counters = {"dscnt" if gfx12 else "lgkmcnt"}
+        # LLVM waits for no DS counter after an async barrier arrive (it counts on ASYNCcnt, not modelled)
+        async_arrive = mnemonic.startswith("ds_atomic_async_barrier_arrive")
+        ds_counters = set() if async_arrive else {"dscnt" if gfx12 else "lgkmcnt"}
         if gds:
             ds_counters.add("expcnt")
         kind = _ds_kind(mnemonic)
@@ -194,9 +196,8 @@ def classify(mnemonic: str, encoding: str, target: Target, returns_data: bool, m
     if encoding in ("SMEM", "SMRD") or mnemonic.startswith(("s_load_", "s_buffer_load_", "s_store_", "s_buffer_store_",
                                                     "s_scratch_", "s_atomic_", "s_buffer_atomic_", "s_memtime",
                                                     "s_memrealtime", "s_dcache_", "s_atc_probe")):
-        counted = not mnemonic.startswith(("s_dcache_inv", "s_dcache_wb"))
-        smem_counters = {"kmcnt" if gfx12 else "lgkmcnt"} if counted else set()
-        return InstructionClass("smem", counters=frozenset(smem_counters | ({"xcnt"} if target.is_gfx1250 else set())))
+        scalar_counters = {"kmcnt" if gfx12 else "lgkmcnt", *(("xcnt",) if target.is_gfx1250 else ())}
+        return InstructionClass("smem", counters=frozenset(scalar_counters))
     if encoding in LDS_PARAMETER_ENCODINGS:  # LDS parameter/direct loads write their VGPR on expcnt
         return InstructionClass("lds_parameter", "read", "lds", counters=frozenset({"expcnt"}))
     if encoding in ("EXP", "VEXPORT"):
