@@ -94,6 +94,8 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
         "limits": occupancy.limits,
         "limiter": occupancy.limiters,
         "next_step": occupancy.next_step,
+        "lds_allocated_bytes": occupancy.lds_allocated_bytes,
+        "allocated_waves_per_simd": occupancy.allocated_waves_per_simd,
         "over_sizes": size_spread(target, resources.inputs).to_json(),
         "what_if": what_if_json(target, resources.inputs),
         "what_if_range": what_if_range(target),

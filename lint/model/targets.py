@@ -234,6 +234,17 @@ class Target:
             return 163840
         return 32768 if self.major == 6 else 65536
 
+    @cached_property
+    def lds_alloc_granule(self) -> int:
+        """Bytes in one unit of COMPUTE_PGM_RSRC2.LDS_SIZE: the dispatcher gives a work-group its LDS in
+        whole units (AMDGPUUsage: 64 dwords on GFX6, 128 on GFX7-GFX12, 320 on gfx950, 512 on gfx125x).
+        LLVM's occupancy figure counts raw bytes."""
+        if self.is_gfx1250:
+            return 2048
+        if self.name == "gfx950":
+            return 1280
+        return 256 if self.major == 6 else 512
+
     # ---- features
     @cached_property
     def supported_features(self) -> frozenset[str]:

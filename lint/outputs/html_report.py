@@ -23,7 +23,7 @@ from ..model.diagnostics import Diagnostic, Severity
 from ..model.ir import Module, SourceFile
 from .lexer import AMDGPULexer
 from .plots import report_charts
-from .report_text import spread_text
+from .report_text import allocated_text, spread_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -195,7 +195,8 @@ def _occupancy_section(report: dict[str, Any]) -> str:
     return (
         '<div class="overview"><div>'
         f"<p><b>{report['waves_per_simd']} of {report['max_waves_per_simd']} waves per SIMD</b>"
-        f"{escape(spread_text(report['over_sizes'], report['wg_size_min'], report['wg_size'], 'pass --wg-size'))}, "
+        f"{escape(spread_text(report['over_sizes'], report['wg_size_min'], report['wg_size'], 'pass --wg-size'))}"
+        f"{escape(allocated_text(report))}, "
         f"{report['waves_per_cu']} per {report['cu_unit']}, wave{report['wave_size']}<br/>{registers}, "
         f"SGPR {report['sgpr']}, LDS {report['lds_bytes']} bytes, scratch {report['scratch_bytes']} bytes/lane<br/>"
         f"work-group {work_group} ({escape(report['wg_size_source'])})</p>"

@@ -56,7 +56,7 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
     out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {sizes} ({report['wg_size_source']})\n")
     spread = spread_text(report["over_sizes"], report["wg_size_min"], report["wg_size"], "pass --wg-size")
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
-              f"{report['waves_per_cu']} waves/{report['cu_unit']}{spread}\n")
+              f"{report['waves_per_cu']} waves/{report['cu_unit']}{spread}{allocated_text(report)}\n")
     _write_limits(out, report, "    ")
     vgprs = max(report["vgpr"], report["allocated_vgpr"] or 0)  # what occupancy counts: LLVM pads on purpose
     _write_steps_and_what_if(out, report, "next step:     ", vgprs, report["lds_bytes"], report["wg_size"],
@@ -66,6 +66,15 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
                   f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
                   f"{launch['last_wave_efficiency']:.0%} full\n")
+
+
+def allocated_text(document: dict[str, Any]) -> str:
+    """" (LLVM's figure; 2 on the hardware, which gives each work-group 22016 bytes of LDS)" where the
+    dispatcher's whole LDS units cost a wave LLVM's raw-byte figure does not see; empty otherwise."""
+    if document.get("allocated_waves_per_simd") is None:
+        return ""
+    return (f" (LLVM's figure; {document['allocated_waves_per_simd']} on the hardware, which gives each work-group "
+            f"{document['lds_allocated_bytes']} bytes of LDS)")
 
 
 def _sizes(smallest: int, largest: int) -> str:
@@ -110,7 +119,8 @@ def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
               f"{document['waves_per_cu']} waves per CU/WGP ({inputs['vgprs']} VGPRs, {inputs['sgprs']} SGPRs, "
               f"{inputs['lds_bytes']} bytes LDS, work-group {_sizes(inputs['wg_size_min'], inputs['wg_size'])}, "
               f"wave{inputs['wave_size']})"
-              f"{spread_text(document['over_sizes'], inputs['wg_size_min'], inputs['wg_size'], 'pass one size')}\n")
+              f"{spread_text(document['over_sizes'], inputs['wg_size_min'], inputs['wg_size'], 'pass one size')}"
+              f"{allocated_text(document)}\n")
     _write_limits(out, document, "  ")
     _write_steps_and_what_if(out, document, "next step: ", inputs["vgprs"], inputs["lds_bytes"], inputs["wg_size"],
                              inputs["wg_size_min"] < inputs["wg_size"])
