@@ -8,6 +8,7 @@ from functools import partial
 
 from ..analyses.cfg import CFGAnalysis
 from ..analyses.launch import fill
+from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
@@ -67,7 +68,23 @@ def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
     }
     if resources is not None and module.target is not None:
         report.update(resource_report(module, module.target, resources))
+        report["pressure"] = peak_pressure(manager, kernel, resources)
     return report
+
+
+def peak_pressure(manager: AnalysisManager, kernel: Kernel, resources: KernelResources) -> dict[str, Any]:
+    """Per register file (vgpr, agpr, sgpr): the most registers live at once, the line where they first are, and
+    what the kernel allocates (the descriptor's figure, else its usage)."""
+    liveness = manager.get(LivenessAnalysis)
+    allocated = {"vgpr": resources.allocated_vgprs or resources.arch_vgprs, "agpr": resources.agprs,
+                 "sgpr": resources.allocated_sgprs or resources.sgprs}
+    pressure: dict[str, Any] = {}
+    for name, file in (("vgpr", "v"), ("agpr", "a"), ("sgpr", "s")):
+        peak = liveness.peak(file) if liveness is not None else None
+        live, line, path = (peak[0], kernel.instructions[peak[1]].where.line,
+                            kernel.instructions[peak[1]].where.path) if peak else (0, None, None)
+        pressure[name] = {"allocated": allocated[name], "most_live": live, "line": line, "path": path}
+    return pressure
 
 
 def resource_report(module: Module, target: Target, resources: KernelResources) -> dict[str, Any]:

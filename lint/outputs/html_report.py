@@ -23,7 +23,7 @@ from ..model.diagnostics import Diagnostic, Severity
 from ..model.ir import Module, SourceFile
 from .lexer import AMDGPULexer
 from .plots import report_charts
-from .report_text import allocated_text, spread_text
+from .report_text import allocated_text, pressure_text, spread_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -199,7 +199,9 @@ def _occupancy_section(report: dict[str, Any]) -> str:
         f"{escape(allocated_text(report))}, "
         f"{report['waves_per_cu']} per {report['cu_unit']}, wave{report['wave_size']}<br/>{registers}, "
         f"SGPR {report['sgpr']}, LDS {report['lds_bytes']} bytes, scratch {report['scratch_bytes']} bytes/lane<br/>"
-        f"work-group {work_group} ({escape(report['wg_size_source'])})</p>"
+        f"work-group {work_group} ({escape(report['wg_size_source'])})"
+        + (f"<br/>pressure: {escape(pressure_text(report['pressure'], report['path']))}" if "pressure" in report else "")
+        + "</p>"
         + (f"<p>next step:</p><ul>{steps}</ul>" if steps else "")
         + f'</div><table class="occupancy"><tr><th>resource</th><th>waves/SIMD</th></tr>{rows}</table></div>'
         f'<div class="charts">{"".join(charts.values())}</div>'

@@ -50,6 +50,8 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
         allocated = f"; descriptor allocates VGPR {report['allocated_vgpr']}, SGPR {report['allocated_sgpr']}"
     out.write(f"  registers:     VGPR {report['vgpr']} (arch {report['arch_vgpr']}, AGPR {report['agpr']}), "
               f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
+    if "pressure" in report:
+        out.write(f"  pressure:      {pressure_text(report['pressure'], report['path'])}\n")
     out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
     mode = ", CU mode" if report["cumode"] else ""
     sizes = _sizes(report["wg_size_min"], report["wg_size"])
@@ -66,6 +68,21 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
                   f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
                   f"{launch['last_wave_efficiency']:.0%} full\n")
+
+
+def pressure_text(pressure: dict[str, Any], path: str) -> str:
+    """"allocates 112 VGPRs, at most 55 live at line 121; 40 SGPRs, at most 12 live at line 30" (AGPRs where the
+    kernel has any); lines in another file than `path` carry its name."""
+    parts = []
+    for name, label in (("vgpr", "VGPRs"), ("agpr", "AGPRs"), ("sgpr", "SGPRs")):
+        entry = pressure[name]
+        if name == "agpr" and not entry["allocated"] and not entry["most_live"]:
+            continue
+        where = ""
+        if entry["line"] is not None:
+            where = f" at {entry['path']}:{entry['line']}" if entry["path"] != path else f" at line {entry['line']}"
+        parts.append(f"{entry['allocated']} {label}, at most {entry['most_live']} live{where}")
+    return "allocates " + "; ".join(parts)
 
 
 def allocated_text(document: dict[str, Any]) -> str:
