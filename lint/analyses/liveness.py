@@ -10,7 +10,6 @@ from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
 
-
 _TRACKED = ("v", "a", "s")  # the register files whose pressure is reported (not VCC, EXEC, M0, ...)
 
 

@@ -132,7 +132,13 @@ def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, wa
         return
     result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken)
     if result is not None:
+        executed = {(kernel.instructions[index].where.path, kernel.instructions[index].where.line)
+                    for index in set(result.path.indices)}
+        never_run = sorted({(where.path, where.line) for index in result.path.never_run
+                            if (where := kernel.instructions[index].where) and (where.path, where.line) not in executed})
         report["simulation"] = result.to_json() | {
+            "path": result.path.to_json(),
+            "lines_never_run": [{"path": path, "line": line} for path, line in never_run],
             "hot_lines": [{"path": kernel.instructions[index].where.path, "line": line, "reason": reason,
                            "share": round(share, 3)} for line, index, reason, share in hot_lines(kernel, result)],
             "line_stalls": line_stalls(kernel, result)}

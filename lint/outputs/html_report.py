@@ -23,7 +23,7 @@ from ..model.diagnostics import Diagnostic, Severity
 from ..model.ir import Module, SourceFile
 from .lexer import AMDGPULexer
 from .plots import report_charts
-from .report_text import allocated_text, pressure_text, spread_text
+from .report_text import allocated_text, path_text, pressure_text, spread_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,6 +56,8 @@ td.live, td.stall { white-space: pre; overflow: hidden; font-size: 11px; color: 
 .meter span { display: inline-block; height: 9px; vertical-align: top; }
 .meter .v { background: #5b9bd5; } .meter .a { background: #9b59b6; } .meter .s { background: #e07b6a; }
 tr.line:target td { background: #fff59d; }
+tr.line.not-run td.code { opacity: 0.45; } tr.line.not-run td.number::after { content: " \\2205"; color: #888; }
+p.sim-warning { color: #8a4b00; margin: 2px 0; }
 tr.finding td { white-space: normal; font-family: sans-serif; padding: 3px 8px 4px 8px; }
 tr.finding.error td { background: #fde2e4; } tr.finding.warning td { background: #fff3cd; }
 tr.finding.info td { background: #e8f4fd; } tr.finding ul { margin: 2px 0; padding-left: 20px; }
@@ -218,10 +220,15 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
         f"<li>{page.line_link(module_index, item.get('path', module.path), item['line'], 'line ' + str(item['line']))}: "
         f"stalled here {item['share']:.0%} ({escape(item['reason'])})</li>"
         for item in simulation.get("hot_lines", []))
+    path = simulation.get("path")
+    path_line = f"<p>Path: {escape(path_text(path, simulation['trace_length']))}; lines it never runs are dimmed (∅)</p>" \
+        if path else ""
+    warnings = "".join(f'<p class="sim-warning">warning: {escape(w)}</p>' for w in (path or {}).get("warnings", []))
     return (
         f"<p><b>Simulation</b>: {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
-        f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%}. "
-        f"<b>{escape(simulation['bottleneck'])}</b></p>"
+        f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; "
+        f"SIMD idle on memory {simulation.get('wait_rate', 0):.0%}). "
+        f"<b>{escape(simulation['bottleneck'])}</b></p>{path_line}{warnings}"
         '<div class="overview">'
         f'<table class="occupancy"><tr><th>unit</th><th>busy</th></tr>{busy}</table>'
         + (f'<table class="occupancy"><tr><th>stall reason</th><th>share</th></tr>{stalls}</table>' if stalls else "")
@@ -297,7 +304,14 @@ def _segments(lines: list[str]) -> list[tuple[int, int, str | None]]:
     return segments
 
 
-def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, stalls: dict) -> str:
+def _never_run(module: Module, reports: list[dict[str, Any]]) -> set[tuple[str, int]]:
+    """(path, line) of the lines no simulated kernel's path executes (empty without `--simulate`)."""
+    return {(row["path"], row["line"]) for report in reports if report["path"] == module.path
+            for row in report.get("simulation", {}).get("lines_never_run", [])}
+
+
+def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, stalls: dict,
+             never_run: set[tuple[str, int]]) -> str:
     path = source.file.path
     lines = source.file.raw_lines
     text = "\n".join(lines) + "\n"
@@ -332,7 +346,8 @@ def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, st
         cells = [f'<td class="number"><a href="#{anchor}">{number}</a></td>', f'<td class="live">{live}</td>',
                  *([f'<td class="stall">{stall}</td>'] if stalls else []),
                  f'<td class="code">{code[number - 1] if number - 1 < len(code) else ""}</td>']
-        out = [f'<tr class="line" id="{anchor}">{"".join(cells)}</tr>']
+        dimmed = " not-run" if (path, number) in never_run else ""
+        out = [f'<tr class="line{dimmed}" id="{anchor}">{"".join(cells)}</tr>']
         for diagnostic in by_line.get(number, []):
             out.append(f'<tr class="finding {diagnostic.severity}"><td></td><td colspan="{columns - 1}">'
                        f"{_finding_html(page, module_index, diagnostic)}</td></tr>")
@@ -378,8 +393,9 @@ def _file_section(page: _Page, index: int, module: Module, reports: list[dict[st
         out.append("</section>")
     pressure = _pressure_by_line(module)
     stalls = _stalls_by_line(module, reports)
+    never_run = _never_run(module, reports)
     for path, source in sources.items():
-        listing = _listing(page, index, source, pressure, stalls)
+        listing = _listing(page, index, source, pressure, stalls, never_run)
         if path == module.path:
             out.append(f"<h3>Listing</h3>{listing}")
         else:

@@ -113,7 +113,11 @@ def spread_text(spread: dict[str, Any], smallest: int, largest: int, advice: str
 def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
     out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
               f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
-              f"stall rate {simulation['stall_rate']:.0%}, starve rate {simulation['starve_rate']:.0%}\n")
+              f"stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; SIMD idle on memory "
+              f"{simulation.get('wait_rate', 0):.0%}), starve rate {simulation['starve_rate']:.0%}\n")
+    if "path" in simulation:
+        out.write(f"    path: {path_text(simulation['path'], simulation['trace_length'])}\n")
+        out.writelines(f"    warning: {warning}\n" for warning in simulation["path"]["warnings"])
     out.write(f"    {simulation['bottleneck']}\n")
     busy = ", ".join(f"{unit} {share:.0%}" for unit, share in simulation["utilization"].items())
     out.write(f"    utilization: {busy}\n")
@@ -123,6 +127,15 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
                            sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
         out.write(f"    stalls by reason: {stalls}\n")
     out.writelines(f"    line {hot['line']}: stalled here {hot['share']:.0%} ({hot['reason']})\n" for hot in simulation.get("hot_lines", []))
+
+
+def path_text(path: dict[str, Any], length: int) -> str:
+    """"412 instructions in 9 of 12 blocks; loops .LBB0_2 x8; long branches 1; valu 200, vmem 40, ..."."""
+    loops = ", ".join(f"{label} x{trips}" for label, trips in path["trips"].items()) or "none entered"
+    classes = ", ".join(f"{name} {count}" for name, count in path["executed_by_class"].items())
+    branches = f"; long branches followed {path['long_branches']}" if path["long_branches"] else ""
+    return (f"{length} instructions in {path['blocks']} of {path['of_blocks']} blocks; loops {loops}{branches}; "
+            f"executed {classes}")
 
 
 def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
