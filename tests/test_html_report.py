@@ -98,7 +98,7 @@ def test_html_report_is_one_self_contained_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert NETWORK.search(page) is None
-    assert page.count("<svg") == 6  # three what-if charts per kernel
+    assert page.count("<svg") + page.count('<p class="flat">') == 6  # three what-if charts per kernel, or a line
     assert "v13 is read here but may still be loading" in page and "AGL201 missing-wait" in page
     assert 'class="meter"' in page and "8 of 8 waves per SIMD" in page
     assert re.search(r'<span class="k">s_waitcnt</span>', page)
@@ -134,7 +134,9 @@ def test_every_chart_draws_the_resource_alone_and_the_occupancy_with_a_legend(tm
     # occupancy are flat at 1 wave, the resources' own limits are not
     page = _report(tmp_path, GEMM)
     charts = _svgs(page)
-    assert len(charts) == 3
+    # the work-group size changes nothing (one wave, and the work-group limit alone stays at 8): one line
+    assert len(charts) == 2 and page.count('<p class="flat">') == 1
+    assert "The work-group size does not change the occupancy (1 wave/SIMD over its whole range)" in page
     for svg in charts:
         series = [g.get("data-name") for g in svg.iter(f"{SVG}g") if g.get("class") == "series"]
         legend = ["".join(g.itertext()) for g in svg.iter(f"{SVG}g") if g.get("class") == "legend"]
@@ -147,7 +149,9 @@ def test_every_chart_draws_the_resource_alone_and_the_occupancy_with_a_legend(tm
 
 
 def test_tick_labels_are_round_numbers_and_the_vgpr_axis_names_the_register_file(tmp_path):
-    charts = _svgs(_report(tmp_path, TENSILE))  # gfx90a: one unified VGPR+AGPR file of 512
+    assert main(["report", "--no-config", "--plots", str(tmp_path), str(TENSILE)]) == 0  # every chart, flat or not
+    charts = [ElementTree.parse(tmp_path / f"tensile_gemm_gfx90a.gemm_tn_gfx90a.{axis}.svg").getroot()
+              for axis in ("vgprs", "lds_bytes", "wg_size")]  # gfx90a: one unified VGPR+AGPR file of 512
     assert _texts(charts[0], "x-tick") == ["0", "64", "128", "192", "256", "320", "384", "448", "512"]
     assert _texts(charts[1], "x-tick") == ["0", "16K", "32K", "48K", "64K"]
     assert _texts(charts[2], "x-tick") == ["0", "256", "512", "768", "1024"]
@@ -188,6 +192,15 @@ def test_now_label_stays_inside_the_plot_box(now):
 def test_now_labels_of_real_reports_stay_inside_the_plot(tmp_path, two_kernels):
     for svg in _svgs(_report(tmp_path, GEMM, TENSILE, two_kernels)):
         assert plot_box(int(svg.get("width"))).contains(_now_box(svg))
+
+
+def test_chart_breakpoints_have_tooltips(tmp_path):
+    """Each step of a curve is marked, its tooltip the breakpoint the text report gives ("≤ 64 → 8")."""
+    assert main(["report", "--no-config", "--plots", str(tmp_path), str(GEMM)]) == 0
+    svg = ElementTree.parse(tmp_path / "gemm_pipeline_gfx942.gemm_pipeline.vgprs.svg").getroot()
+    tips = ["".join(title.itertext()) for title in svg.iter(f"{SVG}title")]
+    assert "occupancy (all limits): ≤ 64 → 8, from 65 → 7" in tips
+    assert len(tips) == len([c for c in svg.iter(f"{SVG}circle") if c.get("class") == "breakpoint"]) > 6
 
 
 def test_report_plots_files_use_the_same_chart(tmp_path):
@@ -320,3 +333,15 @@ def test_the_listing_splits_each_file_into_lines_once(tmp_path, monkeypatch):
     page = _report(tmp_path, TENSILE)
     assert _listing_row(page, "f1-L100") is not None
     assert len(splits) == len(set(splits)) == 2  # once for the file, once for the file it includes
+
+
+def test_plots_of_inputs_with_the_same_name_do_not_overwrite_each_other(tmp_path):
+    for directory in ("a", "b"):
+        (tmp_path / directory).mkdir()
+        (tmp_path / directory / "k.s").write_text(GEMM.read_text())
+    out = tmp_path / "plots"
+    assert main(["report", "--no-config", "--plots", str(out), str(tmp_path / "a" / "k.s"), str(tmp_path / "b" / "k.s")]) == 0
+    names = sorted(path.name for path in out.iterdir())
+    assert names == sorted(f"{d}__k.gemm_pipeline.{axis}.svg" for d in "ab" for axis in ("vgprs", "lds_bytes", "wg_size"))
+    assert main(["report", "--no-config", "--plots", str(tmp_path / "one"), str(tmp_path / "a" / "k.s")]) == 0
+    assert (tmp_path / "one" / "k.gemm_pipeline.vgprs.svg").is_file()  # one input: its plain name

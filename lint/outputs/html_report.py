@@ -22,7 +22,7 @@ from ..analyses.manager import AnalysisManager
 from ..model.diagnostics import Diagnostic, Severity
 from ..model.ir import Module, SourceFile
 from .lexer import AMDGPULexer
-from .plots import report_charts
+from .plots import flat_note, is_flat, report_charts
 from .report_text import allocated_text, path_text, pressure_text, spread_text
 
 TYPE_CHECKING = False
@@ -193,7 +193,9 @@ def _occupancy_section(report: dict[str, Any]) -> str:
         registers += f", {report['allocated_vgpr']} allocated"
     wg_min = report.get("wg_size_min", report["wg_size"])
     work_group = f"{wg_min}..{report['wg_size']}" if wg_min < report["wg_size"] else str(report["wg_size"])
-    charts = report_charts(report)
+    flat = [axis for axis, curves in report["what_if"].items() if is_flat(curves)]
+    charts = "".join(svg for axis, svg in report_charts(report).items() if axis not in flat)
+    notes = "".join(f'<p class="flat">{escape(flat_note(report, axis))}</p>' for axis in flat)
     return (
         '<div class="overview"><div>'
         f"<p><b>{report['waves_per_simd']} of {report['max_waves_per_simd']} waves per SIMD</b>"
@@ -206,7 +208,7 @@ def _occupancy_section(report: dict[str, Any]) -> str:
         + "</p>"
         + (f"<p>next step:</p><ul>{steps}</ul>" if steps else "")
         + f'</div><table class="occupancy"><tr><th>resource</th><th>waves/SIMD</th></tr>{rows}</table></div>'
-        f'<div class="charts">{"".join(charts.values())}</div>'
+        f'<div class="charts">{charts}</div>{notes}'
     )
 
 
