@@ -246,6 +246,10 @@ def test_job_summary_shows_occupancy_against_the_baseline(tmp_path, capsys, monk
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     assert rows == ["| `k` | `src/kernels/k.s:3` | gfx90a | 7 | VGPR+AGPR | 65 | 0 | 4 | 0 | 0 | **fell 8 → 7** (VGPR 64 → 65) |",
                     "| `other` | `src/kernels/other.s:3` | gfx90a | 8 | wave slots | 32 | 0 | 4 | 0 | 0 | unchanged |"]
+    assert main(["report", "--no-config", "--baseline", "../../base.json", "--format", "html", "-o", "r.html", "."]) == 0
+    page = (kernels / "r.html").read_text()
+    assert '<th title="sort by against the baseline">against the baseline</th>' in page
+    assert '<td data-v="0">fell 8 → 7 (VGPR 64 → 65)</td>' in page and '<td data-v="3">unchanged</td>' in page
     summary.write_text("")
     assert main(["check", "--no-config", "--no-cache", "--format", "github", "--baseline", "../../base.json", "."]) == 1
     assert "### Occupancy regressions (1)" in summary.read_text()

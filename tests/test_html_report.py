@@ -3,8 +3,12 @@ own limit and the occupancy over it, rounded ticks, the "now" label inside the p
 apart per line, findings, related locations and hot spots linked to listing lines, simulated stalls per
 line, a table of contents, metadata collapsed. Also the Pygments lexer and liveness."""
 
+import base64
+import gzip
 import json
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 
@@ -18,7 +22,9 @@ from llvm_oracle import compile_ir
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Error
 
-NETWORK = re.compile(r"""(src|href)\s*=\s*["']?\s*(https?:|//)|url\(\s*["']?(https?:|//)|@import|<link\b|<script\b""", re.I)
+#: anything fetched from outside the page (its one script is inline)
+NETWORK = re.compile(r"""(src|href)\s*=\s*["']?\s*(https?:|//)|url\(\s*["']?(https?:|//)|@import|<link\b|<script\b[^>]*\bsrc\b""",
+                     re.I)
 SVG = "{http://www.w3.org/2000/svg}"
 GEMM = FIXTURES / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"  # 256 AGPRs zeroed by v_accvgpr_write
 PREFETCH = FIXTURES / "examples" / "handwritten" / "prefetch_gfx942.s"
@@ -261,15 +267,71 @@ def test_listing_shows_simulated_stalls_per_line(tmp_path, capsys):
     assert simulation["hot_lines"][0] == {"path": str(GEMM), "line": 138, "reason": "barrier", "share": 0.044}
 
 
-def test_table_of_contents_for_several_kernels_only(tmp_path, two_kernels):
+def test_several_kernels_get_a_sortable_kernel_table(tmp_path, two_kernels):
+    """Kernel, location, target, waves, limiter, resources and findings per row, each linked to its section; the
+    inline script that sorts it keeps the page well-formed XML."""
     page = _report(tmp_path, two_kernels)
     root = ElementTree.fromstring(page)
-    (toc,) = [nav for nav in root.iter("nav") if nav.get("class") == "toc"]
-    targets = [a.get("href") for a in toc.iter("a")]
-    assert targets == ["#f1", "#f1-k-scale", "#f1-k-swap_pairs"]
+    (table,) = [t for t in root.iter("table") if "kernels" in (t.get("class") or "")]
+    headers = ["".join(th.itertext()) for th in table.iter("th")]
+    assert headers == ["kernel", "location", "target", "waves/SIMD", "limited by", "VGPR", "AGPR", "SGPR", "LDS bytes",
+                       "scratch bytes", "findings"]
+    rows = list(table.find("tbody"))
+    assert [row[0][0].get("href") for row in rows] == ["#f1-k-scale", "#f1-k-swap_pairs"]
     ids = {element.get("id") for element in root.iter() if element.get("id")}
     assert {"f1", "f1-k-scale", "f1-k-swap_pairs"} <= ids
-    assert "<nav" not in _report(tmp_path, GEMM)
+    assert page.count("<script>//<![CDATA[") == 1 and NETWORK.search(page) is None
+    single = _report(tmp_path, GEMM)
+    assert "<nav" not in single and 'class="kernels' not in single and "<script" not in single
+
+
+def _inert(page: str) -> list[str]:
+    """The sections a large page keeps for its script to render: gzipped and base64-encoded."""
+    return [gzip.decompress(base64.b64decode(packed)).decode()
+            for packed in re.findall(r'<script type="application/octet-stream" class="inert">([^<]*)</script>', page)]
+
+
+def test_a_large_page_renders_its_sections_when_opened(tmp_path, two_kernels, monkeypatch):
+    """Past the size limits each kernel's section and each kernel's stretch of the listing wait, compressed, until
+    opened or linked to; together they hold every listing line once."""
+    from amdgpu_lint.outputs import html_report
+
+    small = _report(tmp_path, two_kernels)
+    monkeypatch.setattr(html_report, "LAZY_KERNELS", 2)
+    page = _report(tmp_path, two_kernels)
+    root = ElementTree.fromstring(page)
+    lazy = [d for d in root.iter("details") if d.get("class") == "lazy"]
+    assert [d.get("id") for d in lazy if d.get("id")] == ["f1-k-scale", "f1-k-swap_pairs"]
+    chunks = [d for d in lazy if d.get("data-lines") == "f1"]
+    assert [int(d.get("data-first")) for d in chunks][0] == 1 and len(chunks) == 3  # before, scale, swap_pairs
+    assert '<tr class="line' not in page  # no listing row is markup until opened
+    sections = _inert(page)
+    rows = [row for section in sections for row in re.findall(r'<tr class="line[^"]*" id="(f1-L\d+)"', section)]
+    assert rows == re.findall(r'<tr class="line[^"]*" id="(f1-L\d+)"', small)  # every line, once, in order
+    assert any("waves per SIMD" in section and "<svg" in section for section in sections)
+
+
+def _chromium() -> str | None:
+    return next((found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))),
+                None)
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no Chromium on PATH (Debian's chromium package)")
+def test_chromium_renders_a_linked_line_of_a_large_page(tmp_path, two_kernels, monkeypatch):
+    """The real browser: opening the page at a line's anchor decompresses that stretch of the listing, opens it
+    (and the collapsed metadata block around the line) and the row is in the document."""
+    from amdgpu_lint.outputs import html_report
+
+    monkeypatch.setattr(html_report, "LAZY_KERNELS", 2)
+    _report(tmp_path, two_kernels)
+    line = next(number for number, text in enumerate(two_kernels.read_text().splitlines(), 1)
+                if ".amdhsa_next_free_vgpr" in text)  # inside a collapsed descriptor block
+    run = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                          "--disable-component-update", "--disable-sync", "--no-first-run",
+                          f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--dump-dom",
+                          f"{(tmp_path / 'report.html').as_uri()}#f1-L{line}"], capture_output=True, text=True, timeout=120)
+    assert f'id="f1-L{line}"' in run.stdout
+    assert re.search(r'<details class="block" open=""><summary>lines \d+–\d+: kernel descriptor', run.stdout)
 
 
 # What `llc -asm-verbose` (not llvmlite) writes after each kernel's code: its resource figures as comments.

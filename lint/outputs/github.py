@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..model.diagnostics import Diagnostic, Severity
+from .report_text import baseline_change
 from .uris import RepositoryPaths, repository_root
 
 TYPE_CHECKING = False
@@ -127,18 +128,12 @@ _RESOURCES = (("VGPR", "vgpr"), ("AGPR", "agpr"), ("SGPR", "sgpr"), ("LDS bytes"
 
 
 def _change(report: dict[str, Any], before: dict[str, Any] | None) -> tuple[int, str]:
-    """(rank: regressions first, text) of a kernel's occupancy against its baseline entry."""
-    if before is None:
-        return 2, "not in the baseline"
-    now, was = report["waves_per_simd"], before.get("waves_per_simd")
-    moved = [f"{name.split()[0]} {before[key]} → {report.get(key)}" for name, key in _RESOURCES
-             if key in before and before[key] != report.get(key)]
-    detail = f" ({', '.join(moved)})" if moved else ""
-    if isinstance(was, int) and now < was:
-        return 0, f"**fell {was} → {now}**{detail}"
-    if isinstance(was, int) and now > was:
-        return 1, f"rose {was} → {now}{detail}"
-    return 3, f"unchanged{detail}"
+    """`baseline_change`, a fall in bold."""
+    rank, text = baseline_change(report, before)
+    if rank == 0:
+        fell, _, detail = text.partition(" (")
+        return rank, f"**{fell}**" + (f" ({detail}" if detail else "")
+    return rank, text
 
 
 def occupancy_summary(command: str, rows: Iterable[tuple[dict[str, Any], dict[str, Any] | None]],

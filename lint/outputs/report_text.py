@@ -85,6 +85,26 @@ def pressure_text(pressure: dict[str, Any], path: str) -> str:
     return "allocates " + "; ".join(parts)
 
 
+#: (name, report key) of the resources a baseline comparison names when they moved
+_COMPARED = (("VGPR", "vgpr"), ("AGPR", "agpr"), ("SGPR", "sgpr"), ("LDS", "lds_bytes"), ("Scratch", "scratch_bytes"))
+
+
+def baseline_change(report: dict[str, Any], before: dict[str, Any] | None) -> tuple[int, str]:
+    """(rank: a fall first, then a rise, a kernel new to the baseline, no change; text) of a kernel's occupancy
+    against its baseline entry: "fell 8 → 7 (VGPR 64 → 65)"."""
+    if before is None:
+        return 2, "not in the baseline"
+    now, was = report["waves_per_simd"], before.get("waves_per_simd")
+    moved = [f"{name} {before[key]} → {report.get(key)}" for name, key in _COMPARED
+             if key in before and before[key] != report.get(key)]
+    detail = f" ({', '.join(moved)})" if moved else ""
+    if isinstance(was, int) and now < was:
+        return 0, f"fell {was} → {now}{detail}"
+    if isinstance(was, int) and now > was:
+        return 1, f"rose {was} → {now}{detail}"
+    return 3, f"unchanged{detail}"
+
+
 def allocated_text(document: dict[str, Any]) -> str:
     """" (LLVM's figure; 2 on the hardware, which gives each work-group 22016 bytes of LDS)" where the
     dispatcher's whole LDS units cost a wave LLVM's raw-byte figure does not see; empty otherwise."""
