@@ -221,8 +221,11 @@ def test_pressure_column_shows_vgprs_and_agprs_apart(tmp_path):
     # 256 AGPRs hold the accumulators across the loop: they must not read as 256 live VGPRs
     page = _report(tmp_path, GEMM)
     assert "live <span" in page and "AGPRs</span>" in page
-    zeroing = _cell_text(_listing_row(page, "f1-L18"), "live")  # .rept 256 / v_accvgpr_write_b32 a[acc], 0
-    assert re.fullmatch(r"v\s+1 / a\s+255", zeroing)
+    # `.rept 256` (line 17) of `v_accvgpr_write_b32 a[acc], 0` (line 18): shown at the .rept, the body on hover
+    zeroing = _cell_text(_listing_row(page, "f1-L17"), "live")
+    assert re.fullmatch(r"v\s+1 / a\s+255", zeroing) and _cell_text(_listing_row(page, "f1-L18"), "live") == ""
+    (span,) = [e for e in _listing_row(page, "f1-L17").iter("span") if e.get("class") == "expanded"]
+    assert span.get("title") == "expanded from line 18: v 1 / a 255"
     in_loop = _cell_text(_listing_row(page, "f1-L32"), "live")  # an MFMA in the loop
     v, a = map(int, re.fullmatch(r"v\s+(\d+) / a\s+(\d+)", in_loop).groups())
     assert a == 256 and v < 64
@@ -263,7 +266,7 @@ def test_listing_shows_simulated_stalls_per_line(tmp_path, capsys):
     simulation = kernel["simulation"]
     rows = simulation["line_stalls"]
     assert sum(row["cycles"] for row in rows) == sum(simulation["stalls"].values())
-    assert {"path": str(GEMM), "line": 138, "cycles": 3072, "reasons": {"barrier": 3072}} in rows
+    assert {"path": str(GEMM), "line": 138, "cycles": 3072, "reasons": {"barrier": 3072}, "expanded_from": []} in rows
     assert simulation["hot_lines"][0] == {"path": str(GEMM), "line": 138, "reason": "barrier", "share": 0.044}
 
 
@@ -407,3 +410,54 @@ def test_plots_of_inputs_with_the_same_name_do_not_overwrite_each_other(tmp_path
     assert names == sorted(f"{d}__k.gemm_pipeline.{axis}.svg" for d in "ab" for axis in ("vgprs", "lds_bytes", "wg_size"))
     assert main(["report", "--no-config", "--plots", str(tmp_path / "one"), str(tmp_path / "a" / "k.s")]) == 0
     assert (tmp_path / "one" / "k.gemm_pipeline.vgprs.svg").is_file()  # one input: its plain name
+
+
+MACRO_KERNEL = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+.include "tile.inc"
+k:
+  global_load_dword v1, v0, s[0:1]
+  load_tile 4
+  load_tile 8
+  s_endpgm
+.rodata
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 32
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 32
+.end_amdhsa_kernel
+"""
+
+TILE_MACRO = """.macro load_tile base
+  global_load_dword v[\\base], v0, s[0:1]
+  s_waitcnt vmcnt(0)
+  v_add_f32 v[\\base+1], v[\\base], v1
+.endm
+"""
+
+
+def test_macro_kernels_show_pressure_and_stalls_at_their_call_sites_with_an_expanded_view(tmp_path, capsys):
+    """A macro from a header, called twice: the call sites in the kernel's file carry the live registers and the
+    stalls (the body lines' share on hover); the header's listing keeps its body lines'; the expanded view lists
+    each instruction after expansion, linked to its body line and its call site; hot spots in the header name it."""
+    (tmp_path / "tile.inc").write_text(TILE_MACRO)
+    (tmp_path / "k.s").write_text(MACRO_KERNEL)
+    page = _report(tmp_path, tmp_path / "k.s", "--simulate")
+    first_call = _listing_row(page, "f1-L5")
+    assert _cell_text(first_call, "live").strip() and _cell_text(first_call, "stall").strip()
+    (span,) = [e for e in first_call.iter("span") if e.get("class") == "expanded"]
+    assert span.get("title").startswith("expanded from tile.inc:")
+    assert _cell_text(_listing_row(page, "f1i1-L3"), "stall").strip()  # the header's own listing: its body lines
+    root = ElementTree.fromstring(page)
+    (view,) = [d for d in root.iter("details") if d.get("class") == "expanded-view"]
+    rows = view.find("table").findall("tr")
+    texts = ["".join(row[2].itertext()) for row in rows]
+    assert texts == ["global_load_dword v1, v0, s[0:1]", "global_load_dword v4, v0, s[0:1]", "s_waitcnt vmcnt(0)",
+                     "v_add_f32 v5, v4, v1", "global_load_dword v8, v0, s[0:1]", "s_waitcnt vmcnt(0)",
+                     "v_add_f32 v9, v8, v1", "s_endpgm"]
+    assert "".join(rows[3][1].itertext()) == "tile.inc:4 ← line 5 (macro load_tile)"
+    assert main(["report", "--no-config", "--simulate", str(tmp_path / "k.s")]) == 0
+    hot = [line.strip() for line in capsys.readouterr().out.splitlines() if "stalled here" in line]
+    assert "tile.inc:3 (expanded at line 5): stalled here 42% (waiting on vmcnt)" in hot
+    assert "tile.inc:3 (expanded at line 6): stalled here 42% (waiting on vmcnt)" in hot
+    assert any(line.startswith("line 4: stalled here") for line in hot)  # the kernel's own load

@@ -12,7 +12,7 @@ from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
-from ..model.ir import Kernel, Module
+from ..model.ir import Kernel, Module, Provenance
 from .linter import worth_sharing
 
 TYPE_CHECKING = False
@@ -87,6 +87,15 @@ def peak_pressure(manager: AnalysisManager, kernel: Kernel, resources: KernelRes
     return pressure
 
 
+def _hot_line(where: Provenance, home: str, reason: str, share: float) -> dict[str, Any]:
+    """A hot spot: its line, and where an expansion put it in the kernel's own file (a macro call, a `.rept`)."""
+    hot: dict[str, Any] = {"path": where.path, "line": where.line, "reason": reason, "share": round(share, 3)}
+    site = where.per_file().get(home)
+    if where.chain and site is not None and (where.path, where.line) != (home, site):
+        hot["expanded_at"] = site
+    return hot
+
+
 def resource_report(module: Module, target: Target, resources: KernelResources) -> dict[str, Any]:
     occupancy = resources.occupancy
     report: dict[str, Any] = {
@@ -139,6 +148,6 @@ def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, wa
         report["simulation"] = result.to_json() | {
             "path": result.path.to_json(),
             "lines_never_run": [{"path": path, "line": line} for path, line in never_run],
-            "hot_lines": [{"path": kernel.instructions[index].where.path, "line": line, "reason": reason,
-                           "share": round(share, 3)} for line, index, reason, share in hot_lines(kernel, result)],
+            "hot_lines": [_hot_line(kernel.instructions[index].where, module.path, reason, share)
+                          for _, index, reason, share in hot_lines(kernel, result)],
             "line_stalls": line_stalls(kernel, result)}

@@ -18,6 +18,7 @@ import gzip
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -29,7 +30,8 @@ from .. import __version__
 from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..model.diagnostics import Diagnostic, Severity
-from ..model.ir import Module, SourceFile
+from ..model.ir import Kernel, Module, SourceFile
+from ..model.nodes import instruction_text
 from .lexer import AMDGPULexer
 from .plots import flat_note, is_flat, report_charts
 from .report_text import allocated_text, baseline_change, path_text, pressure_text, spread_text
@@ -59,7 +61,8 @@ table.listing th { text-align: left; font-family: sans-serif; font-size: 12px; b
 table.listing td { padding: 0 6px; vertical-align: top; }
 td.code { white-space: pre-wrap; overflow-wrap: break-word; tab-size: 8; }
 td.number { text-align: right; } td.number a { color: #999; text-decoration: none; }
-col.number { width: 4.5em; } col.live { width: 170px; } col.stall { width: 190px; }
+col.number { width: 4.5em; } col.live { width: 170px; } col.stall { width: 190px; } col.source { width: 260px; }
+td.source { font-size: 11px; color: #555; white-space: normal; }
 td.live, td.stall { white-space: pre; overflow: hidden; font-size: 11px; color: #555; }
 .meter { display: inline-block; width: 60px; height: 9px; background: #f1f1f1; margin-right: 6px; vertical-align: middle; }
 .meter span { display: inline-block; height: 9px; vertical-align: top; }
@@ -309,8 +312,10 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
     stalls = "".join(f'<tr><td>{escape(reason)}</td><td class="number">{cycles / total:.0%}</td></tr>'
                      for reason, cycles in sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
     hot = "".join(
-        f"<li>{page.line_link(module_index, item.get('path', module.path), item['line'], 'line ' + str(item['line']))}: "
-        f"stalled here {item['share']:.0%} ({escape(item['reason'])})</li>"
+        f"<li>{page.line_link(module_index, item.get('path', module.path), item['line'], _place(item.get('path', module.path), item['line'], module.path))}"
+        + (f" (expanded at {page.line_link(module_index, module.path, item['expanded_at'], 'line ' + str(item['expanded_at']))})"
+           if "expanded_at" in item else "")
+        + f": stalled here {item['share']:.0%} ({escape(item['reason'])})</li>"
         for item in simulation.get("hot_lines", []))
     path = simulation.get("path")
     path_line = f"<p>Path: {escape(path_text(path, simulation['trace_length']))}; lines it never runs are dimmed (∅)</p>" \
@@ -329,33 +334,98 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
     )
 
 
-def _pressure_by_line(module: Module) -> dict[tuple[str, int], tuple[int, int]]:
-    """(path, line) -> the most VGPRs and the most AGPRs live into an instruction of that line."""
-    pressure: dict[tuple[str, int], tuple[int, int]] = {}
+Line = tuple[str, int]  # (path, line)
+
+
+@dataclass(slots=True)
+class _LinePressure:
+    """The most VGPRs and AGPRs live into an instruction a listing line shows, and, at a macro call, `.rept` or
+    `.include`, the same per body line it expands."""
+
+    vgprs: int = 0
+    agprs: int = 0
+    bodies: dict[Line, tuple[int, int]] = field(default_factory=dict)
+
+
+def _expanded_view(page: _Page, module_index: int, module: Module, kernel: Kernel) -> str:
+    """The kernel's instructions as the assembler sees them (macros, `.rept` and symbolic registers expanded), each
+    linked to its source line and to the call sites it was expanded at; empty for a kernel that expands nothing."""
+    instructions = kernel.instructions
+    if not any(instruction.where.chain for instruction in instructions):
+        return ""
+    texts = [instruction_text(i.mnemonic, i.operands, i.modifiers)
+             + (f" :: {instruction_text(i.pair.mnemonic, i.pair.operands, i.pair.modifiers)}" if i.pair else "")
+             for i in instructions]
+    code = highlight("\n".join(texts) + "\n", AMDGPULexer(stripnl=False, ensurenl=False), HtmlFormatter(nowrap=True))
+    rows = []
+    for number, (instruction, html) in enumerate(zip(instructions, code.split("\n"), strict=False)):
+        where = instruction.where
+        links = [page.line_link(module_index, where.path, where.line, _place(where.path, where.line, module.path))]
+        links += [f"← {page.line_link(module_index, step.path, step.line, _place(step.path, step.line, module.path))} "
+                  f"({escape(step.kind)}{' ' + escape(step.name) if step.name else ''})" for step in where.chain]
+        rows.append(f'<tr><td class="number">{number}</td><td class="source">{" ".join(links)}</td>'
+                    f'<td class="code">{html}</td></tr>')
+    return (f'<details class="expanded-view"><summary>expanded: the {len(instructions)} instructions after macros, '
+            f'<code>.rept</code> and symbols, each linked to its source line</summary><table class="listing">'
+            '<colgroup><col class="number"/><col class="source"/><col class="code"/></colgroup>'
+            f'{"".join(rows)}</table></details>')
+
+
+def _pressure_by_line(module: Module) -> dict[Line, _LinePressure]:
+    """(path, line) -> its pressure. An instruction counts at its own line and, in each file it was expanded from,
+    at the outermost call site there (the line of the file being viewed)."""
+    pressure: dict[Line, _LinePressure] = {}
     for kernel in module.kernels:
         liveness = AnalysisManager(module, kernel).get(LivenessAnalysis)
         if liveness is None:
             continue
         for instruction, vgprs, agprs in zip(kernel.instructions, liveness.live_vgprs, liveness.live_agprs, strict=True):
-            key = (instruction.where.path, instruction.where.line)
-            v, a = pressure.get(key, (0, 0))
-            pressure[key] = (max(v, vgprs), max(a, agprs))
+            where = instruction.where
+            for path, line in where.per_file().items() if where.chain else ((where.path, where.line),):
+                entry = pressure.setdefault((path, line), _LinePressure())
+                entry.vgprs, entry.agprs = max(entry.vgprs, vgprs), max(entry.agprs, agprs)
+                if (path, line) != (where.path, where.line):
+                    v, a = entry.bodies.get((where.path, where.line), (0, 0))
+                    entry.bodies[where.path, where.line] = (max(v, vgprs), max(a, agprs))
     return pressure
 
 
-def _stalls_by_line(module: Module, reports: list[dict[str, Any]]) -> dict[tuple[str, int], tuple[float, dict[str, int]]]:
-    """(path, line) -> share of its kernel's stall cycles and the wave-cycles by reason, from `report --simulate`."""
-    stalls: dict[tuple[str, int], tuple[float, dict[str, int]]] = {}
+@dataclass(slots=True)
+class _LineStalls:
+    """A listing line's share of its kernel's stall cycles, the wave-cycles by reason, and at a call site the share
+    per body line it expands."""
+
+    share: float = 0.0
+    reasons: Counter[str] = field(default_factory=Counter)
+    bodies: dict[Line, float] = field(default_factory=dict)
+
+
+def _stalls_by_line(module: Module, reports: list[dict[str, Any]]) -> dict[Line, _LineStalls]:
+    """(path, line) -> its stalls from `report --simulate`, counted at the line and at each call site it was expanded
+    from (as `_pressure_by_line`)."""
+    stalls: dict[Line, _LineStalls] = {}
     for report in reports:
         simulation = report.get("simulation")
         if report["path"] != module.path or simulation is None:
             continue
         total = max(1, sum(simulation["stalls"].values()))
         for row in simulation.get("line_stalls", []):
-            key = (row["path"], row["line"])
-            share, reasons = stalls.get(key, (0.0, {}))
-            stalls[key] = (share + row["cycles"] / total, dict(Counter(reasons) + Counter(row["reasons"])))
+            body = (row["path"], row["line"])
+            share = row["cycles"] / total
+            for site in [body, *((s["path"], s["line"]) for s in row.get("expanded_from", ()))]:
+                entry = stalls.setdefault(site, _LineStalls())
+                entry.share += share
+                entry.reasons.update(row["reasons"])
+                if site != body:
+                    entry.bodies[body] = entry.bodies.get(body, 0.0) + share
     return stalls
+
+
+def _bodies_title(bodies: dict[Line, Any], home: str, show: Callable[[Any], str]) -> str:
+    """A tooltip naming what a call site's body lines contribute, most first."""
+    ranked = sorted(bodies.items(), key=lambda item: item[1], reverse=True)[:8]
+    more = f"; and {len(bodies) - 8} more lines" if len(bodies) > 8 else ""
+    return "expanded from " + "; ".join(f"{_place(path, line, home)}: {show(value)}" for (path, line), value in ranked) + more
 
 
 def _short_reason(reason: str) -> str:
@@ -413,18 +483,21 @@ def _lazy(text: str, summary: str, *, element_id: str = "", lines: tuple[str, in
             f'<script type="application/octet-stream" class="inert">{packed}</script></details>')
 
 
-def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, stalls: dict,
-             never_run: set[tuple[str, int]], starts: dict[int, str] | None = None) -> str:
+def _listing(page: _Page, module_index: int, source: _Source, pressure: dict[Line, _LinePressure],
+             stalls: dict[Line, _LineStalls], never_run: set[Line], starts: dict[int, str] | None = None) -> str:
     """The listing; with `starts` (line -> kernel name), one lazy section per kernel's stretch of lines."""
     path = source.file.path
     lines = source.file.raw_lines
     text = "\n".join(lines) + "\n"
     code = highlight(text, AMDGPULexer(stripnl=False, ensurenl=False), HtmlFormatter(nowrap=True)).split("\n")
     mine = {line: values for (where, line), values in pressure.items() if where == path}
-    with_agprs = any(a for _, a in mine.values())
-    scale = max((v + a for v, a in mine.values()), default=0) or 1
+    with_agprs = any(entry.agprs for entry in mine.values())
+    scale = max((entry.vgprs + entry.agprs for entry in mine.values()), default=0) or 1
     stall_here = {line: values for (where, line), values in stalls.items() if where == path}
-    stall_scale = max((share for share, _ in stall_here.values()), default=0) or 1
+    stall_scale = max((entry.share for entry in stall_here.values()), default=0) or 1
+
+    def registers(counts: tuple[int, int]) -> str:
+        return f"v {counts[0]} / a {counts[1]}" if with_agprs else f"{counts[0]} VGPRs"
     by_line: dict[int, list[Diagnostic]] = {}
     for diagnostic in source.diagnostics:
         by_line.setdefault(diagnostic.line, []).append(diagnostic)
@@ -436,17 +509,24 @@ def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, st
         anchor = source.anchor(number)
         live = ""
         if number in mine:
-            v, a = mine[number]
+            entry = mine[number]
+            v, a = entry.vgprs, entry.agprs
             meter = (f'<span class="meter"><span class="v" style="width:{100 * v / scale:.0f}%"></span>'
                      f'<span class="a" style="width:{100 * a / scale:.0f}%"></span></span>')
             live = meter + (f"v {v:>3} / a {a:>3}" if with_agprs else f"{v:>3}")
+            if entry.bodies:
+                title = _bodies_title(entry.bodies, path, registers)
+                live = f'<span class="expanded" title="{escape(title)}">{live}</span>'
         stall = ""
         if number in stall_here:
-            share, reasons = stall_here[number]
-            detail = ", ".join(f"{reason} {cycles}" for reason, cycles in sorted(reasons.items(), key=lambda r: -r[1]))
-            stall = (f'<span title="{escape(detail)} wave-cycles"><span class="meter"><span class="s" '
-                     f'style="width:{100 * share / stall_scale:.0f}%"></span></span>{share:>5.1%} '
-                     f"{escape(_short_reason(max(reasons, key=reasons.get)))}</span>")
+            stalled = stall_here[number]
+            reasons = stalled.reasons
+            detail = ", ".join(f"{reason} {cycles}" for reason, cycles in reasons.most_common()) + " wave-cycles"
+            if stalled.bodies:
+                detail += "; " + _bodies_title(stalled.bodies, path, lambda share: f"{share:.1%}")
+            stall = (f'<span title="{escape(detail)}"><span class="meter"><span class="s" '
+                     f'style="width:{100 * stalled.share / stall_scale:.0f}%"></span></span>{stalled.share:>5.1%} '
+                     f"{escape(_short_reason(max(reasons, key=reasons.__getitem__)))}</span>")
         cells = [f'<td class="number"><a href="#{anchor}">{number}</a></td>', f'<td class="live">{live}</td>',
                  *([f'<td class="stall">{stall}</td>'] if stalls else []),
                  f'<td class="code">{code[number - 1] if number - 1 < len(code) else ""}</td>']
@@ -505,6 +585,7 @@ def _file_section(page: _Page, index: int, module: Module, reports: list[dict[st
             f"{_finding_html(page, index, d)}</li>"
             for d in sorted(found, key=lambda d: (d.path != module.path, d.path, d.line)))
         out.append(f'<details open="open"><summary>{_count_text(found)}</summary><ol class="findings">{items}</ol></details>')
+    kernels = {kernel.name: kernel for kernel in module.kernels}
     for report in reports:
         if report["path"] != module.path or report["name"] not in page.kernel_ids[index]:
             continue
@@ -512,8 +593,10 @@ def _file_section(page: _Page, index: int, module: Module, reports: list[dict[st
         kernel_id = page.kernel_ids[index][report["name"]]
         title = (f"{escape(report['kind'])} <code>{escape(report['name'])}</code> "
                  f"({escape(str(report['target']))}), {start}")
-        details = (_occupancy_section(report) if "waves_per_simd" in report else "") + (
-            _simulation_section(page, index, module, report["simulation"]) if "simulation" in report else "")
+        kernel = kernels.get(report["name"])
+        details = ((_occupancy_section(report) if "waves_per_simd" in report else "")
+                   + (_simulation_section(page, index, module, report["simulation"]) if "simulation" in report else "")
+                   + (_expanded_view(page, index, module, kernel) if kernel is not None else ""))
         if page.lazy:
             waves = (f": {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD"
                      if "waves_per_simd" in report else "")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TextIO
@@ -41,7 +43,7 @@ def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
         if "waves_per_simd" in report:
             _write_occupancy_text(out, report)
         if "simulation" in report:
-            _write_simulation_text(out, report["simulation"])
+            _write_simulation_text(out, report["simulation"], report["path"])
 
 
 def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
@@ -130,7 +132,7 @@ def spread_text(spread: dict[str, Any], smallest: int, largest: int, advice: str
     return f" (LLVM's figure for work-groups of {smallest}..{largest}; {at}: {advice})"
 
 
-def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
+def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -> None:
     out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
               f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
               f"stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; SIMD idle on memory "
@@ -146,7 +148,15 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
         stalls = ", ".join(f"{reason} {cycles / total:.0%}" for reason, cycles in
                            sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
         out.write(f"    stalls by reason: {stalls}\n")
-    out.writelines(f"    line {hot['line']}: stalled here {hot['share']:.0%} ({hot['reason']})\n" for hot in simulation.get("hot_lines", []))
+    out.writelines(f"    {_hot_place(hot, path)}: stalled here {hot['share']:.0%} ({hot['reason']})\n"
+                   for hot in simulation.get("hot_lines", []))
+
+
+def _hot_place(hot: dict[str, Any], path: str) -> str:
+    """'line 32' in the kernel's own file, 'body.inc:12' in another (an included or macro file), with the line of
+    the kernel's file it was expanded at: 'body.inc:12 (expanded at line 40)'."""
+    place = f"line {hot['line']}" if hot.get("path", path) == path else f"{Path(hot['path']).name}:{hot['line']}"
+    return place + (f" (expanded at line {hot['expanded_at']})" if "expanded_at" in hot else "")
 
 
 def path_text(path: dict[str, Any], length: int) -> str:
