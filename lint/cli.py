@@ -423,6 +423,13 @@ def run_report(args: argparse.Namespace) -> int:
     simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": set(args.taken)}
                   if args.simulate else None)
     reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
+
+    def before(module: Module, name: str) -> dict | None:
+        from .rules.occupancy_regression import baseline_key
+
+        snapshot = module.options.baseline if module.options is not None else None
+        return snapshot["kernels"].get(baseline_key(module.path, name)) if snapshot else None
+
     if args.plots:
         for path in write_plots(Path(args.plots), reports):
             print(f"wrote {path}", file=sys.stderr)
@@ -433,16 +440,12 @@ def run_report(args: argparse.Namespace) -> int:
             from .outputs.html_report import write_html
 
             diagnostics = [d for r in results for d in r.diagnostics]
-            write_html(out, [r.module for r in results if r.module], reports, diagnostics)
+            baselines = [before(module, kernel.name) for module, kernel in kernels] if args.baseline else None
+            write_html(out, [r.module for r in results if r.module], reports, diagnostics, baselines)
         else:
             write_report_text(out, reports)
     if os.environ.get("GITHUB_STEP_SUMMARY"):
         from .outputs.github import append_step_summary, occupancy_summary
-        from .rules.occupancy_regression import baseline_key
-
-        def before(module: Module, name: str) -> dict | None:
-            snapshot = module.options.baseline if module.options is not None else None
-            return snapshot["kernels"].get(baseline_key(module.path, name)) if snapshot else None
 
         rows = [(report, before(module, kernel.name)) for (module, kernel), report in zip(kernels, reports, strict=True)]
         append_step_summary(occupancy_summary("report", rows, args.baseline))

@@ -6,6 +6,11 @@ document changed meanwhile is dropped unpublished. Findings inside `.include`d f
 the include (or macro call) in the open document; a finding's notes (where the load was issued,
 each expansion step) go out as related information. Hovering a kernel's label shows its occupancy
 summary from the last finished lint, and findings that carry a fix offer it as a quick fix.
+
+A header (`.inc`, `.h`, `.hpp`) is linted through the kernel files under the workspace that include it (as
+saved on disk, or as open in the editor): its diagnostics are the findings inside it. When a file is saved,
+the open documents that include it are linted again. A configuration that cannot be read is a message
+in the editor and a diagnostic on line 1, not only a line in the server's log.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from . import __version__
 from .analyses.manager import AnalysisManager
 from .analyses.occupancy import size_spread
 from .analyses.resources import ResourceAnalysis
+from .driver.config import ConfigError
 from .driver.rule import documentation_url
 from .driver.session import lint_buffer
 from .model.diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
@@ -36,6 +42,11 @@ from .model.ir import Module
 from .outputs.report_text import spread_text
 
 DEBOUNCE_SECONDS = 0.3
+HEADER_SUFFIXES = (".inc", ".h", ".hpp")  # linted through the kernel files that include them
+KERNEL_SUFFIXES = (".s", ".S", ".asm")
+MOST_INCLUDERS = 8  # kernel files a header is linted through
+MOST_FILES_SEARCHED = 5000  # files read while looking for a header's includers
+_SKIPPED_DIRECTORIES = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", "build"))
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
              Severity.INFO: types.DiagnosticSeverity.Information}
 _LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*):")
@@ -50,6 +61,7 @@ class Linted:
     diagnostics: list[Diagnostic]  # the document's own findings and those inside files it includes
     published: list[types.Diagnostic]  # what the client was sent, in the same order
     hovers: dict[str, str]  # kernel name -> markdown
+    sources: frozenset[str] = frozenset()  # the files the lint read (the document and what it includes)
 
 
 def _range(line: int, column: int, end_line: int, end_column: int) -> types.Range:
@@ -132,7 +144,64 @@ def lint_text(path: str, text: str, version: int | None = None) -> Linted:
     converted = [(d, to_lsp(module, path, d)) for d in result.diagnostics]
     shown = [(d, item) for d, item in converted if item is not None]
     hovers = {kernel.name: hover for kernel in module.kernels if (hover := _hover(module, kernel)) is not None}
-    return Linted(version, [d for d, _ in shown], [item for _, item in shown], hovers)
+    return Linted(version, [d for d, _ in shown], [item for _, item in shown], hovers, frozenset(module.sources))
+
+
+def includers(header: str, root: str) -> list[str]:
+    """Kernel files under `root` whose text `.include`s a file named as `header` is (the lint confirms which
+    really include it), nearest to the header first."""
+    name = Path(header).name
+    directive = re.compile(rf'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<][^">]*\b{re.escape(name)}[">]', re.MULTILINE)
+    found: list[str] = []
+    searched = 0
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories[:] = sorted(d for d in subdirectories if d not in _SKIPPED_DIRECTORIES and not d.startswith("."))
+        for file in sorted(files):
+            if not file.endswith(KERNEL_SUFFIXES) or searched >= MOST_FILES_SEARCHED:
+                continue
+            searched += 1
+            candidate = os.path.join(directory, file)
+            try:
+                if os.path.getsize(candidate) < (1 << 22) and directive.search(Path(candidate).read_text(errors="replace")):
+                    found.append(candidate)
+            except OSError:
+                continue
+    home = Path(header).resolve().parent
+    return sorted(found, key=lambda path: (len(Path(path).resolve().relative_to(home).parts)
+                                           if Path(path).resolve().is_relative_to(home) else 1 << 10, path))
+
+
+def lint_header(path: str, root: str, texts: dict[str, str], version: int | None = None) -> Linted:
+    """A header's findings: those inside it when the kernel files that include it are linted (each as open in the
+    editor, `texts`, else as saved), at most MOST_INCLUDERS of them; the header itself as saved."""
+    diagnostics: list[Diagnostic] = []
+    published: list[types.Diagnostic] = []
+    seen: set[tuple] = set()
+    sources: set[str] = set()
+    for includer in includers(path, root)[:MOST_INCLUDERS]:
+        try:
+            text = texts.get(includer) or Path(includer).read_text(errors="replace")
+        except OSError:
+            continue
+        result = lint_buffer(includer, text)
+        module = result.module
+        if module is None or path not in module.sources:
+            continue
+        sources |= set(module.sources)
+        for diagnostic in result.diagnostics:
+            key = (diagnostic.path, diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message)
+            shown = to_lsp(module, path, diagnostic) if diagnostic.path == path else None
+            if shown is not None and key not in seen:
+                seen.add(key)
+                diagnostics.append(diagnostic)
+                published.append(shown)
+    return Linted(version, diagnostics, published, {}, frozenset(sources))
+
+
+def configuration_problem(error: ConfigError) -> types.Diagnostic:
+    """A configuration that cannot be read, as a diagnostic on the document's first line."""
+    return types.Diagnostic(range=_range(1, 1, 1, 2), message=f"amdgpu-lint: {error}",
+                            severity=types.DiagnosticSeverity.Error, source="amdgpu-lint")
 
 
 class _Stdout:
@@ -167,6 +236,7 @@ class AmdgpuLanguageServer(LanguageServer):
         self.scheduled: dict[str, asyncio.Task] = {}  # the lint of each document's newest text
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amdgpu-lint")
         self.shut_down = False
+        self.config_problems: dict[str, str] = {}  # document -> the configuration problem last shown for it
 
     def schedule(self, uri: str, delay: float) -> None:
         """Lint the document's text as it is after `delay` seconds; any lint not yet published is dropped."""
@@ -181,14 +251,24 @@ class AmdgpuLanguageServer(LanguageServer):
         if previous is not None:
             previous.cancel()
         self.results.pop(uri, None)
+        self.config_problems.pop(uri, None)
 
     async def _lint(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
         document = self.workspace.get_text_document(uri)
         path = to_fs_path(uri) or uri
+        loop = asyncio.get_running_loop()
         try:
-            linted = await asyncio.get_running_loop().run_in_executor(
-                self.worker, lint_text, path, document.source, document.version)
+            if path.endswith(HEADER_SUFFIXES):
+                root = self.workspace.root_path or str(Path(path).parent)
+                texts = {to_fs_path(open_uri) or open_uri: open_document.source
+                         for open_uri, open_document in self.workspace.text_documents.items()}
+                linted = await loop.run_in_executor(self.worker, lint_header, path, root, texts, document.version)
+            else:
+                linted = await loop.run_in_executor(self.worker, lint_text, path, document.source, document.version)
+        except ConfigError as error:
+            self._configuration_problem(uri, document.version, error)
+            return
         except Exception:
             logger.exception("amdgpu-lint failed on %s", path)
             return
@@ -198,6 +278,22 @@ class AmdgpuLanguageServer(LanguageServer):
         self.results[uri] = linted
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=linted.version, diagnostics=linted.published))
+
+    def _configuration_problem(self, uri: str, version: int | None, error: ConfigError) -> None:
+        """Tell the user once per distinct problem (a message), and mark the document (a diagnostic on line 1)."""
+        if self.scheduled.get(uri) is asyncio.current_task():
+            del self.scheduled[uri]
+        if self.config_problems.get(uri) != str(error):
+            self.config_problems[uri] = str(error)
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"amdgpu-lint: {error}"))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=[configuration_problem(error)]))
+
+    def relint_includers(self, saved: str) -> None:
+        """Lint again the open documents whose last lint read `saved` (a header they include)."""
+        for uri, linted in list(self.results.items()):
+            if saved in linted.sources and uri not in self.scheduled and (to_fs_path(uri) or uri) != saved:
+                self.schedule(uri, 0)
 
     def stop_linting(self) -> None:
         self.shut_down = True
@@ -222,6 +318,7 @@ def did_change(ls: AmdgpuLanguageServer, params: types.DidChangeTextDocumentPara
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 def did_save(ls: AmdgpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     ls.schedule(params.text_document.uri, 0)
+    ls.relint_includers(to_fs_path(params.text_document.uri) or params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

@@ -91,7 +91,8 @@ def test_text_json_and_plot(tmp_path, capsys):
     assert main([*argv, "--format", "json", "--limits", "--plot", str(tmp_path / "w.svg")]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["limits"]["VGPR+AGPR"] == 7 and document["thresholds"][0] == {
-        "waves_per_simd": 8, "max_vgprs": 64, "max_sgprs": 100, "max_lds_bytes": 8192}
+        "waves_per_simd": 8, "max_vgprs": 64, "max_sgprs": 100, "max_lds_bytes": 8192,
+        "llvm_max_lds_bytes": 8192}
     assert ElementTree.parse(tmp_path / "w.svg").getroot().tag.endswith("svg")
 
 
@@ -106,4 +107,4 @@ def test_a_range_of_work_group_sizes_gives_llvms_figure_and_its_spread(capsys):
     assert "(LLVM's figure for work-groups of 1..1024; 8 at 512, 4 at 256, 1 at 64: pass one size)" in capsys.readouterr().out
     assert main([*argv[:-1], "256"]) == 0  # pinned: one size, no spread to explain
     out = capsys.readouterr().out
-    assert out.startswith("gfx90a: 4 of 8 waves/SIMD") and "LLVM's figure" not in out
+    assert out.startswith("gfx90a: 4 of 8 waves/SIMD") and "LLVM's figure for work-groups" not in out

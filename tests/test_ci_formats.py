@@ -246,6 +246,10 @@ def test_job_summary_shows_occupancy_against_the_baseline(tmp_path, capsys, monk
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     assert rows == ["| `k` | `src/kernels/k.s:3` | gfx90a | 7 | VGPR+AGPR | 65 | 0 | 4 | 0 | 0 | **fell 8 → 7** (VGPR 64 → 65) |",
                     "| `other` | `src/kernels/other.s:3` | gfx90a | 8 | wave slots | 32 | 0 | 4 | 0 | 0 | unchanged |"]
+    assert main(["report", "--no-config", "--baseline", "../../base.json", "--format", "html", "-o", "r.html", "."]) == 0
+    page = (kernels / "r.html").read_text()
+    assert '<th title="sort by against the baseline">against the baseline</th>' in page
+    assert '<td data-v="0">fell 8 → 7 (VGPR 64 → 65)</td>' in page and '<td data-v="3">unchanged</td>' in page
     summary.write_text("")
     assert main(["check", "--no-config", "--no-cache", "--format", "github", "--baseline", "../../base.json", "."]) == 1
     assert "### Occupancy regressions (1)" in summary.read_text()
@@ -263,3 +267,24 @@ def test_unwritable_job_summary_is_a_warning(tmp_path, capsys, monkeypatch):
     code, out, err = run(capsys, "--format", "github", "k.s")
     assert code == 1 and out.count("::error") == 1
     assert err.startswith("amdgpu-lint: warning: cannot append the job summary to ") and "Traceback" not in err
+
+
+def test_a_bar_in_a_path_keeps_the_job_summary_table_and_messages_name_files_as_annotations_do(
+        tmp_path, capsys, monkeypatch):
+    """GitHub ends a table cell at `|` even inside a code span; a path under the repository root inside a message
+    is written relative to it, as the annotation's `file=` is (an include search path here)."""
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "a|b").mkdir()
+    (root / "a|b" / "k.s").write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.include "absent.inc"\nk:\n s_endpgm\n')
+    monkeypatch.chdir(root)
+    out = run(capsys, "--format", "github", str(root / "a|b" / "k.s"))[1]
+    annotation = next(line for line in out.splitlines() if line.startswith("::error"))
+    assert "file=a|b/k.s" in annotation and f"(searched a|b;" in annotation and str(root) not in annotation
+    row = next(line for line in summary.read_text().splitlines() if "`AGL001`" in line and line.startswith("| `a"))
+    assert row.startswith("| `a\\|b/k.s:2` | `AGL001` parse-error |") and "(searched a\\|b;" in row
+    assert len(row.replace("\\|", "").split("|")) == 5  # three cells
+    sarif = json.loads(run(capsys, "--format", "sarif", str(root / "a|b" / "k.s"))[1])
+    assert "(searched a|b;" in sarif["runs"][0]["results"][0]["message"]["text"]

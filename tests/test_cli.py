@@ -102,6 +102,26 @@ def test_config_file_and_no_config(capsys, tmp_path):
     assert code == 2 and "unknown key" in err
 
 
+def test_the_readme_configuration_table_works_in_either_file(capsys, tmp_path):
+    """pyproject.toml's `[tool.amdgpu-lint]` table, copied into .amdgpu-lint.toml, is read there too; errors name
+    the file and the key."""
+    from amdgpu_lint.driver.config import find_config
+
+    (tmp_path / "k.s").write_text("k:\n .p2aling 8\n s_endpgm\n")
+    (tmp_path / ".amdgpu-lint.toml").write_text('[tool.amdgpu-lint]\nmcpu = "gfx90a"\nignore = ["unknown-directive"]\n'
+                                               '[tool.amdgpu-lint.per-file-ignores]\n"gen/*.s" = ["parse-error"]\n')
+    find_config.cache_clear()
+    assert run(capsys, "check", str(tmp_path / "k.s"))[0] == 0
+    (tmp_path / ".amdgpu-lint.toml").write_text('mcpu = "gfx90a"\nseverity = { unknown-directive = "loud" }\n')
+    find_config.cache_clear()
+    code, _, err = run(capsys, "check", str(tmp_path / "k.s"))
+    assert code == 2 and f"{tmp_path / '.amdgpu-lint.toml'}: 'severity.unknown-directive': unknown severity 'loud'" in err
+    (tmp_path / ".amdgpu-lint.toml").write_text('[per-file-ignores]\n"gen/*.s" = 3\n')
+    find_config.cache_clear()
+    code, _, err = run(capsys, "check", str(tmp_path / "k.s"))
+    assert code == 2 and "'per-file-ignores.gen/*.s' must be a string or a list of strings" in err
+
+
 def test_report_text_and_json(capsys):
     path = FIXTURES / "handwritten" / "tensile_gemm_gfx90a.s"
     code, out, _ = run(capsys, "report", "--no-config", str(path))

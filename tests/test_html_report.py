@@ -3,8 +3,12 @@ own limit and the occupancy over it, rounded ticks, the "now" label inside the p
 apart per line, findings, related locations and hot spots linked to listing lines, simulated stalls per
 line, a table of contents, metadata collapsed. Also the Pygments lexer and liveness."""
 
+import base64
+import gzip
 import json
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 
@@ -18,7 +22,9 @@ from llvm_oracle import compile_ir
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Error
 
-NETWORK = re.compile(r"""(src|href)\s*=\s*["']?\s*(https?:|//)|url\(\s*["']?(https?:|//)|@import|<link\b|<script\b""", re.I)
+#: anything fetched from outside the page (its one script is inline)
+NETWORK = re.compile(r"""(src|href)\s*=\s*["']?\s*(https?:|//)|url\(\s*["']?(https?:|//)|@import|<link\b|<script\b[^>]*\bsrc\b""",
+                     re.I)
 SVG = "{http://www.w3.org/2000/svg}"
 GEMM = FIXTURES / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"  # 256 AGPRs zeroed by v_accvgpr_write
 PREFETCH = FIXTURES / "examples" / "handwritten" / "prefetch_gfx942.s"
@@ -98,7 +104,7 @@ def test_html_report_is_one_self_contained_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert NETWORK.search(page) is None
-    assert page.count("<svg") == 6  # three what-if charts per kernel
+    assert page.count("<svg") + page.count('<p class="flat">') == 6  # three what-if charts per kernel, or a line
     assert "v13 is read here but may still be loading" in page and "AGL201 missing-wait" in page
     assert 'class="meter"' in page and "8 of 8 waves per SIMD" in page
     assert re.search(r'<span class="k">s_waitcnt</span>', page)
@@ -134,7 +140,9 @@ def test_every_chart_draws_the_resource_alone_and_the_occupancy_with_a_legend(tm
     # occupancy are flat at 1 wave, the resources' own limits are not
     page = _report(tmp_path, GEMM)
     charts = _svgs(page)
-    assert len(charts) == 3
+    # the work-group size changes nothing (one wave, and the work-group limit alone stays at 8): one line
+    assert len(charts) == 2 and page.count('<p class="flat">') == 1
+    assert "The work-group size does not change the occupancy (1 wave/SIMD over its whole range)" in page
     for svg in charts:
         series = [g.get("data-name") for g in svg.iter(f"{SVG}g") if g.get("class") == "series"]
         legend = ["".join(g.itertext()) for g in svg.iter(f"{SVG}g") if g.get("class") == "legend"]
@@ -147,7 +155,9 @@ def test_every_chart_draws_the_resource_alone_and_the_occupancy_with_a_legend(tm
 
 
 def test_tick_labels_are_round_numbers_and_the_vgpr_axis_names_the_register_file(tmp_path):
-    charts = _svgs(_report(tmp_path, TENSILE))  # gfx90a: one unified VGPR+AGPR file of 512
+    assert main(["report", "--no-config", "--plots", str(tmp_path), str(TENSILE)]) == 0  # every chart, flat or not
+    charts = [ElementTree.parse(tmp_path / f"tensile_gemm_gfx90a.gemm_tn_gfx90a.{axis}.svg").getroot()
+              for axis in ("vgprs", "lds_bytes", "wg_size")]  # gfx90a: one unified VGPR+AGPR file of 512
     assert _texts(charts[0], "x-tick") == ["0", "64", "128", "192", "256", "320", "384", "448", "512"]
     assert _texts(charts[1], "x-tick") == ["0", "16K", "32K", "48K", "64K"]
     assert _texts(charts[2], "x-tick") == ["0", "256", "512", "768", "1024"]
@@ -190,6 +200,15 @@ def test_now_labels_of_real_reports_stay_inside_the_plot(tmp_path, two_kernels):
         assert plot_box(int(svg.get("width"))).contains(_now_box(svg))
 
 
+def test_chart_breakpoints_have_tooltips(tmp_path):
+    """Each step of a curve is marked, its tooltip the breakpoint the text report gives ("≤ 64 → 8")."""
+    assert main(["report", "--no-config", "--plots", str(tmp_path), str(GEMM)]) == 0
+    svg = ElementTree.parse(tmp_path / "gemm_pipeline_gfx942.gemm_pipeline.vgprs.svg").getroot()
+    tips = ["".join(title.itertext()) for title in svg.iter(f"{SVG}title")]
+    assert "occupancy (all limits): ≤ 64 → 8, from 65 → 7" in tips
+    assert len(tips) == len([c for c in svg.iter(f"{SVG}circle") if c.get("class") == "breakpoint"]) > 6
+
+
 def test_report_plots_files_use_the_same_chart(tmp_path):
     assert main(["report", "--no-config", "--plots", str(tmp_path), str(GEMM)]) == 0
     svg = ElementTree.parse(tmp_path / "gemm_pipeline_gfx942.gemm_pipeline.vgprs.svg").getroot()
@@ -202,8 +221,11 @@ def test_pressure_column_shows_vgprs_and_agprs_apart(tmp_path):
     # 256 AGPRs hold the accumulators across the loop: they must not read as 256 live VGPRs
     page = _report(tmp_path, GEMM)
     assert "live <span" in page and "AGPRs</span>" in page
-    zeroing = _cell_text(_listing_row(page, "f1-L18"), "live")  # .rept 256 / v_accvgpr_write_b32 a[acc], 0
-    assert re.fullmatch(r"v\s+1 / a\s+255", zeroing)
+    # `.rept 256` (line 17) of `v_accvgpr_write_b32 a[acc], 0` (line 18): shown at the .rept, the body on hover
+    zeroing = _cell_text(_listing_row(page, "f1-L17"), "live")
+    assert re.fullmatch(r"v\s+1 / a\s+255", zeroing) and _cell_text(_listing_row(page, "f1-L18"), "live") == ""
+    (span,) = [e for e in _listing_row(page, "f1-L17").iter("span") if e.get("class") == "expanded"]
+    assert span.get("title") == "expanded from line 18: v 1 / a 255"
     in_loop = _cell_text(_listing_row(page, "f1-L32"), "live")  # an MFMA in the loop
     v, a = map(int, re.fullmatch(r"v\s+(\d+) / a\s+(\d+)", in_loop).groups())
     assert a == 256 and v < 64
@@ -244,19 +266,75 @@ def test_listing_shows_simulated_stalls_per_line(tmp_path, capsys):
     simulation = kernel["simulation"]
     rows = simulation["line_stalls"]
     assert sum(row["cycles"] for row in rows) == sum(simulation["stalls"].values())
-    assert {"path": str(GEMM), "line": 138, "cycles": 3072, "reasons": {"barrier": 3072}} in rows
+    assert {"path": str(GEMM), "line": 138, "cycles": 3072, "reasons": {"barrier": 3072}, "expanded_from": []} in rows
     assert simulation["hot_lines"][0] == {"path": str(GEMM), "line": 138, "reason": "barrier", "share": 0.044}
 
 
-def test_table_of_contents_for_several_kernels_only(tmp_path, two_kernels):
+def test_several_kernels_get_a_sortable_kernel_table(tmp_path, two_kernels):
+    """Kernel, location, target, waves, limiter, resources and findings per row, each linked to its section; the
+    inline script that sorts it keeps the page well-formed XML."""
     page = _report(tmp_path, two_kernels)
     root = ElementTree.fromstring(page)
-    (toc,) = [nav for nav in root.iter("nav") if nav.get("class") == "toc"]
-    targets = [a.get("href") for a in toc.iter("a")]
-    assert targets == ["#f1", "#f1-k-scale", "#f1-k-swap_pairs"]
+    (table,) = [t for t in root.iter("table") if "kernels" in (t.get("class") or "")]
+    headers = ["".join(th.itertext()) for th in table.iter("th")]
+    assert headers == ["kernel", "location", "target", "waves/SIMD", "limited by", "VGPR", "AGPR", "SGPR", "LDS bytes",
+                       "scratch bytes", "findings"]
+    rows = list(table.find("tbody"))
+    assert [row[0][0].get("href") for row in rows] == ["#f1-k-scale", "#f1-k-swap_pairs"]
     ids = {element.get("id") for element in root.iter() if element.get("id")}
     assert {"f1", "f1-k-scale", "f1-k-swap_pairs"} <= ids
-    assert "<nav" not in _report(tmp_path, GEMM)
+    assert page.count("<script>//<![CDATA[") == 1 and NETWORK.search(page) is None
+    single = _report(tmp_path, GEMM)
+    assert "<nav" not in single and 'class="kernels' not in single and "<script" not in single
+
+
+def _inert(page: str) -> list[str]:
+    """The sections a large page keeps for its script to render: gzipped and base64-encoded."""
+    return [gzip.decompress(base64.b64decode(packed)).decode()
+            for packed in re.findall(r'<script type="application/octet-stream" class="inert">([^<]*)</script>', page)]
+
+
+def test_a_large_page_renders_its_sections_when_opened(tmp_path, two_kernels, monkeypatch):
+    """Past the size limits each kernel's section and each kernel's stretch of the listing wait, compressed, until
+    opened or linked to; together they hold every listing line once."""
+    from amdgpu_lint.outputs import html_report
+
+    small = _report(tmp_path, two_kernels)
+    monkeypatch.setattr(html_report, "LAZY_KERNELS", 2)
+    page = _report(tmp_path, two_kernels)
+    root = ElementTree.fromstring(page)
+    lazy = [d for d in root.iter("details") if d.get("class") == "lazy"]
+    assert [d.get("id") for d in lazy if d.get("id")] == ["f1-k-scale", "f1-k-swap_pairs"]
+    chunks = [d for d in lazy if d.get("data-lines") == "f1"]
+    assert [int(d.get("data-first")) for d in chunks][0] == 1 and len(chunks) == 3  # before, scale, swap_pairs
+    assert '<tr class="line' not in page  # no listing row is markup until opened
+    sections = _inert(page)
+    rows = [row for section in sections for row in re.findall(r'<tr class="line[^"]*" id="(f1-L\d+)"', section)]
+    assert rows == re.findall(r'<tr class="line[^"]*" id="(f1-L\d+)"', small)  # every line, once, in order
+    assert any("waves per SIMD" in section and "<svg" in section for section in sections)
+
+
+def _chromium() -> str | None:
+    return next((found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))),
+                None)
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no Chromium on PATH (Debian's chromium package)")
+def test_chromium_renders_a_linked_line_of_a_large_page(tmp_path, two_kernels, monkeypatch):
+    """The real browser: opening the page at a line's anchor decompresses that stretch of the listing, opens it
+    (and the collapsed metadata block around the line) and the row is in the document."""
+    from amdgpu_lint.outputs import html_report
+
+    monkeypatch.setattr(html_report, "LAZY_KERNELS", 2)
+    _report(tmp_path, two_kernels)
+    line = next(number for number, text in enumerate(two_kernels.read_text().splitlines(), 1)
+                if ".amdhsa_next_free_vgpr" in text)  # inside a collapsed descriptor block
+    run = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                          "--disable-component-update", "--disable-sync", "--no-first-run",
+                          f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--dump-dom",
+                          f"{(tmp_path / 'report.html').as_uri()}#f1-L{line}"], capture_output=True, text=True, timeout=120)
+    assert f'id="f1-L{line}"' in run.stdout
+    assert re.search(r'<details class="block" open=""><summary>lines \d+–\d+: kernel descriptor', run.stdout)
 
 
 # What `llc -asm-verbose` (not llvmlite) writes after each kernel's code: its resource figures as comments.
@@ -320,3 +398,66 @@ def test_the_listing_splits_each_file_into_lines_once(tmp_path, monkeypatch):
     page = _report(tmp_path, TENSILE)
     assert _listing_row(page, "f1-L100") is not None
     assert len(splits) == len(set(splits)) == 2  # once for the file, once for the file it includes
+
+
+def test_plots_of_inputs_with_the_same_name_do_not_overwrite_each_other(tmp_path):
+    for directory in ("a", "b"):
+        (tmp_path / directory).mkdir()
+        (tmp_path / directory / "k.s").write_text(GEMM.read_text())
+    out = tmp_path / "plots"
+    assert main(["report", "--no-config", "--plots", str(out), str(tmp_path / "a" / "k.s"), str(tmp_path / "b" / "k.s")]) == 0
+    names = sorted(path.name for path in out.iterdir())
+    assert names == sorted(f"{d}__k.gemm_pipeline.{axis}.svg" for d in "ab" for axis in ("vgprs", "lds_bytes", "wg_size"))
+    assert main(["report", "--no-config", "--plots", str(tmp_path / "one"), str(tmp_path / "a" / "k.s")]) == 0
+    assert (tmp_path / "one" / "k.gemm_pipeline.vgprs.svg").is_file()  # one input: its plain name
+
+
+MACRO_KERNEL = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+.include "tile.inc"
+k:
+  global_load_dword v1, v0, s[0:1]
+  load_tile 4
+  load_tile 8
+  s_endpgm
+.rodata
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 32
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 32
+.end_amdhsa_kernel
+"""
+
+TILE_MACRO = """.macro load_tile base
+  global_load_dword v[\\base], v0, s[0:1]
+  s_waitcnt vmcnt(0)
+  v_add_f32 v[\\base+1], v[\\base], v1
+.endm
+"""
+
+
+def test_macro_kernels_show_pressure_and_stalls_at_their_call_sites_with_an_expanded_view(tmp_path, capsys):
+    """A macro from a header, called twice: the call sites in the kernel's file carry the live registers and the
+    stalls (the body lines' share on hover); the header's listing keeps its body lines'; the expanded view lists
+    each instruction after expansion, linked to its body line and its call site; hot spots in the header name it."""
+    (tmp_path / "tile.inc").write_text(TILE_MACRO)
+    (tmp_path / "k.s").write_text(MACRO_KERNEL)
+    page = _report(tmp_path, tmp_path / "k.s", "--simulate")
+    first_call = _listing_row(page, "f1-L5")
+    assert _cell_text(first_call, "live").strip() and _cell_text(first_call, "stall").strip()
+    (span,) = [e for e in first_call.iter("span") if e.get("class") == "expanded"]
+    assert span.get("title").startswith("expanded from tile.inc:")
+    assert _cell_text(_listing_row(page, "f1i1-L3"), "stall").strip()  # the header's own listing: its body lines
+    root = ElementTree.fromstring(page)
+    (view,) = [d for d in root.iter("details") if d.get("class") == "expanded-view"]
+    rows = view.find("table").findall("tr")
+    texts = ["".join(row[2].itertext()) for row in rows]
+    assert texts == ["global_load_dword v1, v0, s[0:1]", "global_load_dword v4, v0, s[0:1]", "s_waitcnt vmcnt(0)",
+                     "v_add_f32 v5, v4, v1", "global_load_dword v8, v0, s[0:1]", "s_waitcnt vmcnt(0)",
+                     "v_add_f32 v9, v8, v1", "s_endpgm"]
+    assert "".join(rows[3][1].itertext()) == "tile.inc:4 ← line 5 (macro load_tile)"
+    assert main(["report", "--no-config", "--simulate", str(tmp_path / "k.s")]) == 0
+    hot = [line.strip() for line in capsys.readouterr().out.splitlines() if "stalled here" in line]
+    assert "tile.inc:3 (expanded at line 5): stalled here 42% (waiting on vmcnt)" in hot
+    assert "tile.inc:3 (expanded at line 6): stalled here 42% (waiting on vmcnt)" in hot
+    assert any(line.startswith("line 4: stalled here") for line in hot)  # the kernel's own load

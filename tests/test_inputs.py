@@ -208,3 +208,37 @@ def test_objdump_disassembly_runs_every_rule(tmp_path, monkeypatch):
     assert summary(from_o) == summary(from_s)
     kernel = next(k for k in from_o.module.kernels if k.is_kernel)
     assert any(i.mnemonic.startswith("v_mfma") for i in kernel.instructions)
+
+
+def test_code_object_without_metadata_takes_its_target_from_the_elf_header(tmp_path, no_objdump):
+    """A code object whose metadata note is gone (renamed here, so no reader takes it for AMDGPU's) names its
+    processor and xnack/sramecc settings in e_flags."""
+    ir = (FIXTURES / "llvm" / "loop_saxpy.ll").read_text()
+    data = compile_object(ir, "gfx90a")
+    assert data.count(b"AMDGPU\x00") >= 1
+    (tmp_path / "k.o").write_bytes(data.replace(b"AMDGPU\x00", b"XMDGPU\x00"))
+    (result,) = lint(tmp_path / "k.o")
+    assert result.module.target.name == "gfx90a"
+    assert not any("pass --mcpu" in d.message for d in result.diagnostics)
+    from amdgpu_lint.model.targets import target_id_from_elf_flags
+
+    assert target_id_from_elf_flags(0x03F | 0x800 | 0x300, 2) == "gfx90a:sramecc-:xnack+"
+    assert target_id_from_elf_flags(0x04C | 0x100, 3) == "gfx942"  # xnack "any": no setting
+    assert target_id_from_elf_flags(0x0FE, 2) is None
+
+
+def test_disassembly_leaves_out_the_alignment_after_s_endpgm(tmp_path):
+    """llvm-objdump shows the code section's alignment padding after the last s_endpgm as s_nop 0 lines; they are
+    not the kernel's instructions."""
+    objdump = inputs.find_objdump()
+    if objdump is None:
+        pytest.skip("no llvm-objdump with AMDGPU on PATH")
+    ir = (FIXTURES / "llvm" / "loop_saxpy.ll").read_text()
+    (tmp_path / "k.o").write_bytes(compile_object(ir, "gfx942"))
+    (tmp_path / "k.s").write_text(compile_ir(ir, "gfx942"))
+    (from_o,) = lint(tmp_path / "k.o")
+    (from_s,) = lint(tmp_path / "k.s")
+    kernel_o = next(k for k in from_o.module.kernels if k.is_kernel)
+    kernel_s = next(k for k in from_s.module.kernels if k.is_kernel)
+    assert kernel_o.instructions[-1].mnemonic == "s_endpgm"
+    assert len(kernel_o.instructions) == len(kernel_s.instructions)

@@ -211,3 +211,71 @@ def test_exit_codes_follow_the_protocol_and_a_client_gone_early_is_no_traceback(
     assert [(reply["id"], reply.get("result", "")) for reply in replies][1:] == [(2, None)]
     assert _serve([exit_])[0] == 1  # exit without shutdown
     assert _serve([shutdown], client_leaves=True) == (0, [replies[0]], "")
+
+
+HEADER = """.macro load_add
+ global_load_dword v4, v1, s[0:1]
+ v_add_u32 v5, v4, v4
+.endm
+"""
+INCLUDER = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.include "inc/macros.inc"\nk:\n v_mov_b32 v1, 0\n'
+            " load_add\n s_endpgm\n")
+
+
+def test_a_header_is_linted_through_the_kernels_that_include_it_and_saving_it_relints_them(tmp_path):
+    """Opening the header: the finding inside its macro body, at its own line. Saving a fixed header: the open
+    kernel file that includes it is linted again and loses the finding."""
+    (tmp_path / "inc").mkdir()
+    header = tmp_path / "inc" / "macros.inc"
+    header.write_text(HEADER)
+    kernel = tmp_path / "src" / "k.s"
+    kernel.parent.mkdir()
+    kernel.write_text(INCLUDER.replace('"inc/macros.inc"', '"../inc/macros.inc"'))
+
+    async def session():
+        async with Session(tmp_path) as lsp:
+            kernel_uri = lsp.open(kernel, kernel.read_text())
+            first = await lsp.next_published()
+            header_uri = lsp.open(header, HEADER)
+            in_header = await lsp.next_published()
+            fixed = HEADER.replace(" v_add_u32", " s_waitcnt vmcnt(0)\n v_add_u32")
+            header.write_text(fixed)
+            lsp.change(header_uri, 2, fixed)
+            lsp.client.text_document_did_save(types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=header_uri)))
+            after = {}
+            while set(after) != {kernel_uri, header_uri}:
+                published = await lsp.next_published()
+                after[published.uri] = published
+        return kernel_uri, header_uri, first, in_header, after
+
+    kernel_uri, header_uri, first, in_header, after = asyncio.run(session())
+    assert first.uri == kernel_uri and [d.code for d in first.diagnostics] == ["AGL201"]
+    assert in_header.uri == header_uri
+    (inside,) = in_header.diagnostics
+    assert (inside.code, inside.range.start.line) == ("AGL201", 2)  # v_add_u32 in the macro body
+    assert inside.message.startswith("v4 is read here but may still be loading")
+    assert not after[kernel_uri].diagnostics and not after[header_uri].diagnostics
+
+
+def test_a_bad_configuration_is_a_message_and_a_diagnostic_on_line_1(tmp_path):
+    (tmp_path / ".amdgpu-lint.toml").write_text("colour = 1\n")
+    path = tmp_path / "k.s"
+    path.write_text(SOURCE)
+    messages: list[types.ShowMessageParams] = []
+
+    async def session():
+        async with Session(tmp_path) as lsp:
+            @lsp.client.feature(types.WINDOW_SHOW_MESSAGE)
+            def on_message(params: types.ShowMessageParams) -> None:
+                messages.append(params)
+
+            lsp.open(path, SOURCE)
+            return await lsp.next_published()
+
+    published = asyncio.run(session())
+    (diagnostic,) = published.diagnostics
+    assert diagnostic.range.start.line == 0 and diagnostic.severity == types.DiagnosticSeverity.Error
+    assert ".amdgpu-lint.toml: unknown key(s) colour" in diagnostic.message
+    (message,) = messages
+    assert message.type == types.MessageType.Error and "unknown key(s) colour" in message.message

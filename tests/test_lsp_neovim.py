@@ -26,9 +26,10 @@ k:
  v_add_u32 v3, v2, v2
  s_endpgm
 """
-#: Before the README's snippet: when Neovim started and, on Neovim 0.7 (Debian 12's), `vim.lsp.start`
-#: (0.8+) spelled with the older API it wraps.
+#: Before the README's snippet: when Neovim started and, on Neovim 0.7 (Debian 12's), Lua filetype detection
+#: switched on and `vim.lsp.start` (0.8+) spelled with the older API it wraps.
 PRELUDE = """_G.amdgpu_lint_started = vim.loop.hrtime()
+vim.g.do_filetype_lua = 1  -- Neovim 0.7: vim.filetype.add's table is read only then (0.8 and later always)
 if vim.lsp.start == nil then
   vim.lsp.start = function(config) vim.lsp.buf_attach_client(0, vim.lsp.start_client(config)) end
 end
@@ -81,3 +82,23 @@ def test_neovim_gets_diagnostics_hover_and_the_quick_fix_and_the_server_exits_0(
     assert result["after_fix"] == []
     assert result["hover_latencies_ms"], "no hover was sent while the edit was linted"
     assert result["exit"] == 0 and result["stderr"] == ""
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed")
+def test_neovim_shows_a_headers_findings_and_a_bad_configuration(tmp_path):
+    """With the README's configuration an `.inc` opens as assembly, the server attaches and the finding inside its
+    macro body shows at its line; a configuration the server cannot read is a diagnostic on line 1."""
+    project = tmp_path / "project"
+    project.mkdir()
+    header = project / "macros.inc"
+    header.write_text(".macro load_add\n global_load_dword v4, v1, s[0:1]\n v_add_u32 v5, v4, v4\n.endm\n")
+    (project / "k.s").write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.include "macros.inc"\nk:\n'
+                                 " v_mov_b32 v1, 0\n load_add\n s_endpgm\n")
+    result = run_neovim(header, hover_line=0, action_line=-1, home=tmp_path / "nvim")
+    assert "error" not in result, result
+    (diagnostic,) = result["diagnostics"]
+    assert (diagnostic["code"], diagnostic["range"]["start"]["line"]) == ("AGL201", 2)
+    (project / ".amdgpu-lint.toml").write_text("colour = 1\n")
+    result = run_neovim(project / "k.s", hover_line=0, action_line=-1, home=tmp_path / "nvim2")
+    (diagnostic,) = result["diagnostics"]
+    assert diagnostic["range"]["start"]["line"] == 0 and "unknown key(s) colour" in diagnostic["message"]

@@ -1,10 +1,13 @@
 """The occupancy engine against LLVM 22's published transition points (facts §1.3-§1.5),
 one test per pitfall hand-written calculators get wrong."""
 
+import re
+
 import pytest
 from amdgpu_lint.analyses.occupancy import (
     LDS,
     Inputs,
+    achieved_waves,
     largest_lds_for,
     max_vgprs_for,
     occupancy,
@@ -106,17 +109,63 @@ def test_vgpr_next_step_reaches_one_more_wave(target, wave):
         assert waves_with_vgprs(processor, most + 1, wave) <= waves
 
 
-def test_next_steps_name_every_binding_resource():
+def test_resources_binding_together_are_advised_together_in_whole_lds_units():
+    """Freeing one VGPR alone or trimming LDS alone leaves 4 waves; both give 5. LLVM's raw-byte figure
+    allows 13107 bytes, but five work-groups of 13312 (26 units of 512) do not fit in 64 KiB."""
     result = occupancy(parse_target_id("gfx90a"), Inputs(97, 40, 16384, 256, 64))
     assert result.waves_per_simd == 4 and set(result.limiters) == {"VGPR", "LDS"}
-    assert result.next_step[0] == "free 1 VGPR (97 -> 96)"
-    assert result.next_step[1].startswith("use at most 13107 bytes of LDS")
-    assert occupancy(parse_target_id("gfx90a"), Inputs(96, 40, 13107, 256, 64)).waves_per_simd == 5
+    assert result.next_step == [
+        "both: free 1 VGPR (97 -> 96) and use at most 12800 bytes of LDS per work-group (now 16384; LLVM's figure "
+        "allows 13107, but work-groups get LDS in 512-byte units): 5 waves per SIMD"]
+    assert occupancy(parse_target_id("gfx90a"), Inputs(96, 40, 12800, 256, 64)).waves_per_simd == 5
+    assert achieved_waves(parse_target_id("gfx90a"), Inputs(96, 40, 13107, 256, 64)) == 4
+
+
+def test_lds_between_allocation_units_shows_both_figures():
+    """21,845 bytes: LLVM counts three work-groups per CU (3 waves/SIMD); the dispatcher gives each 22,016
+    bytes and fits two."""
+    gfx942 = parse_target_id("gfx942")
+    result = occupancy(gfx942, Inputs(112, 40, 21845, 256, 64))
+    assert (result.waves_per_simd, result.allocated_waves_per_simd, result.lds_allocated_bytes) == (3, 2, 22016)
+    trim, more = result.steps
+    assert trim.text.startswith("use at most 21504 bytes of LDS per work-group (now 21845, which work-groups get as "
+                                "22016") and trim.waves == 3
+    assert more.text == "use at most 16384 bytes of LDS per work-group (now 21845): 4 waves per SIMD"
+
+
+@pytest.mark.parametrize("name", ["gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201", "gfx1250", "gfx908", "gfx700"])
+def test_every_advised_step_gives_exactly_the_waves_it_promises(name):
+    """A grid of kernels: each step, fed back to the calculator, gives its promised waves on the hardware (LDS in
+    whole allocation units) and never fewer by LLVM's figure; a single change is advised only where it alone
+    gains a wave over LLVM's figure; several binding resources are advised together."""
+    target = parse_target_id(name)
+    wave = target.default_wave_size
+    checked = together = 0
+    for vgprs in (24, 40, 64, 97, 130, 170, 256):
+        for lds in (0, 3000, 8200, 13107, 16384, 21845, 33000, 60000):
+            for wg_size in (64, 256, 768):
+                inputs = Inputs(min(vgprs, target.addressable_vgprs), 40, lds, wg_size, wave)
+                result = occupancy(target, inputs)
+                for step in result.steps:
+                    promised = int(re.search(r": (\d+) waves per SIMD", step.text).group(1))
+                    assert promised == step.waves == achieved_waves(target, step.inputs), (inputs, step.text)
+                    assert occupancy(target, step.inputs).waves_per_simd >= step.waves
+                    if step.text.startswith("both") or step.text.startswith("all of"):
+                        together += 1
+                    elif "which work-groups get as" in step.text:
+                        assert result.allocated_waves_per_simd is not None and step.waves > result.allocated_waves_per_simd
+                    else:
+                        assert step.waves > result.waves_per_simd
+                    checked += 1
+                if len(result.limiters) > 1 and result.waves_per_simd < target.max_waves_per_simd:
+                    assert result.steps, (inputs, "several resources bind: a single or a combined step")
+    assert checked > 50 and together > 0
 
 
 def test_workgroup_next_step():
     result = occupancy(parse_target_id("gfx90a"), Inputs(8, 16, 0, 768, 64))
-    assert result.limiters == ["workgroup slots"] and result.next_step == ["use work-groups of 832 work-items (now 768)"]
+    assert result.limiters == ["workgroup slots"]
+    assert result.next_step == ["use work-groups of 832 work-items (now 768): 7 waves per SIMD"]
     assert occupancy(parse_target_id("gfx90a"), Inputs(8, 16, 0, 832, 64)).waves_per_simd == 7
 
 
@@ -154,9 +203,12 @@ def test_lds_next_step_under_a_range_reaches_the_goal_and_no_more_lds_does(lds_b
     assert LDS in result.limiters
     goal = result.waves_per_simd + 1
     most = largest_lds_for(GFX90A, inputs, goal)
-    assert f"use at most {most} bytes of LDS per work-group (now {lds_bytes})" in result.next_step
+    advised = most // GFX90A.lds_alloc_granule * GFX90A.lds_alloc_granule
+    assert any(step.startswith(f"use at most {advised} bytes of LDS per work-group (now {lds_bytes}")
+               for step in result.next_step)
     assert occupancy(GFX90A, replace(inputs, lds_bytes=most)).waves_per_simd >= goal
     assert occupancy(GFX90A, replace(inputs, lds_bytes=most + 1)).waves_per_simd < goal
+    assert achieved_waves(GFX90A, replace(inputs, lds_bytes=advised)) >= goal
 
 
 @pytest.mark.parametrize("target, wave", [("gfx900", 64), ("gfx90a", 64), ("gfx942", 64), ("gfx1030", 32),

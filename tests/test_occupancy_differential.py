@@ -190,7 +190,7 @@ def test_report_and_hover_explain_llvms_figure_for_an_unpinned_launch(tmp_path, 
             "8 at 512, 4 at 256, 1 at 64: pass --wg-size)") in out
     assert main(["report", "--no-config", "--wg-size", "256", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "occupancy:     4 of 8 waves/SIMD" in out and "LLVM's figure" not in out
+    assert "occupancy:     4 of 8 waves/SIMD" in out and "LLVM's figure for work-groups" not in out
     (hover,) = lint_text(str(path), listing).hovers.values()
     assert "8/8 waves per SIMD** (LLVM's figure for work-groups of 1..1024; 8 at 512, 4 at 256, 1 at 64" in hover
 

@@ -189,3 +189,19 @@ def test_report_text_table_and_plots(tmp_path, capsys):
                      "mfma_gemm_gfx90a.mfma_gemm.wg_size.svg"]
     svg = ElementTree.parse(tmp_path / plots[2]).getroot()
     assert svg.tag.endswith("svg") and "now: 768" in "".join(svg.itertext())
+
+
+def test_report_gives_peak_pressure_against_the_allocation(tmp_path, capsys):
+    """Three VGPRs are live into the first add (v0, v1 and v2, which the second add reads); v3 and v4 later
+    make at most two. The descriptor allocates 16; s[0:1] (the store's address) is live until the store."""
+    kernel = tmp_path / "k.s"
+    kernel.write_text(GFX90A + "k:\n v_mov_b32 v0, 1.0\n v_mov_b32 v1, 2.0\n v_mov_b32 v2, 3.0\n"
+                      " v_add_f32 v3, v0, v1\n v_add_f32 v4, v3, v2\n"
+                      " global_store_dword v5, v4, s[0:1]\n s_endpgm\n" + descriptor(vgpr=16))
+    assert main(["report", "--no-config", "--format", "json", str(kernel)]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["kernels"]
+    vgpr, sgpr = report["pressure"]["vgpr"], report["pressure"]["sgpr"]
+    assert (vgpr["most_live"], vgpr["line"], vgpr["allocated"]) == (4, 6, 16)  # v0, v1, v2 and v5 into the first add
+    assert (sgpr["most_live"], sgpr["line"]) == (2, 3)
+    assert main(["report", "--no-config", str(kernel)]) == 0
+    assert "pressure:      allocates 16 VGPRs, at most 4 live at line 6;" in capsys.readouterr().out

@@ -126,10 +126,95 @@ def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
   s_endpgm
 """)
     kernel = module.kernels[0]
-    path = trace(AnalysisManager(module, kernel), {".L1": 3}, set())
+    path = trace(AnalysisManager(module, kernel), {".L1": 3}, set()).indices
     mnemonics = [kernel.instructions[i].mnemonic for i in path]
     assert mnemonics[-1] == "s_endpgm"
     # the body (.L2) runs 3 times; the third back-edge finds the loop done, and the trace leaves
     # past the unconditional latch instead of looping forever
     assert mnemonics.count("s_cbranch_execz") == 3 and len(mnemonics) < 30
     assert simulate(module, kernel, 2).cycles > 0
+
+
+GUARDED_LOOP = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+k:
+  s_load_dword s10, s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_cmp_eq_u32 s10, 0
+  s_cbranch_scc{skip} .L{branch_to}
+  s_getpc_b64 s[12:13]
+  s_add_u32 s12, s12, .LSkip@rel32@lo+4
+  s_addc_u32 s13, s13, .LSkip@rel32@hi+12
+  s_setpc_b64 s[12:13]
+.LNoBranch:
+.LLoop:
+  v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]
+  s_sub_u32 s10, s10, 1
+  s_cmp_eq_u32 s10, 0
+  s_cbranch_scc0 .LLoop
+.LSkip:
+  s_endpgm
+.rodata
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 24
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 4
+.end_amdhsa_kernel
+"""
+
+
+#: Tensile's own spelling of the long branch: the label's offset added through a scalar
+TENSILE_LONG_BRANCH = """  s_getpc_b64 s[12:13]
+  s_add_i32 s14, .LSkip, 0x4
+  s_add_u32 s12, s12, s14
+  s_addc_u32 s13, s13, 0
+  s_setpc_b64 s[12:13]
+"""
+
+
+@pytest.mark.parametrize("spelling", ["rel32", "tensile"])
+def test_a_long_branch_early_exit_does_not_skip_the_loop(snippet, spelling):
+    """Tensile's numIter == 0 test: falling through reaches only a long branch past every loop, the branch
+    reaches the loop, so the path takes the branch and runs the loop (before: it fell through, followed the
+    s_setpc_b64 nowhere and simulated no MFMA)."""
+    text = GUARDED_LOOP.format(skip=0, branch_to="NoBranch")
+    if spelling == "tensile":
+        start = text.index("  s_getpc_b64")
+        text = text[:start] + TENSILE_LONG_BRANCH + text[text.index(".LNoBranch:"):]
+    module = snippet.build(text)
+    result = simulate(module, module.kernels[0], 4)
+    assert result.path.trips == {".LLoop": 8} and result.path.mfmas_run == result.path.mfmas == 1
+    assert result.path.skipped_loops == [] and result.path.warnings() == []
+    assert result.path.by_class["mfma"] == 8 and result.utilization["MFMA"] > 0.5
+
+
+def test_a_long_branch_is_followed_and_a_skipped_loop_is_said(snippet, tmp_path, capsys):
+    """With the early exit taken (`--taken .LSkip`, or the fall-through made the exit) the path follows the long
+    branch to .LSkip, and the report warns that the loop and every MFMA were left out, in text, JSON and HTML."""
+    module = snippet.build(GUARDED_LOOP.format(skip=1, branch_to="Skip"))
+    result = simulate(module, module.kernels[0], 4, taken={".LSkip"})
+    assert result.path.skipped_loops == [(".LLoop", 13)] and result.path.mfmas_run == 0
+    warnings = result.path.warnings()
+    assert warnings[0].startswith("the path skips the loop at line 13 (.LLoop)") and "0 of the kernel's 1 MFMA" in warnings[1]
+    (tmp_path / "k.s").write_text(GUARDED_LOOP.format(skip=0, branch_to="NoBranch"))
+    assert main(["report", "--no-config", "--simulate", "--taken", ".LNoBranch", str(tmp_path / "k.s")]) == 0
+    out = capsys.readouterr().out
+    assert "path: " in out and "loops .LLoop x8; long branches" not in out  # the branch taken: no long branch
+    assert main(["report", "--no-config", "--simulate", str(tmp_path / "k.s"), "--format", "json"]) == 0
+    simulation = json.loads(capsys.readouterr().out)["kernels"][0]["simulation"]
+    assert simulation["path"]["trips"] == {".LLoop": 8} and simulation["path"]["warnings"] == []
+    assert {"path": str(tmp_path / "k.s"), "line": 7} in simulation["lines_never_run"]  # the long branch
+    (tmp_path / "s.s").write_text(GUARDED_LOOP.format(skip=1, branch_to="Skip"))
+    assert main(["report", "--no-config", "--simulate", "--taken", ".LSkip", str(tmp_path / "s.s"),
+                 "--format", "html", "--output", str(tmp_path / "r.html")]) == 0
+    page = (tmp_path / "r.html").read_text()
+    assert "warning: the path skips the loop at line 13 (.LLoop)" in page and 'class="line not-run"' in page
+
+
+def test_stall_rate_counts_every_reason(snippet):
+    """Two waves meeting at a barrier: the early one waits there; that counts in the stall rate, not in the
+    memory-wait rate."""
+    body = "".join(f"  v_mov_b32 v{3 + i % 8}, 0\n" for i in range(50)) + "  s_barrier\n  v_add_f32 v2, v1, v1\n"
+    result = run(snippet, body, 2, simds=1)
+    assert result.stalls["barrier"] == 200
+    assert result.stall_rate > 0 and result.wait_rate == 0

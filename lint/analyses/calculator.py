@@ -76,11 +76,13 @@ def thresholds(target: Target, inputs: Inputs) -> list[dict]:
     rows = []
     for waves in range(target.max_waves_per_simd, 0, -1):
         lds = largest_lds_for(target, replace(inputs, lds_bytes=target.lds_per_workgroup), waves)
+        granule = target.lds_alloc_granule
         rows.append({
             "waves_per_simd": waves,
             "max_vgprs": max_vgprs_for(target, waves, inputs.wave_size) or None,
             "max_sgprs": max_sgprs_for(target, waves),
-            "max_lds_bytes": lds,
+            "max_lds_bytes": None if lds is None else lds // granule * granule,  # whole allocation units
+            "llvm_max_lds_bytes": lds,  # LLVM's figure counts raw bytes
         })
     return rows
 

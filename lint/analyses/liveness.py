@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ..model.ir import Kernel
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis
 from .manager import Analysis, AnalysisManager
+
+_TRACKED = ("v", "a", "s")  # the register files whose pressure is reported (not VCC, EXEC, M0, ...)
 
 
 @dataclass(slots=True)
@@ -16,6 +19,16 @@ class Liveness:
 
     live_vgprs: list[int]  # per instruction: architectural VGPRs live into it
     live_agprs: list[int]  # per instruction: AGPRs (accumulation registers) live into it
+    live_sgprs: list[int]  # per instruction: numbered SGPRs live into it
+
+    def peak(self, file: str) -> tuple[int, int] | None:
+        """(most registers of `file` ("v", "a" or "s") live at once, the first instruction where they are);
+        None for a kernel without instructions."""
+        counts = {"v": self.live_vgprs, "a": self.live_agprs, "s": self.live_sgprs}[file]
+        if not counts:
+            return None
+        most = max(counts)
+        return most, counts.index(most)
 
 
 class LivenessAnalysis(Analysis):
@@ -40,17 +53,18 @@ class LivenessAnalysis(Analysis):
                 for offset in reversed(range(len(blocks[index].instructions))):
                     info = infos[starts[index] + offset]
                     live -= info.defs - info.preserved
-                    live |= {unit for unit in info.uses if unit[0] in ("v", "a")}
+                    live |= {unit for unit in info.uses if unit[0] in _TRACKED}
                 frozen = frozenset(live)
                 if frozen != live_in[index]:
                     live_in[index], changed = frozen, True
-        vgprs, agprs = [0] * len(infos), [0] * len(infos)
+        vgprs, agprs, sgprs = [0] * len(infos), [0] * len(infos), [0] * len(infos)
         for index, block in enumerate(blocks):
             live = set().union(*(live_in[s] for s in block.successors)) if block.successors else set()
             for offset in reversed(range(len(block.instructions))):
-                info = infos[starts[index] + offset]
+                position = starts[index] + offset
+                info = infos[position]
                 live -= info.defs - info.preserved
-                live |= {unit for unit in info.uses if unit[0] in ("v", "a")}
-                agprs[starts[index] + offset] = sum(1 for unit in live if unit[0] == "a")
-                vgprs[starts[index] + offset] = len(live) - agprs[starts[index] + offset]
-        return Liveness(vgprs, agprs)
+                live |= {unit for unit in info.uses if unit[0] in _TRACKED}
+                per_file = Counter(unit[0] for unit in live)
+                vgprs[position], agprs[position], sgprs[position] = per_file["v"], per_file["a"], per_file["s"]
+        return Liveness(vgprs, agprs, sgprs)

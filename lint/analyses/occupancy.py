@@ -67,6 +67,15 @@ class SizeSpread:
                 "at_256": self.at_256}
 
 
+@dataclass(frozen=True, slots=True)
+class NextStep:
+    """A change to the kernel (one resource, or every binding one together) and what it gives."""
+
+    text: str
+    inputs: Inputs  # the kernel's inputs with the change made
+    waves: int  # waves per SIMD with the change, by LLVM's figure and with LDS in whole allocation units
+
+
 @dataclass(slots=True)
 class Occupancy:
     """Waves a kernel reaches and what limits them."""
@@ -76,7 +85,15 @@ class Occupancy:
     workgroups_per_cu: int
     limits: dict[str, int]  # waves per SIMD each resource allows
     limiters: list[str]
-    next_step: list[str] = field(default_factory=list)
+    steps: list[NextStep] = field(default_factory=list)
+    #: waves per SIMD with the LDS rounded up to the dispatcher's allocation unit, where that is fewer than
+    #: LLVM's figure (which counts raw bytes); None where both agree
+    allocated_waves_per_simd: int | None = None
+    lds_allocated_bytes: int = 0  # the LDS the dispatcher gives a work-group: whole allocation units
+
+    @property
+    def next_step(self) -> list[str]:
+        return [step.text for step in self.steps]
 
     def to_json(self) -> dict:
         return {
@@ -86,6 +103,8 @@ class Occupancy:
             "limits": self.limits,
             "limiter": self.limiters,
             "next_step": self.next_step,
+            "lds_allocated_bytes": self.lds_allocated_bytes,
+            "allocated_waves_per_simd": self.allocated_waves_per_simd,
         }
 
 
@@ -191,6 +210,30 @@ def size_spread(target: Target, inputs: Inputs) -> SizeSpread:
 
 def occupancy(target: Target, inputs: Inputs) -> Occupancy:
     """Waves per SIMD (LLVM's `; Occupancy:`) with per-resource limits and the binding ones."""
+    result = _llvm_occupancy(target, inputs)
+    allocated = allocated_lds(target, inputs.lds_bytes)
+    result.lds_allocated_bytes = allocated
+    if allocated != inputs.lds_bytes:
+        by_units = achieved_waves(target, inputs)
+        if by_units != result.waves_per_simd:
+            result.allocated_waves_per_simd = by_units
+            result.steps.append(_whole_units_step(target, inputs, allocated, result.waves_per_simd))
+    if result.waves_per_simd < target.max_waves_per_simd:
+        result.steps += next_steps(target, inputs, result.waves_per_simd, result.limiters)
+    return result
+
+
+def _whole_units_step(target: Target, inputs: Inputs, allocated: int, waves: int) -> NextStep:
+    """The LDS trim to whole allocation units that gives LLVM's figure on the hardware too."""
+    granule = target.lds_alloc_granule
+    trimmed = replace(inputs, lds_bytes=inputs.lds_bytes // granule * granule)
+    return NextStep(f"use at most {trimmed.lds_bytes} bytes of LDS per work-group (now {inputs.lds_bytes}, which "
+                    f"work-groups get as {allocated}: whole {granule}-byte units): {waves} waves per SIMD, LLVM's "
+                    f"figure", trimmed, achieved_waves(target, trimmed))
+
+
+def _llvm_occupancy(target: Target, inputs: Inputs) -> Occupancy:
+    """LLVM's figure (raw LDS bytes) and the resources that bind it."""
     limits = resource_limits(target, inputs)
     groups = _lds_and_workgroup_limits(target, inputs.lds_bytes, inputs.wg_size, inputs.wave_size, inputs.cumode)[2]
     waves = min(limits.values())
@@ -198,10 +241,18 @@ def occupancy(target: Target, inputs: Inputs) -> Occupancy:
         binding = [WAVE_SLOTS]
     else:
         binding = [name for name, value in limits.items() if value == waves]
-    result = Occupancy(waves, waves * target.simds_per_cu(inputs.cumode), groups, limits, binding)
-    if waves < target.max_waves_per_simd:
-        result.next_step = next_steps(target, inputs, waves + 1, binding)
-    return result
+    return Occupancy(waves, waves * target.simds_per_cu(inputs.cumode), groups, limits, binding)
+
+
+def allocated_lds(target: Target, lds_bytes: int) -> int:
+    """The LDS a work-group is given for `lds_bytes`: whole allocation units."""
+    return _align_up(lds_bytes, target.lds_alloc_granule)
+
+
+def achieved_waves(target: Target, inputs: Inputs) -> int:
+    """Waves per SIMD the hardware gives: LLVM's figure with the LDS in whole allocation units (never more
+    than LLVM's figure)."""
+    return min(resource_limits(target, replace(inputs, lds_bytes=allocated_lds(target, inputs.lds_bytes))).values())
 
 
 def max_vgprs_for(target: Target, waves: int, wave_size: int) -> int:
@@ -222,31 +273,64 @@ def max_sgprs_for(target: Target, waves: int) -> int | None:
     return max(limit for limit, w in steps if w >= waves)
 
 
-def next_steps(target: Target, inputs: Inputs, goal: int, binding: list[str]) -> list[str]:
-    """What to change, per binding resource, to reach `goal` waves per SIMD."""
-    steps: list[str] = []
+def next_steps(target: Target, inputs: Inputs, waves: int, binding: list[str]) -> list[NextStep]:
+    """What to change for one more wave per SIMD than `waves`: each binding resource's change where it alone
+    gains a wave, else (several resources binding together) all of them at once. Every step's numbers hold
+    once the dispatcher rounds the LDS up to whole allocation units, and its `waves` are what it gives."""
+    goal = waves + 1
+    changes = [_change(target, inputs, name, goal) for name in binding]
+    steps = []
+    for change in changes:
+        if change is not None and (gained := achieved_waves(target, change[1])) > waves:
+            steps.append(NextStep(f"{change[0]}: {gained} waves per SIMD", change[1], gained))
+    if steps or len(changes) < 2 or any(change is None for change in changes):
+        return steps
+    together = inputs
     for name in binding:
-        if name == inputs.vgpr_label:
-            most = max_vgprs_for(target, goal, inputs.wave_size)
-            if most > 0:
-                count = inputs.vgprs - most
-                steps.append(f"free {count} {name}{'s' if count != 1 else ''} ({inputs.vgprs} -> {most})")
-        elif name == SGPR:
-            most_sgprs = max_sgprs_for(target, goal)
-            if most_sgprs:
-                count = inputs.sgprs - most_sgprs
-                steps.append(f"free {count} SGPR{'s' if count != 1 else ''} ({inputs.sgprs} -> {most_sgprs}, extras included)")
-        elif name == LDS:
-            lds_ok = largest_lds_for(target, inputs, goal)
-            if lds_ok is not None:
-                steps.append(f"use at most {lds_ok} bytes of LDS per work-group (now {inputs.lds_bytes})")
-        elif name == WORKGROUP:
-            size = _nearest_wg_size_for(target, inputs, goal)
-            if size is not None:
-                bound = "" if with_largest_wg(inputs, size).wg_min is None else "at most "
-                now = f"{inputs.smallest_wg}..{inputs.wg_size}" if inputs.wg_min is not None else f"{inputs.wg_size}"
-                steps.append(f"use work-groups of {bound}{size} work-items (now {now})")
-    return steps
+        change = _change(target, together, name, goal)
+        if change is None:
+            return []
+        together = change[1]
+    gained = achieved_waves(target, together)
+    if gained <= waves:
+        return []
+    texts = " and ".join(change[0] for change in changes if change is not None)
+    return [NextStep(f"{'both' if len(changes) == 2 else 'all of'}: {texts}: {gained} waves per SIMD", together, gained)]
+
+
+def _change(target: Target, inputs: Inputs, name: str, goal: int) -> tuple[str, Inputs] | None:
+    """How `name` must change for `goal` waves per SIMD by its own limit: the advice and the changed inputs."""
+    if name == inputs.vgpr_label:
+        most = max_vgprs_for(target, goal, inputs.wave_size)
+        if most <= 0:
+            return None
+        count = inputs.vgprs - most
+        return f"free {count} {name}{'s' if count != 1 else ''} ({inputs.vgprs} -> {most})", replace(inputs, vgprs=most)
+    if name == SGPR:
+        most_sgprs = max_sgprs_for(target, goal)
+        if not most_sgprs:
+            return None
+        count = inputs.sgprs - most_sgprs
+        return (f"free {count} SGPR{'s' if count != 1 else ''} ({inputs.sgprs} -> {most_sgprs}, extras included)",
+                replace(inputs, sgprs=most_sgprs))
+    if name == LDS:
+        raw = largest_lds_for(target, inputs, goal)
+        if raw is None:
+            return None
+        granule = target.lds_alloc_granule
+        lds_ok = raw // granule * granule  # whole allocation units: what the dispatcher gives is what LLVM counts
+        units = f"; LLVM's figure allows {raw}, but work-groups get LDS in {granule}-byte units" if lds_ok != raw else ""
+        return (f"use at most {lds_ok} bytes of LDS per work-group (now {inputs.lds_bytes}{units})",
+                replace(inputs, lds_bytes=lds_ok))
+    if name == WORKGROUP:
+        size = _nearest_wg_size_for(target, inputs, goal)
+        if size is None:
+            return None
+        changed = with_largest_wg(inputs, size)
+        bound = "" if changed.wg_min is None else "at most "
+        now = f"{inputs.smallest_wg}..{inputs.wg_size}" if inputs.wg_min is not None else f"{inputs.wg_size}"
+        return f"use work-groups of {bound}{size} work-items (now {now})", changed
+    return None
 
 
 def largest_lds_for(target: Target, inputs: Inputs, goal: int) -> int | None:

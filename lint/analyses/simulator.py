@@ -7,9 +7,13 @@ and `s_nop` issue freely. Arbitration is oldest wave first. Latencies and the CU
 request rates come from the latency table. Counters retire in order per type; a wait holds its
 wave until few enough events are outstanding. MFMAs occupy their SIMD's matrix pipe for
 passes x 4 cycles, and an instruction reading an MFMA result waits until the result is there.
-The path one wave takes is fixed beforehand: loop back-edges are taken `trip_count` times
-(per loop label, default 8), other conditional branches fall through unless `taken` names
-their label.
+The path one wave takes is fixed beforehand, as the one a kernel spends its time in: loop back-edges
+are taken `trip_count` times (per loop label, default 8); a forward conditional branch goes the way
+that still reaches a loop where only one way does (so an early exit that skips every loop, such as
+Tensile's numIter == 0 test, is not taken), and otherwise falls through unless `taken` names its
+label; a long branch (`s_getpc_b64`, a PC-relative label offset added, `s_setpc_b64`) goes to its
+label when that is in the kernel. The result says which path ran: blocks and lines, trips per loop,
+instructions by class, and the loops and MFMAs it left out.
 
 Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
 table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
@@ -23,7 +27,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..isa.classes import RETURNS
-from ..model.ir import Kernel, Module
+from ..model.ir import Instruction, Kernel, Module
+from ..model.nodes import BinOp, Node, Reg, Sym, UnOp
 from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from .defuse import DefUseAnalysis
 from .latency import request_cycles
@@ -64,34 +69,83 @@ class Simulation:
     cycles: int
     clocks_per_wave: float
     utilization: dict[str, float]
-    stall_rate: float
+    stall_rate: float  # share of the waves' time stalled, for any reason (barrier, memory, MFMA, pipes, ...)
     stalls: dict[str, int]  # reason -> wave-cycles
     per_line: dict[int, dict[str, int]]  # instruction index -> reason -> wave-cycles
-    trace_length: int
+    path: SimulatedPath
+    wait_rate: float = 0.0  # share of SIMD turns nothing issues while a wave waits on a memory counter
     starve_rate: float = 0.0  # share of SIMD time with no wave left on the SIMD (the tail)
     work_items_per_cycle: float = 0.0  # throughput of the CU
     bottleneck: str = ""
+
+    @property
+    def trace_length(self) -> int:
+        return len(self.path.indices)
 
     def to_json(self) -> dict:
         return {"waves": self.waves, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
                 "work_items_per_cycle": round(self.work_items_per_cycle, 3),
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
-                "stall_rate": round(self.stall_rate, 3), "starve_rate": round(self.starve_rate, 3),
-                "stalls": self.stalls, "bottleneck": self.bottleneck, "trace_length": self.trace_length}
+                "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
+                "starve_rate": round(self.starve_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
+                "trace_length": self.trace_length}
 
 
-def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> list[int]:
-    """Instruction indices one wave executes, loops unrolled by their trip counts."""
+@dataclass(slots=True)
+class SimulatedPath:
+    """The instructions one wave executes, and what that path covers of the kernel."""
+
+    indices: list[int]  # instruction indices in execution order
+    blocks: int = 0  # distinct basic blocks executed
+    of_blocks: int = 0  # basic blocks in the kernel
+    trips: dict[str, int] = field(default_factory=dict)  # loop label -> iterations run
+    skipped_loops: list[tuple[str, int]] = field(default_factory=list)  # (label, line) of loops never entered
+    long_branches: int = 0  # s_setpc_b64 long branches followed
+    by_class: dict[str, int] = field(default_factory=dict)  # instructions executed per class
+    mfmas: int = 0  # distinct MFMA instructions in the kernel
+    mfmas_run: int = 0  # of which on the path
+    never_run: list[int] = field(default_factory=list)  # instruction indices the path does not reach
+
+    def warnings(self) -> list[str]:
+        """What makes the simulation unrepresentative: loops it skipped, MFMAs it left out."""
+        found = [f"the path skips the loop at line {line} ({label}); pass --taken or --trip-count to steer it"
+                 for label, line in self.skipped_loops]
+        if self.mfmas and self.mfmas_run * 2 < self.mfmas:
+            found.append(f"only {self.mfmas_run} of the kernel's {self.mfmas} MFMA instructions are on the "
+                         "simulated path")
+        return found
+
+    def to_json(self) -> dict:
+        return {"blocks": self.blocks, "of_blocks": self.of_blocks, "trips": self.trips,
+                "skipped_loops": [{"label": label, "line": line} for label, line in self.skipped_loops],
+                "long_branches": self.long_branches, "executed_by_class": self.by_class,
+                "mfmas": self.mfmas, "mfmas_run": self.mfmas_run, "warnings": self.warnings()}
+
+
+def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> SimulatedPath:
+    """The path one wave executes, loops unrolled by their trip counts (the module docstring says how it
+    chooses at branches)."""
     cfg = manager.get(CFGAnalysis)
+    kernel = manager.kernel
+    long_branches = _long_branch_targets(kernel, cfg)
+    headers = {target: label for block in cfg.blocks if (label := _back_edge_label(block, cfg)) is not None
+               and (target := cfg.block_of_label[label]) <= block.index}
+    loop_ahead = _loop_ahead(cfg, headers, long_branches)
     trips: Tally = Tally()  # loop header block -> back-edges taken to it
     exhausted: dict[int, int] = {}  # loop header whose trips are done -> its latch block
     path: list[int] = []
+    entered: Tally = Tally()  # block -> times the path entered it
+    followed = 0
     block: int | None = 0
     while block is not None and len(path) < MAX_TRACE and cfg.blocks:
+        entered[block] += 1
         current = cfg.blocks[block]
         path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
         last = current.terminator
         following = block + 1 if block + 1 < len(cfg.blocks) else None
+        if last is not None and block in long_branches:
+            block, followed = long_branches[block], followed + 1
+            continue
         if last is None or last.mnemonic in ("s_endpgm", "s_endpgm_saved", *RETURNS):
             break
         label = branch_label(last)
@@ -109,12 +163,85 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]
             block = following
         elif conditional and target_block is not None:
             leaves = any(header <= block <= latch < target_block for header, latch in exhausted.items())
-            block = target_block if (label in taken or leaves) else following
+            into_loop = loop_ahead[target_block] and (following is None or not loop_ahead[following])
+            block = target_block if (label in taken or leaves or into_loop) else following
         elif is_unconditional_branch(last.mnemonic):
             block = target_block
         else:
             block = following
-    return path
+    return _described(kernel, cfg, path, entered, headers, followed)
+
+
+def _back_edge_label(block, cfg) -> str | None:
+    """The label a block's branch goes back to (its loop's header), if it does."""
+    last = block.terminator
+    label = branch_label(last) if last is not None and (
+        is_conditional_branch(last.mnemonic) or is_unconditional_branch(last.mnemonic)) else None
+    target = cfg.block_of_label.get(label) if label else None
+    return label if target is not None and target <= block.index else None
+
+
+def _loop_ahead(cfg, headers: dict[int, str], long_branches: dict[int, int]) -> list[bool]:
+    """Per block: whether a loop header can be reached from it going forward (branches, fall-throughs and
+    long branches to later blocks)."""
+    ahead = [False] * len(cfg.blocks)
+    for block in reversed(cfg.blocks):
+        later = [successor for successor in block.successors if successor > block.index]
+        if long_branches.get(block.index, -1) > block.index:
+            later.append(long_branches[block.index])
+        ahead[block.index] = block.index in headers or any(ahead[successor] for successor in later)
+    return ahead
+
+
+def _long_branch_targets(kernel: Kernel, cfg) -> dict[int, int]:
+    """Blocks ending in a long branch to a label of this kernel -> that label's block: `s_setpc_b64 s[a:b]` where
+    s[a:b] came from `s_getpc_b64` and the instructions since then added one label's offset to it."""
+    found: dict[int, int] = {}
+    for block in cfg.blocks:
+        last = block.terminator
+        if last is None or last.mnemonic not in ("s_setpc_b64", "s_set_pc_i64") or not last.operands:
+            continue
+        pc = last.operands[0]
+        start = cfg.starts[block.index]
+        instructions = kernel.instructions[max(0, start - 8): start + len(block.instructions) - 1]
+        labels: set[str] = set()
+        for instruction in reversed(instructions):
+            if instruction.mnemonic == "s_getpc_b64" and instruction.operands and instruction.operands[0] == pc:
+                targets = {label for label in labels if label in cfg.block_of_label}
+                if len(targets) == 1:
+                    found[block.index] = cfg.block_of_label[targets.pop()]
+                break
+            labels.update(_symbols(instruction))
+    return found
+
+
+def _symbols(instruction: Instruction) -> set[str]:
+    """The symbol names an instruction's operands use, without relocation specifiers (`label@rel32@lo` -> label)."""
+    names: set[str] = set()
+    stack: list[Node] = [operand for operand in instruction.operands if not isinstance(operand, Reg)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Sym):
+            names.add(node.name.split("@")[0])
+        elif isinstance(node, BinOp):
+            stack += [node.left, node.right]
+        elif isinstance(node, UnOp):
+            stack.append(node.operand)
+    return names
+
+
+def _described(kernel: Kernel, cfg, path: list[int], entered: Tally, headers: dict[int, str],
+               followed: int) -> SimulatedPath:
+    on_path = set(path)
+    mfmas = [index for index, instruction in enumerate(kernel.instructions)
+             if instruction.mnemonic.startswith(("v_mfma", "v_smfmac", "v_wmma", "v_swmmac"))]
+    return SimulatedPath(
+        path, len(entered), len(cfg.blocks),
+        trips={label: entered[header] for header, label in sorted(headers.items()) if entered[header]},
+        skipped_loops=[(label, kernel.instructions[cfg.starts[header]].where.line)
+                       for header, label in sorted(headers.items()) if not entered[header]],
+        long_branches=followed, mfmas=len(mfmas), mfmas_run=sum(index in on_path for index in mfmas),
+        never_run=[index for index in range(len(kernel.instructions)) if index not in on_path])
 
 
 def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
@@ -172,9 +299,12 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     manager = AnalysisManager(module, kernel)
     if manager.get(DefUseAnalysis) is None:
         return None
-    path = trace(manager, trip_counts or {}, taken or set())
+    simulated = trace(manager, trip_counts or {}, taken or set())
+    path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
     by_index = _steps(kernel, manager)
+    simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
+                                    for index in path).most_common())
     crew = [_Wave(w, w % simds) for w in range(waves)]
     busy: Tally = Tally()  # unit -> busy cycles
     stalls: Tally = Tally()
@@ -264,9 +394,12 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
              "LDS": busy["lds"] / total, "export": busy["export"] / total}
     empty = sum(total - max((w.done_at or total) for w in crew if w.simd == s) if any(w.simd == s for w in crew)
                 else total for s in range(simds))
-    result = Simulation(waves, total, sum((w.done_at or total) for w in crew) / waves, units,
-                        idle_turns / max(1, turns), dict(stalls), {i: dict(t) for i, t in per_line.items()}, len(path),
-                        starve_rate=empty / per_simd, work_items_per_cycle=waves * wave_size / total)
+    wave_time = sum((w.done_at or total) for w in crew)
+    result = Simulation(waves, total, wave_time / waves, units,
+                        min(1.0, sum(stalls.values()) / max(1, wave_time)), dict(stalls),
+                        {i: dict(t) for i, t in per_line.items()}, simulated,
+                        wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
+                        work_items_per_cycle=waves * wave_size / total)
     result.bottleneck = bottleneck(result)
     return result
 
@@ -367,12 +500,17 @@ def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[
 
 
 def line_stalls(kernel: Kernel, result: Simulation) -> list[dict]:
-    """Stall wave-cycles per source line (the instructions a line expands to added up), by reason, most stalled first."""
+    """Stall wave-cycles per source line (the instructions a line expands to added up), by reason, most stalled first;
+    `expanded_from` names the macro calls, `.rept`s and includes the line was expanded at (outermost per file)."""
     by_line: dict[tuple[str, int], Tally] = {}
+    sites: dict[tuple[str, int], set[tuple[str, int]]] = {}
     for index, reasons in result.per_line.items():
         where = kernel.instructions[index].where
-        by_line.setdefault((where.path, where.line), Tally()).update(reasons)
-    rows = [{"path": path, "line": line, "cycles": sum(reasons.values()), "reasons": dict(reasons.most_common())}
+        key = (where.path, where.line)
+        by_line.setdefault(key, Tally()).update(reasons)
+        sites.setdefault(key, set()).update((path, line) for path, line in where.per_file().items() if path != where.path)
+    rows = [{"path": path, "line": line, "cycles": sum(reasons.values()), "reasons": dict(reasons.most_common()),
+             "expanded_from": [{"path": site_path, "line": site_line} for site_path, site_line in sorted(sites[path, line])]}
             for (path, line), reasons in by_line.items()]
     return sorted(rows, key=lambda row: (-row["cycles"], row["path"], row["line"]))
 

@@ -79,7 +79,8 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
     if not isinstance(ignores, dict):
         raise ConfigError(f"{path}: 'per-file-ignores' must be a table of glob = [rules]")
     for pattern, rules in ignores.items():
-        config.per_file_ignores.append(((path.parent.resolve() / pattern).as_posix(), _string_list(rules, pattern, path)))
+        config.per_file_ignores.append(((path.parent.resolve() / pattern).as_posix(),
+                                        _string_list(rules, f"per-file-ignores.{pattern}", path)))
     if "baseline" in table:
         if not isinstance(table["baseline"], str):
             raise ConfigError(f"{path}: 'baseline' must be a path")
@@ -88,16 +89,20 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
         if not isinstance(table["latency-table"], str):
             raise ConfigError(f"{path}: 'latency-table' must be a path")
         config.latency_table = str(path.parent / table["latency-table"])
-    try:
-        if "fail-on" in table:
-            config.fail_on = Severity.parse(str(table["fail-on"]))
-        severity = table.get("severity", {})
-        if not isinstance(severity, dict):
-            raise ConfigError(f"{path}: 'severity' must be a table of rule = level")
-        config.severities = {rule: Severity.parse(str(level)) for rule, level in severity.items()}
-    except ValueError as error:
-        raise ConfigError(f"{path}: {error}") from None
+    if "fail-on" in table:
+        config.fail_on = _severity(table["fail-on"], "fail-on", path)
+    severity = table.get("severity", {})
+    if not isinstance(severity, dict):
+        raise ConfigError(f"{path}: 'severity' must be a table of rule = level")
+    config.severities = {rule: _severity(level, f"severity.{rule}", path) for rule, level in severity.items()}
     return config
+
+
+def _severity(value: Any, key: str, path: Path) -> Severity:
+    try:
+        return Severity.parse(str(value))
+    except ValueError as error:
+        raise ConfigError(f"{path}: '{key}': {error}") from None
 
 
 def load_config_file(path: Path) -> Config | None:
@@ -112,9 +117,11 @@ def load_config_file(path: Path) -> Config | None:
         raise ConfigError(f"{path}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    tool_table = data.get("tool", {}).get("amdgpu-lint") if isinstance(data.get("tool"), dict) else None
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("amdgpu-lint")
-        return None if table is None else _from_table(table, path)
+        return None if tool_table is None else _from_table(tool_table, path)
+    if tool_table is not None and set(data) == {"tool"}:
+        return _from_table(tool_table, path)  # pyproject.toml's form, copied into .amdgpu-lint.toml
     return _from_table(data, path)
 
 

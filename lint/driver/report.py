@@ -8,10 +8,11 @@ from functools import partial
 
 from ..analyses.cfg import CFGAnalysis
 from ..analyses.launch import fill
+from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.resources import KernelResources, ResourceAnalysis
-from ..model.ir import Kernel, Module
+from ..model.ir import Kernel, Module, Provenance
 from .linter import worth_sharing
 
 TYPE_CHECKING = False
@@ -67,7 +68,32 @@ def kernel_report(module: Module, kernel: Kernel) -> dict[str, Any]:
     }
     if resources is not None and module.target is not None:
         report.update(resource_report(module, module.target, resources))
+        report["pressure"] = peak_pressure(manager, kernel, resources)
     return report
+
+
+def peak_pressure(manager: AnalysisManager, kernel: Kernel, resources: KernelResources) -> dict[str, Any]:
+    """Per register file (vgpr, agpr, sgpr): the most registers live at once, the line where they first are, and
+    what the kernel allocates (the descriptor's figure, else its usage)."""
+    liveness = manager.get(LivenessAnalysis)
+    allocated = {"vgpr": resources.allocated_vgprs or resources.arch_vgprs, "agpr": resources.agprs,
+                 "sgpr": resources.allocated_sgprs or resources.sgprs}
+    pressure: dict[str, Any] = {}
+    for name, file in (("vgpr", "v"), ("agpr", "a"), ("sgpr", "s")):
+        peak = liveness.peak(file) if liveness is not None else None
+        live, line, path = (peak[0], kernel.instructions[peak[1]].where.line,
+                            kernel.instructions[peak[1]].where.path) if peak else (0, None, None)
+        pressure[name] = {"allocated": allocated[name], "most_live": live, "line": line, "path": path}
+    return pressure
+
+
+def _hot_line(where: Provenance, home: str, reason: str, share: float) -> dict[str, Any]:
+    """A hot spot: its line, and where an expansion put it in the kernel's own file (a macro call, a `.rept`)."""
+    hot: dict[str, Any] = {"path": where.path, "line": where.line, "reason": reason, "share": round(share, 3)}
+    site = where.per_file().get(home)
+    if where.chain and site is not None and (where.path, where.line) != (home, site):
+        hot["expanded_at"] = site
+    return hot
 
 
 def resource_report(module: Module, target: Target, resources: KernelResources) -> dict[str, Any]:
@@ -94,6 +120,8 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
         "limits": occupancy.limits,
         "limiter": occupancy.limiters,
         "next_step": occupancy.next_step,
+        "lds_allocated_bytes": occupancy.lds_allocated_bytes,
+        "allocated_waves_per_simd": occupancy.allocated_waves_per_simd,
         "over_sizes": size_spread(target, resources.inputs).to_json(),
         "what_if": what_if_json(target, resources.inputs),
         "what_if_range": what_if_range(target),
@@ -113,7 +141,13 @@ def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, wa
         return
     result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken)
     if result is not None:
+        executed = {(kernel.instructions[index].where.path, kernel.instructions[index].where.line)
+                    for index in set(result.path.indices)}
+        never_run = sorted({(where.path, where.line) for index in result.path.never_run
+                            if (where := kernel.instructions[index].where) and (where.path, where.line) not in executed})
         report["simulation"] = result.to_json() | {
-            "hot_lines": [{"path": kernel.instructions[index].where.path, "line": line, "reason": reason,
-                           "share": round(share, 3)} for line, index, reason, share in hot_lines(kernel, result)],
+            "path": result.path.to_json(),
+            "lines_never_run": [{"path": path, "line": line} for path, line in never_run],
+            "hot_lines": [_hot_line(kernel.instructions[index].where, module.path, reason, share)
+                          for _, index, reason, share in hot_lines(kernel, result)],
             "line_stalls": line_stalls(kernel, result)}

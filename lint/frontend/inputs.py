@@ -258,9 +258,15 @@ def _read_code_object(data: bytes) -> _CodeObject:
             section = elf.get_section(symbol["st_shndx"])
             start = symbol["st_value"] - (section["sh_addr"] if elf.header["e_type"] != "ET_REL" else 0)
             descriptors[symbol.name[:-3]] = section.data()[start:start + 64]
+        flags, abi_version = elf.header["e_flags"], elf.header["e_ident"]["EI_ABIVERSION"]
     except (ELFError, ValueError, KeyError, struct.error) as error:
         raise InputError(f"unreadable ELF code object: {error}") from None
     target = metadata.get("amdhsa.target", "") if isinstance(metadata, dict) else ""
+    if not target:  # no metadata note: the ELF header names the processor
+        from ..model.targets import target_id_from_elf_flags
+
+        from_flags = target_id_from_elf_flags(flags, abi_version if isinstance(abi_version, int) else 2)
+        target = f"amdgcn-amd-amdhsa--{from_flags}" if from_flags else ""
     return _CodeObject(target, metadata if isinstance(metadata, dict) else {}, descriptors)
 
 
@@ -329,19 +335,28 @@ def _disassemble(objdump: str, data: bytes, cpu: str) -> str:
     lines: list[str] = []
     function = ""
     header = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+    padding: list[str] = []  # s_nops after an s_endpgm: the code's alignment, unless code or a label follows
+    ended = False
     for text in run.stdout.split("\n"):
         match = header.match(text)
         if match:
             name = match.group(1)
             if re.fullmatch(r"L\d+", name):
+                lines += padding
                 lines.append(f".L{function}_{name}:")
             else:
                 function = name
                 lines += ["", f".globl {name}", f".type {name},@function", f"{name}:"]
+            padding, ended = [], False
             continue
         if text.startswith("\t"):
-            code = text.split("//")[0].rstrip()
-            lines.append(re.sub(r"\b(L\d+)\b", rf".L{function}_\1", code))
+            code = re.sub(r"\b(L\d+)\b", rf".L{function}_\1", text.split("//")[0].rstrip())
+            if ended and code.split()[:1] in (["s_nop"], ["s_code_end"]):
+                padding.append(code)
+                continue
+            lines += padding
+            lines.append(code)
+            padding, ended = [], code.split()[:1] == ["s_endpgm"]
     return "\n".join(lines)
 
 
@@ -351,7 +366,8 @@ def _from_code_object(path: Path, data: bytes, options: BuildOptions, bundle_id:
     code_object = _read_code_object(data)
     cpu = code_object.target.rsplit("--", 1)[-1] if code_object.target else (options.mcpu or "")
     if not cpu:
-        raise InputError("the code object has no amdhsa.target metadata; pass --mcpu")
+        raise InputError("the code object names no processor (no amdhsa.target metadata, an unknown e_flags machine); "
+                         "pass --mcpu")
     problems: list[str] = []
     objdump = find_objdump()
     body = ""

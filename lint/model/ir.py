@@ -159,6 +159,14 @@ class Provenance:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
 
+    def per_file(self) -> dict[str, int]:
+        """The line each file shows this statement at: where it is, and in a file it was expanded from (a macro
+        call, a `.rept`, an `.include`), the outermost step there."""
+        lines = {self.path: self.line}
+        for step in self.chain:  # innermost first: an outer step in the same file replaces an inner one
+            lines[step.path] = step.line
+        return lines
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:

@@ -129,6 +129,42 @@ class SpecialReg:
 Node = Num | Sym | LocalRef | Str | BinOp | UnOp | Call | ListExpr | Abs | Reg | RegExpr | SpecialReg
 
 
+def spelled(node: Node | None) -> str:
+    """An operand as assembly writes it, after expansion (macro arguments and symbols as the parser resolved them)."""
+    if node is None:
+        return ""
+    if isinstance(node, Num):
+        value = node.value
+        return f"0x{value:x}" if isinstance(value, int) and value >= 1 << 16 else str(value)
+    if isinstance(node, (Reg, SpecialReg)):
+        return str(node)
+    if isinstance(node, Sym):
+        return node.name
+    if isinstance(node, LocalRef):
+        return f"{node.label}{'f' if node.forward else 'b'}"
+    if isinstance(node, Str):
+        return '"' + node.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(node, BinOp):
+        return f"{spelled(node.left)} {node.op} {spelled(node.right)}"
+    if isinstance(node, UnOp):
+        return f"{node.op}{spelled(node.operand)}"
+    if isinstance(node, Call):
+        return f"{node.name}({', '.join(map(spelled, node.args))})"
+    if isinstance(node, ListExpr):
+        return f"[{', '.join(map(spelled, node.items))}]"
+    if isinstance(node, Abs):
+        return f"|{spelled(node.operand)}|"
+    last = f":{spelled(node.last)}" if node.last is not None else ""  # RegExpr
+    return f"{node.kind}[{spelled(node.first)}{last}]"
+
+
+def instruction_text(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...]) -> str:
+    """One instruction as assembly writes it: `v_add_f32 v2, v1, v0 clamp`."""
+    parts = [", ".join(map(spelled, operands))] if operands else []
+    parts += [name if value is None else f"{name}:{spelled(value)}" for name, value in modifiers]
+    return " ".join([mnemonic, *parts])
+
+
 def mentions_symbols(node: Node) -> bool:
     """Whether an operand refers to a symbol (a name, a local label, a symbolic register index)."""
     if isinstance(node, (RegExpr, Sym, LocalRef)):

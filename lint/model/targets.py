@@ -28,6 +28,37 @@ PROCESSOR_ALIASES = {
     "generic": "gfx600", "generic-hsa": "gfx700",
 }
 
+#: EF_AMDGPU_MACH (the low byte of an AMDGPU ELF's e_flags) -> processor, as AMDGPUUsage lists them
+ELF_MACHINES = {
+    0x020: "gfx600", 0x021: "gfx601", 0x022: "gfx700", 0x023: "gfx701", 0x024: "gfx702", 0x025: "gfx703",
+    0x026: "gfx704", 0x028: "gfx801", 0x029: "gfx802", 0x02a: "gfx803", 0x02b: "gfx810", 0x02c: "gfx900",
+    0x02d: "gfx902", 0x02e: "gfx904", 0x02f: "gfx906", 0x030: "gfx908", 0x031: "gfx909", 0x032: "gfx90c",
+    0x033: "gfx1010", 0x034: "gfx1011", 0x035: "gfx1012", 0x036: "gfx1030", 0x037: "gfx1031", 0x038: "gfx1032",
+    0x039: "gfx1033", 0x03a: "gfx602", 0x03b: "gfx705", 0x03c: "gfx805", 0x03d: "gfx1035", 0x03e: "gfx1034",
+    0x03f: "gfx90a", 0x041: "gfx1100", 0x042: "gfx1013", 0x043: "gfx1150", 0x044: "gfx1103", 0x045: "gfx1036",
+    0x046: "gfx1101", 0x047: "gfx1102", 0x048: "gfx1200", 0x049: "gfx1250", 0x04a: "gfx1151", 0x04c: "gfx942",
+    0x04e: "gfx1201", 0x04f: "gfx950", 0x051: "gfx9-generic", 0x052: "gfx10-1-generic", 0x053: "gfx10-3-generic",
+    0x054: "gfx11-generic", 0x055: "gfx1152", 0x058: "gfx1153", 0x059: "gfx12-generic", 0x05a: "gfx1251",
+    0x05f: "gfx9-4-generic",
+}
+
+
+def target_id_from_elf_flags(flags: int, abi_version: int) -> str | None:
+    """The target ID an AMDGPU code object's e_flags name (`gfx90a:sramecc+:xnack-`): the processor, and the
+    xnack and sramecc settings it was built for (HSA code object v3: on or absent; v4 and later: any, off or
+    on). None for a machine number this table does not know."""
+    processor = ELF_MACHINES.get(flags & 0xFF)
+    if processor is None:
+        return None
+    if abi_version <= 1:  # code object v3
+        sramecc = "+" if flags & 0x200 else ""
+        xnack = "+" if flags & 0x100 else ""
+    else:
+        sramecc = {0x800: "-", 0xC00: "+"}.get(flags & 0xC00, "")
+        xnack = {0x200: "-", 0x300: "+"}.get(flags & 0x300, "")
+    return processor + (f":sramecc{sramecc}" if sramecc else "") + (f":xnack{xnack}" if xnack else "")
+
+
 _NAME = re.compile(r"gfx(\d+?)([0-9a-f])([0-9a-f])\Z")
 
 _FAMILY_NAMES = {6: "GFX6 (SI)", 7: "GFX7 (CI)", 8: "GFX8 (VI)", 9: "GFX9", 10: "GFX10", 11: "GFX11", 12: "GFX12"}
@@ -233,6 +264,17 @@ class Target:
         if self.name == "gfx950":
             return 163840
         return 32768 if self.major == 6 else 65536
+
+    @cached_property
+    def lds_alloc_granule(self) -> int:
+        """Bytes in one unit of COMPUTE_PGM_RSRC2.LDS_SIZE: the dispatcher gives a work-group its LDS in
+        whole units (AMDGPUUsage: 64 dwords on GFX6, 128 on GFX7-GFX12, 320 on gfx950, 512 on gfx125x).
+        LLVM's occupancy figure counts raw bytes."""
+        if self.is_gfx1250:
+            return 2048
+        if self.name == "gfx950":
+            return 1280
+        return 256 if self.major == 6 else 512
 
     # ---- features
     @cached_property

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..model.diagnostics import Diagnostic, Severity
+from .report_text import baseline_change
 from .uris import RepositoryPaths, repository_root
 
 TYPE_CHECKING = False
@@ -75,7 +76,7 @@ def write_github(out: TextIO, diagnostics: list[Diagnostic], files: int) -> None
         if d.line == d.end_line:  # GitHub refuses columns on multi-line ranges
             properties += [f"col={d.column}", f"endColumn={d.end_column}"]
         properties.append(f"title={_escape_property(f'amdgpu-lint ({d.code} {d.name})')}")
-        body = f"{path}:{d.line}:{d.column}: {d.message}"
+        body = f"{path}:{d.line}:{d.column}: {paths.in_text(d.message)}"
         out.write(f"::{_COMMANDS[d.severity]} {','.join(properties)}::{_escape_data(body)}\n")
 
 
@@ -88,6 +89,11 @@ def _code(text: str) -> str:
     return f"`{text.replace('`', '')}`"
 
 
+def _code_cell(text: str) -> str:
+    """`_code` in a table cell: GitHub ends a cell at a `|` even inside a code span, unless it is escaped."""
+    return _code(" ".join(text.split()).replace("|", "\\|"))
+
+
 def check_summary(diagnostics: list[Diagnostic], files: int) -> str:
     """`check`'s job summary: counts per rule, occupancy regressions, the first findings (most severe first)."""
     paths = RepositoryPaths(repository_root())
@@ -98,11 +104,12 @@ def check_summary(diagnostics: list[Diagnostic], files: int) -> str:
     for d in diagnostics:
         per_rule.setdefault((d.code, d.name), Counter())[d.severity] += 1
     lines += ["| Rule | Errors | Warnings | Notices |", "| --- | ---: | ---: | ---: |"]
-    lines += [f"| {_code(code)} {name} | {counts[Severity.ERROR]} | {counts[Severity.WARNING]} | {counts[Severity.INFO]} |"
+    lines += [f"| {_code_cell(code)} {name} | {counts[Severity.ERROR]} | {counts[Severity.WARNING]} | {counts[Severity.INFO]} |"
               for (code, name), counts in sorted(per_rule.items())]
 
     def row(d: Diagnostic) -> str:
-        return f"| {_code(f'{paths.display(d.path)}:{d.line}')} | {_code(d.code)} {d.name} | {_cell(d.message)} |"
+        return (f"| {_code_cell(f'{paths.display(d.path)}:{d.line}')} | {_code_cell(d.code)} {d.name} | "
+                f"{_cell(paths.in_text(d.message))} |")
 
     regressions = [d for d in diagnostics if d.name == "occupancy-regression"]
     if regressions:
@@ -121,18 +128,12 @@ _RESOURCES = (("VGPR", "vgpr"), ("AGPR", "agpr"), ("SGPR", "sgpr"), ("LDS bytes"
 
 
 def _change(report: dict[str, Any], before: dict[str, Any] | None) -> tuple[int, str]:
-    """(rank: regressions first, text) of a kernel's occupancy against its baseline entry."""
-    if before is None:
-        return 2, "not in the baseline"
-    now, was = report["waves_per_simd"], before.get("waves_per_simd")
-    moved = [f"{name.split()[0]} {before[key]} → {report.get(key)}" for name, key in _RESOURCES
-             if key in before and before[key] != report.get(key)]
-    detail = f" ({', '.join(moved)})" if moved else ""
-    if isinstance(was, int) and now < was:
-        return 0, f"**fell {was} → {now}**{detail}"
-    if isinstance(was, int) and now > was:
-        return 1, f"rose {was} → {now}{detail}"
-    return 3, f"unchanged{detail}"
+    """`baseline_change`, a fall in bold."""
+    rank, text = baseline_change(report, before)
+    if rank == 0:
+        fell, _, detail = text.partition(" (")
+        return rank, f"**{fell}**" + (f" ({detail}" if detail else "")
+    return rank, text
 
 
 def occupancy_summary(command: str, rows: Iterable[tuple[dict[str, Any], dict[str, Any] | None]],
@@ -156,7 +157,7 @@ def occupancy_summary(command: str, rows: Iterable[tuple[dict[str, Any], dict[st
     lines += ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
     for number in sorted(range(len(rows)), key=lambda number: changes[number][0] if baseline else 0):
         report = rows[number][0]
-        cells = [_code(report["name"]), _code(f"{paths.display(report['path'])}:{report['line']}"),
+        cells = [_code_cell(report["name"]), _code_cell(f"{paths.display(report['path'])}:{report['line']}"),
                  _cell(report.get("target") or "?"), str(report["waves_per_simd"]),
                  _cell(", ".join(report.get("limiter") or ()) or "-"),
                  *(str(report.get(key, "-")) for _, key in _RESOURCES)]

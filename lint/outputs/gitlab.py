@@ -38,7 +38,7 @@ def write_gitlab(out: TextIO, diagnostics: list[Diagnostic], sources: dict[str, 
     issues = []
     for d, path, print_ in zip(diagnostics, paths, fingerprints(diagnostics, sources, paths), strict=True):
         issues.append({
-            "description": f"{d.code}: {d.message}",
+            "description": f"{d.code}: {names.in_text(d.message)}",
             "check_name": d.name,
             "fingerprint": hashlib.md5(print_.encode()).hexdigest(),
             "severity": gitlab_severity(d),

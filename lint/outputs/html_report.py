@@ -1,14 +1,24 @@
-"""`amdgpu-lint report --format html`: one self-contained page (no scripts, fonts or links outside it).
+"""`amdgpu-lint report --format html`: one self-contained page (no fonts, links or scripts from outside it).
 
 Per file: its findings, then per kernel the occupancy table, what-if charts and simulation, then the
 highlighted listing with live VGPRs and AGPRs per line, the simulated stalls per line, and the findings
 under the lines they concern. Every listing line has an anchor (unique over the page), which findings,
-their related locations and the simulator's hot spots link to; long metadata blocks are collapsed."""
+their related locations and the simulator's hot spots link to; long metadata blocks are collapsed.
+
+A page of several kernels starts with a kernel table (sorted by clicking a column). A large page (a
+kernel library: `LAZY_LINES` listing lines or `LAZY_KERNELS` kernels) renders each kernel's section and each
+kernel's stretch of the listing when it is opened or linked to: until then they are inert text the
+browser does not lay out, so the page opens at once whatever the file's size. The page's one script
+(inline) sorts the table and renders those sections; without it the rest of the page still reads."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import re
+from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -20,10 +30,11 @@ from .. import __version__
 from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..model.diagnostics import Diagnostic, Severity
-from ..model.ir import Module, SourceFile
+from ..model.ir import Kernel, Module, SourceFile
+from ..model.nodes import instruction_text
 from .lexer import AMDGPULexer
-from .plots import report_charts
-from .report_text import spread_text
+from .plots import flat_note, is_flat, report_charts
+from .report_text import allocated_text, baseline_change, path_text, pressure_text, spread_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,14 +59,20 @@ ol.findings { margin: 4px 0; padding-left: 24px; } ol.findings li { margin: 2px 
 table.listing { border-collapse: collapse; font-family: monospace; font-size: 12px; width: 100%; table-layout: fixed; }
 table.listing th { text-align: left; font-family: sans-serif; font-size: 12px; border-bottom: 1px solid #ccc; }
 table.listing td { padding: 0 6px; vertical-align: top; }
-td.code { white-space: pre-wrap; overflow-wrap: anywhere; tab-size: 8; }
+td.code { white-space: pre-wrap; overflow-wrap: break-word; tab-size: 8; }
 td.number { text-align: right; } td.number a { color: #999; text-decoration: none; }
-col.number { width: 4.5em; } col.live { width: 170px; } col.stall { width: 190px; }
+col.number { width: 4.5em; } col.live { width: 170px; } col.stall { width: 190px; } col.source { width: 260px; }
+td.source { font-size: 11px; color: #555; white-space: normal; }
 td.live, td.stall { white-space: pre; overflow: hidden; font-size: 11px; color: #555; }
 .meter { display: inline-block; width: 60px; height: 9px; background: #f1f1f1; margin-right: 6px; vertical-align: middle; }
 .meter span { display: inline-block; height: 9px; vertical-align: top; }
 .meter .v { background: #5b9bd5; } .meter .a { background: #9b59b6; } .meter .s { background: #e07b6a; }
 tr.line:target td { background: #fff59d; }
+table.kernels { font-size: 12px; } table.kernels td, table.kernels th { padding: 2px 5px; }
+table.kernels th { cursor: pointer; background: #f6f8fa; } table.kernels th[data-dir] { text-decoration: underline; }
+details.lazy > summary { cursor: pointer; padding: 3px 0; } p.flat { color: #666; font-size: 13px; margin: 2px 0; }
+tr.line.not-run td.code { opacity: 0.45; } tr.line.not-run td.number::after { content: " \\2205"; color: #888; }
+p.sim-warning { color: #8a4b00; margin: 2px 0; }
 tr.finding td { white-space: normal; font-family: sans-serif; padding: 3px 8px 4px 8px; }
 tr.finding.error td { background: #fde2e4; } tr.finding.warning td { background: #fff3cd; }
 tr.finding.info td { background: #e8f4fd; } tr.finding ul { margin: 2px 0; padding-left: 20px; }
@@ -69,6 +86,55 @@ _BLOCKS = {"amdgpu_metadata": "code-object metadata (YAML)", "amdhsa_kernel": "k
 _BLOCK_START = re.compile(r"^\s*\.(amdgpu_metadata|amdhsa_kernel|amd_kernel_code_t)\b")
 _KERNEL_INFO = re.compile(r"^\s*; Kernel info:")
 COLLAPSED_LINES = 8  # metadata blocks this long or longer are collapsed
+LAZY_LINES = 8000  # listing lines from which a page renders its sections on demand
+LAZY_KERNELS = 40  # kernels from which a page renders its sections on demand
+
+#: Sorts the kernel table by the clicked column (numbers by `data-v`); renders a lazy section when it is opened
+#: or an anchor in it is the page's target. In CDATA, so the page stays well-formed XML.
+_SCRIPT = """//<![CDATA[
+for (const table of document.querySelectorAll("table.kernels")) {
+  table.querySelectorAll("th").forEach((th, column) => th.addEventListener("click", () => {
+    const sign = th.dataset.dir === "up" ? -1 : 1;
+    th.dataset.dir = sign === 1 ? "up" : "down";
+    const key = (row) => row.cells[column].dataset.v ?? row.cells[column].textContent;
+    const body = table.tBodies[0];
+    Array.from(body.rows).sort((a, b) => {
+      const x = key(a), y = key(b), nx = parseFloat(x), ny = parseFloat(y);
+      return sign * (isNaN(nx) || isNaN(ny) ? x.localeCompare(y) : nx - ny);
+    }).forEach((row) => body.appendChild(row));
+  }));
+}
+async function render(details) {
+  const inert = details.querySelector(":scope > script.inert");
+  if (!inert) return;
+  inert.classList.remove("inert");
+  const bytes = Uint8Array.from(atob(inert.textContent), (c) => c.charCodeAt(0));
+  const html = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  inert.insertAdjacentHTML("afterend", html);
+  inert.remove();
+}
+document.addEventListener("toggle", (event) => {
+  if (event.target.classList.contains("lazy") && event.target.open) render(event.target);
+}, true);
+async function reveal() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (!id) return;
+  const line = /^(.*)-L([0-9]+)$/.exec(id);
+  for (const details of document.querySelectorAll("details.lazy")) {
+    const holds = line && details.dataset.lines === line[1]
+      && +details.dataset.first <= +line[2] && +line[2] <= +details.dataset.last;
+    if (details.id === id || holds) { details.open = true; await render(details); }
+  }
+  const target = document.getElementById(id);
+  if (!target) return;
+  for (let node = target.parentElement; node; node = node.parentElement) {
+    if (node.tagName === "DETAILS") node.open = true;  // a collapsed metadata block around the line
+  }
+  target.scrollIntoView();
+}
+window.addEventListener("hashchange", reveal);
+reveal();
+//]]>"""
 
 
 @dataclass(slots=True)
@@ -87,6 +153,9 @@ class _Page:
     """The anchors of every listing on the page."""
 
     def __init__(self, modules: list[Module], diagnostics: list[Diagnostic]) -> None:
+        kernels = sum(len(module.kernels) for module in modules)
+        lines = sum(source.line_count for module in modules for source in module.sources.values())
+        self.lazy = kernels >= LAZY_KERNELS or lines >= LAZY_LINES  # sections rendered when opened
         self.sources: list[dict[str, _Source]] = []
         self.kernel_ids: list[dict[str, str]] = []
         used: set[str] = set()
@@ -161,22 +230,48 @@ def _finding_html(page: _Page, module_index: int, diagnostic: Diagnostic) -> str
             + (f'<ul class="notes">{notes}</ul>' if notes else ""))
 
 
-def _toc(page: _Page, modules: list[Module], reports: list[dict[str, Any]]) -> str:
+def _toc(page: _Page, modules: list[Module]) -> str:
     files = []
     for index, module in enumerate(modules):
         found = [d for source in page.sources[index].values() for d in source.diagnostics]
-        kernels = []
-        for report in reports:
-            if report["path"] != module.path or report["name"] not in page.kernel_ids[index]:
-                continue
-            mine = sum(1 for d in found if d.kernel == report["name"])
-            occupancy = (f"{report['waves_per_simd']}/{report['max_waves_per_simd']} waves/SIMD, "
-                         f"limited by {', '.join(report['limiter'])}" if "waves_per_simd" in report else "no target")
-            kernels.append(f'<li><a href="#{page.kernel_ids[index][report["name"]]}">{escape(report["name"])}</a> '
-                           f'<span class="note">{escape(occupancy)}; {mine} finding{"s" if mine != 1 else ""}</span></li>')
-        files.append(f'<li><a href="#f{index + 1}">{escape(module.path)}</a> <span class="note">{_count_text(found)}</span>'
-                     f'<ul>{"".join(kernels)}</ul></li>')
-    return f'<nav class="toc"><b>Contents</b><ul>{"".join(files)}</ul></nav>'
+        files.append(f'<li><a href="#f{index + 1}">{escape(module.path)}</a> <span class="note">{_count_text(found)}'
+                     f"; {len(module.kernels)} kernel{'s' if len(module.kernels) != 1 else ''}</span></li>")
+    return f'<nav class="toc"><b>Files</b><ul>{"".join(files)}</ul></nav>'
+
+
+#: (header, report key) of the kernel table's resource columns
+_TABLE_RESOURCES = (("VGPR", "vgpr"), ("AGPR", "agpr"), ("SGPR", "sgpr"), ("LDS bytes", "lds_bytes"),
+                    ("scratch bytes", "scratch_bytes"))
+
+
+def _kernel_table(page: _Page, modules: list[Module], reports: list[dict[str, Any]],
+                  baselines: list[dict[str, Any] | None] | None) -> str:
+    """One row per kernel (click a column to sort): occupancy, limiter, resources, findings, change against the
+    baseline when one is given."""
+    index_of = {module.path: index for index, module in enumerate(modules)}
+    header = ["kernel", "location", "target", "waves/SIMD", "limited by", *(name for name, _ in _TABLE_RESOURCES),
+              "findings", *(["against the baseline"] if baselines is not None else [])]
+    body = []
+    for number, report in enumerate(reports):
+        index = index_of.get(report["path"])
+        if index is None or report["name"] not in page.kernel_ids[index]:
+            continue
+        found = sum(1 for source in page.sources[index].values() for d in source.diagnostics if d.kernel == report["name"])
+        link = f'<a href="#{page.kernel_ids[index][report["name"]]}">{escape(report["name"])}</a>'
+        place = page.line_link(index, report["path"], report.get("line"), f"{Path(report['path']).name}:{report.get('line')}")
+        waves = report.get("waves_per_simd")
+        shown_waves = "-" if waves is None else f"{waves}/{report['max_waves_per_simd']}"
+        cells = [f"<td>{link}</td>", f"<td>{place}</td>", f"<td>{escape(str(report.get('target')))}</td>",
+                 f'<td class="number" data-v="{waves if waves is not None else -1}">{shown_waves}</td>',
+                 f"<td>{escape(', '.join(report.get('limiter') or ()) or '-')}</td>",
+                 *(f'<td class="number">{report.get(key, "-")}</td>' for _, key in _TABLE_RESOURCES),
+                 f'<td class="number">{found}</td>']
+        if baselines is not None:
+            rank, text = baseline_change(report, baselines[number]) if waves is not None else (4, "no target")
+            cells.append(f'<td data-v="{rank}">{escape(text)}</td>')
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    headers = "".join(f'<th title="sort by {escape(name)}">{escape(name)}</th>' for name in header)
+    return (f'<table class="kernels occupancy"><thead><tr>{headers}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 
 def _occupancy_section(report: dict[str, Any]) -> str:
@@ -191,17 +286,22 @@ def _occupancy_section(report: dict[str, Any]) -> str:
         registers += f", {report['allocated_vgpr']} allocated"
     wg_min = report.get("wg_size_min", report["wg_size"])
     work_group = f"{wg_min}..{report['wg_size']}" if wg_min < report["wg_size"] else str(report["wg_size"])
-    charts = report_charts(report)
+    flat = [axis for axis, curves in report["what_if"].items() if is_flat(curves)]
+    charts = "".join(svg for axis, svg in report_charts(report).items() if axis not in flat)
+    notes = "".join(f'<p class="flat">{escape(flat_note(report, axis))}</p>' for axis in flat)
     return (
         '<div class="overview"><div>'
         f"<p><b>{report['waves_per_simd']} of {report['max_waves_per_simd']} waves per SIMD</b>"
-        f"{escape(spread_text(report['over_sizes'], report['wg_size_min'], report['wg_size'], 'pass --wg-size'))}, "
+        f"{escape(spread_text(report['over_sizes'], report['wg_size_min'], report['wg_size'], 'pass --wg-size'))}"
+        f"{escape(allocated_text(report))}, "
         f"{report['waves_per_cu']} per {report['cu_unit']}, wave{report['wave_size']}<br/>{registers}, "
         f"SGPR {report['sgpr']}, LDS {report['lds_bytes']} bytes, scratch {report['scratch_bytes']} bytes/lane<br/>"
-        f"work-group {work_group} ({escape(report['wg_size_source'])})</p>"
+        f"work-group {work_group} ({escape(report['wg_size_source'])})"
+        + (f"<br/>pressure: {escape(pressure_text(report['pressure'], report['path']))}" if "pressure" in report else "")
+        + "</p>"
         + (f"<p>next step:</p><ul>{steps}</ul>" if steps else "")
         + f'</div><table class="occupancy"><tr><th>resource</th><th>waves/SIMD</th></tr>{rows}</table></div>'
-        f'<div class="charts">{"".join(charts.values())}</div>'
+        f'<div class="charts">{charts}</div>{notes}'
     )
 
 
@@ -212,13 +312,20 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
     stalls = "".join(f'<tr><td>{escape(reason)}</td><td class="number">{cycles / total:.0%}</td></tr>'
                      for reason, cycles in sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
     hot = "".join(
-        f"<li>{page.line_link(module_index, item.get('path', module.path), item['line'], 'line ' + str(item['line']))}: "
-        f"stalled here {item['share']:.0%} ({escape(item['reason'])})</li>"
+        f"<li>{page.line_link(module_index, item.get('path', module.path), item['line'], _place(item.get('path', module.path), item['line'], module.path))}"
+        + (f" (expanded at {page.line_link(module_index, module.path, item['expanded_at'], 'line ' + str(item['expanded_at']))})"
+           if "expanded_at" in item else "")
+        + f": stalled here {item['share']:.0%} ({escape(item['reason'])})</li>"
         for item in simulation.get("hot_lines", []))
+    path = simulation.get("path")
+    path_line = f"<p>Path: {escape(path_text(path, simulation['trace_length']))}; lines it never runs are dimmed (∅)</p>" \
+        if path else ""
+    warnings = "".join(f'<p class="sim-warning">warning: {escape(w)}</p>' for w in (path or {}).get("warnings", []))
     return (
         f"<p><b>Simulation</b>: {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
-        f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%}. "
-        f"<b>{escape(simulation['bottleneck'])}</b></p>"
+        f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; "
+        f"SIMD idle on memory {simulation.get('wait_rate', 0):.0%}). "
+        f"<b>{escape(simulation['bottleneck'])}</b></p>{path_line}{warnings}"
         '<div class="overview">'
         f'<table class="occupancy"><tr><th>unit</th><th>busy</th></tr>{busy}</table>'
         + (f'<table class="occupancy"><tr><th>stall reason</th><th>share</th></tr>{stalls}</table>' if stalls else "")
@@ -227,33 +334,98 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
     )
 
 
-def _pressure_by_line(module: Module) -> dict[tuple[str, int], tuple[int, int]]:
-    """(path, line) -> the most VGPRs and the most AGPRs live into an instruction of that line."""
-    pressure: dict[tuple[str, int], tuple[int, int]] = {}
+Line = tuple[str, int]  # (path, line)
+
+
+@dataclass(slots=True)
+class _LinePressure:
+    """The most VGPRs and AGPRs live into an instruction a listing line shows, and, at a macro call, `.rept` or
+    `.include`, the same per body line it expands."""
+
+    vgprs: int = 0
+    agprs: int = 0
+    bodies: dict[Line, tuple[int, int]] = field(default_factory=dict)
+
+
+def _expanded_view(page: _Page, module_index: int, module: Module, kernel: Kernel) -> str:
+    """The kernel's instructions as the assembler sees them (macros, `.rept` and symbolic registers expanded), each
+    linked to its source line and to the call sites it was expanded at; empty for a kernel that expands nothing."""
+    instructions = kernel.instructions
+    if not any(instruction.where.chain for instruction in instructions):
+        return ""
+    texts = [instruction_text(i.mnemonic, i.operands, i.modifiers)
+             + (f" :: {instruction_text(i.pair.mnemonic, i.pair.operands, i.pair.modifiers)}" if i.pair else "")
+             for i in instructions]
+    code = highlight("\n".join(texts) + "\n", AMDGPULexer(stripnl=False, ensurenl=False), HtmlFormatter(nowrap=True))
+    rows = []
+    for number, (instruction, html) in enumerate(zip(instructions, code.split("\n"), strict=False)):
+        where = instruction.where
+        links = [page.line_link(module_index, where.path, where.line, _place(where.path, where.line, module.path))]
+        links += [f"← {page.line_link(module_index, step.path, step.line, _place(step.path, step.line, module.path))} "
+                  f"({escape(step.kind)}{' ' + escape(step.name) if step.name else ''})" for step in where.chain]
+        rows.append(f'<tr><td class="number">{number}</td><td class="source">{" ".join(links)}</td>'
+                    f'<td class="code">{html}</td></tr>')
+    return (f'<details class="expanded-view"><summary>expanded: the {len(instructions)} instructions after macros, '
+            f'<code>.rept</code> and symbols, each linked to its source line</summary><table class="listing">'
+            '<colgroup><col class="number"/><col class="source"/><col class="code"/></colgroup>'
+            f'{"".join(rows)}</table></details>')
+
+
+def _pressure_by_line(module: Module) -> dict[Line, _LinePressure]:
+    """(path, line) -> its pressure. An instruction counts at its own line and, in each file it was expanded from,
+    at the outermost call site there (the line of the file being viewed)."""
+    pressure: dict[Line, _LinePressure] = {}
     for kernel in module.kernels:
         liveness = AnalysisManager(module, kernel).get(LivenessAnalysis)
         if liveness is None:
             continue
         for instruction, vgprs, agprs in zip(kernel.instructions, liveness.live_vgprs, liveness.live_agprs, strict=True):
-            key = (instruction.where.path, instruction.where.line)
-            v, a = pressure.get(key, (0, 0))
-            pressure[key] = (max(v, vgprs), max(a, agprs))
+            where = instruction.where
+            for path, line in where.per_file().items() if where.chain else ((where.path, where.line),):
+                entry = pressure.setdefault((path, line), _LinePressure())
+                entry.vgprs, entry.agprs = max(entry.vgprs, vgprs), max(entry.agprs, agprs)
+                if (path, line) != (where.path, where.line):
+                    v, a = entry.bodies.get((where.path, where.line), (0, 0))
+                    entry.bodies[where.path, where.line] = (max(v, vgprs), max(a, agprs))
     return pressure
 
 
-def _stalls_by_line(module: Module, reports: list[dict[str, Any]]) -> dict[tuple[str, int], tuple[float, dict[str, int]]]:
-    """(path, line) -> share of its kernel's stall cycles and the wave-cycles by reason, from `report --simulate`."""
-    stalls: dict[tuple[str, int], tuple[float, dict[str, int]]] = {}
+@dataclass(slots=True)
+class _LineStalls:
+    """A listing line's share of its kernel's stall cycles, the wave-cycles by reason, and at a call site the share
+    per body line it expands."""
+
+    share: float = 0.0
+    reasons: Counter[str] = field(default_factory=Counter)
+    bodies: dict[Line, float] = field(default_factory=dict)
+
+
+def _stalls_by_line(module: Module, reports: list[dict[str, Any]]) -> dict[Line, _LineStalls]:
+    """(path, line) -> its stalls from `report --simulate`, counted at the line and at each call site it was expanded
+    from (as `_pressure_by_line`)."""
+    stalls: dict[Line, _LineStalls] = {}
     for report in reports:
         simulation = report.get("simulation")
         if report["path"] != module.path or simulation is None:
             continue
         total = max(1, sum(simulation["stalls"].values()))
         for row in simulation.get("line_stalls", []):
-            key = (row["path"], row["line"])
-            share, reasons = stalls.get(key, (0.0, {}))
-            stalls[key] = (share + row["cycles"] / total, dict(Counter(reasons) + Counter(row["reasons"])))
+            body = (row["path"], row["line"])
+            share = row["cycles"] / total
+            for site in [body, *((s["path"], s["line"]) for s in row.get("expanded_from", ()))]:
+                entry = stalls.setdefault(site, _LineStalls())
+                entry.share += share
+                entry.reasons.update(row["reasons"])
+                if site != body:
+                    entry.bodies[body] = entry.bodies.get(body, 0.0) + share
     return stalls
+
+
+def _bodies_title(bodies: dict[Line, Any], home: str, show: Callable[[Any], str]) -> str:
+    """A tooltip naming what a call site's body lines contribute, most first."""
+    ranked = sorted(bodies.items(), key=lambda item: item[1], reverse=True)[:8]
+    more = f"; and {len(bodies) - 8} more lines" if len(bodies) > 8 else ""
+    return "expanded from " + "; ".join(f"{_place(path, line, home)}: {show(value)}" for (path, line), value in ranked) + more
 
 
 def _short_reason(reason: str) -> str:
@@ -294,16 +466,38 @@ def _segments(lines: list[str]) -> list[tuple[int, int, str | None]]:
     return segments
 
 
-def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, stalls: dict) -> str:
+def _never_run(module: Module, reports: list[dict[str, Any]]) -> set[tuple[str, int]]:
+    """(path, line) of the lines no simulated kernel's path executes (empty without `--simulate`)."""
+    return {(row["path"], row["line"]) for report in reports if report["path"] == module.path
+            for row in report.get("simulation", {}).get("lines_never_run", [])}
+
+
+def _lazy(text: str, summary: str, *, element_id: str = "", lines: tuple[str, int, int] | None = None) -> str:
+    """A section the page's script renders when it is opened (or linked to): `text` kept inert until then, gzipped
+    and in base64 (a kernel library's listing is tens of megabytes of markup, a tenth of that compressed)."""
+    attributes = f' id="{element_id}"' if element_id else ""
+    if lines is not None:
+        attributes += f' data-lines="{lines[0]}" data-first="{lines[1]}" data-last="{lines[2]}"'
+    packed = base64.b64encode(gzip.compress(text.encode(), compresslevel=6, mtime=0)).decode("ascii")
+    return (f'<details class="lazy"{attributes}><summary>{summary}</summary>'
+            f'<script type="application/octet-stream" class="inert">{packed}</script></details>')
+
+
+def _listing(page: _Page, module_index: int, source: _Source, pressure: dict[Line, _LinePressure],
+             stalls: dict[Line, _LineStalls], never_run: set[Line], starts: dict[int, str] | None = None) -> str:
+    """The listing; with `starts` (line -> kernel name), one lazy section per kernel's stretch of lines."""
     path = source.file.path
     lines = source.file.raw_lines
     text = "\n".join(lines) + "\n"
     code = highlight(text, AMDGPULexer(stripnl=False, ensurenl=False), HtmlFormatter(nowrap=True)).split("\n")
     mine = {line: values for (where, line), values in pressure.items() if where == path}
-    with_agprs = any(a for _, a in mine.values())
-    scale = max((v + a for v, a in mine.values()), default=0) or 1
+    with_agprs = any(entry.agprs for entry in mine.values())
+    scale = max((entry.vgprs + entry.agprs for entry in mine.values()), default=0) or 1
     stall_here = {line: values for (where, line), values in stalls.items() if where == path}
-    stall_scale = max((share for share, _ in stall_here.values()), default=0) or 1
+    stall_scale = max((entry.share for entry in stall_here.values()), default=0) or 1
+
+    def registers(counts: tuple[int, int]) -> str:
+        return f"v {counts[0]} / a {counts[1]}" if with_agprs else f"{counts[0]} VGPRs"
     by_line: dict[int, list[Diagnostic]] = {}
     for diagnostic in source.diagnostics:
         by_line.setdefault(diagnostic.line, []).append(diagnostic)
@@ -315,21 +509,29 @@ def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, st
         anchor = source.anchor(number)
         live = ""
         if number in mine:
-            v, a = mine[number]
+            entry = mine[number]
+            v, a = entry.vgprs, entry.agprs
             meter = (f'<span class="meter"><span class="v" style="width:{100 * v / scale:.0f}%"></span>'
                      f'<span class="a" style="width:{100 * a / scale:.0f}%"></span></span>')
             live = meter + (f"v {v:>3} / a {a:>3}" if with_agprs else f"{v:>3}")
+            if entry.bodies:
+                title = _bodies_title(entry.bodies, path, registers)
+                live = f'<span class="expanded" title="{escape(title)}">{live}</span>'
         stall = ""
         if number in stall_here:
-            share, reasons = stall_here[number]
-            detail = ", ".join(f"{reason} {cycles}" for reason, cycles in sorted(reasons.items(), key=lambda r: -r[1]))
-            stall = (f'<span title="{escape(detail)} wave-cycles"><span class="meter"><span class="s" '
-                     f'style="width:{100 * share / stall_scale:.0f}%"></span></span>{share:>5.1%} '
-                     f"{escape(_short_reason(max(reasons, key=reasons.get)))}</span>")
+            stalled = stall_here[number]
+            reasons = stalled.reasons
+            detail = ", ".join(f"{reason} {cycles}" for reason, cycles in reasons.most_common()) + " wave-cycles"
+            if stalled.bodies:
+                detail += "; " + _bodies_title(stalled.bodies, path, lambda share: f"{share:.1%}")
+            stall = (f'<span title="{escape(detail)}"><span class="meter"><span class="s" '
+                     f'style="width:{100 * stalled.share / stall_scale:.0f}%"></span></span>{stalled.share:>5.1%} '
+                     f"{escape(_short_reason(max(reasons, key=reasons.__getitem__)))}</span>")
         cells = [f'<td class="number"><a href="#{anchor}">{number}</a></td>', f'<td class="live">{live}</td>',
                  *([f'<td class="stall">{stall}</td>'] if stalls else []),
                  f'<td class="code">{code[number - 1] if number - 1 < len(code) else ""}</td>']
-        out = [f'<tr class="line" id="{anchor}">{"".join(cells)}</tr>']
+        dimmed = " not-run" if (path, number) in never_run else ""
+        out = [f'<tr class="line{dimmed}" id="{anchor}">{"".join(cells)}</tr>']
         for diagnostic in by_line.get(number, []):
             out.append(f'<tr class="finding {diagnostic.severity}"><td></td><td colspan="{columns - 1}">'
                        f"{_finding_html(page, module_index, diagnostic)}</td></tr>")
@@ -339,15 +541,37 @@ def _listing(page: _Page, module_index: int, source: _Source, pressure: dict, st
               + ('live <span class="legend-v">VGPRs</span> / <span class="legend-a">AGPRs</span>' if with_agprs
                  else '<span class="legend-v">live VGPRs</span>')
               + "</th>" + ("<th>simulated stalls</th>" if stalls else "") + "<th>code</th></tr>")
-    parts = [f'<table class="listing">{colgroup}{header}</table>']
-    for first, last, what in _segments(lines):
-        table = f'<table class="listing">{colgroup}{"".join(row(n) for n in range(first, last + 1))}</table>'
-        if what is None:
-            parts.append(table)
-        else:
-            opened = " open=\"open\"" if any(first <= n <= last for n in by_line) else ""
-            parts.append(f'<details class="block"{opened}><summary>lines {first}–{last}: {escape(what)} '
-                         f"({last - first + 1} lines)</summary>{table}</details>")
+    segments = _segments(lines)
+    firsts = [first for first, _, _ in segments]
+
+    def tables(low: int, high: int) -> str:
+        parts = []
+        for first, last, what in segments[max(bisect_right(firsts, low) - 1, 0):]:
+            if first > high:
+                break
+            first, last = max(first, low), min(last, high)
+            if first > last:
+                continue
+            table = f'<table class="listing">{colgroup}{"".join(row(n) for n in range(first, last + 1))}</table>'
+            if what is None:
+                parts.append(table)
+            else:
+                opened = " open=\"open\"" if any(first <= n <= last for n in by_line) else ""
+                parts.append(f'<details class="block"{opened}><summary>lines {first}–{last}: {escape(what)} '
+                             f"({last - first + 1} lines)</summary>{table}</details>")
+        return "".join(parts)
+
+    head = f'<table class="listing">{colgroup}{header}</table>'
+    if starts is None:
+        return head + tables(1, len(lines))
+    bounds = sorted({1, *(line for line in starts if 1 <= line <= len(lines))})
+    parts = [head]
+    for first, following in zip(bounds, [*bounds[1:], len(lines) + 1]):
+        last = following - 1
+        found = sum(len(by_line.get(n, ())) for n in range(first, last + 1))
+        what = f"kernel {escape(starts[first])}" if first in starts else "before the first kernel"
+        summary = f"lines {first}–{last}: {what}" + (f", {found} finding{'s' if found != 1 else ''}" if found else "")
+        parts.append(_lazy(tables(first, last), summary, lines=(source.prefix, first, last)))
     return "".join(parts)
 
 
@@ -361,22 +585,31 @@ def _file_section(page: _Page, index: int, module: Module, reports: list[dict[st
             f"{_finding_html(page, index, d)}</li>"
             for d in sorted(found, key=lambda d: (d.path != module.path, d.path, d.line)))
         out.append(f'<details open="open"><summary>{_count_text(found)}</summary><ol class="findings">{items}</ol></details>')
+    kernels = {kernel.name: kernel for kernel in module.kernels}
     for report in reports:
         if report["path"] != module.path or report["name"] not in page.kernel_ids[index]:
             continue
         start = page.line_link(index, module.path, report.get("line"), f"line {report.get('line')}")
-        out.append(f'<section class="kernel" id="{page.kernel_ids[index][report["name"]]}">'
-                   f"<h3>{escape(report['kind'])} <code>{escape(report['name'])}</code> "
-                   f"({escape(str(report['target']))}), {start}</h3>")
-        if "waves_per_simd" in report:
-            out.append(_occupancy_section(report))
-        if "simulation" in report:
-            out.append(_simulation_section(page, index, module, report["simulation"]))
-        out.append("</section>")
+        kernel_id = page.kernel_ids[index][report["name"]]
+        title = (f"{escape(report['kind'])} <code>{escape(report['name'])}</code> "
+                 f"({escape(str(report['target']))}), {start}")
+        kernel = kernels.get(report["name"])
+        details = ((_occupancy_section(report) if "waves_per_simd" in report else "")
+                   + (_simulation_section(page, index, module, report["simulation"]) if "simulation" in report else "")
+                   + (_expanded_view(page, index, module, kernel) if kernel is not None else ""))
+        if page.lazy:
+            waves = (f": {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD"
+                     if "waves_per_simd" in report else "")
+            out.append(f'<section class="kernel">{_lazy(details, f"<b>{title}</b>{waves}", element_id=kernel_id)}</section>')
+        else:
+            out.append(f'<section class="kernel" id="{kernel_id}"><h3>{title}</h3>{details}</section>')
     pressure = _pressure_by_line(module)
     stalls = _stalls_by_line(module, reports)
+    never_run = _never_run(module, reports)
+    starts = {kernel.where.line: kernel.name for kernel in module.kernels if kernel.where.path == module.path}
     for path, source in sources.items():
-        listing = _listing(page, index, source, pressure, stalls)
+        listing = _listing(page, index, source, pressure, stalls, never_run,
+                           starts if page.lazy and path == module.path else None)
         if path == module.path:
             out.append(f"<h3>Listing</h3>{listing}")
         else:
@@ -387,7 +620,9 @@ def _file_section(page: _Page, index: int, module: Module, reports: list[dict[st
     return "".join(out)
 
 
-def write_html(out: TextIO, modules: list[Module], reports: list[dict[str, Any]], diagnostics: list[Diagnostic]) -> None:
+def write_html(out: TextIO, modules: list[Module], reports: list[dict[str, Any]], diagnostics: list[Diagnostic],
+               baselines: list[dict[str, Any] | None] | None = None) -> None:
+    """The page; `baselines` (aligned with `reports`: each kernel's snapshot entry or None) adds the change."""
     page = _Page(modules, diagnostics)
     css = HtmlFormatter().get_style_defs("td.code")
     kernels = sum(len(m.kernels) for m in modules)
@@ -395,12 +630,16 @@ def write_html(out: TextIO, modules: list[Module], reports: list[dict[str, Any]]
               f"<style>{_STYLE}{css}</style></head><body>")
     out.write(f"<h1>amdgpu-lint {__version__} report</h1><p>{len(modules)} file(s), {kernels} kernel(s), "
               f"{_count_text(list(dict.fromkeys(diagnostics)))}</p>")
-    if len(modules) > 1 or kernels > 1:
-        out.write(_toc(page, modules, reports))
+    if len(modules) > 1:
+        out.write(_toc(page, modules))
+    if len(reports) > 1:
+        out.write(f"<h2>Kernels</h2>{_kernel_table(page, modules, reports, baselines)}")
     if page.unplaced:
         items = "".join(f'<li class="{d.severity}">{escape(d.path)}:{d.line} <span class="severity">{d.severity}</span>: '
                         f'{escape(d.message)} <span class="rule">[{escape(d.code)} {escape(d.name)}]</span></li>'
                         for d in page.unplaced)
         out.write(f'<h2>Other findings</h2><ol class="findings">{items}</ol>')
     out.writelines(_file_section(page, index, module, reports) for index, module in enumerate(modules))
+    if len(reports) > 1 or page.lazy:
+        out.write(f"<script>{_SCRIPT}</script>")
     out.write("</body></html>\n")

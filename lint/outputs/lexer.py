@@ -11,6 +11,13 @@ if TYPE_CHECKING:
 
 __all__ = ["AMDGPULexer"]
 
+#: a macro parameter or pseudo-variable: `\arg`, `\@`, `\+`, `\()`
+_MACRO_VARIABLE = r"\\(?:\w+|@|\+|\(\))"
+#: a name, with macro variables anywhere in it (`load_\@`, `v_add_\type`, `\name`)
+_NAME = rf"(?:[A-Za-z_.$]|{_MACRO_VARIABLE})(?:[\w.$]|{_MACRO_VARIABLE})*"
+#: blocks of YAML (or other text) between a directive and its end directive
+_TEXT_BLOCKS = ("amdgpu_metadata", "amd_amdgpu_hsa_metadata", "amdgpu_pal_metadata", "amd_kernel_code_t")
+
 
 class AMDGPULexer(RegexLexer):
     """Registers, modifiers, directives, labels, numbers and comments; metadata YAML as one block."""
@@ -24,26 +31,27 @@ class AMDGPULexer(RegexLexer):
         "root": [
             (r"\s+", Whitespace),
             include("comments"),
-            (r"^\s*#.*$", Comment.Preproc),
-            (r"(?s)\.amdgpu_metadata\b.*?\.end_amdgpu_metadata", String.Doc),  # YAML, not assembly
-            (r"(?s)\.amd_kernel_code_t\b.*?\.end_amd_kernel_code_t", String.Doc),
-            (r"([A-Za-z_.$][\w.$]*|\d+)(:)", bygroups(Name.Label, Punctuation)),
-            (r"\\(\w+|@|\(\))", Name.Variable),  # macro parameters: \arg, \@, \()
-            (r"\.[A-Za-z_][\w.$]*", Keyword.Pseudo, "operands"),
-            (r"[A-Za-z_][\w.]*", Keyword, "operands"),
+            (r"#.*$", Comment.Preproc),  # at a statement's start: `#include`, `#define`, a C-preprocessor line
+            *((rf"(?si)\.{block}\b.*?\.end_{block}\b", String.Doc) for block in _TEXT_BLOCKS),  # YAML, not assembly
+            (rf"({_NAME}|\d+)(:)", bygroups(Name.Label, Punctuation)),
+            (rf"{_MACRO_VARIABLE}(?=[\w.$\\]*\s*=)", Name.Variable, "operands"),  # `\base = \base + 4` in a macro
+            (r"\.(?=\s*=)", Name.Variable, "operands"),  # `. = 0x400`: the location counter
+            (r"\.[\w$][\w.$]*", Keyword.Pseudo, "operands"),  # directives, `.2byte` too
+            (_NAME, Keyword, "operands"),  # mnemonics, macro calls, `name = value`
         ],
         "comments": [
             (r";.*$", Comment.Single),
             (r"//.*$", Comment.Single),
-            (r"/\*.*?\*/", Comment.Multiline),
+            (r"(?s)/\*.*?\*/", Comment.Multiline),  # may span lines (license headers)
         ],
         "operands": [
             (r"\n", Text, "#pop"),
             (r"[ \t]+", Whitespace),
             include("comments"),
             (r"::", Punctuation),
-            (r"\\(\w+|@|\(\))", Name.Variable),
+            (_MACRO_VARIABLE, Name.Variable),
             (r'"(\\\\|\\[^\\]|[^"\\])*"', String),
+            (r"'(\\.|[^\\'\n])'?", String.Char),  # `.byte 'c'`, `'\n'`
             (r"\b(v|s|a|acc|ttmp)\[", Name.Builtin, "range"),
             (r"\b(v|s|a|acc|ttmp)\d+(\.[lh])?\b", Name.Builtin),
             ((r"\b(vcc|vcc_lo|vcc_hi|exec|exec_lo|exec_hi|m0|scc|null|off|flat_scratch(_lo|_hi)?|"

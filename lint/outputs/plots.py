@@ -113,7 +113,8 @@ def step_chart(title: str, x_label: str, series: list[Series], x_max: int, y_max
         dash = ' stroke-dasharray="6 4"' if line.dashed else ""
         parts.append(f'<g class="series" data-name="{escape(line.name)}">'
                      f'<path d="{_step_path(line.points, sx, sy, x_end)}" fill="none" stroke="{line.color}" '
-                     f'stroke-width="{2 if line.dashed else 3}"{dash}/></g>')
+                     f'stroke-width="{2 if line.dashed else 3}"{dash}/>'
+                     + _breakpoints(line, sx, sy, x_end, in_bytes) + "</g>")
         parts.append(f'<g class="legend"><line x1="{legend_x:.0f}" x2="{legend_x + 22:.0f}" y1="34" y2="34" '
                      f'stroke="{line.color}" stroke-width="{2 if line.dashed else 3}"{dash}/>'
                      f'<text x="{legend_x + 27:.0f}" y="38">{escape(line.name)}</text></g>')
@@ -135,6 +136,33 @@ def step_chart(title: str, x_label: str, series: list[Series], x_max: int, y_max
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="what-if" width="{width}" height="{HEIGHT}" '
             f'viewBox="0 0 {width} {HEIGHT}" font-family="sans-serif" font-size="11">'
             f'<rect width="{width}" height="{HEIGHT}" fill="#fff"/>' + "".join(parts) + "</svg>\n")
+
+
+def _breakpoints(line: Series, sx, sy, x_end: int, in_bytes: bool) -> str:
+    """A marker at each step of the curve whose tooltip says where it changes: "≤ 64 → 8 waves, 65 → 7"
+    (the text report's what-if breakpoints)."""
+    markers = []
+    for (before, waves_before), (x, waves) in zip(line.points, line.points[1:]):
+        if x > x_end:
+            break
+        last = tick_label(x - 1, in_bytes) if before <= x - 1 else tick_label(before, in_bytes)
+        tip = f"{line.name}: ≤ {last} → {waves_before}, from {tick_label(x, in_bytes)} → {waves}"
+        markers.append(f'<circle class="breakpoint" cx="{sx(x):.1f}" cy="{sy(waves):.1f}" r="3" fill="{line.color}">'
+                       f"<title>{escape(tip)}</title></circle>")
+    return "".join(markers)
+
+
+def is_flat(curves: dict[str, list]) -> bool:
+    """Whether no curve of a what-if axis changes: the chart would show two straight lines."""
+    return all(len({int(waves) for _, waves in points}) <= 1 for points in curves.values())
+
+
+def flat_note(report: dict[str, Any], axis: str) -> str:
+    """The one line that stands for a flat chart."""
+    waves = int(report["what_if"][axis]["combined"][0][1])
+    names = {"vgprs": "the VGPR count", "lds_bytes": "the LDS size", "wg_size": "the work-group size"}
+    return (f"{names[axis].capitalize()} does not change the occupancy ({waves} wave{'s' if waves != 1 else ''}/SIMD "
+            "over its whole range): chart left out.")
 
 
 def _step_path(points: list[tuple[int, int]], sx, sy, x_end: int) -> str:
@@ -183,17 +211,33 @@ def report_charts(report: dict[str, Any], *, title_prefix: str = "") -> dict[str
 
 
 def write_plots(directory: Path, reports: list[dict[str, Any]]) -> list[Path]:
-    """One SVG per what-if curve and kernel: <file>.<kernel>.<curve>.svg."""
+    """One SVG per what-if curve and kernel: <file>.<kernel>.<curve>.svg, where <file> is the input's name without
+    its suffix, with as many of its directories as it takes to tell inputs of the same name apart
+    (`a__k` and `b__k` for a/k.s and b/k.s)."""
     directory.mkdir(parents=True, exist_ok=True)
+    names = _input_names([report["path"] for report in reports if "what_if" in report])
     written = []
     for report in reports:
         if "what_if" not in report:
             continue
         for curve, svg in report_charts(report, title_prefix=f"{report['name']} ({report['target']}): ").items():
-            path = directory / f"{Path(report['path']).stem}.{report['name']}.{curve}.svg"
+            path = directory / f"{names[report['path']]}.{report['name']}.{curve}.svg"
             path.write_text(svg)
             written.append(path)
     return written
+
+
+def _input_names(paths: list[str]) -> dict[str, str]:
+    """Each input path -> the shortest tail of its parts (suffix dropped, joined by "__") no other input shares."""
+    parts = {path: Path(path).resolve().with_suffix("").parts for path in dict.fromkeys(paths)}
+    names: dict[str, str] = {}
+    for path, mine in parts.items():
+        depth = 1
+        while depth < len(mine) and any(other != path and theirs[-depth:] == mine[-depth:]
+                                         for other, theirs in parts.items()):
+            depth += 1
+        names[path] = "__".join(mine[-depth:])
+    return names
 
 
 def write_calculator_plot(path: Path, document: dict[str, Any]) -> None:

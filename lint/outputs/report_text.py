@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TextIO
@@ -41,7 +43,7 @@ def write_report_text(out: TextIO, reports: list[dict[str, Any]]) -> None:
         if "waves_per_simd" in report:
             _write_occupancy_text(out, report)
         if "simulation" in report:
-            _write_simulation_text(out, report["simulation"])
+            _write_simulation_text(out, report["simulation"], report["path"])
 
 
 def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
@@ -50,13 +52,15 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
         allocated = f"; descriptor allocates VGPR {report['allocated_vgpr']}, SGPR {report['allocated_sgpr']}"
     out.write(f"  registers:     VGPR {report['vgpr']} (arch {report['arch_vgpr']}, AGPR {report['agpr']}), "
               f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
+    if "pressure" in report:
+        out.write(f"  pressure:      {pressure_text(report['pressure'], report['path'])}\n")
     out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
     mode = ", CU mode" if report["cumode"] else ""
     sizes = _sizes(report["wg_size_min"], report["wg_size"])
     out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {sizes} ({report['wg_size_source']})\n")
     spread = spread_text(report["over_sizes"], report["wg_size_min"], report["wg_size"], "pass --wg-size")
     out.write(f"  occupancy:     {report['waves_per_simd']} of {report['max_waves_per_simd']} waves/SIMD, "
-              f"{report['waves_per_cu']} waves/{report['cu_unit']}{spread}\n")
+              f"{report['waves_per_cu']} waves/{report['cu_unit']}{spread}{allocated_text(report)}\n")
     _write_limits(out, report, "    ")
     vgprs = max(report["vgpr"], report["allocated_vgpr"] or 0)  # what occupancy counts: LLVM pads on purpose
     _write_steps_and_what_if(out, report, "next step:     ", vgprs, report["lds_bytes"], report["wg_size"],
@@ -66,6 +70,50 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
                   f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
                   f"{launch['last_wave_efficiency']:.0%} full\n")
+
+
+def pressure_text(pressure: dict[str, Any], path: str) -> str:
+    """"allocates 112 VGPRs, at most 55 live at line 121; 40 SGPRs, at most 12 live at line 30" (AGPRs where the
+    kernel has any); lines in another file than `path` carry its name."""
+    parts = []
+    for name, label in (("vgpr", "VGPRs"), ("agpr", "AGPRs"), ("sgpr", "SGPRs")):
+        entry = pressure[name]
+        if name == "agpr" and not entry["allocated"] and not entry["most_live"]:
+            continue
+        where = ""
+        if entry["line"] is not None:
+            where = f" at {entry['path']}:{entry['line']}" if entry["path"] != path else f" at line {entry['line']}"
+        parts.append(f"{entry['allocated']} {label}, at most {entry['most_live']} live{where}")
+    return "allocates " + "; ".join(parts)
+
+
+#: (name, report key) of the resources a baseline comparison names when they moved
+_COMPARED = (("VGPR", "vgpr"), ("AGPR", "agpr"), ("SGPR", "sgpr"), ("LDS", "lds_bytes"), ("Scratch", "scratch_bytes"))
+
+
+def baseline_change(report: dict[str, Any], before: dict[str, Any] | None) -> tuple[int, str]:
+    """(rank: a fall first, then a rise, a kernel new to the baseline, no change; text) of a kernel's occupancy
+    against its baseline entry: "fell 8 → 7 (VGPR 64 → 65)"."""
+    if before is None:
+        return 2, "not in the baseline"
+    now, was = report["waves_per_simd"], before.get("waves_per_simd")
+    moved = [f"{name} {before[key]} → {report.get(key)}" for name, key in _COMPARED
+             if key in before and before[key] != report.get(key)]
+    detail = f" ({', '.join(moved)})" if moved else ""
+    if isinstance(was, int) and now < was:
+        return 0, f"fell {was} → {now}{detail}"
+    if isinstance(was, int) and now > was:
+        return 1, f"rose {was} → {now}{detail}"
+    return 3, f"unchanged{detail}"
+
+
+def allocated_text(document: dict[str, Any]) -> str:
+    """" (LLVM's figure; 2 on the hardware, which gives each work-group 22016 bytes of LDS)" where the
+    dispatcher's whole LDS units cost a wave LLVM's raw-byte figure does not see; empty otherwise."""
+    if document.get("allocated_waves_per_simd") is None:
+        return ""
+    return (f" (LLVM's figure; {document['allocated_waves_per_simd']} on the hardware, which gives each work-group "
+            f"{document['lds_allocated_bytes']} bytes of LDS)")
 
 
 def _sizes(smallest: int, largest: int) -> str:
@@ -84,10 +132,14 @@ def spread_text(spread: dict[str, Any], smallest: int, largest: int, advice: str
     return f" (LLVM's figure for work-groups of {smallest}..{largest}; {at}: {advice})"
 
 
-def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
+def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -> None:
     out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
               f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
-              f"stall rate {simulation['stall_rate']:.0%}, starve rate {simulation['starve_rate']:.0%}\n")
+              f"stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; SIMD idle on memory "
+              f"{simulation.get('wait_rate', 0):.0%}), starve rate {simulation['starve_rate']:.0%}\n")
+    if "path" in simulation:
+        out.write(f"    path: {path_text(simulation['path'], simulation['trace_length'])}\n")
+        out.writelines(f"    warning: {warning}\n" for warning in simulation["path"]["warnings"])
     out.write(f"    {simulation['bottleneck']}\n")
     busy = ", ".join(f"{unit} {share:.0%}" for unit, share in simulation["utilization"].items())
     out.write(f"    utilization: {busy}\n")
@@ -96,7 +148,24 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any]) -> None:
         stalls = ", ".join(f"{reason} {cycles / total:.0%}" for reason, cycles in
                            sorted(simulation["stalls"].items(), key=lambda item: -item[1]))
         out.write(f"    stalls by reason: {stalls}\n")
-    out.writelines(f"    line {hot['line']}: stalled here {hot['share']:.0%} ({hot['reason']})\n" for hot in simulation.get("hot_lines", []))
+    out.writelines(f"    {_hot_place(hot, path)}: stalled here {hot['share']:.0%} ({hot['reason']})\n"
+                   for hot in simulation.get("hot_lines", []))
+
+
+def _hot_place(hot: dict[str, Any], path: str) -> str:
+    """'line 32' in the kernel's own file, 'body.inc:12' in another (an included or macro file), with the line of
+    the kernel's file it was expanded at: 'body.inc:12 (expanded at line 40)'."""
+    place = f"line {hot['line']}" if hot.get("path", path) == path else f"{Path(hot['path']).name}:{hot['line']}"
+    return place + (f" (expanded at line {hot['expanded_at']})" if "expanded_at" in hot else "")
+
+
+def path_text(path: dict[str, Any], length: int) -> str:
+    """"412 instructions in 9 of 12 blocks; loops .LBB0_2 x8; long branches 1; valu 200, vmem 40, ..."."""
+    loops = ", ".join(f"{label} x{trips}" for label, trips in path["trips"].items()) or "none entered"
+    classes = ", ".join(f"{name} {count}" for name, count in path["executed_by_class"].items())
+    branches = f"; long branches followed {path['long_branches']}" if path["long_branches"] else ""
+    return (f"{length} instructions in {path['blocks']} of {path['of_blocks']} blocks; loops {loops}{branches}; "
+            f"executed {classes}")
 
 
 def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
@@ -110,7 +179,8 @@ def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:
               f"{document['waves_per_cu']} waves per CU/WGP ({inputs['vgprs']} VGPRs, {inputs['sgprs']} SGPRs, "
               f"{inputs['lds_bytes']} bytes LDS, work-group {_sizes(inputs['wg_size_min'], inputs['wg_size'])}, "
               f"wave{inputs['wave_size']})"
-              f"{spread_text(document['over_sizes'], inputs['wg_size_min'], inputs['wg_size'], 'pass one size')}\n")
+              f"{spread_text(document['over_sizes'], inputs['wg_size_min'], inputs['wg_size'], 'pass one size')}"
+              f"{allocated_text(document)}\n")
     _write_limits(out, document, "  ")
     _write_steps_and_what_if(out, document, "next step: ", inputs["vgprs"], inputs["lds_bytes"], inputs["wg_size"],
                              inputs["wg_size_min"] < inputs["wg_size"])

@@ -75,7 +75,7 @@ def _result(diagnostic: Diagnostic, fingerprint: str, rule_index: int, paths: Re
         "artifactLocation": paths.sarif_location(diagnostic.path),
         "region": _region(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column)}}
     related = [
-        {"id": number, "message": {"text": _sentence(note.message)}, "physicalLocation": {
+        {"id": number, "message": {"text": _sentence(paths.in_text(note.message))}, "physicalLocation": {
             "artifactLocation": paths.sarif_location(note.path),
             "region": _region(note.line, note.column or 1, note.line, (note.column or 1) + 1)}}
         for number, note in enumerate(diagnostic.notes[:1000]) if note.path and note.line
@@ -84,7 +84,7 @@ def _result(diagnostic: Diagnostic, fingerprint: str, rule_index: int, paths: Re
         "ruleId": diagnostic.code,
         "ruleIndex": rule_index,
         "level": _LEVELS[diagnostic.severity],
-        "message": {"text": _sentence(diagnostic.message)},
+        "message": {"text": _sentence(paths.in_text(diagnostic.message))},
         "locations": [location],
         # primaryLocationLineHash is left to GitHub's upload action, which computes its own from the file
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},

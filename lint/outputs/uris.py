@@ -36,6 +36,12 @@ class RepositoryPaths:
                 self._relative[path] = None
         return self._relative[path]
 
+    def in_text(self, text: str) -> str:
+        """`text` (a message) with the paths under the root made relative to it, as the annotations name files."""
+        if self.root.parent == self.root:  # the file system's root: no shorter name
+            return text
+        return text.replace(f"{self.root.as_posix()}/", "")
+
     def display(self, path: str) -> str:
         """What GitHub annotations and GitLab reports show: relative to the root, else absolute (never a URI)."""
         relative = self.relative(path)
