@@ -501,17 +501,16 @@ def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[
 
 def line_stalls(kernel: Kernel, result: Simulation) -> list[dict]:
     """Stall wave-cycles per source line (the instructions a line expands to added up), by reason, most stalled first;
-    `expanded_from` names the macro calls, `.rept`s and includes the line was expanded at (outermost per file)."""
-    by_line: dict[tuple[str, int], Tally] = {}
-    sites: dict[tuple[str, int], set[tuple[str, int]]] = {}
+    one row per line and call sites: `expanded_from` names where the line was expanded (the outermost macro call,
+    `.rept` or `.include` in each file), empty for a line that is not."""
+    by_line: dict[tuple, Tally] = {}
     for index, reasons in result.per_line.items():
         where = kernel.instructions[index].where
-        key = (where.path, where.line)
-        by_line.setdefault(key, Tally()).update(reasons)
-        sites.setdefault(key, set()).update((path, line) for path, line in where.per_file().items() if path != where.path)
+        sites = tuple(sorted(site for site in where.per_file().items() if site != (where.path, where.line)))
+        by_line.setdefault((where.path, where.line, sites), Tally()).update(reasons)
     rows = [{"path": path, "line": line, "cycles": sum(reasons.values()), "reasons": dict(reasons.most_common()),
-             "expanded_from": [{"path": site_path, "line": site_line} for site_path, site_line in sorted(sites[path, line])]}
-            for (path, line), reasons in by_line.items()]
+             "expanded_from": [{"path": site_path, "line": site_line} for site_path, site_line in sites]}
+            for (path, line, sites), reasons in by_line.items()]
     return sorted(rows, key=lambda row: (-row["cycles"], row["path"], row["line"]))
 
 

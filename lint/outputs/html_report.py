@@ -362,7 +362,8 @@ def _expanded_view(page: _Page, module_index: int, module: Module, kernel: Kerne
         where = instruction.where
         links = [page.line_link(module_index, where.path, where.line, _place(where.path, where.line, module.path))]
         links += [f"← {page.line_link(module_index, step.path, step.line, _place(step.path, step.line, module.path))} "
-                  f"({escape(step.kind)}{' ' + escape(step.name) if step.name else ''})" for step in where.chain]
+                  f"({escape(f'macro {step.name}' if step.kind == 'macro' else step.name if step.kind != 'include' else 'include')})"
+                  for step in where.chain]
         rows.append(f'<tr><td class="number">{number}</td><td class="source">{" ".join(links)}</td>'
                     f'<td class="code">{html}</td></tr>')
     return (f'<details class="expanded-view"><summary>expanded: the {len(instructions)} instructions after macros, '
@@ -412,7 +413,10 @@ def _stalls_by_line(module: Module, reports: list[dict[str, Any]]) -> dict[Line,
         for row in simulation.get("line_stalls", []):
             body = (row["path"], row["line"])
             share = row["cycles"] / total
-            for site in [body, *((s["path"], s["line"]) for s in row.get("expanded_from", ()))]:
+            sites = [(s["path"], s["line"]) for s in row.get("expanded_from", ())]
+            if all(path != body[0] for path, _ in sites):
+                sites.append(body)  # no call site in the body's own file: the line shows its own
+            for site in sites:
                 entry = stalls.setdefault(site, _LineStalls())
                 entry.share += share
                 entry.reasons.update(row["reasons"])
