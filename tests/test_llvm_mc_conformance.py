@@ -374,6 +374,32 @@ def test_gfx12_wmma_16_bit_operands_are_packed(snippet):
     assert [name for name, _, _ in parse_findings(gfx11_sized)] == ["unknown-instruction"]
 
 
+def test_gfx12_wave64_wmma_takes_half_the_accumulator(snippet):
+    # issue 30: llvm-mc 22 -mcpu=gfx1200 -mattr=+wavefrontsize64 accepts the first, wave32 only the second
+    text = """
+        .amdhsa_kernel k
+          .amdhsa_next_free_vgpr 16
+          .amdhsa_next_free_sgpr 8
+          .amdhsa_wavefront_size32 {w32}
+        .end_amdhsa_kernel
+        k:
+          v_wmma_f32_16x16x16_f16 {d}, {a}, {b}, {d}
+          s_endpgm
+    """
+    wave64 = snippet.lint(text.format(w32=0, d="v[0:3]", a="v[4:5]", b="v[6:7]"), mcpu="gfx1200")
+    assert parse_findings(wave64) == []
+    wave32 = snippet.lint(text.format(w32=1, d="v[0:7]", a="v[8:11]", b="v[12:15]"), mcpu="gfx1200")
+    assert parse_findings(wave32) == []
+    wave64_widths_in_wave32 = snippet.lint(text.format(w32=1, d="v[0:3]", a="v[4:5]", b="v[6:7]"), mcpu="gfx1200")
+    assert [name for name, _, _ in parse_findings(wave64_widths_in_wave32)] == ["unknown-instruction"]
+    wave64_by_mcpu = snippet.lint("k:\n v_wmma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]\n s_endpgm\n",
+                                  mcpu="gfx1200:wavefrontsize64+")
+    assert parse_findings(wave64_by_mcpu) == []
+    wave32_widths_by_mcpu = snippet.lint("k:\n v_wmma_f32_16x16x16_f16 v[0:7], v[8:11], v[12:15], v[0:7]\n s_endpgm\n",
+                                         mcpu="gfx1200:wavefrontsize64+")
+    assert [name for name, _, _ in parse_findings(wave32_widths_by_mcpu)] == ["unknown-instruction"]
+
+
 def test_numeric_branch_target_keeps_the_code_after_it_reachable(snippet):
     # SP3-translated MIOpen kernels branch by dword offset; where a size on the way is unknown
     # (a DPP form here) the offset is not resolved, and the code after the branch must not look dead

@@ -28,8 +28,8 @@ def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
         return (32 if kernel.descriptor["wavefront_size32"] else 64), True
     if module.target is None:
         return 64, True
-    if len(module.target.wave_sizes) == 1:
-        return module.target.default_wave_size, True
+    if len(module.target.wave_sizes) == 1 or "wavefrontsize64" in module.target.features:
+        return module.target.default_wave_size, True  # one wave size, or the processor's features name it
     shown = _wave_size_of_code(kernel)
     return (shown, True) if shown else (module.target.default_wave_size, False)
 
