@@ -85,11 +85,16 @@ def test_lds_above_the_work_group_limit(snippet):
     assert names(quiet) == []
 
 
-def _with_metadata(body: str, lds: int, dynamic: bool = False) -> str:
-    kind = "dynamic_shared_pointer" if dynamic else "global_buffer"
+def _with_metadata(body: str, lds: int, dynamic: bool = False, version: str = "[1, 2]",
+                   hidden: tuple[str, ...] = ("hidden_block_count_x", "hidden_group_size_x")) -> str:
+    """A kernel with code object metadata (v5 by default) as LLVM writes it: a global pointer argument, or an
+    LDS pointer argument when `dynamic`, then the hidden arguments."""
+    pointer = ".value_kind: dynamic_shared_pointer, .address_space: local" if dynamic else ".value_kind: global_buffer, .address_space: global"
+    args = f"      - {{ .offset: 0, .size: 8, {pointer} }}\n" + "".join(
+        f"      - {{ .offset: {8 + 4 * i}, .size: 4, .value_kind: {kind} }}\n" for i, kind in enumerate(hidden))
     return (GFX90A + "k:\n" + body + " s_endpgm\n" + descriptor(lds=lds) +
-            ".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .group_segment_fixed_size: "
-            f"{lds}\n    .args:\n      - {{ .offset: 0, .size: 8, .value_kind: {kind}, .address_space: local }}\n...\n.end_amdgpu_metadata\n")
+            f".amdgpu_metadata\n---\namdhsa.version: {version}\namdhsa.kernels:\n  - .name: k\n    .group_segment_fixed_size: "
+            f"{lds}\n    .args:\n{args}...\n.end_amdgpu_metadata\n")
 
 
 def test_ds_offsets_past_the_allocation(snippet):
@@ -98,6 +103,18 @@ def test_ds_offsets_past_the_allocation(snippet):
     assert "reaches byte 4099" in result.diagnostics[0].message
     assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:1020\n ds_read2_b32 v[2:3], v0 offset1:255\n", 1024))) == []
     assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:4096\n", 1024, dynamic=True))) == []
+
+
+def test_ds_offsets_with_lds_the_metadata_cannot_rule_out(snippet):
+    # issue 30: LLVM's ds_read2 and ds.append tests read an `extern __shared__` array (sized at launch) or
+    # take an LDS pointer; code object v4 metadata does not say, v5 lists hidden_dynamic_lds_size
+    read = " ds_read2_b32 v[2:3], v0 offset0:1 offset1:8\n"
+    assert names(snippet.lint(_with_metadata(read, 0))) == ["lds-budget"]
+    assert names(snippet.lint(_with_metadata(read, 0, dynamic=True))) == []
+    assert names(snippet.lint(_with_metadata(read, 0, hidden=("hidden_block_count_x", "hidden_dynamic_lds_size")))) == []
+    assert names(snippet.lint(_with_metadata(read, 0, version="[1, 1]"))) == []
+    assert names(snippet.lint(_with_metadata(read, 0, hidden=()))) == []  # no hidden arguments listed: cannot tell
+    assert names(snippet.lint(GFX90A + "k:\n" + read + " s_endpgm\n" + descriptor(lds=0))) == []  # no metadata
 
 
 def test_ds_swizzle_offset_is_a_pattern_not_an_address(snippet):
@@ -189,3 +206,31 @@ def test_report_text_table_and_plots(tmp_path, capsys):
                      "mfma_gemm_gfx90a.mfma_gemm.wg_size.svg"]
     svg = ElementTree.parse(tmp_path / plots[2]).getroot()
     assert svg.tag.endswith("svg") and "now: 768" in "".join(svg.itertext())
+
+
+_EXTERN_LDS_IR = """
+@dynamic = external addrspace(3) global [0 x i32], align 4
+@fixed = addrspace(3) global [4 x i32] poison, align 4
+define amdgpu_kernel void @extern_lds(ptr addrspace(1) %out) {
+  %p = getelementptr [0 x i32], ptr addrspace(3) @dynamic, i32 0, i32 8
+  %v = load i32, ptr addrspace(3) %p
+  store i32 %v, ptr addrspace(1) %out
+  ret void
+}
+define amdgpu_kernel void @fixed_lds(ptr addrspace(1) %out, i32 %i) {
+  %p = getelementptr [4 x i32], ptr addrspace(3) @fixed, i32 0, i32 %i
+  %v = load i32, ptr addrspace(3) %p
+  store i32 %v, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_llvm_extern_lds_reads_past_the_static_allocation_quietly(snippet):
+    # LLVM 22 places @dynamic after the static LDS and reads it at offset:32 with 0 (or 16) bytes allocated
+    assembly = compile_ir(_EXTERN_LDS_IR, "gfx90a")
+    assert "offset:32" in assembly and "hidden_dynamic_lds_size" in assembly
+    assert [d for d in snippet.lint(assembly).diagnostics if d.name == "lds-budget"] == []
+    # the same metadata without the hidden argument says the kernel takes no dynamic LDS
+    hidden_removed = assembly.replace(".value_kind:     hidden_dynamic_lds_size", ".value_kind:     hidden_none")
+    assert [d.line for d in snippet.lint(hidden_removed).diagnostics if d.name == "lds-budget"] != []
