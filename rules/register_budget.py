@@ -4,7 +4,8 @@
   `.amdhsa_accum_offset`, an SGPR at or above `.amdhsa_next_free_sgpr`, or a register the
   hardware does not have at all (v256, s102 on gfx8/gfx9, ...). On gfx90a/gfx94x/gfx950 a
   VGPR at or above `accum_offset` is the storage of the AGPRs: an error when the kernel uses
-  AGPRs (or calls code that may).
+  AGPRs (or calls code that may). From gfx10 every wave has the whole SGPR file, whatever
+  `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there.
 - **warning**: such a VGPR in a kernel that uses no AGPRs (it overlaps nothing, but the
   descriptor gives it to the AGPRs); and a descriptor that declares more registers than the
   code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
@@ -63,7 +64,7 @@ def _limits(context: KernelContext) -> dict[str, tuple[int, str]]:
             limits["a"] = min(limits["a"], (left, f".amdhsa_next_free_vgpr {next_vgpr} - .amdhsa_accum_offset {accum} leaves {left} AGPRs"))
         elif target.agpr_file == "separate":
             limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
-    if next_sgpr is not None:
+    if next_sgpr is not None and target.major < 10:  # gfx10+ gives every wave the whole SGPR file (LLVM writes 0 there)
         limits["s"] = min(limits["s"], (next_sgpr, f".amdhsa_next_free_sgpr is {next_sgpr}"))
     return limits
 

@@ -57,6 +57,17 @@ def test_sgpr_beyond_the_descriptor_and_the_hardware(snippet):
     assert names(result) == ["register-budget"] and "256 architectural VGPRs" in result.diagnostics[0].message
 
 
+def test_gfx10_plus_waves_own_every_sgpr_whatever_the_descriptor_says(snippet):
+    # issue 30: the descriptor's SGPR granule is 0 on gfx10+ (LLVM writes it so); llvm-mc 22 accepts s55 on gfx1100
+    text = '.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\nk:\n s_mov_b32 s55, 0\n s_endpgm\n'
+    kernel = ".amdhsa_kernel k\n  .amdhsa_next_free_vgpr 8\n  .amdhsa_next_free_sgpr 16\n.end_amdhsa_kernel\n"
+    assert names(snippet.lint(text + kernel)) == []
+    beyond_the_file = snippet.lint(text.replace("s55", "s106") + kernel)  # gfx11 addresses s0-s105
+    assert names(beyond_the_file) == ["register-budget"] and "addresses 106 SGPRs" in beyond_the_file.diagnostics[0].message
+    gfx9 = snippet.lint(GFX90A + "k:\n s_mov_b32 s55, 0\n s_endpgm\n" + descriptor(sgpr=16))
+    assert names(gfx9) == ["register-budget"] and "next_free_sgpr is 16" in gfx9.diagnostics[0].message
+
+
 def test_over_declaration_that_costs_occupancy(snippet):
     result = snippet.lint(GFX90A + "k:\n v_mov_b32 v1, 0\n s_endpgm\n" + descriptor(vgpr=128))
     (diagnostic,) = result.diagnostics
