@@ -588,16 +588,23 @@ class _FarProducers:
             self.nearest_mfma.append(nearest)
 
 
+#: MFMA-to-MFMA rows on SrcC: judged against the nearest MFMA writing any SrcC register only
+_SRC_C_ROWS = frozenset((23, 24))
+
+
 def _search(consumer, facts, target, lookahead, far, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
     """The definite and the advisory hazard missing most wait states for `consumer`, over every path
-    back (within the lookahead), counting the fewest states on any path as LLVM does."""
+    back (within the lookahead), counting the fewest states on any path as LLVM does. For an MFMA's SrcC,
+    as in LLVM, only the nearest MFMA on the path writing any of its registers counts (an older one's
+    result is overwritten by then)."""
     this = facts[consumer]
     after = this.after
+    src_c = this.src_c if this.mfma else frozenset()
     worst: dict[bool, Hazard] = {}  # advisory? -> hazard
-    stack = [(consumer - 1, 0, block_of[consumer])]
-    entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
+    stack = [(consumer - 1, 0, block_of[consumer], False)]
+    entered: dict[tuple[int, bool], int] = {}  # (block, SrcC's writer seen) -> fewest states entering it from below
     while stack:
-        index, states, block = stack.pop()
+        index, states, block, src_c_written = stack.pop()
         first = starts[block]
         while index >= first and states < lookahead:
             if states >= SHORT_LOOKAHEAD:
@@ -612,15 +619,18 @@ def _search(consumer, facts, target, lookahead, far, blocks, starts, block_of) -
                 needs = after.get(producer.serial)
                 for row, needed in _needs(producer, this, target) if needs is None else needs:
                     kind = bool(row.advisory)
+                    if src_c_written and row.number in _SRC_C_ROWS:
+                        continue
                     if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
                         worst[kind] = Hazard(consumer, index, row, needed, states)
+            src_c_written = src_c_written or bool(producer.mfma and producer.dst & src_c)
             states += producer.wait_states
             index -= 1
         if states >= lookahead:
             continue
         for predecessor in blocks[block].predecessors:
-            if entered.get(predecessor, lookahead) <= states:
+            if entered.get((predecessor, src_c_written), lookahead) <= states:
                 continue
-            entered[predecessor] = states
-            stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor))
+            entered[(predecessor, src_c_written)] = states
+            stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor, src_c_written))
     return worst.get(False), worst.get(True)
