@@ -232,3 +232,15 @@ def test_mfma_src_c_is_judged_against_the_nearest_mfma_writing_it(snippet):
                ".Lskip:\n" + consumer)
     (finding,) = hazards(snippet, "gfx942", branchy)
     assert "(row 23)" in finding.message and "kernel.s:3 needs 5 wait states" in finding.message
+
+
+def test_soft_clause_window_widens_only_with_agprs(snippet):
+    # issue 30 (Triton, gfx90a+): LLVM's window is 19 instructions only in a function using a0; MFMAs
+    # accumulating in VGPRs leave it at 5
+    stores = "".join(f" buffer_store_dword v{10 + i}, off, s[0:3], s32 offset:{4 * i}\n" for i in range(8))
+    far = stores + " buffer_load_dword v20, off, s[0:3], s32 offset:60\n buffer_load_dword v10, off, s[0:3], s32 offset:64"
+    in_vgprs = " v_mfma_f32_16x16x16_f16 v[40:43], v[44:45], v[46:47], v[40:43]\n s_nop 7\n s_nop 7\n"
+    assert hazards(snippet, "gfx942", in_vgprs + far) == []
+    in_agprs = " v_mfma_f32_16x16x16_f16 a[0:3], v[44:45], v[46:47], a[0:3]\n s_nop 7\n s_nop 7\n"
+    (finding,) = hazards(snippet, "gfx942", in_agprs + far)
+    assert "(row 15)" in finding.message

@@ -536,6 +536,7 @@ class HazardAnalysis(Analysis):
         starts, block_of = cfg.starts, cfg.block_of
         report = HazardReport()
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
+        clause_window = _clause_window(facts) if xnack else SHORT_LOOKAHEAD
         dgemm_row = DGEMM_BETWEEN.applies(target)
         for consumer, this in enumerate(facts):
             if not this.rows and not (xnack and this.unit in _CLAUSE_UNITS) and not (dgemm_row and this.memory):
@@ -548,7 +549,7 @@ class HazardAnalysis(Analysis):
                     found = Hazard(consumer, valu, DGEMM_BETWEEN, 2, 1)
             if found is None and xnack and this.unit in _CLAUSE_UNITS:
                 # LLVM sees the clause only within its look-ahead window of emitted instructions
-                clause_start = _soft_clause(consumer, facts, max(starts[block_of[consumer]], consumer - lookahead))
+                clause_start = _soft_clause(consumer, facts, max(starts[block_of[consumer]], consumer - clause_window))
                 if clause_start is not None:
                     found = Hazard(consumer, clause_start, SOFT_CLAUSE, 1, 0)
             if found is not None:
@@ -556,6 +557,16 @@ class HazardAnalysis(Analysis):
             if advisory is not None and (found is None or _missing(advisory) > _missing(found)):
                 report.advisories[consumer] = advisory
         return report
+
+
+def _clause_window(facts: list[Facts]) -> int:
+    """How many instructions back LLVM's recognizer sees a soft clause: 19 in a function using a0
+    (any AGPR tuple holding it), else 5; MFMAs accumulating in VGPRs do not widen it."""
+    uses_a0 = any(_A0 in entry.info.defs or _A0 in entry.info.uses for entry in facts)
+    return 19 if uses_a0 else SHORT_LOOKAHEAD
+
+
+_A0 = ("a", 0)
 
 
 def _missing(hazard: Hazard) -> int:
