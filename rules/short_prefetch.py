@@ -4,7 +4,10 @@ one wave issues between the load and the `s_waitcnt` that retires it, times the 
 that can run while it waits, is shorter than the memory latency of the target (the latency
 table: 500-800 cycles for HBM on gfx942, measured on an MI308X; LLVM's scheduling model where
 nothing was measured; your own with `--latency-table`). The walk follows the loop, so a load issued
-for the next iteration counts the rest of this iteration.
+for the next iteration counts the rest of this iteration. One finding per wait, at the load issued
+last before it (it decides how much latency is exposed), naming the other loads the wait retires.
+Loads from scratch (spill reloads, `scratch_*` or through the private segment buffer) are left to
+`scratch-spill`.
 
 ## Why it matters
 Every cycle of latency not covered by work or by other waves is a cycle the SIMD idles. In a
@@ -26,17 +29,31 @@ it at the end of the iteration. Raising occupancy also hides latency.
 import math
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.prefetch import PrefetchAnalysis
+from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.prefetch import LoadDistance, PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.model.ir import Instruction, Kernel
+from amdgpu_lint.model.nodes import Reg
 
 CODE = "AGL401"
 NAME = "short-prefetch"
 SEVERITY = Severity.WARNING
 SUMMARY = "loop loads waited for before the memory latency can be hidden"
 SCOPE = "kernel"
-REQUIRES = (PrefetchAnalysis, ResourceAnalysis)
+REQUIRES = (DefUseAnalysis, PrefetchAnalysis, ResourceAnalysis)
+
+
+def _reads_scratch(instruction: Instruction, memory: str, kernel: Kernel) -> bool:
+    """A load from the wave's private memory (a spill reload, a stack object): `scratch_*`, or a buffer load
+    through the private segment buffer the kernel receives in s[0:3]."""
+    if memory == "scratch":
+        return True
+    if memory != "buffer" or not kernel.descriptor.get("user_sgpr_private_segment_buffer"):
+        return False
+    resource = instruction.operands[2] if len(instruction.operands) > 2 else None
+    return isinstance(resource, Reg) and resource.kind == "s" and resource.index == 0 and resource.count == 4
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
@@ -48,9 +65,16 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     latency = report.table["vmem_load"]
     kernel = context.kernel
     target = context.module.target
+    per_instruction = context.get(DefUseAnalysis).per_instruction
+    by_wait: dict[int, list[LoadDistance]] = {}
     for load in report.loads:
         if load.loop is None or load.wait is None or load.cycles * waves >= latency.low:
             continue
+        if _reads_scratch(kernel.instructions[load.load], per_instruction[load.load].klass.memory, kernel):
+            continue  # a spill reload: scratch-spill is the finding there
+        by_wait.setdefault(load.wait, []).append(load)
+    for loads in by_wait.values():
+        load = min(loads, key=lambda entry: (entry.cycles, entry.load))  # the latest issued decides the exposure
         average = report.trip_cycles(load.loop) / len(report.loops[load.loop])  # cycles per instruction
         instruction = kernel.instructions[load.load]
         wait = kernel.instructions[load.wait]
@@ -58,12 +82,16 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         earlier = math.ceil((latency.high / waves - load.cycles) / average)
         span = f"{latency.low}-{latency.high}" if latency.low != latency.high else f"{latency.low}"
         at = f"line {wait.where.line}" if wait.where.path == instruction.where.path else str(wait.where)
+        others = sorted(entry.load for entry in loads if entry is not load)
+        also = f" (as {len(others)} other load{'s' if len(others) != 1 else ''} of this loop)" if others else ""
         yield context.diagnostic(
             instruction.where,
-            f"{instruction.mnemonic} is waited for at {at} after ~{load.cycles} cycles of work; VMEM load latency "
+            f"{instruction.mnemonic} is waited for at {at}{also} after ~{load.cycles} cycles of work; VMEM load latency "
             f"on {target.name} is {span} cycles: ~{exposed} cycles exposed per wave with {waves} "
             f"wave{'s' if waves != 1 else ''}/SIMD to hide it; issue it >= {earlier} instructions earlier or "
             f"prefetch one iteration ahead",
             kernel=kernel.name,
-            notes=(Note(f"latency: {latency.source}"), Note("the wait", wait.where.path, wait.where.line, wait.where.column)),
+            notes=(Note(f"latency: {latency.source}"), Note("the wait", wait.where.path, wait.where.line, wait.where.column),
+                   *(Note("also waited for there", where.path, where.line, where.column)
+                     for where in (kernel.instructions[index].where for index in others))),
         )
