@@ -29,31 +29,18 @@ it at the end of the iteration. Raising occupancy also hides latency.
 import math
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.defuse import through_private_segment
 from amdgpu_lint.analyses.prefetch import LoadDistance, PrefetchAnalysis
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.model.ir import Instruction, Kernel
-from amdgpu_lint.model.nodes import Reg
 
 CODE = "AGL401"
 NAME = "short-prefetch"
 SEVERITY = Severity.WARNING
 SUMMARY = "loop loads waited for before the memory latency can be hidden"
 SCOPE = "kernel"
-REQUIRES = (DefUseAnalysis, PrefetchAnalysis, ResourceAnalysis)
-
-
-def _reads_scratch(instruction: Instruction, memory: str, kernel: Kernel) -> bool:
-    """A load from the wave's private memory (a spill reload, a stack object): `scratch_*`, or a buffer load
-    through the private segment buffer the kernel receives in s[0:3]."""
-    if memory == "scratch":
-        return True
-    if memory != "buffer" or not kernel.descriptor.get("user_sgpr_private_segment_buffer"):
-        return False
-    resource = instruction.operands[2] if len(instruction.operands) > 2 else None
-    return isinstance(resource, Reg) and resource.kind == "s" and resource.index == 0 and resource.count == 4
+REQUIRES = (PrefetchAnalysis, ResourceAnalysis)
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
@@ -65,12 +52,11 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     latency = report.table["vmem_load"]
     kernel = context.kernel
     target = context.module.target
-    per_instruction = context.get(DefUseAnalysis).per_instruction
     by_wait: dict[int, list[LoadDistance]] = {}
     for load in report.loads:
         if load.loop is None or load.wait is None or load.cycles * waves >= latency.low:
             continue
-        if _reads_scratch(kernel.instructions[load.load], per_instruction[load.load].klass.memory, kernel):
+        if through_private_segment(kernel.instructions[load.load]):
             continue  # a spill reload: scratch-spill is the finding there
         by_wait.setdefault(load.wait, []).append(load)
     for loads in by_wait.values():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..model.ir import Instruction, Kernel, Module
 from ..isa.defuse import DefUse, def_use
 from ..model.memo import Remembered
-from ..model.nodes import SpecialReg, Sym
+from ..model.nodes import Reg, SpecialReg, Sym
 from dataclasses import dataclass
 from ..model.targets import Target
 from .cfg import is_branch
@@ -17,6 +17,17 @@ if TYPE_CHECKING:
     from .initialized import FlowBits
     from .latency import LatencyTable
     from .waitcnt import WaitFacts
+
+
+def through_private_segment(instruction: Instruction) -> bool:
+    """A scratch access (a spill, a reload, a stack object): `scratch_*`, or a buffer access through s[0:3],
+    where LLVM keeps the private segment buffer on targets without flat scratch."""
+    if instruction.mnemonic.startswith("scratch_"):
+        return True
+    if not instruction.mnemonic.startswith("buffer_") or len(instruction.operands) < 3:
+        return False
+    resource = instruction.operands[2]
+    return isinstance(resource, Reg) and resource.kind == "s" and resource.index == 0 and resource.count == 4
 
 
 def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
