@@ -1,10 +1,12 @@
 """## What it finds
-- **error**: static LDS (`.group_segment_fixed_size`) above what one work-group may use on
-  the target (64 KiB on most, 160 KiB on gfx950, 32 KiB on gfx6).
+- **error**: LDS above what one work-group may use on the target (64 KiB on most, 160 KiB on
+  gfx950, 32 KiB on gfx6): the static allocation (`.group_segment_fixed_size`) plus, for a
+  Triton cache entry, the dynamic LDS its `.json` requests at launch (`shared`).
 - **warning**: a `ds_*` instruction whose constant offset alone reaches past the LDS the
   kernel allocates, in a kernel whose metadata shows it takes no dynamic LDS: no LDS pointer
   argument, and code object v5+ hidden arguments without `hidden_dynamic_lds_size`. Without
   metadata, or with older metadata, an `extern __shared__` array sized at launch cannot be ruled out.
+  Where the launch is known (a Triton entry's `shared`), offsets are judged against static plus launch LDS.
 
 ## Why it matters
 The dispatch fails for the first; for the second, lanes read or write LDS that belongs to
@@ -85,15 +87,19 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if target is None or resources is None:
         return
     kernel = context.kernel
+    launch = resources.launch_lds_bytes
+    parts = f" ({resources.lds_bytes - launch} static + {launch} requested at launch)" if launch else ""
     if resources.lds_bytes > target.lds_per_workgroup:
         yield context.diagnostic(
             kernel.descriptor_where or kernel.where,
-            f"kernel '{kernel.name}' uses {resources.lds_bytes} bytes of LDS per work-group; "
-            f"{target.name} allows {target.lds_per_workgroup}",
+            f"kernel '{kernel.name}' uses {resources.lds_bytes} bytes of LDS per work-group{parts}; "
+            f"{target.name} allows {target.lds_per_workgroup}" + (": the launch is refused" if launch else ""),
             kernel=kernel.name,
         )
-    if not _allocation_is_known(context.module.metadata, kernel.metadata):
+    if launch is None and not _allocation_is_known(context.module.metadata, kernel.metadata):
         return
+    why = f"has {resources.lds_bytes} bytes of LDS{parts}" if launch is not None else (
+        f"allocates {resources.lds_bytes} bytes of LDS and its metadata shows no dynamic LDS")
     def_use = context.get(DefUseAnalysis)
     for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
         if info.klass.unit != "ds" or info.klass.memory != "lds" or info.klass.kind == "other":
@@ -102,8 +108,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         if reach is not None and reach > resources.lds_bytes:
             yield context.diagnostic(
                 instruction.where,
-                f"{instruction.mnemonic} reaches byte {reach - 1} through its offset alone, but kernel "
-                f"'{kernel.name}' allocates {resources.lds_bytes} bytes of LDS and its metadata shows no dynamic LDS",
+                f"{instruction.mnemonic} reaches byte {reach - 1} through its offset alone, but kernel '{kernel.name}' {why}",
                 kernel=kernel.name,
                 severity=Severity.WARNING,
             )

@@ -50,7 +50,8 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
         allocated = f"; descriptor allocates VGPR {report['allocated_vgpr']}, SGPR {report['allocated_sgpr']}"
     out.write(f"  registers:     VGPR {report['vgpr']} (arch {report['arch_vgpr']}, AGPR {report['agpr']}), "
               f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
-    out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
+    launch = f" ({report['launch_lds_bytes']} requested at launch)" if report.get("launch_lds_bytes") else ""
+    out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group{launch}, scratch {report['scratch_bytes']} bytes/lane\n")
     mode = ", CU mode" if report["cumode"] else ""
     sizes = _sizes(report["wg_size_min"], report["wg_size"])
     out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {sizes} ({report['wg_size_source']})\n")
