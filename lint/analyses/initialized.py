@@ -155,7 +155,7 @@ def _packed_f32_flow(instruction: Instruction) -> Flow | None:
 def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit, Unit] | None) -> Flow:
     mnemonic, operands = instruction.mnemonic, instruction.operands
     if mnemonic.startswith(_STORES) and through_private_segment(instruction) and operands:
-        # a spill: LLVM stores whole register tuples, halves never written included (the reload is judged)
+        # a spill: LLVM stores whole register tuples, halves never written included (the reload counts as written)
         return Flow(excused=frozenset(register_units(operands[1 if mnemonic.startswith("scratch_") else 0])))
     packed = _packed_f32_flow(instruction)
     if packed is not None:

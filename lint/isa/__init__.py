@@ -161,6 +161,7 @@ _GFX12_MATRIX_SHAPES = {
 
 
 def _sizes(wave32: int, wave64: int) -> int | tuple[int, int]:
+    """An operand size as the tables write it: one number where both wave sizes agree."""
     return wave32 if wave32 == wave64 else (wave32, wave64)
 
 
