@@ -1,8 +1,12 @@
 """## What it finds
-- **error**: static LDS (`.group_segment_fixed_size`) above what one work-group may use on
-  the target (64 KiB on most, 160 KiB on gfx950, 32 KiB on gfx6).
+- **error**: LDS above what one work-group may use on the target (64 KiB on most, 160 KiB on
+  gfx950, 32 KiB on gfx6): the static allocation (`.group_segment_fixed_size`) plus, for a
+  Triton cache entry, the dynamic LDS its `.json` requests at launch (`shared`).
 - **warning**: a `ds_*` instruction whose constant offset alone reaches past the LDS the
-  kernel allocates, in a kernel whose metadata shows it takes no dynamic LDS.
+  kernel allocates, in a kernel whose metadata shows it takes no dynamic LDS: no LDS pointer
+  argument, and code object v5+ hidden arguments without `hidden_dynamic_lds_size`. Without
+  metadata, or with older metadata, an `extern __shared__` array sized at launch cannot be ruled out.
+  Where the launch is known (a Triton entry's `shared`), offsets are judged against static plus launch LDS.
 
 ## Why it matters
 The dispatch fails for the first; for the second, lanes read or write LDS that belongs to
@@ -56,8 +60,24 @@ def _reach(mnemonic: str, modifiers: dict) -> int | None:
     return None
 
 
-def _takes_dynamic_lds(metadata: dict) -> bool:
-    return any(isinstance(arg, dict) and arg.get(".value_kind") == "dynamic_shared_pointer" for arg in metadata.get(".args", []))
+def _allocation_is_known(module_metadata: dict | None, metadata: dict | None) -> bool:
+    """Whether the metadata shows the kernel takes no dynamic LDS (sized at launch, beyond the static allocation).
+
+    An LDS pointer argument points into dynamic LDS. A kernel may also use an `extern __shared__` array with no
+    argument at all: code object v5 and later metadata (amdhsa.version 1.2 and up) lists the hidden argument
+    `hidden_dynamic_lds_size` for such a kernel whenever it lists hidden arguments; earlier versions, or a kernel
+    listed without hidden arguments, do not say.
+    """
+    if not metadata or ".args" not in metadata:
+        return False
+    args = [arg for arg in metadata[".args"] if isinstance(arg, dict)]
+    if any(arg.get(".value_kind") == "dynamic_shared_pointer" or arg.get(".address_space") == "local" for arg in args):
+        return False
+    version = (module_metadata or {}).get("amdhsa.version")
+    if not isinstance(version, list) or [v for v in version[:2] if isinstance(v, int)] < [1, 2]:
+        return False
+    hidden = {str(arg.get(".value_kind")) for arg in args if str(arg.get(".value_kind")).startswith("hidden_")}
+    return bool(hidden) and "hidden_dynamic_lds_size" not in hidden
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
@@ -66,16 +86,19 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if target is None or resources is None:
         return
     kernel = context.kernel
+    launch = resources.launch_lds_bytes
+    parts = f" ({resources.lds_bytes - launch} static + {launch} requested at launch)" if launch else ""
     if resources.lds_bytes > target.lds_per_workgroup:
         yield context.diagnostic(
             kernel.descriptor_where or kernel.where,
-            f"kernel '{kernel.name}' uses {resources.lds_bytes} bytes of LDS per work-group; "
-            f"{target.name} allows {target.lds_per_workgroup}",
+            f"kernel '{kernel.name}' uses {resources.lds_bytes} bytes of LDS per work-group{parts}; "
+            f"{target.name} allows {target.lds_per_workgroup}" + (": the launch is refused" if launch else ""),
             kernel=kernel.name,
         )
-    metadata = kernel.metadata
-    if not metadata or ".args" not in metadata or _takes_dynamic_lds(metadata):
+    if launch is None and not _allocation_is_known(context.module.metadata, kernel.metadata):
         return
+    why = f"has {resources.lds_bytes} bytes of LDS{parts}" if launch is not None else (
+        f"allocates {resources.lds_bytes} bytes of LDS and its metadata shows no dynamic LDS")
     def_use = context.get(DefUseAnalysis)
     for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
         if info.klass.unit != "ds" or info.klass.memory != "lds" or info.klass.kind == "other":
@@ -84,8 +107,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         if reach is not None and reach > resources.lds_bytes:
             yield context.diagnostic(
                 instruction.where,
-                f"{instruction.mnemonic} reaches byte {reach - 1} through its offset alone, but kernel "
-                f"'{kernel.name}' allocates {resources.lds_bytes} bytes of LDS and takes no dynamic LDS",
+                f"{instruction.mnemonic} reaches byte {reach - 1} through its offset alone, but kernel '{kernel.name}' {why}",
                 kernel=kernel.name,
                 severity=Severity.WARNING,
             )

@@ -12,9 +12,12 @@ be in flight on some path, with the weakest sufficient wait:
 - LDS written by `buffer_load ... lds` accessed with `ds_*` before `vmcnt` retires the DMA. Each
   DMA retires in order with the loads (before gfx10). Where M0 and the access address are copied
   from one value (`s_mov_b32 m0, s2` / `v_mov_b32 v1, s2`, or constants) their offsets decide;
-  where the block sets M0 for every DMA still in flight but the access address has another
-  source (double-buffered kernels such as aiter's flatmm read one buffer while DMAs fill the
-  other), it is a warning: a listing cannot relate a `ds_read` address to M0;
+  only that shows an overlap, an error. Otherwise it is a warning that says why the listing cannot
+  tell: the block sets M0 for every DMA still in flight but the access address has another source
+  (double-buffered kernels such as aiter's flatmm read one buffer while DMAs fill the other), or
+  M0 is set in another block; a partial `vmcnt(N)` wait on the way (a double-buffered prefetch
+  the compiler proved safe with alias scopes) is named. `ds_permute`, `ds_bpermute` and
+  `ds_swizzle` touch no LDS memory and race with no DMA;
 - LDS written by this wave (`ds_write`, atomics) still in flight at `s_barrier` when an LDS read
   can follow that barrier before the writes are waited for and another barrier is passed: other
   waves may read the old data;
@@ -76,15 +79,14 @@ Insert the wait the message names (`amdgpu-lint check --fix` does it), as late a
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.waitcnt import LDS_STORE, Need, WaitcntAnalysis
+from amdgpu_lint.analyses.waitcnt import LDS_DMA_UNPROVEN, LDS_STORE, Need, WaitcntAnalysis
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
-from amdgpu_lint.isa.waits import wait_text
+from amdgpu_lint.isa.waits import wait_counts, wait_text
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
-from amdgpu_lint.model.ir import Instruction
 from amdgpu_lint.model.targets import Target
 
-_NOT_PROVEN = ("barrier-vmem", "lds-dma-unproven")  # reported as warnings
+_NOT_PROVEN = ("barrier-vmem", *LDS_DMA_UNPROVEN)  # reported as warnings
 
 CODE = "AGL201"
 NAME = "missing-wait"
@@ -100,25 +102,25 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if report is None or target is None:  # the analysis is None without a target
         return
     for index, needs in sorted(report.missing.items()):
-        instruction = context.kernel.instructions[index]
         races = [need for need in needs if need.access not in _NOT_PROVEN]
         if races:
-            yield _finding(context, target, instruction, races, None)
+            yield _finding(context, target, index, races, None)
         for access in _NOT_PROVEN:  # LLVM's barrier policy; LDS DMA regions the listing cannot compare
             unproven = [need for need in needs if need.access == access]
             if unproven:
-                yield _finding(context, target, instruction, unproven, Severity.WARNING)
+                yield _finding(context, target, index, unproven, Severity.WARNING)
 
 
-def _finding(context: KernelContext, target: Target, instruction: Instruction, needs: list[Need],
+def _finding(context: KernelContext, target: Target, consumer: int, needs: list[Need],
              severity: Severity | None) -> Diagnostic:
     kernel = context.kernel
+    instruction = kernel.instructions[consumer]
     counts: dict[str, int] = {}
     for need in needs:
         counts[need.counter] = min(counts.get(need.counter, need.count), need.count)
     lines = wait_text(counts, target)
     first = min(needs, key=lambda need: (need.producer is None, need.count))
-    message = _message(context, target, instruction.mnemonic, needs, first)
+    message = _message(context, target, instruction.mnemonic, needs, first, consumer)
     producer_notes = tuple(
         Note(f"{kernel.instructions[p].mnemonic} issued here", kernel.instructions[p].where.path,
              kernel.instructions[p].where.line, kernel.instructions[p].where.column)
@@ -137,7 +139,7 @@ def _finding(context: KernelContext, target: Target, instruction: Instruction, n
     )
 
 
-def _message(context: KernelContext, target: Target, mnemonic: str, needs, first) -> str:
+def _message(context: KernelContext, target: Target, mnemonic: str, needs, first, consumer: int) -> str:
     kernel = context.kernel
     producer = kernel.instructions[first.producer] if first.producer is not None else None
     origin = f"{producer.mnemonic} at {producer.where}" if producer else "the caller's memory operations"
@@ -157,9 +159,11 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     plural = len(named) > 1
     if first.unit[0] == "lds_dma":
         verb = "writes" if mnemonic.startswith(("ds_write", "ds_store")) else "reads"
-        if first.access == "lds-dma-unproven":
-            return (f"{mnemonic} may {verb[:-1]} LDS that {origin} is still writing; M0 is set for every LDS DMA in "
-                    "flight, so this is safe if the address avoids their regions, which the listing cannot show")
+        if first.access in LDS_DMA_UNPROVEN:
+            where = ("M0 is set for every LDS DMA in flight" if first.access == "lds-dma-unproven" else
+                     "M0 for the LDS DMA is set in another block, so where it writes is not known here")
+            return (f"{mnemonic} may {verb[:-1]} LDS that {origin} is still writing; {where}{_partial_wait(context, target, first, consumer)}: "
+                    "safe if the address avoids what the DMA writes, which the listing cannot show")
         return f"{mnemonic} {verb} LDS that {origin} may still be writing"
     if producer is None:
         return (f"{units} {'are' if plural else 'is'} used before any wait in function "
@@ -170,3 +174,20 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     if first.access == "read":
         return f"{units} {be} read here but may still be loading ({origin})"
     return f"{units} {be} overwritten here but may still be being written ({origin})"
+
+
+def _partial_wait(context: KernelContext, target: Target, need: Need, consumer: int) -> str:
+    """A wait between the DMA and the access that leaves some operations in flight: a double-buffered prefetch
+    keeps the newest DMA going on purpose (where its compiler proved the buffers apart)."""
+    if need.producer is None:
+        return ""
+    producer, instructions = need.producer, context.kernel.instructions
+    between = range(producer + 1, consumer) if producer < consumer else [*range(producer + 1, len(instructions)),
+                                                                        *range(consumer)]  # around the loop
+    for index in between:
+        instruction = instructions[index]
+        counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
+        if counts.get(need.counter, 0) > 0:
+            return (f"; `{instruction.mnemonic}` at line {instruction.where.line} leaves {counts[need.counter]} "
+                    f"on {need.counter} in flight on purpose")
+    return ""

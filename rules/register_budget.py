@@ -2,9 +2,11 @@
 - **error**: an instruction uses a register the kernel descriptor does not give the wave:
   a VGPR at or above `.amdhsa_next_free_vgpr`, an AGPR beyond what is left after
   `.amdhsa_accum_offset`, an SGPR at or above `.amdhsa_next_free_sgpr`, or a register the
-  hardware does not have at all (v256, s102 on gfx8/gfx9, ...). On gfx90a/gfx94x/gfx950 a
+  hardware does not have at all (v256 before gfx1250, which addresses 1024; s102 on gfx8/gfx9,
+  ...). On gfx90a/gfx94x/gfx950 a
   VGPR at or above `accum_offset` is the storage of the AGPRs: an error when the kernel uses
-  AGPRs (or calls code that may).
+  AGPRs (or calls code that may). From gfx10 every wave has the whole SGPR file, whatever
+  `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there.
 - **warning**: such a VGPR in a kernel that uses no AGPRs (it overlaps nothing, but the
   descriptor gives it to the AGPRs); and a descriptor that declares more registers than the
   code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
@@ -48,7 +50,8 @@ REQUIRES = (DefUseAnalysis, ResourceAnalysis)
 def _limits(context: KernelContext, target: Target) -> dict[str, tuple[int, str]]:
     """Register file -> (first index the wave does not own, why)."""
     descriptor = context.kernel.descriptor
-    limits: dict[str, tuple[int, str]] = {"v": (256, f"{target.name} has 256 architectural VGPRs"),
+    vgprs = 1024 if target.is_gfx1250 else 256  # gfx1250 addresses 1024 (tuples may cross v255; s_set_vgpr_msb)
+    limits: dict[str, tuple[int, str]] = {"v": (vgprs, f"{target.name} has {vgprs} architectural VGPRs"),
                                           "s": (target.addressable_sgprs, f"{target.name} addresses {target.addressable_sgprs} SGPRs")}
     if target.has_mai:
         limits["a"] = (256, f"{target.name} has 256 AGPRs")
@@ -63,7 +66,7 @@ def _limits(context: KernelContext, target: Target) -> dict[str, tuple[int, str]
             limits["a"] = min(limits["a"], (left, f".amdhsa_next_free_vgpr {next_vgpr} - .amdhsa_accum_offset {accum} leaves {left} AGPRs"))
         elif target.agpr_file == "separate":
             limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
-    if next_sgpr is not None:
+    if next_sgpr is not None and target.major < 10:  # gfx10+ gives every wave the whole SGPR file (LLVM writes 0 there)
         limits["s"] = min(limits["s"], (next_sgpr, f".amdhsa_next_free_sgpr is {next_sgpr}"))
     return limits
 
@@ -129,6 +132,8 @@ def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagno
     resources = context.get(ResourceAnalysis)
     if resources is None or kernel.metadata or resources.allocated_vgprs is None:
         return
+    if any(instruction.mnemonic == "s_set_vgpr_msb" for instruction in kernel.instructions):
+        return  # gfx1250: `v5` may name v261, so the highest VGPR the code uses is not in its names
     allocated = resources.inputs
     if (allocated.vgprs, allocated.sgprs) == (resources.vgprs, resources.sgprs):
         return  # it allocates what it uses

@@ -19,8 +19,7 @@ def test_examples_report_the_planted_mistakes(capsys):
         ("lds_reduce_gfx1100.s", 23, "issue-oversubscription"),
         ("lds_reduce_gfx1100.s", 23, "issue-oversubscription"),
         ("loop_saxpy_gfx942.s", 18, "issue-oversubscription"),  # a streaming loop is memory-bound
-        ("loop_saxpy_gfx942.s", 23, "short-prefetch"),  # LLVM waits for both loads in the same iteration
-        ("loop_saxpy_gfx942.s", 24, "short-prefetch"),
+        ("loop_saxpy_gfx942.s", 24, "short-prefetch"),  # LLVM waits for both loads in the same iteration: one wait
         ("mfma_gemm_gfx90a.s", 53, "issue-oversubscription"),
         ("prefetch_gfx942.s", 16, "missing-wait"),
         ("prefetch_gfx942.s", 19, "issue-oversubscription"),

@@ -216,3 +216,31 @@ def test_soft_clause_is_seen_within_llvms_look_ahead_window(snippet):
     near = reload + " buffer_load_dword v15, off, s[0:3], s32 offset:64"
     (finding,) = hazards(snippet, "gfx900", near)
     assert "(row 15)" in finding.message
+
+
+def test_mfma_src_c_is_judged_against_the_nearest_mfma_writing_it(snippet):
+    # issue 30 (gfx942): LLVM looks back only to the nearest MFMA writing any SrcC register; the full
+    # overlap with it needs nothing, the older partial overlap behind it is not a hazard any more
+    older = " v_mfma_f32_16x16x16_f16 v[4:7], v[0:1], v[2:3], v[8:11]\n s_nop 0\n"
+    consumer = " v_mfma_f32_16x16x16_f16 v[6:9], v[0:1], v[2:3], v[6:9]"
+    assert hazards(snippet, "gfx942", older + " v_mfma_f32_16x16x16_f16 v[6:9], v[0:1], v[2:3], v[12:15]\n" + consumer) == []
+    # a nearer MFMA writing other registers hides nothing: the partial overlap is still found
+    (finding,) = hazards(snippet, "gfx942", older + " v_mfma_f32_16x16x16_f16 v[20:23], v[0:1], v[2:3], v[12:15]\n" + consumer)
+    assert "(row 23)" in finding.message and "needs 5 wait states" in finding.message and "there are 2" in finding.message
+    # the nearest writer on one path only: the other path still reaches the partial overlap
+    branchy = (older + " s_cbranch_scc1 .Lskip\n v_mfma_f32_16x16x16_f16 v[6:9], v[0:1], v[2:3], v[12:15]\n"
+               ".Lskip:\n" + consumer)
+    (finding,) = hazards(snippet, "gfx942", branchy)
+    assert "(row 23)" in finding.message and "kernel.s:3 needs 5 wait states" in finding.message
+
+
+def test_soft_clause_window_widens_only_with_agprs(snippet):
+    # issue 30 (Triton, gfx90a+): LLVM's window is 19 instructions only in a function using a0; MFMAs
+    # accumulating in VGPRs leave it at 5
+    stores = "".join(f" buffer_store_dword v{10 + i}, off, s[0:3], s32 offset:{4 * i}\n" for i in range(8))
+    far = stores + " buffer_load_dword v20, off, s[0:3], s32 offset:60\n buffer_load_dword v10, off, s[0:3], s32 offset:64"
+    in_vgprs = " v_mfma_f32_16x16x16_f16 v[40:43], v[44:45], v[46:47], v[40:43]\n s_nop 7\n s_nop 7\n"
+    assert hazards(snippet, "gfx942", in_vgprs + far) == []
+    in_agprs = " v_mfma_f32_16x16x16_f16 a[0:3], v[44:45], v[46:47], a[0:3]\n s_nop 7\n s_nop 7\n"
+    (finding,) = hazards(snippet, "gfx942", in_agprs + far)
+    assert "(row 15)" in finding.message

@@ -242,3 +242,44 @@ def test_disassembly_leaves_out_the_alignment_after_s_endpgm(tmp_path):
     kernel_s = next(k for k in from_s.module.kernels if k.is_kernel)
     assert kernel_o.instructions[-1].mnemonic == "s_endpgm"
     assert len(kernel_o.instructions) == len(kernel_s.instructions)
+
+
+TRITON = FIXTURES / "triton"
+
+
+def _triton_entry(tmp_path, shared: int | None, listing: str | None = None):
+    """fixtures/triton's decode kernel as a cache entry, its .json asking for `shared` bytes of LDS."""
+    (tmp_path / "_mla_decode_kernel.amdgcn").write_text(listing or (TRITON / "_mla_decode_kernel.amdgcn").read_text())
+    entry = json.loads((TRITON / "_mla_decode_kernel.json").read_text())
+    if shared is None:
+        del entry["shared"]
+    else:
+        entry["shared"] = shared
+    (tmp_path / "_mla_decode_kernel.json").write_text(json.dumps(entry))
+    (result,) = lint(tmp_path / "_mla_decode_kernel.amdgcn")
+    return result
+
+
+def test_triton_launch_lds_counts_for_occupancy(tmp_path):
+    # issue 30: 4 warps of 64 with 64 KiB of launch LDS: one work-group per CU, 1 wave/SIMD (not 4)
+    result = _triton_entry(tmp_path, 65536)
+    assert [d.name for d in result.diagnostics] == []
+    ((vgprs, _, _, lds, _, wave, wg_size, waves, limiters),) = summary(result).values()
+    assert (lds, wave, wg_size, waves, limiters) == (65536, 64, 256, 1, ("LDS",))
+    # the listing alone declares no LDS: 8 waves/SIMD, which the launch never gets
+    ((_, _, _, lds, _, _, _, waves, _),) = summary(_triton_entry(tmp_path, None)).values()
+    assert (lds, waves) == (0, 8)
+
+
+def test_triton_launch_lds_above_the_target_limit(tmp_path):
+    (finding,) = _triton_entry(tmp_path, 98304).diagnostics
+    assert finding.name == "lds-budget" and str(finding.severity) == "error"
+    assert "98304 bytes of LDS per work-group (0 static + 98304 requested at launch); gfx942 allows 65536" in finding.message
+
+
+def test_triton_ds_offsets_are_judged_against_the_launch_lds(tmp_path):
+    # the kernel writes at byte 49152 of its launch LDS: inside 64 KiB, past 48 KiB
+    assert _triton_entry(tmp_path, 65536).diagnostics == []
+    (write, read) = _triton_entry(tmp_path, 49152).diagnostics
+    assert (write.name, str(write.severity), read.name) == ("lds-budget", "warning", "lds-budget")
+    assert "reaches byte 49155 through its offset alone" in write.message and "(0 static + 49152 requested at launch)" in write.message

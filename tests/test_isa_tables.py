@@ -38,3 +38,42 @@ def test_generation_specific_instructions():
     assert has("gfx1201", "s_wait_loadcnt") and not has("gfx1100", "s_wait_loadcnt")
     assert has("gfx1100", "global_load_b32") and has("gfx1030", "global_load_dword")
     assert "gfx908" in pages_with("v_mfma_f32_32x32x8f16")
+
+
+def _gfx12_matrix_line(mnemonic: str, wave_size: int) -> str:
+    """The instruction with every operand as wide as our table says for this wave size, in disjoint VGPRs."""
+    (variant,) = instruction_set(parse_target_id("gfx1200")).variants(mnemonic)
+    operands, base = [], 0
+    for spec in variant.operands:
+        width = spec.dwords(wave_size)
+        operands.append(f"v{base}" if width == 1 else f"v[{base}:{base + width - 1}]")
+        base += 16
+    return f"{mnemonic} {', '.join(operands)}"
+
+
+def test_gfx12_matrix_operand_widths_follow_the_wave_size():
+    gfx12 = instruction_set(parse_target_id("gfx1200"))
+    (wmma,) = gfx12.variants("v_wmma_f32_16x16x16_f16")
+    assert [(spec.dwords(32), spec.dwords(64)) for spec in wmma.operands] == [(8, 4), (4, 2), (4, 2), (8, 4)]
+    assert _gfx12_matrix_line("v_wmma_f32_16x16x16_f16", 64) == "v_wmma_f32_16x16x16_f16 v[0:3], v[16:17], v[32:33], v[48:51]"
+
+
+def test_gfx12_matrix_operand_widths_are_what_llvm_mc_accepts(tmp_path):
+    """Where llvm-mc-22 is installed: every gfx12 WMMA/SWMMAC at our widths assembles in its wave size,
+    and at the other wave size's widths (where they differ) it does not."""
+    import shutil
+
+    if shutil.which("llvm-mc-22") is None:
+        pytest.skip("llvm-mc-22 is not installed (Debian's llvm-22)")
+    mnemonics = [m for m in instruction_set(parse_target_id("gfx1200")) if m.startswith(("v_wmma_", "v_swmmac_"))]
+    assert len(mnemonics) == 22
+    for wave_size, other in ((32, 64), (64, 32)):
+        features = ["-mattr=+wavefrontsize64"] if wave_size == 64 else []
+        ours = [_gfx12_matrix_line(m, wave_size) for m in mnemonics]
+        theirs = [_gfx12_matrix_line(m, other) for m in mnemonics]
+        source = tmp_path / f"wave{wave_size}.s"
+        source.write_text("\n".join(ours + theirs) + "\n")
+        run = subprocess.run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", *features, str(source)],
+                             capture_output=True, text=True)
+        rejected = {int(line.split(":")[1]) for line in run.stderr.splitlines() if ": error:" in line}
+        assert rejected == set(range(len(ours) + 1, 2 * len(ours) + 1)), (wave_size, sorted(rejected))

@@ -4,6 +4,7 @@ Each expected value below was checked by assembling the same text with llvm-mc 2
 (`llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=...`): what it accepts we accept and read the same way.
 """
 
+import pytest
 from amdgpu_lint.model.nodes import Num, Reg, Sym
 from conftest import names
 
@@ -372,6 +373,58 @@ def test_gfx12_wmma_16_bit_operands_are_packed(snippet):
     assert parse_findings(wave32) == [] and parse_findings(wave64) == []
     gfx11_sized = snippet.lint(text.format(w32=1, d="v[0:7]", a="v[8:11]", b="v[12:15]"), mcpu="gfx1200")
     assert [name for name, _, _ in parse_findings(gfx11_sized)] == ["unknown-instruction"]
+
+
+def test_gfx12_wave64_wmma_takes_half_the_accumulator(snippet):
+    # issue 30: llvm-mc 22 -mcpu=gfx1200 -mattr=+wavefrontsize64 accepts the first, wave32 only the second
+    text = """
+        .amdhsa_kernel k
+          .amdhsa_next_free_vgpr 16
+          .amdhsa_next_free_sgpr 8
+          .amdhsa_wavefront_size32 {w32}
+        .end_amdhsa_kernel
+        k:
+          v_wmma_f32_16x16x16_f16 {d}, {a}, {b}, {d}
+          s_endpgm
+    """
+    wave64 = snippet.lint(text.format(w32=0, d="v[0:3]", a="v[4:5]", b="v[6:7]"), mcpu="gfx1200")
+    assert parse_findings(wave64) == []
+    wave32 = snippet.lint(text.format(w32=1, d="v[0:7]", a="v[8:11]", b="v[12:15]"), mcpu="gfx1200")
+    assert parse_findings(wave32) == []
+    wave64_widths_in_wave32 = snippet.lint(text.format(w32=1, d="v[0:3]", a="v[4:5]", b="v[6:7]"), mcpu="gfx1200")
+    assert [name for name, _, _ in parse_findings(wave64_widths_in_wave32)] == ["unknown-instruction"]
+    wave64_by_mcpu = snippet.lint("k:\n v_wmma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]\n s_endpgm\n",
+                                  mcpu="gfx1200:wavefrontsize64+")
+    assert parse_findings(wave64_by_mcpu) == []
+    wave32_widths_by_mcpu = snippet.lint("k:\n v_wmma_f32_16x16x16_f16 v[0:7], v[8:11], v[12:15], v[0:7]\n s_endpgm\n",
+                                         mcpu="gfx1200:wavefrontsize64+")
+    assert [name for name, _, _ in parse_findings(wave32_widths_by_mcpu)] == ["unknown-instruction"]
+
+
+_WAVE64_WMMA_IR = """
+define amdgpu_kernel void @wmma64(ptr addrspace(1) %a, ptr addrspace(1) %c, ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %pa = getelementptr <4 x half>, ptr addrspace(1) %a, i32 %tid
+  %va = load <4 x half>, ptr addrspace(1) %pa
+  %pc = getelementptr <4 x float>, ptr addrspace(1) %c, i32 %tid
+  %vc = load <4 x float>, ptr addrspace(1) %pc
+  %r = call <4 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v4f32.v4f16(<4 x half> %va, <4 x half> %va, <4 x float> %vc)
+  %po = getelementptr <4 x float>, ptr addrspace(1) %out, i32 %tid
+  store <4 x float> %r, ptr addrspace(1) %po
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare <4 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v4f32.v4f16(<4 x half>, <4 x half>, <4 x float>)
+"""
+
+
+def test_llvm_gfx12_wave64_wmma_lints_cleanly(snippet):
+    pytest.importorskip("llvmlite")
+    from llvm_oracle import compile_ir
+
+    assembly = compile_ir(_WAVE64_WMMA_IR, "gfx1200", features="+wavefrontsize64")
+    assert "v_wmma_f32_16x16x16_f16 v[0:3], v[4:5], v[4:5], v[0:3]" in assembly
+    assert snippet.lint(assembly).diagnostics == []
 
 
 def test_numeric_branch_target_keeps_the_code_after_it_reachable(snippet):

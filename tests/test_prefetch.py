@@ -130,3 +130,33 @@ def test_lane_bytes(mnemonic, size):
     from amdgpu_lint.analyses.latency import lane_bytes
 
     assert lane_bytes(mnemonic) == size
+
+
+def _short_prefetch(snippet, loads: str) -> list:
+    result = snippet.lint(LOOP.format(top="  v_mov_b32 v5, v6").replace(
+        "  global_load_dword v2, v0, s[0:1]      ; for the next iteration\n", loads))
+    return [d for d in result.diagnostics if d.name == "short-prefetch"]
+
+
+def test_short_prefetch_one_finding_per_wait_and_none_for_spill_reloads(snippet):
+    # issue 30 (Triton): a wait retiring two loads is one finding, at the load issued last
+    (finding,) = _short_prefetch(snippet, "  global_load_dword v2, v0, s[0:1]\n  global_load_dword v3, v0, s[0:1] offset:4\n")
+    assert finding.line == 11 and "(as 1 other load of this loop)" in finding.message
+    assert [(note.message, note.line) for note in finding.notes[2:]] == [("also waited for there", 10)]
+    # a spill reload (scratch_*, or a buffer load through the private segment buffer s[0:3]) is scratch-spill's
+    assert _short_prefetch(snippet, "  scratch_load_dword v2, off, s33 offset:4 ; 4-byte Folded Reload\n") == []
+    # (gfx90a: llvm-mc 22 refuses the private segment buffer with gfx942's architected flat scratch)
+    through_buffer = LOOP.replace("gfx942", "gfx90a").replace("  s_endpgm\n", "  s_endpgm\n.amdhsa_kernel k\n"
+                                  "  .amdhsa_user_sgpr_private_segment_buffer 1\n  .amdhsa_next_free_vgpr 8\n"
+                                  "  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset 8\n.end_amdhsa_kernel\n")
+    reload = "  buffer_load_dword v2, off, s[0:3], 0 offset:4 ; 4-byte Folded Reload\n"
+    text = through_buffer.format(top="  v_mov_b32 v5, v6").replace(
+        "  global_load_dword v2, v0, s[0:1]      ; for the next iteration\n", reload)
+    hbm = snippet.directory / "hbm.json"  # gfx90a's table has LLVM's 80 cycles, which this loop hides
+    hbm.write_text(json.dumps({"vmem_load": {"latency": [500, 800], "source": "gfx942's HBM"}}))
+
+    def found(kernel: str) -> list[str]:
+        return [d.name for d in snippet.lint(kernel, latency_table=str(hbm)).diagnostics if d.name == "short-prefetch"]
+
+    assert found(text) == []
+    assert found(text.replace(reload, "  buffer_load_dword v2, off, s[4:7], 0 offset:4\n")) == ["short-prefetch"]

@@ -57,6 +57,33 @@ def test_sgpr_beyond_the_descriptor_and_the_hardware(snippet):
     assert names(result) == ["register-budget"] and "256 architectural VGPRs" in result.diagnostics[0].message
 
 
+def test_gfx10_plus_waves_own_every_sgpr_whatever_the_descriptor_says(snippet):
+    # issue 30: the descriptor's SGPR granule is 0 on gfx10+ (LLVM writes it so); llvm-mc 22 accepts s55 on gfx1100
+    text = '.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\nk:\n s_mov_b32 s55, 0\n s_endpgm\n'
+    kernel = ".amdhsa_kernel k\n  .amdhsa_next_free_vgpr 8\n  .amdhsa_next_free_sgpr 16\n.end_amdhsa_kernel\n"
+    assert names(snippet.lint(text + kernel)) == []
+    beyond_the_file = snippet.lint(text.replace("s55", "s106") + kernel)  # gfx11 addresses s0-s105
+    assert names(beyond_the_file) == ["register-budget"] and "addresses 106 SGPRs" in beyond_the_file.diagnostics[0].message
+    gfx9 = snippet.lint(GFX90A + "k:\n s_mov_b32 s55, 0\n s_endpgm\n" + descriptor(sgpr=16))
+    assert names(gfx9) == ["register-budget"] and "next_free_sgpr is 16" in gfx9.diagnostics[0].message
+
+
+def test_gfx1250_tuples_cross_v255(snippet):
+    # issue 30: gfx1250 addresses 1024 VGPRs; llvm-mc 22 accepts v[254:257] and v[252:259] there
+    def budget(body: str, vgpr: int) -> list[str]:
+        text = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx1250"\nk:\n' + body + " s_endpgm\n"
+                f".amdhsa_kernel k\n  .amdhsa_next_free_vgpr {vgpr}\n  .amdhsa_next_free_sgpr 8\n.end_amdhsa_kernel\n")
+        return [d.message for d in snippet.lint(text).diagnostics if d.name == "register-budget"]
+
+    load = " global_load_b128 v[254:257], v0, s[0:1]\n v_wmma_f32_16x16x4_f32 v[252:259], v[0:1], v[2:3], v[252:259]\n"
+    assert budget(load, 260) == []
+    (short,) = budget(load, 256)  # the descriptor still bounds them
+    assert short.startswith("v259 is used but the wave owns v0-v255: .amdhsa_next_free_vgpr is 256")
+    # with bank switches `v5` may be v261: the names do not show what the code uses, so no over-declaration
+    assert budget(" s_set_vgpr_msb 1\n v_mov_b32 v5, 0\n s_set_vgpr_msb 0\n", 512) == []
+    assert budget(" v_mov_b32 v5, 0\n", 512)[0].startswith("kernel 'k' allocates more registers than it uses")
+
+
 def test_over_declaration_that_costs_occupancy(snippet):
     result = snippet.lint(GFX90A + "k:\n v_mov_b32 v1, 0\n s_endpgm\n" + descriptor(vgpr=128))
     (diagnostic,) = result.diagnostics
@@ -85,11 +112,16 @@ def test_lds_above_the_work_group_limit(snippet):
     assert names(quiet) == []
 
 
-def _with_metadata(body: str, lds: int, dynamic: bool = False) -> str:
-    kind = "dynamic_shared_pointer" if dynamic else "global_buffer"
+def _with_metadata(body: str, lds: int, dynamic: bool = False, version: str = "[1, 2]",
+                   hidden: tuple[str, ...] = ("hidden_block_count_x", "hidden_group_size_x")) -> str:
+    """A kernel with code object metadata (v5 by default) as LLVM writes it: a global pointer argument, or an
+    LDS pointer argument when `dynamic`, then the hidden arguments."""
+    pointer = ".value_kind: dynamic_shared_pointer, .address_space: local" if dynamic else ".value_kind: global_buffer, .address_space: global"
+    args = f"      - {{ .offset: 0, .size: 8, {pointer} }}\n" + "".join(
+        f"      - {{ .offset: {8 + 4 * i}, .size: 4, .value_kind: {kind} }}\n" for i, kind in enumerate(hidden))
     return (GFX90A + "k:\n" + body + " s_endpgm\n" + descriptor(lds=lds) +
-            ".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .group_segment_fixed_size: "
-            f"{lds}\n    .args:\n      - {{ .offset: 0, .size: 8, .value_kind: {kind}, .address_space: local }}\n...\n.end_amdgpu_metadata\n")
+            f".amdgpu_metadata\n---\namdhsa.version: {version}\namdhsa.kernels:\n  - .name: k\n    .group_segment_fixed_size: "
+            f"{lds}\n    .args:\n{args}...\n.end_amdgpu_metadata\n")
 
 
 def test_ds_offsets_past_the_allocation(snippet):
@@ -98,6 +130,18 @@ def test_ds_offsets_past_the_allocation(snippet):
     assert "reaches byte 4099" in result.diagnostics[0].message
     assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:1020\n ds_read2_b32 v[2:3], v0 offset1:255\n", 1024))) == []
     assert names(snippet.lint(_with_metadata(" ds_read_b32 v1, v0 offset:4096\n", 1024, dynamic=True))) == []
+
+
+def test_ds_offsets_with_lds_the_metadata_cannot_rule_out(snippet):
+    # issue 30: LLVM's ds_read2 and ds.append tests read an `extern __shared__` array (sized at launch) or
+    # take an LDS pointer; code object v4 metadata does not say, v5 lists hidden_dynamic_lds_size
+    read = " ds_read2_b32 v[2:3], v0 offset0:1 offset1:8\n"
+    assert names(snippet.lint(_with_metadata(read, 0))) == ["lds-budget"]
+    assert names(snippet.lint(_with_metadata(read, 0, dynamic=True))) == []
+    assert names(snippet.lint(_with_metadata(read, 0, hidden=("hidden_block_count_x", "hidden_dynamic_lds_size")))) == []
+    assert names(snippet.lint(_with_metadata(read, 0, version="[1, 1]"))) == []
+    assert names(snippet.lint(_with_metadata(read, 0, hidden=()))) == []  # no hidden arguments listed: cannot tell
+    assert names(snippet.lint(GFX90A + "k:\n" + read + " s_endpgm\n" + descriptor(lds=0))) == []  # no metadata
 
 
 def test_ds_swizzle_offset_is_a_pattern_not_an_address(snippet):
@@ -205,3 +249,31 @@ def test_report_gives_peak_pressure_against_the_allocation(tmp_path, capsys):
     assert (sgpr["most_live"], sgpr["line"]) == (2, 3)
     assert main(["report", "--no-config", str(kernel)]) == 0
     assert "pressure:      allocates 16 VGPRs, at most 4 live at line 6;" in capsys.readouterr().out
+
+
+_EXTERN_LDS_IR = """
+@dynamic = external addrspace(3) global [0 x i32], align 4
+@fixed = addrspace(3) global [4 x i32] poison, align 4
+define amdgpu_kernel void @extern_lds(ptr addrspace(1) %out) {
+  %p = getelementptr [0 x i32], ptr addrspace(3) @dynamic, i32 0, i32 8
+  %v = load i32, ptr addrspace(3) %p
+  store i32 %v, ptr addrspace(1) %out
+  ret void
+}
+define amdgpu_kernel void @fixed_lds(ptr addrspace(1) %out, i32 %i) {
+  %p = getelementptr [4 x i32], ptr addrspace(3) @fixed, i32 0, i32 %i
+  %v = load i32, ptr addrspace(3) %p
+  store i32 %v, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_llvm_extern_lds_reads_past_the_static_allocation_quietly(snippet):
+    # LLVM 22 places @dynamic after the static LDS and reads it at offset:32 with 0 (or 16) bytes allocated
+    assembly = compile_ir(_EXTERN_LDS_IR, "gfx90a")
+    assert "offset:32" in assembly and "hidden_dynamic_lds_size" in assembly
+    assert [d for d in snippet.lint(assembly).diagnostics if d.name == "lds-budget"] == []
+    # the same metadata without the hidden argument says the kernel takes no dynamic LDS
+    hidden_removed = assembly.replace(".value_kind:     hidden_dynamic_lds_size", ".value_kind:     hidden_none")
+    assert [d.line for d in snippet.lint(hidden_removed).diagnostics if d.name == "lds-budget"] != []

@@ -298,3 +298,34 @@ def test_a_new_register_numbering_gives_the_same_findings(snippet, monkeypatch):
     for _ in range(3):
         assert findings(snippet.lint(kernel("gfx900", body, FLAT_SCRATCH_INIT))) == expected
     assert initialized._BITS.generation > generation
+
+
+# ---------------------------------------------------------------- issue 30: Triton's packed f32 and spills
+
+def test_packed_f32_reads_only_the_halves_op_sel_picks(snippet):
+    # v3 is never written: op_sel_hi:0 on the first source makes both lanes read v2 (llvm-mc 22 gfx942)
+    written = "  v_mov_b32 v2, 1.0\n  v_mov_b32 v4, 2.0\n  v_mov_b32 v5, 3.0\n"
+    assert findings(snippet.lint(kernel("gfx942", written + "  v_pk_mul_f32 v[6:7], v[2:3], v[4:5] op_sel_hi:[0,1]\n"
+                                        "  s_endpgm"))) == []
+    assert findings(snippet.lint(kernel("gfx942", written + "  v_pk_fma_f32 v[6:7], v[4:5], v[2:3], v[4:5] op_sel_hi:[1,0,1]\n"
+                                        "  s_endpgm"))) == []
+    (both_halves,) = findings(snippet.lint(kernel("gfx942", written + "  v_pk_mul_f32 v[6:7], v[2:3], v[4:5]\n  s_endpgm")))
+    assert both_halves.startswith("v3 is read by v_pk_mul_f32")
+    (high_half,) = findings(snippet.lint(kernel("gfx942", written + "  v_pk_add_f32 v[6:7], v[2:3], v[4:5] op_sel:[1,0]\n"
+                                         "  s_endpgm")))  # op_sel:1, op_sel_hi:1 by default: v3 for both lanes
+    assert high_half.startswith("v3 is read by v_pk_add_f32")
+
+
+def test_a_spilled_pair_with_a_half_never_written(snippet):
+    # LLVM spills and reloads whole tuples; the reload's garbage half then goes nowhere (op_sel_hi:0)
+    body = ("  v_mov_b32 v2, 1.0\n  v_mov_b32 v4, 2.0\n  v_mov_b32 v5, 3.0\n"
+            "  scratch_store_dwordx2 off, v[2:3], off offset:8 ; 8-byte Folded Spill\n"
+            "  v_mov_b32 v2, 0\n"
+            "  scratch_load_dwordx2 v[2:3], off, off offset:8 ; 8-byte Folded Reload\n"
+            "  s_waitcnt vmcnt(0)\n"
+            "  v_pk_mul_f32 v[6:7], v[2:3], v[4:5] op_sel_hi:[0,1]\n  s_endpgm")
+    assert findings(snippet.lint(kernel("gfx942", body))) == []
+    # a global store of the same pair writes the garbage where someone reads it
+    (real,) = findings(snippet.lint(kernel("gfx942", body.replace("scratch_store_dwordx2 off, v[2:3], off offset:8",
+                                                                 "global_store_dwordx2 v[4:5], v[2:3], off"))))
+    assert real.startswith("v3 is read by global_store_dwordx2")

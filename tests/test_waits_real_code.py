@@ -260,10 +260,31 @@ def test_lds_dma_regions_from_m0(snippet):
     (error,) = findings(snippet, kernel("gfx942", same))
     assert str(error.severity) == "error" and "reads LDS that buffer_load_dword" in error.message
     assert findings(snippet, kernel("gfx942", same.replace("ds_read_b32 v4, v1", "ds_read_b32 v4, v1 offset:4096"))) == []
-    # M0 not set where the DMA is: nothing shows the code chose the regions
+    # M0 not set where the DMA is (issue 30): no overlap shown either, a warning that says why
     unknown_m0 = (" s_mov_b32 m0, s8\n.Lnext:\n buffer_load_dword v2, s[16:19], 0 offen lds\n"
                   " ds_read_b128 v[20:23], v8 offset:0x46f0")
-    assert [str(d.severity) for d in findings(snippet, kernel("gfx942", unknown_m0))] == ["error"]
+    (elsewhere,) = findings(snippet, kernel("gfx942", unknown_m0))
+    assert str(elsewhere.severity) == "warning" and "M0 for the LDS DMA is set in another block" in elsewhere.message
+
+
+def test_lds_dma_and_lane_permutes(snippet):
+    # issue 30: ds_bpermute/ds_permute/ds_swizzle move data between lanes and read no LDS memory
+    dma = " s_mov_b32 m0, 0\n v_mov_b32 v1, 0\n buffer_load_dword v2, s[16:19], 0 offen lds\n"
+    for permute in ("ds_bpermute_b32 v4, v1, v5", "ds_permute_b32 v4, v1, v5", "ds_swizzle_b32 v4, v5 offset:0x401f"):
+        assert findings(snippet, kernel("gfx90a", dma + " " + permute)) == [], permute
+    (shown,) = findings(snippet, kernel("gfx90a", dma + " ds_read_b32 v4, v1"))  # M0 and v1 both 0: an overlap
+    assert str(shown.severity) == "error" and "reads LDS that buffer_load_dword" in shown.message
+
+
+def test_lds_dma_behind_a_partial_wait_of_a_double_buffered_prefetch(snippet):
+    # the compiler keeps the newest DMA in flight with vmcnt(1) and reads the other buffer (alias scopes)
+    body = (" s_mov_b32 m0, s8\n buffer_load_dword v2, s[16:19], 0 offen lds\n"
+            " s_cbranch_scc1 .Lnext\n.Lnext:\n"
+            " s_add_u32 m0, s8, 0x1000\n buffer_load_dword v3, s[16:19], 0 offen lds\n"
+            " s_waitcnt vmcnt(1)\n ds_read_b32 v4, v8")
+    (partial,) = findings(snippet, kernel("gfx90a", body))
+    assert str(partial.severity) == "warning" and "M0 is set for every LDS DMA in flight" in partial.message
+    assert "`s_waitcnt` at line 12 leaves 1 on vmcnt in flight on purpose" in partial.message
 
 
 def test_vinterp_waits_for_expcnt_itself(snippet):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..isa.defuse import DefUse, def_use
 from ..model.ir import Instruction, Kernel, Module
 from ..model.memo import Remembered
-from ..model.nodes import SpecialReg, Sym
+from ..model.nodes import Reg, SpecialReg, Sym
 from ..model.targets import Target
 from .cfg import is_branch
 from .manager import Analysis, AnalysisManager
@@ -20,6 +20,17 @@ if TYPE_CHECKING:
     from .waitcnt import WaitFacts
 
 
+def through_private_segment(instruction: Instruction) -> bool:
+    """A scratch access (a spill, a reload, a stack object): `scratch_*`, or a buffer access through s[0:3],
+    where LLVM keeps the private segment buffer on targets without flat scratch."""
+    if instruction.mnemonic.startswith("scratch_"):
+        return True
+    if not instruction.mnemonic.startswith("buffer_") or len(instruction.operands) < 3:
+        return False
+    resource = instruction.operands[2]
+    return isinstance(resource, Reg) and resource.kind == "s" and resource.index == 0 and resource.count == 4
+
+
 def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
     """(wave size, whether it is known): from the metadata, else the descriptor, else the code;
     else the target's default, a guess where the target has both."""
@@ -29,8 +40,8 @@ def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
         return (32 if kernel.descriptor["wavefront_size32"] else 64), True
     if module.target is None:
         return 64, True
-    if len(module.target.wave_sizes) == 1:
-        return module.target.default_wave_size, True
+    if len(module.target.wave_sizes) == 1 or "wavefrontsize64" in module.target.features:
+        return module.target.default_wave_size, True  # one wave size, or the processor's features name it
     shown = _wave_size_of_code(kernel)
     return (shown, True) if shown else (module.target.default_wave_size, False)
 

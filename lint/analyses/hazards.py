@@ -536,6 +536,7 @@ class HazardAnalysis(Analysis):
         starts, block_of = cfg.starts, cfg.block_of
         report = HazardReport()
         xnack = "xnack" in target.supported_features and target.features.get("xnack", True) and target.major >= 8
+        clause_window = _clause_window(facts) if xnack else SHORT_LOOKAHEAD
         dgemm_row = DGEMM_BETWEEN.applies(target)
         for consumer, this in enumerate(facts):
             if not this.rows and not (xnack and this.unit in _CLAUSE_UNITS) and not (dgemm_row and this.memory):
@@ -548,7 +549,7 @@ class HazardAnalysis(Analysis):
                     found = Hazard(consumer, valu, DGEMM_BETWEEN, 2, 1)
             if found is None and xnack and this.unit in _CLAUSE_UNITS:
                 # LLVM sees the clause only within its look-ahead window of emitted instructions
-                clause_start = _soft_clause(consumer, facts, max(starts[block_of[consumer]], consumer - lookahead))
+                clause_start = _soft_clause(consumer, facts, max(starts[block_of[consumer]], consumer - clause_window))
                 if clause_start is not None:
                     found = Hazard(consumer, clause_start, SOFT_CLAUSE, 1, 0)
             if found is not None:
@@ -556,6 +557,16 @@ class HazardAnalysis(Analysis):
             if advisory is not None and (found is None or _missing(advisory) > _missing(found)):
                 report.advisories[consumer] = advisory
         return report
+
+
+def _clause_window(facts: list[Facts]) -> int:
+    """How many instructions back LLVM's recognizer sees a soft clause: 19 in a function using a0
+    (any AGPR tuple holding it), else 5; MFMAs accumulating in VGPRs do not widen it."""
+    uses_a0 = any(_A0 in entry.info.defs or _A0 in entry.info.uses for entry in facts)
+    return 19 if uses_a0 else SHORT_LOOKAHEAD
+
+
+_A0 = ("a", 0)
 
 
 def _missing(hazard: Hazard) -> int:
@@ -588,16 +599,23 @@ class _FarProducers:
             self.nearest_mfma.append(nearest)
 
 
+#: MFMA-to-MFMA rows on SrcC: judged against the nearest MFMA writing any SrcC register only
+_SRC_C_ROWS = frozenset((23, 24))
+
+
 def _search(consumer, facts, target, lookahead, far, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
     """The definite and the advisory hazard missing most wait states for `consumer`, over every path
-    back (within the lookahead), counting the fewest states on any path as LLVM does."""
+    back (within the lookahead), counting the fewest states on any path as LLVM does. For an MFMA's SrcC,
+    as in LLVM, only the nearest MFMA on the path writing any of its registers counts (an older one's
+    result is overwritten by then)."""
     this = facts[consumer]
     after = this.after
+    src_c = this.src_c if this.mfma else frozenset()
     worst: dict[bool, Hazard] = {}  # advisory? -> hazard
-    stack = [(consumer - 1, 0, block_of[consumer])]
-    entered: dict[int, int] = {}  # block -> fewest states with which the walk entered it from below
+    stack = [(consumer - 1, 0, block_of[consumer], False)]
+    entered: dict[tuple[int, bool], int] = {}  # (block, SrcC's writer seen) -> fewest states entering it from below
     while stack:
-        index, states, block = stack.pop()
+        index, states, block, src_c_written = stack.pop()
         first = starts[block]
         while index >= first and states < lookahead:
             if states >= SHORT_LOOKAHEAD:
@@ -612,15 +630,18 @@ def _search(consumer, facts, target, lookahead, far, blocks, starts, block_of) -
                 needs = after.get(producer.serial)
                 for row, needed in _needs(producer, this, target) if needs is None else needs:
                     kind = bool(row.advisory)
+                    if src_c_written and row.number in _SRC_C_ROWS:
+                        continue
                     if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
                         worst[kind] = Hazard(consumer, index, row, needed, states)
+            src_c_written = src_c_written or bool(producer.mfma and producer.dst & src_c)
             states += producer.wait_states
             index -= 1
         if states >= lookahead:
             continue
         for predecessor in blocks[block].predecessors:
-            if entered.get(predecessor, lookahead) <= states:
+            if entered.get((predecessor, src_c_written), lookahead) <= states:
                 continue
-            entered[predecessor] = states
-            stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor))
+            entered[(predecessor, src_c_written)] = states
+            stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor, src_c_written))
     return worst.get(False), worst.get(True)

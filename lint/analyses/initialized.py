@@ -16,7 +16,10 @@ except where the garbage goes nowhere:
   `s_add_u32 s96, s96, s15`) adds the SGPR where the private-segment wave offset would be even
   when the kernel has no scratch, and so no wave offset: it then addresses no private memory
   the kernel uses;
-- `s_bfe_i64`/`s_bfe_u64` of a field inside the low dword reads no bit of the high one.
+- `s_bfe_i64`/`s_bfe_u64` of a field inside the low dword reads no bit of the high one;
+- `v_pk_{fma,mul,add}_f32` reads of a source pair only the halves op_sel and op_sel_hi pick;
+- a spill (a store to scratch) stores whole register tuples, halves never written included (the
+  reload then counts as written).
 
 Only code reachable from the entry is judged; an `s_setpc_b64` in a kernel is taken to jump to
 any label the kernel uses as an address (LLVM's long branches).
@@ -33,7 +36,7 @@ from ..model.ir import Instruction, Kernel
 from ..model.nodes import BinOp, Call, Node, Num, Sym, UnOp
 from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
-from .defuse import DefUseAnalysis, InstructionFacts
+from .defuse import DefUseAnalysis, InstructionFacts, through_private_segment
 from .manager import Analysis, AnalysisManager
 
 _SYSTEM_SGPRS = ("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y", "system_sgpr_workgroup_id_z",
@@ -49,6 +52,11 @@ _COPIES = re.compile(r"s_mov_b(32|64)|v_(dual_)?mov_b(32|64)(_e32|_e64)?|v_accvg
 _LANE_WRITES = re.compile(r"v_writelane_b32")
 #: Multiply-adds of two 32-bit sources and a 64-bit addend into a 64-bit result (and a carry).
 _WIDE_MADS = re.compile(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
+
+
+#: Packed 32-bit arithmetic on 64-bit register pairs (gfx90a+).
+_PACKED_F32 = re.compile(r"v_pk_(fma|mul|add)_f32")
+_STORES = ("scratch_store_", "buffer_store_")
 
 
 def packs_workitem_ids(target: Target) -> bool:
@@ -122,8 +130,36 @@ def _copies(mnemonic: str, operands: tuple[Node, ...]) -> tuple[tuple[Unit, Unit
     return tuple(zip(destination, source, strict=True)) if len(source) == len(destination) else ()
 
 
+def _lane_halves(node: Node | None, default: int, count: int) -> tuple[int, ...]:
+    """An op_sel/op_sel_hi list as 0/1 per source (the default where it is absent or not plain numbers)."""
+    items = getattr(node, "items", None)
+    if items is None or not all(isinstance(item, Num) for item in items):
+        return (default,) * count
+    return tuple(int(item.value) & 1 for item in items) + (default,) * max(0, count - len(items))
+
+
+def _packed_f32_flow(instruction: Instruction) -> Flow | None:
+    """Packed 32-bit arithmetic reads, of each 64-bit source, the half op_sel picks for the low lane and the
+    half op_sel_hi picks for the high one (low and high by default): the half neither picks is not read."""
+    if not _PACKED_F32.fullmatch(instruction.mnemonic):
+        return None
+    modifiers = dict(instruction.modifiers)
+    sources = instruction.operands[1:]
+    low_lane = _lane_halves(modifiers.get("op_sel"), 0, len(sources))
+    high_lane = _lane_halves(modifiers.get("op_sel_hi"), 1, len(sources))
+    unread = [units[1 - low_lane[i]] for i, units in enumerate(map(register_units, sources))
+              if len(units) == 2 and low_lane[i] == high_lane[i]]
+    return Flow(excused=frozenset(unread)) if unread else None
+
+
 def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit | None, Unit] | None) -> Flow:
     mnemonic, operands = instruction.mnemonic, instruction.operands
+    if mnemonic.startswith(_STORES) and through_private_segment(instruction) and operands:
+        # a spill: LLVM stores whole register tuples, halves never written included (the reload counts as written)
+        return Flow(excused=frozenset(register_units(operands[1 if mnemonic.startswith("scratch_") else 0])))
+    packed = _packed_f32_flow(instruction)
+    if packed is not None:
+        return packed
     if instruction.modifiers:
         return _PLAIN
     if instruction.pair is not None:  # dual issue: two moves copy, anything else is plain

@@ -44,7 +44,8 @@ class KernelResources:
     allocated_vgprs: int | None
     allocated_sgprs: int | None
     accum_offset: int | None
-    lds_bytes: int
+    lds_bytes: int  # per work-group: the static allocation plus what the launch requests
+    launch_lds_bytes: int | None  # of those, the dynamic LDS the launch requests (None: not known)
     scratch_bytes: int
     wg_size: int
     wg_size_source: str
@@ -144,6 +145,8 @@ class ResourceAnalysis(Analysis):
                 bool(descriptor.get("reserve_xnack_mask", xnack_reserved(target))),
             )
         lds = metadata.get(".group_segment_fixed_size", descriptor.get("group_segment_fixed_size", 0)) or 0
+        launch_lds = module.options.launch_lds if module.options is not None else None
+        lds += launch_lds or 0
         scratch = metadata.get(".private_segment_fixed_size", descriptor.get("private_segment_fixed_size", 0)) or 0
         wave = def_use.wave_size
         cumode = target.major >= 10 and not (
@@ -155,6 +158,6 @@ class ResourceAnalysis(Analysis):
         return KernelResources(
             wave, cumode, highest_v, highest_a, highest_s, uses_vcc, uses_flat,
             arch, agprs, vgprs, sgprs, allocated_vgprs, allocated_sgprs, descriptor.get("accum_offset"),
-            lds, scratch, wg_size, wg_source, inputs, occupancy(target, inputs), source,
+            lds, launch_lds, scratch, wg_size, wg_source, inputs, occupancy(target, inputs), source,
         )
 

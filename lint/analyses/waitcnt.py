@@ -42,6 +42,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+#: Need.access of an LDS DMA still in flight where the listing shows no overlap with the access (warnings)
+LDS_DMA_UNPROVEN = ("lds-dma-unproven", "lds-dma-m0-elsewhere")
 LDS_DMA: Unit = ("lds_dma", -1)  # LDS written by buffer_load ... lds / global_load_lds; in a state ("lds_dma", index)
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics
 _REGISTER_FILES = frozenset(("v", "s", "a"))
@@ -129,7 +131,7 @@ class Need:
     unit: Unit
     producer: int | None  # instruction index; None for the caller's events at function entry
     #: "read", "overwritten", "source-overwritten" (a register the operation reads), "barrier-lds",
-    #: "barrier-vmem", "lds-dma-unproven", "invalidate", "return"
+    #: "barrier-vmem", "invalidate", "return", or one of LDS_DMA_UNPROVEN
     access: str
 
 
@@ -240,7 +242,8 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     if shared.waits is None:
         info = shared.info
         klass = info.klass
-        as_global = Access(tuple(events_of(info, target, False, instruction)), klass.unit == "ds")
+        # ds_permute/ds_bpermute/ds_swizzle (kind "other") move data between lanes and touch no LDS memory
+        as_global = Access(tuple(events_of(info, target, False, instruction)), klass.unit == "ds" and klass.kind != "other")
         as_lds = as_global  # only a FLAT access may reach LDS
         if klass.unit == "vmem" and klass.memory == "flat":
             as_lds = Access(tuple(events_of(info, target, True, instruction)), True)
@@ -283,12 +286,13 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             verdicts = {dma: walk.lds_places.overlap(dma[1], index) for dma, _ in dmas}
             dmas = [(dma, entry) for dma, entry in dmas if verdicts[dma] is not False]  # provably elsewhere: safe
         if dmas:
-            unit, oldest = min(dmas, key=lambda item: item[1][0])
-            # M0 set in the block of every DMA still in flight: the code chose the regions, and
-            # whether this access avoids them is not in the listing unless both come from one value
-            unproven = all(verdicts[dma] is None and dma[1] in walk.lds_places.m0_set for dma, _ in dmas)
-            needs.append(Need(name, 0 if counter.out_of_order else oldest[0], unit, oldest[1],
-                              "lds-dma-unproven" if unproven else "read"))
+            shown = [(dma, entry) for dma, entry in dmas if verdicts[dma]]
+            unit, oldest = min(shown or dmas, key=lambda item: item[1][0])
+            # only M0 and the access address copied from one value show an overlap; otherwise the code chose the
+            # regions (M0 set in the DMA's block) or the listing does not say where the DMA writes (M0 set elsewhere)
+            verdict = "read" if shown else (
+                "lds-dma-unproven" if all(dma[1] in walk.lds_places.m0_set for dma, _ in dmas) else "lds-dma-m0-elsewhere")
+            needs.append(Need(name, 0 if counter.out_of_order else oldest[0], unit, oldest[1], verdict))
         if counter.unknown and name not in _NO_REGISTER_RESULTS:
             touched = [unit for unit in (*info.uses, *info.defs) if unit[0] in _REGISTER_FILES]
             if touched:
@@ -363,7 +367,7 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         if needs:
             report.missing[index] = needs
             for need in needs:  # assume the wait is added, so one mistake gives one finding
-                if need.access == "lds-dma-unproven":  # said once; the loads' own registers stay tracked
+                if need.access in LDS_DMA_UNPROVEN:  # said once; the loads' own registers stay tracked
                     state[need.counter] = replace(state[need.counter], regs={
                         unit: entry for unit, entry in state[need.counter].regs.items() if unit[0] != "lds_dma"})
                 elif need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain

@@ -109,6 +109,7 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
         "allocated_sgpr": resources.allocated_sgprs,
         "usage_source": resources.usage_source,
         "lds_bytes": resources.lds_bytes,
+        "launch_lds_bytes": resources.launch_lds_bytes,  # of lds_bytes, requested at launch (None: not known)
         "scratch_bytes": resources.scratch_bytes,
         "wg_size": resources.wg_size,
         "wg_size_min": resources.inputs.wg_min or resources.wg_size,  # the launch range's smallest size

@@ -46,6 +46,7 @@ class BuildOptions:
     min_waves: int | None = None  # occupancy every kernel should reach
     baseline: dict[str, Any] | None = None  # `amdgpu-lint baseline` snapshot, keyed "path::kernel"
     latency_table: str | None = None  # JSON file overriding latency-table entries
+    launch_lds: int | None = None  # dynamic LDS bytes requested at launch (a Triton entry's "shared"), beyond the static
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:

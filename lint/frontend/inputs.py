@@ -161,7 +161,8 @@ def _debug_lines(assembly: str) -> dict[int, tuple[str, int, int | None]]:
 
 def _from_triton(path: Path, options: BuildOptions) -> Prepared:
     """A Triton cache entry: the `.amdgcn` listing lints in place; its `.json` gives the target
-    and the launch (num_warps x warp_size work-items per group)."""
+    and the launch (num_warps x warp_size work-items per group, `shared` bytes of dynamic LDS: Triton's
+    LDS is one `extern` array sized at launch, and the listing declares none of it)."""
     source = split_lines(str(path), path.read_bytes().decode("utf-8", errors="replace"))
     described = "Triton kernel"
     metadata_path = path.with_suffix(".json")
@@ -183,6 +184,9 @@ def _from_triton(path: Path, options: BuildOptions) -> Prepared:
         if isinstance(warps, int) and warps > 0 and options.wg_size is None and options.launch is None:
             options = replace(options, wg_size=(warps * warp_size,) * 2)
             described += f" ({metadata_path.name}: {arch or 'no arch'}, num_warps {warps} x warp_size {warp_size})"
+        shared = metadata.get("shared")
+        if isinstance(shared, int) and not isinstance(shared, bool) and shared >= 0 and options.launch_lds is None:
+            options = replace(options, launch_lds=shared)
     return Prepared(source, options, str(path), described, generated=False)
 
 

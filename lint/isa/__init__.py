@@ -143,13 +143,32 @@ def _spec(raw: list, kinds: list[list[str]]) -> OperandSpec:
     )
 
 
-#: Operand sizes (wave32, wave64 dwords) where a page is wrong, each checked with llvm-mc 22: gfx12
-#: packs WMMA's 16-bit A/B (and 16-bit C/D) into half the VGPRs gfx11 used.
-_SIZE_CORRECTIONS = {
-    ("gfx12", "v_wmma_f16_16x16x16_f16"): {"vdst": (4, 2), "src0": (4, 2), "src1": (4, 2), "src2": (4, 2)},
-    ("gfx12", "v_wmma_bf16_16x16x16_bf16"): {"vdst": (4, 2), "src0": (4, 2), "src1": (4, 2), "src2": (4, 2)},
-    ("gfx12", "v_wmma_f32_16x16x16_f16"): {"src0": (4, 2), "src1": (4, 2)},
-    ("gfx12", "v_wmma_f32_16x16x16_bf16"): {"src0": (4, 2), "src1": (4, 2)},
+#: gfx12 WMMA/SWMMAC operand sizes in dwords, (wave32, wave64) for vdst, src0, src1, src2, each checked with
+#: llvm-mc 22 (`-mattr=+wavefrontsize64` for wave64): a wave64 lane holds half the matrix elements, so every
+#: operand of more than one VGPR halves. The pages give wave32's sizes (and those of 16-bit WMMA wrong).
+_GFX12_MATRIX_SHAPES = {
+    ((4, 4, 4, 4), (2, 2, 2, 2)): ("v_wmma_bf16_16x16x16_bf16", "v_wmma_f16_16x16x16_f16"),
+    ((8, 4, 4, 8), (4, 2, 2, 4)): ("v_wmma_f32_16x16x16_bf16", "v_wmma_f32_16x16x16_f16"),
+    ((8, 2, 2, 8), (4, 1, 1, 4)): ("v_wmma_f32_16x16x16_bf8_bf8", "v_wmma_f32_16x16x16_bf8_fp8", "v_wmma_f32_16x16x16_fp8_bf8",
+                                   "v_wmma_f32_16x16x16_fp8_fp8", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x32_iu4"),
+    ((8, 1, 1, 8), (4, 1, 1, 4)): ("v_wmma_i32_16x16x16_iu4",),
+    ((4, 4, 8, 1), (2, 2, 4, 1)): ("v_swmmac_bf16_16x16x32_bf16", "v_swmmac_f16_16x16x32_f16"),
+    ((8, 4, 8, 1), (4, 2, 4, 1)): ("v_swmmac_f32_16x16x32_bf16", "v_swmmac_f32_16x16x32_f16"),
+    ((8, 2, 4, 1), (4, 1, 2, 1)): ("v_swmmac_f32_16x16x32_bf8_bf8", "v_swmmac_f32_16x16x32_bf8_fp8", "v_swmmac_f32_16x16x32_fp8_bf8",
+                                   "v_swmmac_f32_16x16x32_fp8_fp8", "v_swmmac_i32_16x16x32_iu8", "v_swmmac_i32_16x16x64_iu4"),
+    ((8, 1, 2, 1), (4, 1, 1, 1)): ("v_swmmac_i32_16x16x32_iu4",),
+}
+
+
+def _sizes(wave32: int, wave64: int) -> int | tuple[int, int]:
+    """An operand size as the tables write it: one number where both wave sizes agree."""
+    return wave32 if wave32 == wave64 else (wave32, wave64)
+
+
+#: Operand sizes (a number, or (wave32, wave64) dwords) where a page is wrong or gives only one wave size.
+_SIZE_CORRECTIONS: dict[tuple[str, str], dict[str, int | tuple[int, int]]] = {
+    ("gfx12", mnemonic): {name: _sizes(w32, w64) for name, w32, w64 in zip(("vdst", "src0", "src1", "src2"), wave32, wave64)}
+    for (wave32, wave64), mnemonics in _GFX12_MATRIX_SHAPES.items() for mnemonic in mnemonics
 }
 
 

@@ -54,7 +54,8 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
               f"SGPR {report['sgpr']} incl. extras{allocated}  [{report['usage_source']}]\n")
     if "pressure" in report:
         out.write(f"  pressure:      {pressure_text(report['pressure'], report['path'])}\n")
-    out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group, scratch {report['scratch_bytes']} bytes/lane\n")
+    launch = f" ({report['launch_lds_bytes']} requested at launch)" if report.get("launch_lds_bytes") else ""
+    out.write(f"  memory:        LDS {report['lds_bytes']} bytes/work-group{launch}, scratch {report['scratch_bytes']} bytes/lane\n")
     mode = ", CU mode" if report["cumode"] else ""
     sizes = _sizes(report["wg_size_min"], report["wg_size"])
     out.write(f"  launch:        wave{report['wave_size']}{mode}, work-group {sizes} ({report['wg_size_source']})\n")
