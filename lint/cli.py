@@ -80,7 +80,12 @@ def _wg_sizes(text: str) -> tuple[int, int]:
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files or directories (default: .)")
-    parser.add_argument("--mcpu", help="target processor when the file has no .amdgcn_target (e.g. gfx942)")
+    parser.add_argument("--mcpu", help="target processor when the file has no .amdgcn_target (e.g. gfx942); for HIP "
+                        "and OpenCL sources, the targets to compile for (gfx942,gfx90a)")
+    parser.add_argument("--compiler", metavar="PROGRAM", help="the compiler for HIP and OpenCL sources (default: $HIPCC, "
+                        "hipcc, ROCm's amdclang++, the newest clang++-NN on PATH)")
+    parser.add_argument("--trust-repository-compiler", action="store_true",
+                        help="run the compiler a repository's configuration names (not done otherwise)")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add a .include search directory")
     parser.add_argument("--defsym", action="append", default=[], type=_defsym, metavar="NAME=VALUE", help="define an assembler symbol")
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml / .amdgpu-lint.toml")
@@ -98,6 +103,8 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     launch.add_argument("--cus", type=_positive, metavar="N", help="compute units of the device for --grid")
     launch.add_argument("--min-waves", type=_positive, metavar="N", help="occupancy every kernel should reach")
     parser.add_argument("--latency-table", metavar="FILE", help="JSON file overriding latency-table entries")
+    parser.add_argument("--locations", choices=("source", "listing"), default="source",
+                        help="findings on a compiler listing with debug lines: at the source line (default), or the listing's")
 
 
 def _add_check_conventions(check: argparse.ArgumentParser) -> None:
@@ -249,7 +256,8 @@ def _flags(args: argparse.Namespace) -> Flags:
         config_file=args.config, exclude=args.exclude, extend_exclude=args.extend_exclude,
         extend_select=args.extend_select if checking else [],
         wg_size=args.wg_size, grid=args.grid, device=args.device, cus=args.cus, min_waves=args.min_waves,
-        latency_table=args.latency_table,
+        latency_table=args.latency_table, locations=args.locations, compiler=args.compiler,
+        trust_repository_compiler=args.trust_repository_compiler,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
         fail_on=args.fail_on if checking else None, baseline=baseline, use_baseline=checking or baseline is not None,
         includers=checking and args.includers,

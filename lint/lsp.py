@@ -22,7 +22,7 @@ import os
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -36,13 +36,14 @@ from .analyses.occupancy import size_spread
 from .analyses.resources import ResourceAnalysis
 from .driver.config import ConfigError
 from .driver.rule import documentation_url
-from .driver.session import lint_buffer
+from .driver.session import lint_buffer, lint_saved
 from .model.diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Note, Severity
 from .model.ir import Module
 from .outputs.report_text import spread_text
 
 DEBOUNCE_SECONDS = 0.3
 HEADER_SUFFIXES = (".inc", ".h", ".hpp")  # linted through the kernel files that include them
+COMPILED_SUFFIXES = (".hip", ".cl")  # compiled (as saved) and linted through their listings
 KERNEL_SUFFIXES = (".s", ".S", ".asm")
 MOST_INCLUDERS = 8  # kernel files a header is linted through
 MOST_FILES_SEARCHED = 5000  # files read while looking for a header's includers
@@ -62,6 +63,7 @@ class Linted:
     published: list[types.Diagnostic]  # what the client was sent, in the same order
     hovers: dict[str, str]  # kernel name -> markdown
     sources: frozenset[str] = frozenset()  # the files the lint read (the document and what it includes)
+    line_hovers: dict[int, str] = field(default_factory=dict)  # 0-based line (a kernel's declaration) -> markdown
 
 
 def _range(line: int, column: int, end_line: int, end_column: int) -> types.Range:
@@ -70,9 +72,9 @@ def _range(line: int, column: int, end_line: int, end_column: int) -> types.Rang
                        end=types.Position(line=end_line - 1, character=end_column - 1))
 
 
-def _line_range(module: Module, path: str, line: int, column: int | None) -> types.Range:
+def _line_range(module: Module | None, path: str, line: int, column: int | None) -> types.Range:
     """From `column` (or the start) to the end of a source line's text."""
-    source = module.sources.get(path)
+    source = module.sources.get(path) if module is not None else None
     text = source.line_text(line) if source else ""
     start = column or len(text) - len(text.lstrip()) + 1
     return _range(line, start, line, max(len(text.rstrip()) + 1, start + 1))
@@ -82,7 +84,7 @@ def _uri(path: str) -> str:
     return from_fs_path(path) or path
 
 
-def _related(module: Module, note: Note) -> types.DiagnosticRelatedInformation:
+def _related(module: Module | None, note: Note) -> types.DiagnosticRelatedInformation:
     """`note`, which has a location (a path and a line), as related information."""
     assert note.path is not None and note.line is not None
     return types.DiagnosticRelatedInformation(
@@ -90,7 +92,7 @@ def _related(module: Module, note: Note) -> types.DiagnosticRelatedInformation:
         message=note.message)
 
 
-def to_lsp(module: Module, path: str, diagnostic: Diagnostic) -> types.Diagnostic | None:
+def to_lsp(module: Module | None, path: str, diagnostic: Diagnostic) -> types.Diagnostic | None:
     """The diagnostic as shown in the document at `path`: a finding inside an included file goes to the
     include or macro call in this document that produced it (None if nothing in it did)."""
     located = [note for note in diagnostic.notes if note.path is not None and note.line is not None]
@@ -145,6 +147,51 @@ def lint_text(path: str, text: str, version: int | None = None) -> Linted:
     shown = [(d, item) for d, item in converted if item is not None]
     hovers = {kernel.name: hover for kernel in module.kernels if (hover := _hover(module, kernel)) is not None}
     return Linted(version, [d for d, _ in shown], [item for _, item in shown], hovers, frozenset(module.sources))
+
+
+def lint_compiled(path: str, version: int | None = None) -> Linted:
+    """A HIP or OpenCL source as saved: compiled for each configured target and linted; findings at its lines, and
+    the hover of each kernel at its declaration line (per target)."""
+    diagnostics: list[Diagnostic] = []
+    published: list[types.Diagnostic] = []
+    hovers: dict[int, list[str]] = {}
+    try:
+        text = Path(path).read_text(errors="replace").split("\n")
+    except OSError:
+        text = []
+    for result in lint_saved(path):
+        module = result.module
+        for diagnostic in result.diagnostics:
+            shown = to_lsp(module, path, diagnostic) if diagnostic.path == path else None
+            if shown is not None:
+                diagnostics.append(diagnostic)
+                published.append(shown)
+        if module is None:
+            continue
+        from .model.debuglines import debug_lines
+
+        listing = module.sources.get(module.path)
+        located = debug_lines(listing.text, module.path).locations if listing is not None else {}
+        for kernel in module.kernels:
+            hover = _hover(module, kernel) if kernel.is_kernel else None
+            first = next((located[i.where.line] for i in kernel.instructions if i.where.line in located
+                          and located[i.where.line][0] == path), None)
+            if hover is not None and first is not None:
+                hovers.setdefault(_declaration_line(text, kernel.name, first[1]), []).append(hover)
+    return Linted(version, diagnostics, published, {}, frozenset({path}),
+                  {line: "\n\n---\n\n".join(texts) for line, texts in hovers.items()})
+
+
+def _declaration_line(lines: list[str], symbol: str, body_line: int) -> int:
+    """The 0-based line declaring the kernel named `symbol` (its C++ name when mangled), at or before its first
+    instruction's line; that line itself when no declaration is found."""
+    name = symbol
+    mangled = re.match(r"_Z(\d+)", symbol)
+    if mangled:
+        name = symbol[mangled.end() : mangled.end() + int(mangled.group(1))]
+    pattern = re.compile(rf"\b{re.escape(name)}\s*\(")
+    found = [number for number in range(min(body_line, len(lines))) if pattern.search(lines[number])]
+    return found[-1] if found else body_line - 1
 
 
 def includers(header: str, root: str) -> list[str]:
@@ -259,7 +306,9 @@ class AmdgpuLanguageServer(LanguageServer):
         path = to_fs_path(uri) or uri
         loop = asyncio.get_running_loop()
         try:
-            if path.endswith(HEADER_SUFFIXES):
+            if path.endswith(COMPILED_SUFFIXES):
+                linted = await loop.run_in_executor(self.worker, lint_compiled, path, document.version)
+            elif path.endswith(HEADER_SUFFIXES):
                 root = self.workspace.root_path or str(Path(path).parent)
                 texts = {to_fs_path(open_uri) or open_uri: open_document.source
                          for open_uri, open_document in self.workspace.text_documents.items()}
@@ -312,7 +361,8 @@ def did_open(ls: AmdgpuLanguageServer, params: types.DidOpenTextDocumentParams) 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: AmdgpuLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+    if not params.text_document.uri.endswith(COMPILED_SUFFIXES):  # those are compiled as saved: linted on save
+        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
@@ -340,7 +390,7 @@ def hover(ls: AmdgpuLanguageServer, params: types.HoverParams) -> types.Hover | 
         return None
     lines = ls.workspace.get_text_document(params.text_document.uri).lines
     label = _LABEL.match(lines[params.position.line]) if params.position.line < len(lines) else None
-    text = linted.hovers.get(label.group(1)) if label else None
+    text = linted.line_hovers.get(params.position.line) or (linted.hovers.get(label.group(1)) if label else None)
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))

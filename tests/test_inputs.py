@@ -128,25 +128,41 @@ define amdgpu_kernel void @scale(ptr addrspace(1) %p) !dbg !5 {
 
 
 def test_debug_locations_map_listing_lines_to_source(tmp_path):
+    from amdgpu_lint.model.debuglines import debug_lines
+
     (tmp_path / "scale.ll").write_text(DEBUG_IR)
     (prepared,) = inputs.prepare(tmp_path / "scale.ll", BuildOptions(mcpu="gfx942"))
     lines = prepared.source.raw_lines
-    by_mnemonic = {lines[n - 1].split()[0]: where for n, where in prepared.debug_lines.items()}
+    found = debug_lines(prepared.source.text, prepared.source.path).locations
+    by_mnemonic = {lines[n - 1].split()[0]: where for n, where in found.items()}
     assert by_mnemonic["s_load_dword"] == ("/src/scale.hip", 4, 13)
     assert by_mnemonic["v_add_f32_e64"] == ("/src/scale.hip", 5, 15)
     assert by_mnemonic["global_store_dword"] == ("/src/scale.hip", 6, 8)
-    assert "scale:" not in [lines[n - 1] for n in prepared.debug_lines]
+    assert "scale:" not in [lines[n - 1] for n in found]
 
 
-def test_findings_on_ir_carry_the_source_location(tmp_path):
-    """A finding on a listing made from IR notes how the listing was made and, from the debug
-    location in force at its line (the kernel's first instruction), the source line."""
-    (tmp_path / "scale.ll").write_text(DEBUG_IR)
+def test_findings_on_ir_move_to_the_source_line(tmp_path):
+    """A finding on a listing made from IR is reported at the source line of the debug location in force at its
+    line (the kernel's first instruction), with notes naming the listing line and how the listing was made;
+    `--locations listing` keeps it on the listing, and a source not on this machine does too."""
+    source = tmp_path / "scale.hip"
+    source.write_text("#include <x>\n\n__global__ void scale(float *p) {\n    float v = p[threadIdx.x];\n"
+                      "    v = v * 2.0f;\n    p[threadIdx.x] = v;\n}\n")
+    (tmp_path / "scale.ll").write_text(DEBUG_IR.replace('directory: "/src"', f'directory: "{tmp_path}"'))
     results = lint_input(tmp_path / "scale.ll", BuildOptions(mcpu="gfx942", min_waves=9), list(RULES))
     (finding,) = [d for d in results[0].diagnostics if d.name == "occupancy-below-target"]
+    assert (finding.path, finding.line, finding.column) == (str(source), 4, 13)
     assert any("compiled from" in note.message and "scale.ll" in note.message for note in finding.notes)
-    source = [note for note in finding.notes if note.message == "IR source location"]
-    assert [(n.path, n.line, n.column) for n in source] == [("/src/scale.hip", 4, 13)]
+    (listed,) = [note for note in finding.notes if note.message.startswith("in the listing: s_load_dword")]
+    assert listed.path == results[0].path and listed.line > 0
+    results = lint_input(tmp_path / "scale.ll", BuildOptions(mcpu="gfx942", min_waves=9, locations="listing"),
+                         list(RULES))
+    (finding,) = [d for d in results[0].diagnostics if d.name == "occupancy-below-target"]
+    assert finding.path == results[0].path
+    (tmp_path / "scale.ll").write_text(DEBUG_IR)  # /src/scale.hip: not on this machine
+    (gone,) = [d for d in lint_input(tmp_path / "scale.ll", BuildOptions(mcpu="gfx942", min_waves=9), list(RULES))[0]
+               .diagnostics if d.name == "occupancy-below-target"]
+    assert gone.path.endswith(".s")
 
 
 def _bundle(entries: list[tuple[str, bytes]]) -> bytes:

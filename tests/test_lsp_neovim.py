@@ -27,11 +27,17 @@ k:
  s_endpgm
 """
 #: Before the README's snippet: when Neovim started and, on Neovim 0.7 (Debian 12's), Lua filetype detection
-#: switched on and `vim.lsp.start` (0.8+) spelled with the older API it wraps.
+#: switched on and `vim.lsp.start` (0.8+) spelled with the older API it wraps, one client per name and root.
 PRELUDE = """_G.amdgpu_lint_started = vim.loop.hrtime()
 vim.g.do_filetype_lua = 1  -- Neovim 0.7: vim.filetype.add's table is read only then (0.8 and later always)
 if vim.lsp.start == nil then
-  vim.lsp.start = function(config) vim.lsp.buf_attach_client(0, vim.lsp.start_client(config)) end
+  -- as 0.8's does: one client per name and root (FileType may fire twice when both filetype detections run)
+  local started = {}
+  vim.lsp.start = function(config)
+    local key = config.name .. (config.root_dir or "")
+    started[key] = started[key] or vim.lsp.start_client(config)
+    vim.lsp.buf_attach_client(0, started[key])
+  end
 end
 """
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..model.diagnostics import Diagnostic, fingerprints, stripped_line
-from ..model.ir import SourceFile
+from ..model.diagnostics import Diagnostic, LineSource, fingerprints, stripped_line
 from .config import Config
 
 TYPE_CHECKING = False
@@ -33,7 +32,7 @@ def absolute_path(path: str) -> str:
     return Path(path).resolve().as_posix()
 
 
-def finding_keys(diagnostics: list[Diagnostic], sources: dict[str, SourceFile], *, legacy: bool = False) -> list[str]:
+def finding_keys(diagnostics: list[Diagnostic], sources: Mapping[str, LineSource], *, legacy: bool = False) -> list[str]:
     """In-memory keys of findings; `legacy`: as older snapshots fingerprint them (the typed path hashed in)."""
     if legacy:
         return [f"{absolute_path(d.path)}::{d.code}::{print_}"

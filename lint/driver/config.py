@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,7 +16,8 @@ if TYPE_CHECKING:
 
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",
-              "per-file-ignores", "latency-table", "extend-select", "exclude", "extend-exclude"}
+              "per-file-ignores", "latency-table", "extend-select", "exclude", "extend-exclude", "compiler",
+              "compile-flags", "hip-suffixes", "trust-repository-compiler"}
 
 
 class ConfigError(ValueError):
@@ -41,6 +43,10 @@ class Config:
     baseline: str | None = None
     latency_table: str | None = None
     per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)  # (absolute glob, rules)
+    compiler: str | None = None  # for HIP and OpenCL inputs (a repository's is used only when trusted)
+    compile_flags: list[str] = field(default_factory=list)
+    hip_suffixes: list[str] = field(default_factory=list)  # more suffixes compiled as HIP (".cpp", ".cu")
+    trust_repository_compiler: bool = False  # in the user's own configuration: a repository may name the compiler
 
 
 def _string_list(value: Any, key: str, path: Path) -> list[str]:
@@ -89,6 +95,20 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
         if not isinstance(table["latency-table"], str):
             raise ConfigError(f"{path}: 'latency-table' must be a path")
         config.latency_table = str(path.parent / table["latency-table"])
+    if "compiler" in table:
+        if not isinstance(table["compiler"], str):
+            raise ConfigError(f"{path}: 'compiler' must be a program name or path")
+        config.compiler = table["compiler"]
+    flags = table.get("compile-flags", [])
+    if isinstance(flags, str):
+        import shlex
+
+        flags = shlex.split(flags)
+    if not (isinstance(flags, list) and all(isinstance(flag, str) for flag in flags)):
+        raise ConfigError(f"{path}: 'compile-flags' must be a list of strings (or one string)")
+    config.compile_flags = flags
+    config.hip_suffixes = _string_list(table.get("hip-suffixes", []), "hip-suffixes", path)
+    config.trust_repository_compiler = table.get("trust-repository-compiler") is True
     if "fail-on" in table:
         config.fail_on = _severity(table["fail-on"], "fail-on", path)
     severity = table.get("severity", {})
@@ -123,6 +143,18 @@ def load_config_file(path: Path) -> Config | None:
     if tool_table is not None and set(data) == {"tool"}:
         return _from_table(tool_table, path)  # pyproject.toml's form, copied into .amdgpu-lint.toml
     return _from_table(data, path)
+
+
+def user_config_path() -> Path:
+    """The user's own configuration: `$XDG_CONFIG_HOME/amdgpu-lint/config.toml` (~/.config without it)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "amdgpu-lint" / "config.toml"
+
+
+@lru_cache(maxsize=4)
+def user_config(path: Path) -> Config:
+    """The user's own configuration at `path` (`user_config_path()`; an empty one when there is none)."""
+    return (load_config_file(path) or Config()) if path.is_file() else Config()
 
 
 @lru_cache(maxsize=256)

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..analyses.manager import AnalysisManager
 from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
 from ..frontend.source import read_source, split_lines
-from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, Note, QuotedLines, Severity, quoted_lines
+from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Note, QuotedLines, Severity, quoted_lines
 from ..model.ir import Instruction, Kernel, Module, ReadProblem, SourceFile
 from ..model.nodes import LocalRef, Sym
 from ..rules import RULES
@@ -84,7 +84,8 @@ class FileResult:
         """What an output needs once the module is dropped: the findings and the lines they point at."""
         if self.module is None:
             return self
-        return FileResult(self.path, None, self.diagnostics, self.error, quoted_lines(self.diagnostics, self.module.sources))
+        quoted = {**quoted_lines(self.diagnostics, self.module.sources), **self.quoted}  # moved to source lines: kept
+        return FileResult(self.path, None, self.diagnostics, self.error, quoted)
 
 
 #: directives only AMDGPU assembly has (target, kernel descriptor, metadata, code object)
@@ -331,12 +332,16 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
     Triton entries turned into assembly."""
     from ..frontend import inputs
 
-    if not inputs.is_other_input(path):
+    if not inputs.is_other_input(path) and not inputs.is_source_input(path, options):
         return [skipped_unless_amdgpu(lint_file(path, options, rules, selection, keep_module, processes))]
+    from ..frontend.compile import CompileError
+
     try:
         prepared = inputs.prepare(path, options)
     except OSError as error:
         return [FileResult(str(path), None, [], f"{path}: cannot read: {error.strerror or error}")]
+    except CompileError as error:
+        return [_compile_failed(path, error, rules)]
     except inputs.InputError as error:
         source = split_lines(str(path), "")
         source.problems.append(ReadProblem("input-conversion", str(error), 1))
@@ -351,6 +356,17 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
     return results
 
 
+def _compile_failed(path: Path, error, rules: list[Rule]) -> FileResult:
+    """A source that did not compile: one input-conversion finding where the compiler says its first error is."""
+    where = error.path or str(path)
+    rule = next((rule for rule in rules if rule.name == "input-conversion"), None)
+    if rule is None:
+        return FileResult(str(path), None, [])
+    finding = Diagnostic(rule.code, rule.name, Severity.ERROR, f"does not compile: {error}", where, error.line,
+                         error.column, error.line, error.column + 1)
+    return FileResult(str(path), None, [finding])
+
+
 def _shown_only(diagnostic: Diagnostic) -> Diagnostic:
     """A finding on a listing made from another input (or a Triton cache entry): its fix edits that
     listing, not the user's source, so --fix never applies it."""
@@ -358,12 +374,8 @@ def _shown_only(diagnostic: Diagnostic) -> Diagnostic:
 
 
 def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
-    notes = list(diagnostic.notes)
-    location = item.debug_lines.get(diagnostic.line)
-    if location:
-        notes.append(Note("IR source location", *location))
-    notes.append(Note(f"listing {item.described}"))
-    return replace(diagnostic, notes=tuple(notes))
+    message = f"{diagnostic.message} [{item.target}]" if item.target else diagnostic.message
+    return replace(diagnostic, message=message, notes=(*diagnostic.notes, Note(f"listing {item.described}")))
 
 
 def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
@@ -379,11 +391,22 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
         module, diagnostics = run_rules_streamed(source, options, rules, processes)
     if selection is not None:
         diagnostics = _per_file_ignored(_apply_severities(diagnostics, selection), selection)
+    quoted: dict[str, QuotedLines] = {}
+    if options.locations == "source" and ".loc" in source.text:
+        from ..model.debuglines import debug_lines
+        from .locations import at_source_lines
+
+        debug = debug_lines(source.text, source.path)
+        if debug:
+            texts = {number: source.line_text(number) for d in diagnostics if d.path == source.path
+                     for number in (d.line, *(n.line for n in d.notes if n.path == source.path and n.line))}
+            diagnostics, quoted = at_source_lines(diagnostics, source.path, debug, texts)
     diagnostics.sort(key=lambda d: d.sort_key)
     if options.baseline and options.baseline.get("findings"):
         from .baseline import ROOT_ENTRY, finding_keys
 
         known = set(options.baseline["findings"])
-        keys = finding_keys(diagnostics, module.sources, legacy=ROOT_ENTRY not in options.baseline)
+        lines: dict[str, LineSource] = {**module.sources, **quoted}
+        keys = finding_keys(diagnostics, lines, legacy=ROOT_ENTRY not in options.baseline)
         diagnostics = [d for d, key in zip(diagnostics, keys, strict=True) if key not in known]
-    return FileResult(source.path, module, diagnostics)
+    return FileResult(source.path, module, diagnostics, quoted=quoted)

@@ -26,7 +26,7 @@ from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     T = TypeVar("T")
 
@@ -62,6 +62,9 @@ class Flags:
     baseline: str | None = None
     use_baseline: bool = True  # False (`baseline`, `report` without --baseline): no snapshot, not even the configured one
     includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
+    compiler: str | None = None  # --compiler: the HIP/OpenCL compiler
+    trust_repository_compiler: bool = False  # --trust-repository-compiler: a repository's `compiler =` may run
+    locations: str = "source"  # findings on a -g listing: at its source lines, or on the "listing"
 
 
 @dataclass(slots=True)
@@ -140,6 +143,24 @@ def _config_in(directory: Path, flags: Flags) -> Config:
     return find_config(directory.resolve())
 
 
+def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
+    """How HIP and OpenCL inputs are compiled: the compiler the command line or the user's own configuration names,
+    a repository's only where the user trusts it (else a note says it was not used)."""
+    from .config import user_config, user_config_path
+
+    own = user_config(user_config_path()) if flags.use_config else Config()
+    compiler, notes = flags.compiler or own.compiler, []
+    if config.compiler and compiler is None:
+        if own.trust_repository_compiler or flags.trust_repository_compiler or config.path == user_config_path():
+            compiler = config.compiler
+        else:
+            notes.append(f"{config.path} names the compiler '{config.compiler}': not run (a linted repository does "
+                         "not choose the program that runs; allow it with trust-repository-compiler = true in "
+                         f"{user_config_path()} or --trust-repository-compiler)")
+    return {"compiler": compiler, "compile_flags": tuple(config.compile_flags),
+            "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes)}
+
+
 def settings_for(path: Path, flags: Flags) -> Settings:
     """Flags over configuration over defaults, for the file at `path`."""
     config = config_for(path, flags)
@@ -152,6 +173,8 @@ def settings_for(path: Path, flags: Flags) -> Settings:
         min_waves=flags.min_waves or config.min_waves,
         baseline=_read_baseline(flags.baseline or config.baseline, config) if flags.use_baseline else None,
         latency_table=_latency_table(flags.latency_table or config.latency_table),
+        locations=flags.locations,
+        **_compiling(flags, config),
     )
     if flags.select:
         select = _comma_list(flags.select + flags.extend_select)
@@ -295,10 +318,15 @@ def checked_settings(path: Path, flags: Flags) -> Settings:
     except SelectionError as error:
         raise UsageError(str(error)) from None
     if settings.options.mcpu:
-        try:
-            parse_target_id(settings.options.mcpu)
-        except UnknownTarget as error:
-            raise UsageError(f"--mcpu: unknown processor {error}") from None
+        from ..frontend.inputs import is_source_input
+
+        # a HIP or OpenCL source may be compiled for several targets: gfx942,gfx90a
+        targets = settings.options.mcpu.split(",") if is_source_input(path, settings.options) else [settings.options.mcpu]
+        for target in targets:
+            try:
+                parse_target_id(target.strip())
+            except UnknownTarget as error:
+                raise UsageError(f"--mcpu: unknown processor {error}") from None
     return settings
 
 
@@ -497,6 +525,14 @@ def check_text(path: str, text: str, flags: Flags) -> tuple[list[FileResult], li
     settings = checked_settings(Path(path), flags)
     result = lint_source(split_lines(path, text), settings.options, settings.selection.enabled(RULES), settings.selection)
     return [result], [settings.fail_on]
+
+
+def lint_saved(path: str, flags: Flags | None = None) -> list[FileResult]:
+    """Lint a file as saved, as `check` does (a HIP or OpenCL source: one result per target); results keep modules."""
+    from ..rules import RULES
+
+    settings = settings_for(Path(path), flags or Flags())
+    return lint_input(Path(path), settings.options, settings.selection.enabled(RULES), settings.selection)
 
 
 def lint_buffer(path: str, text: str, flags: Flags | None = None) -> FileResult:

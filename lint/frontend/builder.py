@@ -47,6 +47,11 @@ class BuildOptions:
     baseline: dict[str, Any] | None = None  # `amdgpu-lint baseline` snapshot, keyed "path::kernel"
     latency_table: str | None = None  # JSON file overriding latency-table entries
     launch_lds: int | None = None  # dynamic LDS bytes requested at launch (a Triton entry's "shared"), beyond the static
+    locations: str = "source"  # "source": findings on a -g listing go to the source lines; "listing": they stay
+    compiler: str | None = None  # for HIP/OpenCL inputs: the compiler the user chose (None: found in the usual order)
+    compile_flags: tuple[str, ...] = ()  # the configuration's flags for HIP/OpenCL inputs
+    hip_suffixes: tuple[str, ...] = ()  # suffixes compiled as HIP besides .hip
+    input_notes: tuple[str, ...] = ()  # what choosing them left out (a repository's compiler, refused flags)
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import struct
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..model.ir import ReadProblem, SourceFile
@@ -23,7 +23,8 @@ from .source import split_lines
 IR_SUFFIXES = (".ll", ".bc")
 CODE_OBJECT_SUFFIXES = (".o", ".hsaco", ".co")
 TRITON_SUFFIX = ".amdgcn"
-INPUT_SUFFIXES = IR_SUFFIXES + CODE_OBJECT_SUFFIXES + (TRITON_SUFFIX,)
+SOURCE_SUFFIXES = (".hip", ".cl")  # compiled first (frontend/compile.py); more by `hip-suffixes`
+INPUT_SUFFIXES = IR_SUFFIXES + CODE_OBJECT_SUFFIXES + (TRITON_SUFFIX,) + SOURCE_SUFFIXES
 OBJDUMP_VARIABLE = "AMDGPU_LINT_OBJDUMP"  # path to an llvm-objdump with AMDGPU, or "none"
 
 _BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
@@ -31,8 +32,6 @@ _COMPRESSED_BUNDLE_MAGIC = b"CCOB"
 _ELF_MAGIC = b"\x7fELF"
 _NT_AMDGPU_METADATA = 32
 _TARGET_CPU = re.compile(r'"target-cpu"="(gfx[0-9a-z]+)"')
-_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
-_FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 
 
 @dataclass(slots=True)
@@ -44,7 +43,7 @@ class Prepared:
     origin: str  # what the user passed, for notes
     described: str  # how the listing was made
     generated: bool = True  # the listing was written to a temp path
-    debug_lines: dict[int, tuple[str, int, int | None]] = field(default_factory=dict)  # listing line -> IR source
+    target: str = ""  # the target a source was compiled for, where it was compiled for several (named in findings)
 
 
 class InputError(Exception):
@@ -55,8 +54,16 @@ def is_other_input(path: Path) -> bool:
     return path.suffix in INPUT_SUFFIXES
 
 
+def is_source_input(path: Path, options: BuildOptions) -> bool:
+    """A HIP or OpenCL source (compiled before it is linted)."""
+    return path.suffix in SOURCE_SUFFIXES or path.suffix in options.hip_suffixes
+
+
 def prepare(path: Path, options: BuildOptions) -> list[Prepared]:
-    """Turn `path` into one or more assembly listings (an offload bundle holds several)."""
+    """Turn `path` into one or more assembly listings (an offload bundle holds several, a HIP or OpenCL source one
+    per target of `--mcpu`)."""
+    if is_source_input(path, options):
+        return _from_source(path, options)
     if path.suffix in IR_SUFFIXES:
         return [_from_ir(path, options)]
     if path.suffix == TRITON_SUFFIX:
@@ -112,9 +119,7 @@ def _from_ir(path: Path, options: BuildOptions) -> Prepared:
         raise InputError(f"LLVM could not compile the IR for {cpu}: {_first_line(str(error))}") from None
     shown = _write_listing(path, data + cpu.encode(), f"{path.stem}.{cpu.split(':')[0]}.s", assembly)
     described = f"compiled from {path} for {cpu} by llvmlite's LLVM {'.'.join(map(str, llvm.llvm_version_info))}"
-    prepared = Prepared(split_lines(shown, assembly), replace(options, mcpu=None), str(path), described)
-    prepared.debug_lines = _debug_lines(assembly)
-    return prepared
+    return Prepared(split_lines(shown, assembly), replace(options, mcpu=None), str(path), described)
 
 
 def _ir_cpu(text: str) -> str | None:
@@ -126,34 +131,44 @@ def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else "unknown error"
 
 
-def _debug_lines(assembly: str) -> dict[int, tuple[str, int, int | None]]:
-    """Listing line -> (file, line, column) of the IR's debug location in force there."""
-    files: dict[str, str] = {}
-    current: tuple[str, int, int | None] | None = None
-    mapping: dict[int, tuple[str, int, int | None]] = {}
-    for number, text in enumerate(assembly.split("\n"), 1):
-        if text.startswith(("\t.file", ".file")):
-            match = _FILE.match(text)
-            if match:
-                directory, name = (match.group(2), match.group(3)) if match.group(3) is not None else ("", match.group(2))
-                files[match.group(1)] = os.path.join(directory, name) if directory and not name.startswith("/") else name
-            continue
-        if ".loc" in text:
-            match = _LOC.match(text)
-            if match:
-                line = int(match.group(2))
-                column = int(match.group(3)) if match.group(3) and match.group(3) != "0" else None
-                current = None if line == 0 else (files.get(match.group(1), "?"), line, column)
-            continue
-        if text.startswith(("\t.cfi", "\t.p2align")) or not text.strip():
-            continue
-        if text.endswith(":") and not text.startswith("\t"):
-            if not text.startswith(".L"):
-                current = None  # a new function starts without a location yet
-            continue
-        if current is not None:
-            mapping[number] = current
-    return mapping
+# ---- HIP and OpenCL
+
+
+def _from_source(path: Path, options: BuildOptions) -> list[Prepared]:
+    """One listing per target of `--mcpu` (comma-separated), compiled device-only (frontend/compile.py)."""
+    from .compile import OPENCL_SUFFIXES, compile_listing, find_compiler, from_compile_database
+
+    opencl = path.suffix in OPENCL_SUFFIXES
+    targets = [cpu.strip() for cpu in (options.mcpu or "").split(",") if cpu.strip()]
+    if not targets:
+        raise InputError("a HIP or OpenCL source needs its targets: pass --mcpu gfx942 (or gfx942,gfx90a)")
+    compiler = find_compiler(options.compiler, opencl)
+    if compiler is None:
+        wanted = "clang" if opencl else "hipcc"
+        raise InputError(f"no compiler for {path.name}: install ROCm ({wanted}, /opt/rocm/llvm/bin) or Debian's "
+                         "clang-22 (apt-get install clang-22), set $HIPCC or $ROCM_PATH, or pass --compiler")
+    database = _compile_database(path)
+    project = from_compile_database(path, database)
+    flags = [*options.compile_flags, *project.flags]
+    notes = [*options.input_notes, *(f"{database}: {flag} left out" for flag in project.dropped)]
+    prepared = []
+    for cpu in targets:
+        listing, text = compile_listing(path, cpu, compiler, flags, opencl)
+        described = (f"compiled from {path} for {cpu} by {compiler.path} ({compiler.chosen})"
+                     + "".join(f"; {note}" for note in notes))
+        prepared.append(Prepared(split_lines(listing, text), replace(options, mcpu=None), str(path), described,
+                                 target=cpu if len(targets) > 1 else ""))
+    return prepared
+
+
+def _compile_database(source: Path) -> Path | None:
+    """The nearest `compile_commands.json` at or above the source's directory (or in a `build/` there), as clangd
+    looks for it."""
+    for directory in (source.resolve().parent, *source.resolve().parents):
+        for candidate in (directory / "compile_commands.json", directory / "build" / "compile_commands.json"):
+            if candidate.is_file():
+                return candidate
+    return None
 
 
 # ---- Triton

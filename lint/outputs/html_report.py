@@ -63,6 +63,7 @@ td.code { white-space: pre-wrap; overflow-wrap: break-word; tab-size: 8; }
 td.number { text-align: right; } td.number a { color: #999; text-decoration: none; }
 col.number { width: 4.5em; } col.live { width: 170px; } col.stall { width: 190px; } col.source { width: 260px; }
 td.source { font-size: 11px; color: #555; white-space: normal; }
+a.origin { float: right; font-family: sans-serif; font-size: 11px; color: #888; text-decoration: none; }
 td.live, td.stall { white-space: pre; overflow: hidden; font-size: 11px; color: #555; }
 .meter { display: inline-block; width: 60px; height: 9px; background: #f1f1f1; margin-right: 6px; vertical-align: middle; }
 .meter span { display: inline-block; height: 9px; vertical-align: top; }
@@ -173,6 +174,8 @@ class _Page:
                 used.add(unique)
                 ids[kernel.name] = unique
             self.kernel_ids.append(ids)
+        #: (listing path, line) -> (anchor, "k.hip:7") of the source line it was compiled from (its source view)
+        self.source_links: dict[Line, tuple[str, str]] = {}
         self.unplaced: list[Diagnostic] = []
         for diagnostic in dict.fromkeys(diagnostics):  # one module's findings may repeat in another's include
             home = next((sources[diagnostic.path] for module, sources in zip(modules, self.sources, strict=True)
@@ -345,6 +348,42 @@ class _LinePressure:
     vgprs: int = 0
     agprs: int = 0
     bodies: dict[Line, tuple[int, int]] = field(default_factory=dict)
+
+
+def _source_view(listing: _Source, prefix: str, path: str, located: dict[int, tuple], pressure: dict[Line, _LinePressure],
+                 stalls: dict[Line, _LineStalls], links_back: dict[Line, tuple[str, str]]) -> str:
+    """A compiled source beside its listing (as Radeon GPU Analyzer's source/ISA view): per source line its
+    instructions (linked to the listing), the most live VGPRs/AGPRs among them and their simulated stalls; each
+    listing line links back."""
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
+    text = Path(path).read_text(errors="replace")
+    try:
+        lexer = get_lexer_for_filename(path.replace(".hip", ".cpp").replace(".cl", ".c"), stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        lexer = get_lexer_for_filename("x.txt", stripnl=False, ensurenl=False)
+    code = highlight(text, lexer, HtmlFormatter(nowrap=True)).split("\n")
+    rows_of: dict[int, list[int]] = {}
+    for listing_line, (source_path, line, _) in sorted(located.items()):
+        if source_path == path:
+            rows_of.setdefault(line, []).append(listing_line)
+    rows = []
+    for number, html in enumerate(code, 1):
+        listed = rows_of.get(number, [])
+        live = max(((pressure[listing.file.path, n].vgprs, pressure[listing.file.path, n].agprs)
+                    for n in listed if (listing.file.path, n) in pressure), default=None)
+        share = sum(stalls[listing.file.path, n].share for n in listed if (listing.file.path, n) in stalls)
+        links = " ".join(f'<a href="#{listing.anchor(n)}">{n}</a>' for n in listed[:6]) + (" …" if len(listed) > 6 else "")
+        rows.append(f'<tr class="line" id="{prefix}-L{number}"><td class="number">{number}</td>'
+                    f'<td class="source">{f"{len(listed)} instr.: {links}" if listed else ""}</td>'
+                    f'<td class="live">{"" if live is None else f"v {live[0]} / a {live[1]}"}</td>'
+                    f'<td class="stall">{f"{share:.1%}" if share else ""}</td><td class="code">{html}</td></tr>')
+        for n in listed:
+            links_back[listing.file.path, n] = (f"{prefix}-L{number}", f"{Path(path).name}:{number}")
+    return ('<table class="listing"><colgroup><col class="number"/><col class="source"/><col class="live"/>'
+            '<col class="stall"/><col class="code"/></colgroup><tr><th>line</th><th>instructions</th><th>live VGPRs / '
+            f'AGPRs</th><th>simulated stalls</th><th>source</th></tr>{"".join(rows)}</table>')
 
 
 def _expanded_view(page: _Page, module_index: int, module: Module, kernel: Kernel) -> str:
@@ -531,9 +570,11 @@ def _listing(page: _Page, module_index: int, source: _Source, pressure: dict[Lin
             stall = (f'<span title="{escape(detail)}"><span class="meter"><span class="s" '
                      f'style="width:{100 * stalled.share / stall_scale:.0f}%"></span></span>{stalled.share:>5.1%} '
                      f"{escape(_short_reason(max(reasons, key=reasons.__getitem__)))}</span>")
+        back = page.source_links.get((path, number))
+        origin = f' <a class="origin" href="#{back[0]}">{escape(back[1])}</a>' if back else ""
         cells = [f'<td class="number"><a href="#{anchor}">{number}</a></td>', f'<td class="live">{live}</td>',
                  *([f'<td class="stall">{stall}</td>'] if stalls else []),
-                 f'<td class="code">{code[number - 1] if number - 1 < len(code) else ""}</td>']
+                 f'<td class="code">{code[number - 1] if number - 1 < len(code) else ""}{origin}</td>']
         dimmed = " not-run" if (path, number) in never_run else ""
         out = [f'<tr class="line{dimmed}" id="{anchor}">{"".join(cells)}</tr>']
         for diagnostic in by_line.get(number, []):
@@ -611,6 +652,17 @@ def _file_section(page: _Page, index: int, module: Module, reports: list[dict[st
     stalls = _stalls_by_line(module, reports)
     never_run = _never_run(module, reports)
     starts = {kernel.where.line: kernel.name for kernel in module.kernels if kernel.where.path == module.path}
+    listing_source = sources.get(module.path)
+    if listing_source is not None and ".loc" in listing_source.file.text:
+        from ..model.debuglines import debug_lines
+
+        located = debug_lines(listing_source.file.text, module.path).locations
+        shown = sorted({path for path, _, _ in located.values() if Path(path).is_file()})
+        for number, source_path in enumerate(shown):
+            view = _source_view(listing_source, f"{listing_source.prefix}s{number}", source_path, located, pressure,
+                                stalls, page.source_links)
+            out.append(_lazy(view, f"<b>Source: {escape(source_path)}</b>") if page.lazy else
+                       f"<h3>Source: {escape(source_path)}</h3>{view}")
     for path, source in sources.items():
         listing = _listing(page, index, source, pressure, stalls, never_run,
                            starts if page.lazy and path == module.path else None)

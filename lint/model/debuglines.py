@@ -1,0 +1,73 @@
+"""What a compiler listing's `.file`/`.loc` lines say: the source line each instruction came from, and which
+instructions inline asm issued (`;;#ASMSTART` ... `;;#ASMEND`)."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
+_FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
+
+SourceLine = tuple[str, int, int | None]  # (path, line, column or None)
+
+
+@dataclass(slots=True)
+class DebugLines:
+    """What a listing's `.file`/`.loc` lines say: listing line -> source location, and the inline-asm lines."""
+
+    locations: dict[int, SourceLine] = field(default_factory=dict)
+    inline_asm: set[int] = field(default_factory=set)  # listing lines between ;;#ASMSTART and ;;#ASMEND
+
+    def __bool__(self) -> bool:
+        return bool(self.locations)
+
+
+def debug_lines(text: str, listing: str) -> DebugLines:
+    """Read the `.file`/`.loc` lines of a listing at `listing` (relative source names resolve against the file 0
+    directory the compiler names, else the listing's)."""
+    found = DebugLines()
+    if ".loc" not in text:
+        return found
+    files: dict[str, str] = {}
+    base = str(Path(listing).parent)
+    current: SourceLine | None = None
+    in_asm = False
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.lstrip()
+        if stripped.startswith(".file"):
+            match = _FILE.match(line)
+            if match:
+                directory, name = (match.group(2), match.group(3)) if match.group(3) is not None else ("", match.group(2))
+                if match.group(1) == "0" and directory:
+                    base = directory
+                files[match.group(1)] = name if os.path.isabs(name) else os.path.join(directory or base, name)
+            continue
+        if stripped.startswith(".loc"):
+            match = _LOC.match(line)
+            if match:
+                source_line = int(match.group(2))
+                column = int(match.group(3)) if match.group(3) and match.group(3) != "0" else None
+                current = None if source_line == 0 else (files.get(match.group(1), "?"), source_line, column)
+            continue
+        if ";;#ASMSTART" in stripped:
+            in_asm = True
+            continue
+        if ";;#ASMEND" in stripped:
+            in_asm = False
+            continue
+        if not stripped or stripped.startswith((";", "//", ".cfi", ".p2align")):
+            continue
+        if line.endswith(":") and not line.startswith(("\t", " ")):
+            if not line.startswith(".L"):
+                current = None  # a new function starts without a location yet
+            continue
+        if current is not None:
+            found.locations[number] = current
+        if in_asm:
+            found.inline_asm.add(number)
+    return found
+
+

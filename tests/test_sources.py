@@ -1,0 +1,279 @@
+"""HIP and OpenCL sources linted through the listing a real compiler makes (Debian's clang-22, without ROCm headers),
+and findings on any -g listing reported at the source line: inline asm named, every format pointing at the
+source, a repository never choosing the program that runs, and the compile cache."""
+
+import json
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from amdgpu_lint.cli import main
+from llvm_oracle import compile_ir
+
+CLANG = next((shutil.which(name) for name in ("clang++-22", "clang-22") if shutil.which(name)), None)
+needs_clang = pytest.mark.skipif(CLANG is None, reason="no clang-22 on PATH (Debian's clang-22 package)")
+
+#: HIP without ROCm's headers: the attribute hip_runtime.h spells __global__
+INLINE_ASM_LOAD = """#define __global__ __attribute__((global))
+
+__global__ void scale(float *p, float s) {
+    unsigned i = __builtin_amdgcn_workitem_id_x();
+    float v;
+    asm volatile("global_load_dword %0, %1, off" : "=v"(v) : "v"(p + i));
+    p[i] = v * s;
+}
+"""
+NO_ROCM = 'compile-flags = ["-nogpuinc", "-nogpulib"]\n'
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main([*argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A HIP kernel with a load issued from inline asm and used on the next line, a configuration for a machine
+    without ROCm, a user configuration of its own (none) and a private compile cache."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "user-config"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    (tmp_path / "k.hip").write_text(INLINE_ASM_LOAD)
+    (tmp_path / ".amdgpu-lint.toml").write_text(NO_ROCM)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@needs_clang
+def test_a_missing_wait_after_inline_asm_is_reported_at_the_hip_line_in_every_format(project, capsys):
+    code, out, _ = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "k.hip")
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith(f"{project / 'k.hip'}:7:14: error: v1 is read here but may still be loading "
+                            f"(global_load_dword at {project / 'k.hip'}:6)")
+    assert "(the instruction it depends on was issued from inline asm) [AGL201 missing-wait]" in first
+    assert f"{project / 'k.hip'}:6:5: note: global_load_dword comes from this inline asm statement" in out
+    assert "note: in the listing: v_mul_f32_e32" in out and "(fix there: insert `s_waitcnt vmcnt(0)`)" in out
+    (finding,) = json.loads(run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--format", "json", "k.hip")[1])[
+        "diagnostics"]
+    assert (finding["path"], finding["line"], finding["code"]) == (str(project / "k.hip"), 7, "AGL201")
+    assert finding["fix"]["applicability"] == "display-only"
+    sarif = json.loads(run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--format", "sarif", "k.hip")[1])
+    (result,) = sarif["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "k.hip"
+    related = [r["physicalLocation"]["artifactLocation"]["uri"] for r in result["relatedLocations"]]
+    assert "k.hip" in related and any(uri.endswith("k.gfx942.s") for uri in related)
+    github = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--format", "github", "k.hip")[1]
+    assert "::error file=k.hip,line=7," in github
+    before = (project / "k.hip").read_text()
+    code, out, _ = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--fix", "k.hip")
+    assert code == 1 and (project / "k.hip").read_text() == before  # a compiled listing is never edited
+    code, out, _ = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--locations", "listing", "k.hip")
+    assert out.splitlines()[0].startswith(str(Path(os.environ["TMPDIR"]) / "amdgpu-lint"))
+
+
+@needs_clang
+def test_report_of_a_hip_source_is_the_report_of_its_listing_and_targets_are_results(project, capsys):
+    code, out, _ = run(capsys, "report", "--mcpu", "gfx942,gfx90a", "--format", "json", "k.hip")
+    kernels = json.loads(out)["kernels"]
+    assert code == 0 and [kernel["target"] for kernel in kernels] == ["gfx942", "gfx90a"]
+    listing = Path(kernels[0]["path"])
+    (project / "direct.s").write_text(listing.read_text())
+    (direct,) = json.loads(run(capsys, "report", "--format", "json", "direct.s")[1])["kernels"]
+    keys = ("vgpr", "agpr", "sgpr", "lds_bytes", "scratch_bytes", "waves_per_simd", "limiter")
+    assert {key: kernels[0][key] for key in keys} == {key: direct[key] for key in keys}
+    code, out, _ = run(capsys, "check", "--no-cache", "--mcpu", "gfx942,gfx90a", "--output-format", "concise", "k.hip")
+    assert [line.split("[")[-2].strip(" ]") for line in out.splitlines() if "missing-wait" in line] == ["gfx942", "gfx90a"]
+
+
+@needs_clang
+def test_an_opencl_source_with_line_tables(project, capsys):
+    (project / "k.cl").write_text("__kernel void twice(__global float *p) {\n    size_t i = get_global_id(0);\n"
+                                  "    float v;\n    __asm__ volatile(\"global_load_dword %0, %1, off\" : \"=v\"(v) "
+                                  ": \"v\"(p + i));\n    p[i] = v + v;\n}\n")
+    code, out, _ = run(capsys, "check", "--no-cache", "--mcpu", "gfx90a", "--output-format", "concise", "k.cl")
+    assert code == 1 and out.startswith(f"{project / 'k.cl'}:5:") and "missing-wait" in out
+
+
+@needs_clang
+def test_a_compile_error_is_one_finding_at_the_compilers_line(project, capsys):
+    (project / "bad.hip").write_text("#define __global__ __attribute__((global))\n\n__global__ void f(int *p) {\n"
+                                     "    p[0] = undeclared;\n}\n")
+    code, out, err = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--output-format", "concise", "bad.hip")
+    (line,) = [line for line in out.splitlines() if "input-conversion" in line]
+    assert line.startswith("bad.hip:4:12: error: does not compile: use of undeclared identifier 'undeclared'")
+    assert "Traceback" not in err
+
+
+def test_no_compiler_is_one_clear_message(project, capsys, monkeypatch):
+    monkeypatch.setenv("PATH", str(project / "empty"))
+    monkeypatch.delenv("HIPCC", raising=False)
+    monkeypatch.setenv("ROCM_PATH", str(project / "no-rocm"))
+    code, out, err = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--output-format", "concise", "k.hip")
+    assert "no compiler for k.hip: install ROCm" in out and "clang-22" in out and "Traceback" not in err
+
+
+def _recording_compiler(directory: Path, log: Path) -> Path:
+    """A compiler that notes each compile (not `--version`) in `log`, then runs clang-22."""
+    script = directory / "recording-clang"
+    script.write_text(f'#!/bin/sh\ncase "$*" in *" -S "*) echo compiled >> "{log}";; esac\nexec "{CLANG}" "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+@needs_clang
+def test_a_repository_never_chooses_the_compiler_nor_loads_a_plugin(project, capsys):
+    """compile_commands.json names ./evil-cc and passes -fplugin=./x.so, the repository's configuration names
+    ./evil-cc: the trusted compiler runs, without the plugin (which does not exist: loading it would fail the
+    compile), and evil-cc never runs (it would leave a file behind); notes say what was left out."""
+    evil = project / "evil-cc"
+    evil.write_text(f'#!/bin/sh\ntouch "{project / "evil-ran"}"\nexit 1\n')
+    evil.chmod(0o755)
+    (project / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(project), "file": "k.hip",
+        "arguments": ["./evil-cc", "-x", "hip", "-Iinclude", "-DSCALE=2", "-fplugin=./x.so", "-Xclang", "-load",
+                      "-Xclang", "./x.so", "-B./bin", "@flags.rsp", "-c", "k.hip", "-o", "k.o"]}]))
+    (project / ".amdgpu-lint.toml").write_text(NO_ROCM + 'compiler = "./evil-cc"\n')
+    code, out, _ = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "k.hip")
+    assert code == 1 and "missing-wait" in out and not (project / "evil-ran").exists()
+    assert "names the compiler './evil-cc': not run" in out
+    for refused in ("-fplugin=./x.so", "-Xclang -load", "-B./bin", "@flags.rsp"):
+        assert f"{refused} left out" in out or f"{refused} (" in out, refused
+    # the user's own configuration may trust a repository's compiler: then it runs (and fails here, as it should)
+    user = project / "user-config" / "amdgpu-lint"
+    user.mkdir(parents=True)
+    (user / "config.toml").write_text("trust-repository-compiler = true\n")
+    from amdgpu_lint.driver.config import user_config
+
+    user_config.cache_clear()
+    run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "k.hip")
+    assert (project / "evil-ran").exists()
+    user_config.cache_clear()
+
+
+@needs_clang
+def test_an_unchanged_source_is_a_cache_hit_and_a_changed_header_is_not(project, capsys):
+    log = project / "compiles.log"
+    compiler = _recording_compiler(project, log)
+    (project / "scale.h").write_text("#define SCALE 2.0f\n")
+    (project / "k.hip").write_text('#include "scale.h"\n' + INLINE_ASM_LOAD.replace("v * s", "v * s * SCALE"))
+    for _ in range(2):
+        run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--compiler", str(compiler), "k.hip")
+    assert log.read_text().count("compiled") == 1
+    (project / "scale.h").write_text("#define SCALE 3.0f\n")
+    run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--compiler", str(compiler), "k.hip")
+    assert log.read_text().count("compiled") == 2
+
+
+DEBUG_PY_IR = """
+target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @add_kernel(ptr addrspace(1) %p) !dbg !5 {
+  %id = call i32 @llvm.amdgcn.workitem.id.x(), !dbg !8
+  %q = getelementptr float, ptr addrspace(1) %p, i32 %id, !dbg !8
+  %v = load float, ptr addrspace(1) %q, align 4, !dbg !8
+  %w = fadd float %v, %v, !dbg !9
+  store float %w, ptr addrspace(1) %q, align 4, !dbg !9
+  ret void, !dbg !9
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_Python, file: !1, producer: "triton", isOptimized: true, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "add.py", directory: "DIRECTORY")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "add_kernel", scope: !1, file: !1, line: 4, type: !6, scopeLine: 4, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!8 = !DILocation(line: 6, column: 9, scope: !5)
+!9 = !DILocation(line: 7, column: 5, scope: !5)
+"""
+
+
+def test_a_triton_listing_reports_at_the_kernels_python_lines(project, capsys):
+    """Triton's .amdgcn carries .file/.loc into the kernel's .py; the load's wait taken out, the use is reported
+    at the Python line that reads the value."""
+    (project / "add.py").write_text("import triton\n\n@triton.jit\ndef add_kernel(p):\n    pid = 0\n"
+                                    "    v = tl.load(p)\n    tl.store(p, v + v)\n")
+    listing = compile_ir(DEBUG_PY_IR.replace("DIRECTORY", str(project)), "gfx942")
+    assert ".loc" in listing and "s_waitcnt vmcnt(0)" in listing
+    (project / "add_kernel.amdgcn").write_text(listing.replace("s_waitcnt vmcnt(0)", "", 1))
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "concise", "add_kernel.amdgcn")
+    (line,) = [line for line in out.splitlines() if "missing-wait" in line]
+    assert line.startswith(f"{project / 'add.py'}:7:")
+
+
+@needs_clang
+def test_the_language_server_lints_a_hip_file_and_answers_hover_on_its_kernel(project):
+    """Driven in a test: the diagnostic on the .hip line, the hover on the kernel's declaration line, and a compile
+    error as one diagnostic at the compiler's line."""
+    pytest.importorskip("pygls")
+    import asyncio
+
+    from test_lsp import Session
+
+    (project / ".amdgpu-lint.toml").write_text(NO_ROCM + 'mcpu = "gfx942"\n')
+
+    async def session():
+        async with Session(project) as lsp:
+            uri = lsp.open(project / "k.hip", INLINE_ASM_LOAD)
+            published = await lsp.next_published()
+            hover = await lsp.hover(uri, 2)  # __global__ void scale(...)
+            (project / "bad.hip").write_text("#define __global__ __attribute__((global))\n__global__ void f(int *p) {\n"
+                                             "    p[0] = nope;\n}\n")
+            lsp.open(project / "bad.hip", (project / "bad.hip").read_text())
+            failed = await lsp.next_published()
+        return published, hover, failed
+
+    published, hover, failed = asyncio.run(session())
+    (diagnostic,) = published.diagnostics
+    assert (diagnostic.code, diagnostic.range.start.line) == ("AGL201", 6)
+    assert "inline asm" in diagnostic.message
+    assert "on gfx942" in hover.contents.value and "waves per SIMD" in hover.contents.value
+    (error,) = failed.diagnostics
+    assert error.range.start.line == 2 and "does not compile: use of undeclared identifier 'nope'" in error.message
+
+
+@needs_clang
+def test_the_html_report_shows_the_source_beside_the_listing(project, capsys):
+    code, _, _ = run(capsys, "report", "--mcpu", "gfx942", "--simulate", "--format", "html", "-o", "r.html", "k.hip")
+    page = (project / "r.html").read_text()
+    assert code == 0 and f"<h3>Source: {project / 'k.hip'}</h3>" in page
+    import re
+    import xml.etree.ElementTree as ElementTree
+
+    root = ElementTree.fromstring(page)
+    (row,) = [tr for tr in root.iter("tr") if tr.get("id") == "f1s0-L7"]  # p[i] = v * s;
+    cells = ["".join(td.itertext()) for td in row.iter("td")]
+    assert re.match(r"\d+ instr\.: \d+", cells[1]) and cells[2].startswith("v ")
+    target = row.find("td[2]/a").get("href")[1:]  # its first listing line links back to it
+    (listed,) = [tr for tr in root.iter("tr") if tr.get("id") == target]
+    assert [a.get("href") for a in listed.iter("a") if a.get("class") == "origin"] == ["#f1s0-L7"]
+
+
+def test_copies_of_one_finding_from_one_source_line_are_one_finding_with_their_count(tmp_path):
+    """An unrolled loop: the same rule on three listing lines compiled from one source line is one finding there."""
+    from amdgpu_lint.driver.locations import at_source_lines
+    from amdgpu_lint.model.debuglines import debug_lines
+    from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+
+    (tmp_path / "k.cl").write_text("kernel void k(global float *p) {\n  for (int i = 0; i < 3; i++) p[i] += 1;\n}\n")
+    listing = str(tmp_path / "k.s")
+    text = (f'\t.file\t0 "{tmp_path}" "k.cl"\nk:\n\t.loc\t0 2 31\n\tv_add_f32 v1, v1, 1.0\n\tv_add_f32 v2, v2, 1.0\n'
+            "\tv_add_f32 v3, v3, 1.0\n\ts_endpgm\n")
+    findings = [Diagnostic("AGL201", "missing-wait", Severity.ERROR, f"v{n} is read here", listing, 3 + n, 2, 3 + n, 10)
+                for n in (1, 2, 3)]
+    texts = dict(enumerate(text.split("\n"), 1))
+    moved, quoted = at_source_lines(findings, listing, debug_lines(text, listing), texts)
+    (finding,) = moved
+    assert (finding.path, finding.line, finding.column) == (str(tmp_path / "k.cl"), 2, 31)
+    assert finding.message == "v1 is read here (3 instructions of this line)"
+    assert [note.line for note in finding.notes if note.path == listing] == [4, 5, 6]
+    assert quoted[str(tmp_path / "k.cl")].lines == {2: "  for (int i = 0; i < 3; i++) p[i] += 1;"}
