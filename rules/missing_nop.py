@@ -38,6 +38,7 @@ between the two.
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.hazards import Hazard, HazardAnalysis
+from amdgpu_lint.analyses.rdna_hazards import RdnaHazard, RdnaHazardAnalysis
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.targets import Target
@@ -47,7 +48,7 @@ NAME = "missing-nop"
 SEVERITY = Severity.ERROR
 SUMMARY = "dependent instructions closer than the hardware's wait states"
 SCOPE = "kernel"
-REQUIRES = (HazardAnalysis,)
+REQUIRES = (HazardAnalysis, RdnaHazardAnalysis)
 
 
 def nops_for(states: int) -> list[str]:
@@ -61,8 +62,13 @@ def nops_for(states: int) -> list[str]:
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
-    report = context.get(HazardAnalysis)
     target = context.module.target
+    if target is not None and target.major >= 10:
+        rdna = context.get(RdnaHazardAnalysis)
+        if rdna is not None:
+            yield from (_rdna_diagnostic(context, target, hazard) for hazard in rdna.hazards)
+        return
+    report = context.get(HazardAnalysis)
     if report is None or target is None:  # the analysis is None without a target
         return
     findings: list[tuple[int, Hazard, Severity | None]] = [
@@ -88,4 +94,22 @@ def _diagnostic(context: KernelContext, target: Target, consumer: int, hazard: H
         kernel=kernel.name,
         severity=severity,
         fix=context.insert_before(instruction.where, lines, f"insert {insertion}", isolated=True),  # hazards are independent
+    )
+
+
+def _rdna_diagnostic(context: KernelContext, target: Target, hazard: RdnaHazard) -> Diagnostic:
+    kernel = context.kernel
+    instruction = kernel.instructions[hazard.consumer]
+    insertion = " and ".join(f"`{line}`" for line in hazard.lines)
+    if hazard.producer is not None:
+        producer = kernel.instructions[hazard.producer]
+        cause = f"{producer.mnemonic} at {producer.where} reaches {instruction.mnemonic}"
+    else:
+        cause = hazard.detail or f"before {instruction.mnemonic}"
+    return context.diagnostic(
+        instruction.where,
+        f"{hazard.row.description} (row {hazard.row.letter}): {cause} on {target.name} with nothing between "
+        f"that LLVM accepts; insert {insertion} before this line",
+        kernel=kernel.name,
+        fix=context.insert_before(instruction.where, list(hazard.lines), f"insert {insertion}", isolated=True),
     )

@@ -1,0 +1,702 @@
+"""Hazards on RDNA (gfx10, gfx11, gfx12, gfx1250) as LLVM 22 mitigates them (rdna-hazards.md rows A-X).
+
+gfx10+ has none of the classic wait-state rows: LLVM's hazard recognizer instead fixes up each instruction
+whose predecessors, on any path and at any distance, leave a hazard that only a specific instruction ends
+(a VALU, an `s_waitcnt_depctr` field at 0, an SALU, ...), and gfx12 runs a separate pass for SGPR reads
+(row Q). Each row here is a forward dataflow over the kernel's blocks: its state after an instruction says
+which producers are still pending on some path, so a consumer is checked without walking back. The facts
+each row asks of an instruction are kept once per distinct instruction (`InstructionFacts.rdna`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
+from ..isa.defuse import DefUse, register_units
+from ..isa.waits import wait_counts
+from ..model.ir import Instruction, Kernel
+from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym
+from ..model.targets import Target
+from .cfg import CFGAnalysis, ControlFlowGraph
+from .defuse import DefUseAnalysis, InstructionFacts
+from .manager import Analysis, AnalysisManager
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# ---- s_waitcnt_depctr / s_wait_alu fields: name -> (lowest bit, width); all ones (the default) waits for nothing
+DEPCTR_FIELDS = {"sa_sdst": (0, 1), "va_vcc": (1, 1), "vm_vsrc": (2, 3), "hold_cnt": (7, 1), "va_ssrc": (8, 1),
+                 "va_sdst": (9, 3), "va_vdst": (12, 4)}
+#: The order in which llvm-mc prints named fields.
+_PRINT_ORDER = ("hold_cnt", "sa_sdst", "va_vdst", "va_sdst", "va_ssrc", "va_vcc", "vm_vsrc")
+_DEPCTR = ("s_waitcnt_depctr", "s_wait_alu")
+
+
+def depctr_fields_of(target: Target) -> tuple[str, ...]:
+    """The fields `target`'s assembler knows (gfx1010-gfx1013 have no hold_cnt)."""
+    return tuple(name for name in DEPCTR_FIELDS if name != "hold_cnt" or not (target.major == 10 and target.minor < 3))
+
+
+def depctr_value(operands: tuple[Node, ...], target: Target) -> int | None:
+    """The 16-bit immediate of an `s_waitcnt_depctr`/`s_wait_alu`: a raw number, or named fields (the others
+    at their default); None where it is neither (an expression we do not evaluate, a field the target lacks)."""
+    if len(operands) == 1 and isinstance(operands[0], Num) and isinstance(operands[0].value, int):
+        return operands[0].value & 0xFFFF
+    known = depctr_fields_of(target)
+    value = 0xFFFF
+    for operand in _flatten(operands):
+        if not (isinstance(operand, Call) and len(operand.args) == 1 and isinstance(operand.args[0], Num)):
+            return None
+        name = operand.name.lower().removeprefix("depctr_")
+        if name not in known:
+            return None
+        low, width = DEPCTR_FIELDS[name]
+        mask = ((1 << width) - 1) << low
+        value = (value & ~mask) | ((int(operand.args[0].value) << low) & mask)
+    return value
+
+
+def _flatten(operands: tuple[Node, ...]) -> list[Node]:
+    found: list[Node] = []
+    for operand in operands:
+        left, right = getattr(operand, "left", None), getattr(operand, "right", None)
+        if left is not None and right is not None and getattr(operand, "op", "") in ("&", ","):
+            found += _flatten((left, right))
+        else:
+            found.append(operand)
+    return found
+
+
+def field_is_zero(value: int | None, name: str) -> bool:
+    if value is None:
+        return False
+    low, width = DEPCTR_FIELDS[name]
+    return (value >> low) & ((1 << width) - 1) == 0
+
+
+def depctr_line(target: Target, fields: tuple[str, ...]) -> str:
+    """The wait llc-22 writes for these fields at 0, in the target's spelling."""
+    mnemonic = "s_wait_alu" if target.major >= 12 else "s_waitcnt_depctr"
+    return f"{mnemonic} " + " ".join(f"depctr_{name}(0)" for name in _PRINT_ORDER if name in fields)
+
+
+# ---- per-instruction facts
+
+_PERMLANE = re.compile(r"v_permlane(16|x16|64|16_var|x16_var|16_swap|32_swap|_bcast|_up|_down|_xor|_idx_gen)")
+_TRANS_F64 = re.compile(r"v_(rcp|rsq|sqrt)_f64")
+_DEALLOC = ("MSG_DEALLOC_VGPRS",)
+_SOPP_NOT_ENDING_E = ("s_setvskip", "s_version", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt")
+_SCALAR_FILES = ("s", "vcc")
+
+
+@dataclass(slots=True, eq=False)
+class RdnaFacts:
+    """What the RDNA rows ask about one distinct instruction on one target."""
+
+    mnemonic: str
+    valu: bool = False
+    salu: bool = False  # SOP1/SOP2/SOPC/SOPK/SOPP
+    sopp: bool = False
+    smem: bool = False
+    vmem: bool = False  # buffer, image, flat, global, scratch
+    flat: bool = False  # flat, global, scratch (FLAT encodings)
+    ds: bool = False
+    export: bool = False
+    trans: bool = False
+    v_nop: bool = False
+    wmma: bool = False
+    swmmac: bool = False
+    branch: bool = False  # s_branch, s_cbranch_*
+    setpc: bool = False  # a call, return or indirect branch (not s_endpgm)
+    call: bool = False
+    depctr: int | None = None  # the immediate of s_waitcnt_depctr / s_wait_alu
+    waitcnt_zero: bool = False  # s_waitcnt whose whole immediate is 0
+    lgkm_zero: bool = False  # a wait for lgkmcnt 0 (s_waitcnt or s_waitcnt_lgkmcnt null, 0)
+    vscnt_zero: bool = False  # s_waitcnt_vscnt null, 0
+    sgpr_defs: frozenset = frozenset()  # SGPR, VCC, EXEC and M0 units written
+    sgpr_uses: frozenset = frozenset()  # SGPR, VCC, EXEC and M0 units read
+    explicit_sgpr_defs: frozenset = frozenset()  # those of sgpr_defs written through an operand
+    vgpr_explicit_uses: frozenset = frozenset()  # VGPRs read through an operand (row P's WAR)
+    vgpr_defs: frozenset = frozenset()
+    vgpr_sources: frozenset = frozenset()  # VGPRs read as explicit sources
+    writes_exec: bool = False
+    reads_exec: bool = False
+    exec_compare: bool = False  # a VALU compare writing EXEC (v_cmpx)
+    permlane: bool = False
+    permlane_source: str = ""  # the register name of a permlane's src0
+    wmma_dst: frozenset = frozenset()
+    wmma_sources: frozenset = frozenset()  # A, B (and a gfx12 SWMMAC's index)
+    dealloc_vgprs: bool = False
+    nop: bool = False  # s_nop
+    wait_states: int = 1
+    #: row Q: (first SGPR number, count, is VCC) of each register read and written (explicit, plus VCC
+    #: where the instruction implies it)
+    q_uses: tuple[tuple[int, int, bool], ...] = ()
+    q_defs: tuple[tuple[int, int, bool], ...] = ()
+
+
+def _sgpr_number(node: Node) -> tuple[int, int, bool] | None:
+    """(hardware number, count, is VCC) of an SGPR or VCC operand; None for others (EXEC, M0, NULL, TTMPs)."""
+    if isinstance(node, Reg) and node.kind == "s":
+        return (node.index, node.count, False) if node.index <= 127 else None
+    if isinstance(node, SpecialReg):
+        return {"vcc": (106, 2, True), "vcc_lo": (106, 1, True), "vcc_hi": (107, 1, True)}.get(node.name)
+    register = getattr(node, "operand", None) or getattr(node, "value", None)
+    return _sgpr_number(register) if isinstance(register, (Reg, SpecialReg)) else None
+
+
+def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> RdnaFacts:
+    mnemonic = instruction.mnemonic
+    klass = info.klass
+    encoding = info.variant.encoding if info.variant is not None else ""
+    facts = RdnaFacts(mnemonic)
+    facts.valu = klass.unit == "valu"
+    facts.salu = encoding in SALU_ENCODINGS or (not encoding and mnemonic.startswith("s_") and klass.unit not in ("smem",))
+    facts.sopp = encoding == "SOPP"
+    facts.smem = klass.unit == "smem"
+    facts.vmem = klass.unit == "vmem" or encoding in VMEM_ENCODINGS
+    facts.flat = facts.vmem and klass.memory in ("flat", "global", "scratch")
+    facts.ds = klass.unit == "ds"
+    facts.export = klass.unit == "export"
+    facts.trans = facts.valu and (klass.rate == "trans" or bool(_TRANS_F64.match(mnemonic)))
+    facts.v_nop = mnemonic.startswith("v_nop")
+    facts.nop = mnemonic == "s_nop"
+    facts.wait_states = instruction.wait_states
+    facts.wmma = klass.matrix in ("wmma", "swmmac")
+    facts.swmmac = klass.matrix == "swmmac"
+    facts.branch = mnemonic == "s_branch" or mnemonic.startswith("s_cbranch")
+    facts.call = klass.unit == "call"
+    facts.setpc = klass.unit in ("call", "return")
+    units = info.defs
+    facts.sgpr_defs = frozenset(u for u in units if u[0] in ("s", "vcc", "exec", "m0"))
+    facts.sgpr_uses = frozenset(u for u in info.uses if u[0] in ("s", "vcc", "exec", "m0"))
+    facts.vgpr_defs = frozenset(u for u in units if u[0] == "v")
+    facts.writes_exec = any(u[0] == "exec" for u in units)
+    facts.reads_exec = any(u[0] == "exec" for u in info.uses)
+    explicit_defs, explicit_uses = _explicit(instruction, info)
+    facts.vgpr_sources = frozenset(u for operand in explicit_uses for u in register_units(operand) if u[0] == "v")
+    facts.explicit_sgpr_defs = frozenset(u for operand in explicit_defs for u in register_units(operand)) & facts.sgpr_defs
+    facts.exec_compare = facts.valu and facts.writes_exec and mnemonic.startswith("v_cmp")
+    facts.permlane = facts.valu and bool(_PERMLANE.match(mnemonic))
+    if facts.permlane and len(instruction.operands) > 1:
+        source = instruction.operands[1]
+        if isinstance(source, Reg) and source.kind == "v" and source.count == 1:
+            facts.permlane_source = f"v{source.index}"
+    if facts.wmma and len(instruction.operands) >= 3:
+        operands = instruction.operands
+        facts.wmma_dst = frozenset(register_units(operands[0]))
+        sources = list(operands[1:3])
+        if facts.swmmac and target.major >= 12 and len(operands) >= 4:
+            sources.append(operands[3])
+        facts.wmma_sources = frozenset(u for operand in sources for u in register_units(operand))
+    if mnemonic in _DEPCTR:
+        facts.depctr = depctr_value(instruction.operands, target)
+    elif mnemonic == "s_waitcnt":
+        operands = instruction.operands
+        if len(operands) == 1 and isinstance(operands[0], Num):
+            facts.waitcnt_zero = operands[0].value == 0
+        counts = wait_counts(mnemonic, operands, target) or {}
+        named = {name for name in ("vmcnt", "expcnt", "lgkmcnt") if counts.get(name) == 0}
+        facts.waitcnt_zero = facts.waitcnt_zero or named == {"vmcnt", "expcnt", "lgkmcnt"}
+        facts.lgkm_zero = "lgkmcnt" in named
+    elif mnemonic in ("s_waitcnt_lgkmcnt", "s_waitcnt_vscnt"):
+        operands = instruction.operands
+        zero = (len(operands) == 2 and isinstance(operands[0], SpecialReg) and operands[0].name == "null"
+                and isinstance(operands[1], Num) and operands[1].value == 0)
+        facts.lgkm_zero = zero and mnemonic == "s_waitcnt_lgkmcnt"
+        facts.vscnt_zero = zero and mnemonic == "s_waitcnt_vscnt"
+    elif mnemonic == "s_sendmsg" and instruction.operands:
+        message = instruction.operands[0]
+        if isinstance(message, Call) and message.args:
+            message = message.args[0]
+        facts.dealloc_vgprs = (isinstance(message, Sym) and message.name.upper() in _DEALLOC) or (
+            isinstance(message, Num) and message.value == 3)
+    if facts.valu or facts.salu:
+        implicit_vcc = tuple((106, 1 if unit_count == 1 else 2, True) for unit_count in [
+            sum(1 for u in info.uses if u[0] == "vcc")] if unit_count)
+        facts.q_uses = _q_registers(explicit_uses, info.uses, implicit_vcc)
+        implicit_vcc_def = tuple((106, 1 if count == 1 else 2, True) for count in [
+            sum(1 for u in info.defs if u[0] == "vcc")] if count)
+        facts.q_defs = _q_registers(explicit_defs, info.defs, implicit_vcc_def)
+    return facts
+
+
+def _q_registers(operands: list[Node], units: frozenset, implicit_vcc: tuple) -> tuple[tuple[int, int, bool], ...]:
+    found: list[tuple[int, int, bool]] = []
+    for operand in operands:
+        number = _sgpr_number(operand)
+        if number is not None and number not in found:
+            found.append(number)
+    if implicit_vcc and not any(vcc for _, _, vcc in found):
+        found += implicit_vcc
+    return tuple(found)
+
+
+def _explicit(instruction: Instruction, info: DefUse) -> tuple[list[Node], list[Node]]:
+    """The explicit operands written and read: by the table variant's specs, else by their registers."""
+    operands = list(instruction.operands)
+    if instruction.pair is not None:
+        operands += instruction.pair.operands
+    variant = info.variant
+    if variant is not None and len(variant.operands) == len(instruction.operands) and instruction.pair is None:
+        defs = [operand for spec, operand in zip(variant.operands, operands) if spec.is_def]
+        uses = [operand for spec, operand in zip(variant.operands, operands) if not spec.is_def]
+        uses += [operand for operand in defs if set(register_units(operand)) & info.uses]
+        return defs, uses
+    defs = [operand for operand in operands if set(register_units(operand)) & info.defs]
+    uses = [operand for operand in operands if set(register_units(operand)) & info.uses]
+    return defs, uses
+
+
+# ---- findings
+
+
+@dataclass(frozen=True, slots=True)
+class RdnaRow:
+    """One RDNA hazard: its letter, what it is, and what llc-22 inserts."""
+
+    letter: str
+    description: str
+    source: str  # where the rule comes from (LLVM 22 only, or AMD's ISA guide as well)
+
+
+@dataclass(frozen=True, slots=True)
+class RdnaHazard:
+    """A consumer one of whose rows is not satisfied: the lines to insert (before it, or after `after`)."""
+
+    consumer: int
+    producer: int | None  # the instruction that started the hazard, where one is known
+    row: RdnaRow
+    lines: tuple[str, ...]
+    after: int | None = None  # insert after this instruction instead of before the consumer
+    detail: str = ""
+
+
+ROW_D = RdnaRow("D", "a VMEM or DS instruction reads an SGPR that a scalar instruction then writes", "LLVM 22")
+ROW_E = RdnaRow("E", "an SMEM instruction reads an SGPR that a VALU then writes", "LLVM 22")
+ROW_F = RdnaRow("F", "a non-VALU instruction reads EXEC that a VALU then writes", "LLVM 22")
+ROW_G = RdnaRow("G", "LDS and VMEM accesses on the two sides of a branch", "LLVM 22")
+ROW_H = RdnaRow("H", "v_cmpx writes EXEC before a v_permlane", "LLVM 22; RDNA3 ISA guide 7.2.8")
+ROW_L = RdnaRow("L", "a transcendental result read by a VALU too soon", "LLVM 22")
+ROW_N = RdnaRow("N", "a WMMA result read as A or B of the next WMMA", "LLVM 22; RDNA3 ISA guide 7.9")
+ROW_Q = RdnaRow("Q", "an SGPR read before the ALU write to it has landed (gfx12)", "LLVM 22")
+ROW_P = RdnaRow("P", "a transcendental result read, or its source overwritten, by the next VALU (gfx1250)",
+                "LLVM 22")
+ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work", "LLVM 22")
+ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes", "LLVM 22")
+ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode", "LLVM 22")
+
+RDNA_ROWS = (ROW_A, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_L, ROW_N, ROW_P, ROW_Q, ROW_X)
+
+
+# ---- the dataflow engine: each row is (start state, merge, step); step returns (new state, hazard or None)
+
+@dataclass(slots=True)
+class _Flow:
+    """A forward dataflow: states at block entries iterated to a fixed point, findings of the last visit."""
+
+    start: object
+    merge: Callable[[object, object], object]
+    step: Callable[[object, int, RdnaFacts], tuple[object, RdnaHazard | None]]
+
+
+def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph) -> list[RdnaHazard]:
+    blocks, starts = cfg.blocks, cfg.starts
+    entry: list[object] = [None] * len(blocks)
+    if blocks:
+        entry[0] = flow.start
+    found: dict[int, list[RdnaHazard]] = {}
+    pending = list(range(len(blocks) - 1, -1, -1))
+    queued = [True] * len(blocks)
+    step, merge = flow.step, flow.merge
+    while pending:
+        block = pending.pop()
+        queued[block] = False
+        state = entry[block]
+        if state is None:
+            continue
+        hazards: list[RdnaHazard] = []
+        first = starts[block]
+        for index in range(first, first + len(blocks[block].instructions)):
+            state, hazard = step(state, index, facts[index])
+            if hazard is not None:
+                hazards.append(hazard)
+        found[block] = hazards
+        for successor in blocks[block].successors:
+            old = entry[successor]
+            new = state if old is None else merge(old, state)
+            if new != old:
+                entry[successor] = new
+                if not queued[successor]:
+                    queued[successor] = True
+                    pending.append(successor)
+    return [hazard for block in sorted(found) for hazard in found[block]]
+
+
+def _union(a: object, b: object) -> object:
+    return a | b  # type: ignore[operator]
+
+
+def _larger(a: object, b: object) -> object:
+    return max(a, b)  # type: ignore[type-var]
+
+
+# ---- rows
+
+
+def _row_d(facts: list[RdnaFacts]) -> _Flow:
+    """VMEM/DS reads R (explicitly, or EXEC and M0 implicitly), then an SALU or SMEM writes R: until a VALU,
+    `s_waitcnt 0` or a depctr with vm_vsrc 0 lies between."""
+    def step(state, index, f):
+        hazard = None
+        if state and (f.salu or f.smem) and f.explicit_sgpr_defs:
+            hit = [producer for unit, producer in state if unit in f.explicit_sgpr_defs]
+            if hit:
+                hazard = RdnaHazard(index, max(hit), ROW_D, (_depctr_d,))
+                state = frozenset()
+        if f.valu or f.waitcnt_zero or field_is_zero(f.depctr, "vm_vsrc"):
+            return frozenset(), hazard
+        if (f.vmem or f.ds) and f.sgpr_uses:
+            state = state | frozenset((unit, index) for unit in f.sgpr_uses)
+        return state, hazard
+    _depctr_d = "s_waitcnt_depctr depctr_vm_vsrc(0)"
+    return _Flow(frozenset(), _union, step)
+
+
+def _row_e(facts: list[RdnaFacts]) -> _Flow:
+    """SMEM reads an SGPR that a VALU then writes: until an SALU (not SOPP), or a wait for lgkmcnt 0."""
+    def step(state, index, f):
+        hazard = None
+        if state and f.valu and f.sgpr_defs:
+            hit = [producer for unit, producer in state if unit in f.sgpr_defs]
+            if hit:
+                hazard = RdnaHazard(index, max(hit), ROW_E, ("s_mov_b32 null, 0",))
+                return frozenset(), hazard
+        if f.lgkm_zero or (f.salu and not f.sopp and f.mnemonic not in _SOPP_NOT_ENDING_E):
+            return frozenset(), hazard
+        if f.smem:
+            uses = [u for u in f.sgpr_uses if u[0] in _SCALAR_FILES]
+            if uses:
+                state = state | frozenset((unit, index) for unit in uses)
+        return state, hazard
+    return _Flow(frozenset(), _union, step)
+
+
+def _row_f(facts: list[RdnaFacts]) -> _Flow:
+    """A non-VALU reads EXEC (every VMEM and DS does), then a VALU writes it: until a VALU writing an SGPR,
+    or a depctr with sa_sdst 0."""
+    def step(state, index, f):
+        hazard = None
+        if f.valu:
+            if state >= 0 and f.writes_exec:
+                hazard = RdnaHazard(index, state, ROW_F, ("s_waitcnt_depctr depctr_sa_sdst(0)",))
+                return -1, hazard
+            return (-1 if f.sgpr_defs else state), hazard
+        if field_is_zero(f.depctr, "sa_sdst"):
+            return -1, hazard
+        if f.reads_exec:
+            return index, hazard
+        return state, hazard
+    return _Flow(-1, _larger, step)
+
+
+def _row_g(facts: list[RdnaFacts]) -> _Flow:
+    """An LDS access, a branch, then a VMEM access (or the other way round), with no memory access of either
+    kind after the branch and no `s_waitcnt_vscnt null, 0` in between. State: (kind of the last access,
+    whether a branch followed it, its index) for each path, kind 0 when none."""
+    def step(state, index, f):
+        kind = 1 if f.ds else 2 if f.vmem else 0
+        hazard = None
+        if kind:
+            hit = [producer for other, branched, producer in state if branched and other != kind]
+            if hit:
+                hazard = RdnaHazard(index, max(hit), ROW_G, ("s_waitcnt_vscnt null, 0x0",))
+            return frozenset(((kind, False, index),)), hazard
+        if f.vscnt_zero:
+            return frozenset(), hazard
+        if f.branch and state:
+            return frozenset((other, True, producer) for other, _, producer in state), hazard
+        return state, hazard
+    return _Flow(frozenset(), _union, step)
+
+
+def _row_h(facts: list[RdnaFacts]) -> _Flow:
+    """v_cmpx writes EXEC, then a v_permlane: until a VALU other than v_nop."""
+    def step(state, index, f):
+        hazard = None
+        if not f.valu:
+            return state, hazard
+        if f.permlane and state >= 0 and f.permlane_source:
+            hazard = RdnaHazard(index, state, ROW_H, (f"v_mov_b32_e32 {f.permlane_source}, {f.permlane_source}",))
+        if f.exec_compare:
+            return index, hazard
+        return (state if f.v_nop else -1), hazard
+    return _Flow(-1, _larger, step)
+
+
+_TRANS_VALUS, _TRANS_TRANS = 5, 1
+
+
+def _row_l(facts: list[RdnaFacts]) -> _Flow:
+    """A transcendental writes V, then a VALU reads V as a source with at most 5 VALUs and 1 transcendental
+    between: until a VMEM, DS or export, or a depctr with va_vdst 0. State: (VGPRs, producer, VALUs, TRANS)."""
+    def step(state, index, f):
+        hazard = None
+        if f.vmem or f.ds or f.export or field_is_zero(f.depctr, "va_vdst"):
+            return frozenset(), hazard
+        if not f.valu:
+            return state, hazard
+        if state and f.vgpr_sources:
+            hit = [producer for written, producer, _, _ in state if written & f.vgpr_sources]
+            if hit:
+                hazard = RdnaHazard(index, max(hit), ROW_L, ("s_waitcnt_depctr depctr_va_vdst(0)",))
+                state = frozenset()
+        if state:
+            trans = 1 if f.trans else 0
+            state = frozenset((written, producer, valus + 1, count + trans) for written, producer, valus, count in state
+                              if valus + 1 <= _TRANS_VALUS and count + trans <= _TRANS_TRANS)
+        if f.trans and f.vgpr_defs:
+            state = state | {(f.vgpr_defs, index, 0, 0)}
+        return state, hazard
+    return _Flow(frozenset(), _union, step)
+
+
+def _row_n(facts: list[RdnaFacts]) -> _Flow:
+    """A WMMA writes D, and the next VALU is a WMMA reading D as A or B (gfx12: or as a SWMMAC index)."""
+    def step(state, index, f):
+        if not f.valu:
+            return state, None
+        hazard = None
+        if f.wmma and state and facts[state[0]].wmma_dst & f.wmma_sources:
+            hazard = RdnaHazard(index, state[0], ROW_N, ("v_nop",))
+        return ((index,) if f.wmma else ()), hazard
+    return _Flow((), _larger, step)
+
+
+_Q_SALU, _Q_VALU = 1, 2
+_ALL_PAIRS = (1 << 64) - 1
+
+
+def _row_q(target: Target, entry_function: bool) -> _Flow:
+    """gfx12's SGPR read hazards, as LLVM 22's AMDGPUWaitSGPRHazards pass tracks them. State: (pairs a VALU
+    has read, SGPRs an SALU wrote, SGPRs a VALU wrote, who wrote VCC) as bit sets."""
+    def step(state, index, f):
+        tracked, salu_written, valu_written, vcc = state
+        if f.smem or (f.vmem and not f.flat):
+            return (tracked, 0, 0, 0), None
+        if f.depctr is not None:
+            if field_is_zero(f.depctr, "va_vcc"):
+                vcc &= ~_Q_VALU
+            if field_is_zero(f.depctr, "sa_sdst"):
+                salu_written, vcc = 0, vcc & ~_Q_SALU
+            if field_is_zero(f.depctr, "va_sdst"):
+                valu_written = 0
+            return (tracked, salu_written, valu_written, vcc), None
+        if not (f.valu or f.salu):
+            return state, None
+        wait = 0  # bits: 1 sa_sdst, 2 va_sdst, 4 va_vcc
+        if f.setpc:
+            wait = (4 if vcc & _Q_VALU else 0) | (1 if salu_written or vcc & _Q_SALU else 0) | (2 if valu_written else 0)
+        else:
+            for number, count, is_vcc in f.q_uses:
+                pair = 1 << ((number >> 1) & 0x3F)
+                if not tracked & pair:
+                    if f.valu:
+                        tracked |= pair
+                    continue
+                if f.salu:
+                    if is_vcc:
+                        if vcc & _Q_VALU:
+                            vcc = 0
+                    else:
+                        valu_written = 0
+                bits = ((1 << count) - 1) << number
+                if salu_written & bits:
+                    wait |= 1
+                if f.valu and valu_written & bits:
+                    wait |= 2
+                if is_vcc and vcc:
+                    wait |= (1 if vcc & _Q_SALU else 0) | (4 if vcc & _Q_VALU else 0)
+        hazard = None
+        if wait:
+            names = tuple(name for bit, name in ((1, "sa_sdst"), (2, "va_sdst"), (4, "va_vcc")) if wait & bit)
+            hazard = RdnaHazard(index, None, ROW_Q, (depctr_line(target, names),), detail=_q_detail(wait, f))
+            if wait & 4:
+                vcc &= ~_Q_VALU
+            if wait & 1:
+                salu_written, vcc = 0, vcc & ~_Q_SALU
+            if wait & 2:
+                valu_written = 0
+        if f.call:
+            tracked = _ALL_PAIRS
+        for number, count, is_vcc in f.q_defs:
+            if not tracked & (1 << ((number >> 1) & 0x3F)):
+                continue
+            if is_vcc:
+                vcc = _Q_SALU if f.salu else _Q_VALU
+            elif f.salu:
+                salu_written |= ((1 << count) - 1) << number
+            else:
+                valu_written |= ((1 << count) - 1) << number
+        return (tracked, salu_written, valu_written, vcc), hazard
+
+    def merge(a, b):
+        return tuple(x | y for x, y in zip(a, b, strict=True))
+    return _Flow((0 if entry_function else _ALL_PAIRS, 0, 0, 0), merge, step)
+
+
+def _q_detail(wait: int, f: RdnaFacts) -> str:
+    reader = "a VALU" if f.valu else "an SALU"
+    parts = [text for bit, text in ((1, "an SALU write"), (2, "a VALU write"), (4, "a VALU write of VCC")) if wait & bit]
+    if f.setpc:
+        return f"{' and '.join(parts)} still in flight when {f.mnemonic} leaves the function"
+    return f"{reader} reads an SGPR after {' and '.join(parts)} to it"
+
+
+def _row_p(facts: list[RdnaFacts]) -> _Flow:
+    """gfx1250: a transcendental, then as the next VALU a non-transcendental one that reads its result or
+    overwrites one of its sources. State: the last VALU's index if it was a transcendental, else -1."""
+    def step(state, index, f):
+        if not f.valu:
+            return state, None
+        hazard = None
+        if state >= 0 and not f.trans:
+            trans = facts[state]
+            if trans.vgpr_defs & f.vgpr_sources or f.vgpr_defs & trans.vgpr_sources:
+                hazard = RdnaHazard(index, state, ROW_P, ("v_nop",))
+        return (index if f.trans else -1), hazard
+    return _Flow(-1, _larger, step)
+
+
+def _row_x(facts: list[RdnaFacts]) -> _Flow:
+    """s_sendmsg MSG_DEALLOC_VGPRS needs an s_nop right before it. State: the previous instruction was s_nop."""
+    def step(state, index, f):
+        hazard = None
+        if f.dealloc_vgprs and not state:
+            hazard = RdnaHazard(index, None, ROW_X, ("s_nop 0",))
+        return f.nop, hazard
+    return _Flow(False, _larger, step)
+
+
+def _row_a(facts: list[RdnaFacts]) -> _Flow:
+    """With xnack, back-to-back SMEM instructions form a clause; one that is a store, or that reads or writes
+    what an earlier member writes (or writes what a member reads), must start a new clause.
+    State: (first member, registers the members write, registers they read), () outside a clause."""
+    def step(state, index, f):
+        if not f.smem:
+            return (), None
+        written = frozenset(u for u in f.sgpr_defs if u[0] in _SCALAR_FILES)
+        read = frozenset(u for u in f.sgpr_uses if u[0] in _SCALAR_FILES)
+        hazard = None
+        if state:
+            first, members_write, members_read = state
+            store = f.mnemonic.startswith(("s_store", "s_buffer_store", "s_scratch_store", "s_atomic", "s_buffer_atomic"))
+            if members_write and (store or members_write & (read | written) or (members_write | written) & (members_read | read)):
+                hazard = RdnaHazard(index, first, ROW_A, ("s_nop 0",))
+                return (index, written, read), hazard
+            return (first, members_write | written, members_read | read), hazard
+        return (index, written, read), hazard
+    return _Flow((), _larger, step)
+
+
+def _row_c(facts: list[RdnaFacts]) -> _Flow:
+    """A floating-point VMEM atomic, then s_denorm_mode within 3 wait states (a VALU or any s_waitcnt ends it).
+    State: (producer, wait states since), () when none."""
+    def step(state, index, f):
+        hazard = None
+        if f.mnemonic == "s_denorm_mode" and state and state[1] < 3:
+            hazard = RdnaHazard(index, state[0], ROW_C, (f"s_nop {2 - state[1]}",))
+            state = ()
+        if f.valu or f.mnemonic.startswith("s_waitcnt"):
+            return (), hazard
+        if f.vmem and "_atomic" in f.mnemonic and _FP_ATOMIC.search(f.mnemonic):
+            return (index, 0), hazard
+        if state:
+            states = state[1] + f.wait_states
+            return ((state[0], states) if states < 3 else ()), hazard
+        return state, hazard
+    return _Flow((), _larger, step)
+
+
+_FP_ATOMIC = re.compile(r"_atomic_(add|min|max|cmpswap|pk_add)_(f32|f64|f16|bf16|x2)|_atomic_f(add|min|max|cmpswap)")
+@dataclass(slots=True)
+class RdnaReport:
+    """The RDNA hazards of a kernel, in instruction order."""
+
+    hazards: list[RdnaHazard] = field(default_factory=list)
+    wave_size_unknown: bool = False
+
+
+def _rows_for(target: Target) -> tuple[str, ...]:
+    """The rows (letters) LLVM 22 applies on `target` (rdna-hazards.md §1)."""
+    name = target.generic or target.name
+    major, minor = target.major, target.minor
+    rows: list[str] = []
+    gfx101x = major == 10 and minor < 3
+    if gfx101x:
+        rows += ["C", "D", "E", "F", "G", "H"]
+        if target.features.get("xnack", True):
+            rows.append("A")
+    elif major == 10:
+        rows.append("C")
+    elif major == 11:
+        rows += ["H", "N", "X"]
+        if minor == 0 and name != "gfx11-generic":
+            rows.append("L")
+    elif major == 12 and not target.is_gfx1250:
+        rows += ["H", "N", "Q", "X"]
+    elif target.is_gfx1250:
+        rows += ["A", "H", "N", "P"]
+    return tuple(rows)
+
+
+_FLOWS = {"A": _row_a, "C": _row_c, "D": _row_d, "E": _row_e, "F": _row_f, "G": _row_g, "H": _row_h, "L": _row_l,
+          "N": _row_n, "P": _row_p, "X": _row_x}
+
+
+class RdnaHazardAnalysis(Analysis):
+    """The RDNA hazard rows LLVM 22 mitigates (None below gfx10 or without a target)."""
+
+    name = "rdna-hazards"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> RdnaReport | None:
+        target = manager.module.target
+        def_use = manager.get(DefUseAnalysis)
+        if target is None or def_use is None or target.major < 10:
+            return None
+        facts = [shared.rdna or _shared_rdna(shared, instruction, target)
+                 for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
+        cfg = manager.get(CFGAnalysis)
+        report = RdnaReport()
+        for letter in _rows_for(target):
+            if not _may_apply(letter, facts):
+                continue
+            if letter == "Q":
+                flow = _row_q(target, kernel.is_kernel or bool(kernel.descriptor))
+            else:
+                flow = _FLOWS[letter](facts)
+            report.hazards += _run_flow(flow, facts, cfg)
+        if "G" in _rows_for(target) and not (any(f.ds for f in facts) and any(f.vmem for f in facts)):
+            report.hazards = [hazard for hazard in report.hazards if hazard.row is not ROW_G]
+        report.hazards.sort(key=lambda hazard: (hazard.consumer, hazard.row.letter))
+        return report
+
+
+def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
+    """A cheap test that the kernel has the row's consumer at all."""
+    test: Callable[[RdnaFacts], bool] = {
+        "A": lambda f: f.smem, "C": lambda f: f.mnemonic == "s_denorm_mode", "D": lambda f: f.vmem or f.ds,
+        "E": lambda f: f.smem, "F": lambda f: f.valu and f.writes_exec, "G": lambda f: f.ds,
+        "H": lambda f: f.permlane, "L": lambda f: f.trans, "N": lambda f: f.wmma, "P": lambda f: f.trans, "Q": lambda f: f.valu,
+        "X": lambda f: f.dealloc_vgprs,
+    }[letter]
+    return any(map(test, facts))
+
+
+def _shared_rdna(shared: InstructionFacts, instruction: Instruction, target: Target) -> RdnaFacts:
+    shared.rdna = rdna_facts_of(instruction, shared.info, target)
+    return shared.rdna
