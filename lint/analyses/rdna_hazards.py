@@ -303,11 +303,14 @@ class _Flow:
     step: Callable[[object, int, RdnaFacts], tuple[object, RdnaHazard | None]]
 
 
-def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph) -> list[RdnaHazard]:
+def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph, edges: list[list[int]]) -> list[RdnaHazard]:
+    """Iterate the block entry states to a fixed point; blocks nothing branches or falls into start afresh."""
     blocks, starts = cfg.blocks, cfg.starts
-    entry: list[object] = [None] * len(blocks)
-    if blocks:
-        entry[0] = flow.start
+    entered = [False] * len(blocks)
+    for successors in edges:
+        for successor in successors:
+            entered[successor] = True
+    entry: list[object] = [None if entered[block] and block else flow.start for block in range(len(blocks))]
     found: dict[int, list[RdnaHazard]] = {}
     pending = list(range(len(blocks) - 1, -1, -1))
     queued = [True] * len(blocks)
@@ -325,7 +328,7 @@ def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph) -> lis
             if hazard is not None:
                 hazards.append(hazard)
         found[block] = hazards
-        for successor in blocks[block].successors:
+        for successor in edges[block]:
             old = entry[successor]
             new = state if old is None else merge(old, state)
             if new != old:
@@ -334,6 +337,19 @@ def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph) -> lis
                     queued[successor] = True
                     pending.append(successor)
     return [hazard for block in sorted(found) for hazard in found[block]]
+
+
+def _edges(cfg: ControlFlowGraph, kernel: Kernel) -> list[list[int]]:
+    """The CFG's successors, less the fall-through the CFG keeps after an `s_branch` to a label it does not
+    resolve (LLVM's branch to the empty block at a function's end): no path runs that way."""
+    edges = []
+    for block in cfg.blocks:
+        successors = block.successors
+        if block.instructions and block.instructions[-1].mnemonic == "s_branch":
+            target = cfg.block_of_label.get(getattr(block.instructions[-1].branch_target, "name", ""))
+            successors = [successor for successor in successors if successor == target]
+        edges.append(successors)
+    return edges
 
 
 def _union(a: object, b: object) -> object:
@@ -671,19 +687,27 @@ class RdnaHazardAnalysis(Analysis):
         facts = [shared.rdna or _shared_rdna(shared, instruction, target)
                  for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
         cfg = manager.get(CFGAnalysis)
+        edges = _edges(cfg, kernel)
         report = RdnaReport()
         for letter in _rows_for(target):
             if not _may_apply(letter, facts):
                 continue
             if letter == "Q":
-                flow = _row_q(target, kernel.is_kernel or bool(kernel.descriptor))
+                flow = _row_q(target, _entry_function(kernel, facts))
             else:
                 flow = _FLOWS[letter](facts)
-            report.hazards += _run_flow(flow, facts, cfg)
+            report.hazards += _run_flow(flow, facts, cfg, edges)
         if "G" in _rows_for(target) and not (any(f.ds for f in facts) and any(f.vmem for f in facts)):
             report.hazards = [hazard for hazard in report.hazards if hazard.row is not ROW_G]
         report.hazards.sort(key=lambda hazard: (hazard.consumer, hazard.row.letter))
         return report
+
+
+def _entry_function(kernel: Kernel, facts: list[RdnaFacts]) -> bool:
+    """A kernel or shader, not a callable function: marked as one, or ending the program rather than returning."""
+    if kernel.is_kernel or kernel.descriptor or kernel.metadata:
+        return True
+    return not any(f.setpc and not f.call for f in facts) or any(f.mnemonic.startswith("s_endpgm") for f in facts)
 
 
 def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
@@ -691,7 +715,7 @@ def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
     test: Callable[[RdnaFacts], bool] = {
         "A": lambda f: f.smem, "C": lambda f: f.mnemonic == "s_denorm_mode", "D": lambda f: f.vmem or f.ds,
         "E": lambda f: f.smem, "F": lambda f: f.valu and f.writes_exec, "G": lambda f: f.ds,
-        "H": lambda f: f.permlane, "L": lambda f: f.trans, "N": lambda f: f.wmma, "P": lambda f: f.trans, "Q": lambda f: f.valu,
+        "H": lambda f: f.permlane, "L": lambda f: f.trans, "N": lambda f: f.wmma, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
         "X": lambda f: f.dealloc_vgprs,
     }[letter]
     return any(map(test, facts))
