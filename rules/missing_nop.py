@@ -85,7 +85,7 @@ def _diagnostic(context: KernelContext, target: Target, consumer: int, hazard: H
     producer = kernel.instructions[hazard.producer]
     lines = nops_for(hazard.needed - hazard.present)
     insertion = " and ".join(f"`{line}`" for line in lines)
-    why = f" ({hazard.row.advisory})" if hazard.row.advisory else ""
+    why = f" ({hazard.row.advisory})" if hazard.row.advisory else f" ({hazard.row.guide})" if hazard.row.guide else ""
     return context.diagnostic(
         instruction.where,
         f"{hazard.row.description} (row {hazard.row.number}): {producer.mnemonic} at {producer.where} needs "

@@ -23,7 +23,7 @@ from conftest import FIXTURES
 from llvm_oracle import compile_ir
 
 TARGETS = ("gfx1010", "gfx1030", "gfx1100", "gfx1151", "gfx1201", "gfx1250")
-FIXTURE_NAMES = ("rdna_hazards.ll", "loop_saxpy.ll", "lds_reduce.ll", "many_args.ll", "calls_atomics.ll")
+FIXTURE_NAMES = ("rdna/hazards.ll", "llvm/loop_saxpy.ll", "llvm/lds_reduce.ll", "llvm/many_args.ll", "llvm/calls_atomics.ll")
 _MITIGATION = re.compile(r"\s*(s_waitcnt_depctr|s_wait_alu|s_mov_b32 null, 0$|v_nop$|s_nop \d+$|v_mov_b32_e32 (v\d+), \2$)")
 _VSCNT = re.compile(r"\s*s_waitcnt_vscnt null, 0x0$")
 _ROW = re.compile(r"\(row ([A-Z])\)")
@@ -69,7 +69,7 @@ def results() -> tuple[Counter, Counter, list[str], list[str]]:
     untouched: list[str] = []
     missed: list[str] = []
     for name in FIXTURE_NAMES:
-        ir = (FIXTURES / "llvm" / name).read_text()
+        ir = (FIXTURES / name).read_text()
         for target in TARGETS:
             for opt in (0, 2):
                 lines = compile_ir(ir, target, opt).split("\n")
