@@ -105,11 +105,17 @@ def _rdna_diagnostic(context: KernelContext, target: Target, hazard: RdnaHazard)
         producer = kernel.instructions[hazard.producer]
         cause = f"{producer.mnemonic} at {producer.where} reaches {instruction.mnemonic}"
     else:
-        cause = hazard.detail or f"before {instruction.mnemonic}"
+        cause = hazard.detail or f"{instruction.mnemonic}"
+    where = "before this line"
+    at = instruction.where
+    if hazard.after is not None:
+        where = "after this line"
+        following = kernel.instructions[hazard.after + 1] if hazard.after + 1 < len(kernel.instructions) else None
+        at = following.where if following is not None else instruction.where
     return context.diagnostic(
         instruction.where,
         f"{hazard.row.description} (row {hazard.row.letter}): {cause} on {target.name} with nothing between "
-        f"that LLVM accepts; insert {insertion} before this line",
+        f"that LLVM accepts; insert {insertion} {where}",
         kernel=kernel.name,
-        fix=context.insert_before(instruction.where, list(hazard.lines), f"insert {insertion}", isolated=True),
+        fix=context.insert_before(at, list(hazard.lines), f"insert {insertion}", isolated=True),
     )

@@ -22,7 +22,9 @@ from amdgpu_lint.rules import find_rule
 from conftest import FIXTURES
 from llvm_oracle import compile_ir
 
-TARGETS = ("gfx1010", "gfx1030", "gfx1100", "gfx1151", "gfx1201", "gfx1250")
+#: (processor, features): wave32 by default on gfx10+, and the wave64 rows (M) with +wavefrontsize64
+TARGETS = (("gfx1010", ""), ("gfx1030", ""), ("gfx1100", ""), ("gfx1151", ""), ("gfx1201", ""), ("gfx1250", ""),
+           ("gfx1100", "+wavefrontsize64"), ("gfx1151", "+wavefrontsize64"), ("gfx1201", "+wavefrontsize64"))
 FIXTURE_NAMES = ("rdna/hazards.ll", "llvm/loop_saxpy.ll", "llvm/lds_reduce.ll", "llvm/many_args.ll", "llvm/calls_atomics.ll")
 _MITIGATION = re.compile(r"\s*(s_waitcnt_depctr|s_wait_alu|s_mov_b32 null, 0$|v_nop$|s_nop \d+$|v_mov_b32_e32 (v\d+), \2$)")
 _VSCNT = re.compile(r"\s*s_waitcnt_vscnt null, 0x0$")
@@ -70,10 +72,11 @@ def results() -> tuple[Counter, Counter, list[str], list[str]]:
     missed: list[str] = []
     for name in FIXTURE_NAMES:
         ir = (FIXTURES / name).read_text()
-        for target in TARGETS:
+        for target, features in TARGETS:
+            label = target + features
             for opt in (0, 2):
-                lines = compile_ir(ir, target, opt).split("\n")
-                untouched += [f"{name} {target} -O{opt}: {d.message}" for d in _findings("\n".join(lines))]
+                lines = compile_ir(ir, target, opt, features).split("\n")
+                untouched += [f"{name} {label} -O{opt}: {d.message}" for d in _findings("\n".join(lines))]
                 branch_waits: set[int] = set()
                 if target == "gfx1010":
                     plain = compile_ir(ir, target, opt, "-lds-branch-vmem-war-hazard").split("\n")
@@ -84,11 +87,11 @@ def results() -> tuple[Counter, Counter, list[str], list[str]]:
                     found = _findings("\n".join(lines[:index] + lines[index + 1:]))
                     restoring = [d for d in found if d.fix and any(_restores(edit.text, line, target) for edit in d.fix.edits)]
                     row = _ROW.search(restoring[0].message).group(1) if restoring else "?"
-                    mutants[row, target] += 1
+                    mutants[row, label] += 1
                     if restoring:
-                        caught[row, target] += 1
+                        caught[row, label] += 1
                     else:
-                        missed.append(f"{name} {target} -O{opt} line {index + 1}: {line.strip()}")
+                        missed.append(f"{name} {label} -O{opt} line {index + 1}: {line.strip()}")
     return mutants, caught, untouched, missed
 
 
@@ -106,8 +109,10 @@ def test_deleted_mitigations_are_found_with_the_line_llvm_wrote():
 
 
 def test_the_corpus_exercises_the_rows_llvm_inserts_from_ir():
-    """Q on gfx12, D and G on gfx1010, L on gfx1100, H on gfx11/gfx12/gfx1250, P on gfx1250."""
+    """Q on gfx12, D and G on gfx1010, L on gfx1100, H on gfx11/gfx12/gfx1250, P on gfx1250, M on gfx11 wave64."""
     mutants = results()[0]
     for row, target in (("Q", "gfx1201"), ("D", "gfx1010"), ("G", "gfx1010"), ("L", "gfx1100"), ("H", "gfx1100"),
-                        ("H", "gfx1151"), ("H", "gfx1201"), ("H", "gfx1250"), ("P", "gfx1250")):
+                        ("H", "gfx1151"), ("H", "gfx1201"), ("H", "gfx1250"), ("P", "gfx1250"),
+                        ("M", "gfx1100+wavefrontsize64"), ("M", "gfx1151+wavefrontsize64"),
+                        ("Q", "gfx1201+wavefrontsize64")):
         assert mutants[row, target] >= 1, (row, target)

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from ..isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
 from ..isa.defuse import DefUse, register_units
 from ..isa.waits import wait_counts
-from ..model.ir import Instruction, Kernel
+from ..model.ir import Instruction, Kernel, Module
 from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym
 from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph
-from .defuse import DefUseAnalysis, InstructionFacts
+from .defuse import DefUseAnalysis, InstructionFacts, kernel_wave_size
 from .manager import Analysis, AnalysisManager
 
 TYPE_CHECKING = False
@@ -77,9 +77,9 @@ def field_is_zero(value: int | None, name: str) -> bool:
     return (value >> low) & ((1 << width) - 1) == 0
 
 
-def depctr_line(target: Target, fields: tuple[str, ...]) -> str:
-    """The wait llc-22 writes for these fields at 0, in the target's spelling."""
-    mnemonic = "s_wait_alu" if target.major >= 12 else "s_waitcnt_depctr"
+def depctr_line(major: int, fields: tuple[str, ...]) -> str:
+    """The wait llc-22 writes for these fields at 0, in the spelling of the generation's assembler."""
+    mnemonic = "s_wait_alu" if major >= 12 else "s_waitcnt_depctr"
     return f"{mnemonic} " + " ".join(f"depctr_{name}(0)" for name in _PRINT_ORDER if name in fields)
 
 
@@ -90,6 +90,8 @@ _TRANS_F64 = re.compile(r"v_(rcp|rsq|sqrt)_f64")
 _DEALLOC = ("MSG_DEALLOC_VGPRS",)
 _SOPP_NOT_ENDING_E = ("s_setvskip", "s_version", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt")
 _SCALAR_FILES = ("s", "vcc")
+_MASK_READERS = ("v_cndmask_b32", "v_cndmask_b16", "v_add_co_ci_u32", "v_sub_co_ci_u32", "v_subrev_co_ci_u32",
+                 "v_addc_co_u32", "v_subb_co_u32", "v_subbrev_co_u32", "v_div_fmas")
 
 
 @dataclass(slots=True, eq=False)
@@ -129,6 +131,8 @@ class RdnaFacts:
     permlane_source: str = ""  # the register name of a permlane's src0
     wmma_dst: frozenset = frozenset()
     wmma_sources: frozenset = frozenset()  # A, B (and a gfx12 SWMMAC's index)
+    mask_reads: frozenset = frozenset()  # SGPRs or VCC a VALU reads as a lane mask or carry-in (row M)
+    first_sgpr_def: frozenset = frozenset()  # the first SGPR or VCC operand written (row M)
     dealloc_vgprs: bool = False
     nop: bool = False  # s_nop
     wait_states: int = 1
@@ -180,6 +184,14 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     facts.vgpr_sources = frozenset(u for operand in explicit_uses for u in register_units(operand) if u[0] == "v")
     facts.explicit_sgpr_defs = frozenset(u for operand in explicit_defs for u in register_units(operand)) & facts.sgpr_defs
     facts.exec_compare = facts.valu and facts.writes_exec and mnemonic.startswith("v_cmp")
+    if facts.valu and mnemonic.startswith(_MASK_READERS):
+        if mnemonic.endswith("_e64") and not mnemonic.startswith("v_div_fmas") and instruction.operands:
+            facts.mask_reads = frozenset(u for u in register_units(instruction.operands[-1]) if u[0] in _SCALAR_FILES)
+        else:
+            facts.mask_reads = frozenset(u for u in info.uses if u[0] == "vcc")
+    written = [frozenset(u for u in register_units(operand) if u[0] in _SCALAR_FILES) for operand in explicit_defs]
+    written += [frozenset(u for u in info.defs if u[0] == "vcc")]
+    facts.first_sgpr_def = next((units for units in written if units), frozenset())
     facts.permlane = facts.valu and bool(_PERMLANE.match(mnemonic))
     if facts.permlane and len(instruction.operands) > 1:
         source = instruction.operands[1]
@@ -285,11 +297,13 @@ ROW_N = RdnaRow("N", "a WMMA result read as A or B of the next WMMA", "LLVM 22; 
 ROW_Q = RdnaRow("Q", "an SGPR read before the ALU write to it has landed (gfx12)", "LLVM 22")
 ROW_P = RdnaRow("P", "a transcendental result read, or its source overwritten, by the next VALU (gfx1250)",
                 "LLVM 22")
+ROW_M = RdnaRow("M", "a VALU reads an SGPR as a lane mask or carry-in, then an ALU instruction writes it (gfx11 wave64)",
+                "LLVM 22")
 ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work", "LLVM 22")
 ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes", "LLVM 22")
 ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode", "LLVM 22")
 
-RDNA_ROWS = (ROW_A, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_L, ROW_N, ROW_P, ROW_Q, ROW_X)
+RDNA_ROWS = (ROW_A, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_L, ROW_M, ROW_N, ROW_P, ROW_Q, ROW_X)
 
 
 # ---- the dataflow engine: each row is (start state, merge, step); step returns (new state, hazard or None)
@@ -300,7 +314,7 @@ class _Flow:
 
     start: object
     merge: Callable[[object, object], object]
-    step: Callable[[object, int, RdnaFacts], tuple[object, RdnaHazard | None]]
+    step: Callable[[object, int, RdnaFacts], tuple[object, RdnaHazard | list[RdnaHazard] | None]]
 
 
 def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph, edges: list[list[int]]) -> list[RdnaHazard]:
@@ -326,7 +340,7 @@ def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph, edges:
         for index in range(first, first + len(blocks[block].instructions)):
             state, hazard = step(state, index, facts[index])
             if hazard is not None:
-                hazards.append(hazard)
+                hazards += hazard if isinstance(hazard, list) else [hazard]
         found[block] = hazards
         for successor in edges[block]:
             old = entry[successor]
@@ -539,7 +553,7 @@ def _row_q(target: Target, entry_function: bool) -> _Flow:
         hazard = None
         if wait:
             names = tuple(name for bit, name in ((1, "sa_sdst"), (2, "va_sdst"), (4, "va_vcc")) if wait & bit)
-            hazard = RdnaHazard(index, None, ROW_Q, (depctr_line(target, names),), detail=_q_detail(wait, f))
+            hazard = RdnaHazard(index, None, ROW_Q, (depctr_line(target.major, names),), detail=_q_detail(wait, f))
             if wait & 4:
                 vcc &= ~_Q_VALU
             if wait & 1:
@@ -585,6 +599,43 @@ def _row_p(facts: list[RdnaFacts]) -> _Flow:
                 hazard = RdnaHazard(index, state, ROW_P, ("v_nop",))
         return (index if f.trans else -1), hazard
     return _Flow(-1, _larger, step)
+
+
+def _row_m(facts: list[RdnaFacts], block_ends: frozenset[int]) -> _Flow:
+    """gfx11 wave64: a VALU reads an SGPR as a lane mask or carry-in, then an SALU or VALU writes it; LLVM puts a
+    depctr wait right after the write, which may move down to just before the next read of what the write
+    wrote, but not past the end of the block. State: (SGPRs read as masks since written, pending writes as
+    (unit, writer, field))."""
+    def step(state, index, f):
+        masks, pending = state
+        hazards: list[RdnaHazard] = []
+        if f.depctr is not None:
+            return (masks, frozenset(entry for entry in pending if not field_is_zero(f.depctr, entry[2]))), None
+        if pending and f.sgpr_uses & frozenset(unit for unit, _, _ in pending):
+            writers = {writer for unit, writer, _ in pending if unit in f.sgpr_uses}
+            hazards += _mask_hazards(entry for entry in pending if entry[1] in writers)
+            pending = frozenset(entry for entry in pending if entry[1] not in writers)
+        if (f.salu or f.valu) and f.first_sgpr_def & masks:
+            field = "sa_sdst" if f.salu else "va_vcc" if any(u[0] == "vcc" for u in f.first_sgpr_def) else "va_sdst"
+            pending = pending | frozenset((unit, index, field) for unit in f.first_sgpr_def & masks)
+        if f.sgpr_defs and masks:
+            masks = masks - f.sgpr_defs
+        if f.mask_reads:  # after its own write: a later writer finds this read first, walking back
+            masks = masks | f.mask_reads
+        if index in block_ends and pending:
+            hazards += _mask_hazards(pending)
+            pending = frozenset()
+        return (masks, pending), hazards or None
+    return _Flow((frozenset(), frozenset()), _pairwise_union, step)
+
+
+def _mask_hazards(entries) -> list[RdnaHazard]:
+    writers = sorted({(writer, field) for _, writer, field in entries})
+    return [RdnaHazard(writer, None, ROW_M, (depctr_line(11, (field,)),), after=writer) for writer, field in writers]
+
+
+def _pairwise_union(a, b):
+    return tuple(x | y for x, y in zip(a, b, strict=True))
 
 
 def _row_x(facts: list[RdnaFacts]) -> _Flow:
@@ -643,7 +694,6 @@ class RdnaReport:
     """The RDNA hazards of a kernel, in instruction order."""
 
     hazards: list[RdnaHazard] = field(default_factory=list)
-    wave_size_unknown: bool = False
 
 
 def _rows_for(target: Target) -> tuple[str, ...]:
@@ -659,7 +709,7 @@ def _rows_for(target: Target) -> tuple[str, ...]:
     elif major == 10:
         rows.append("C")
     elif major == 11:
-        rows += ["H", "N", "X"]
+        rows += ["H", "M", "N", "X"]
         if minor == 0 and name != "gfx11-generic":
             rows.append("L")
     elif major == 12 and not target.is_gfx1250:
@@ -669,6 +719,7 @@ def _rows_for(target: Target) -> tuple[str, ...]:
     return tuple(rows)
 
 
+_WAVE64_ROWS = ("M",)  # rows LLVM applies only when the wave is 64 wide
 _FLOWS = {"A": _row_a, "C": _row_c, "D": _row_d, "E": _row_e, "F": _row_f, "G": _row_g, "H": _row_h, "L": _row_l,
           "N": _row_n, "P": _row_p, "X": _row_x}
 
@@ -689,10 +740,16 @@ class RdnaHazardAnalysis(Analysis):
         cfg = manager.get(CFGAnalysis)
         edges = _edges(cfg, kernel)
         report = RdnaReport()
+        wave, known = _wave_size(manager.module, kernel)
         for letter in _rows_for(target):
             if not _may_apply(letter, facts):
                 continue
-            if letter == "Q":
+            if letter in _WAVE64_ROWS:
+                if wave != 64 or not known:
+                    continue  # LLVM applies it to wave64 only; quiet where the wave size is a guess
+                flow = _row_m(facts, frozenset(start + len(block.instructions) - 1
+                                               for start, block in zip(cfg.starts, cfg.blocks, strict=True)))
+            elif letter == "Q":
                 flow = _row_q(target, _entry_function(kernel, facts))
             else:
                 flow = _FLOWS[letter](facts)
@@ -701,6 +758,18 @@ class RdnaHazardAnalysis(Analysis):
             report.hazards = [hazard for hazard in report.hazards if hazard.row is not ROW_G]
         report.hazards.sort(key=lambda hazard: (hazard.consumer, hazard.row.letter))
         return report
+
+
+def _wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
+    """The kernel's wave size and whether it is known; a function takes the one every kernel of the module's
+    metadata has (LLVM compiles a module's functions for its kernels' wave size)."""
+    wave, known = kernel_wave_size(module, kernel)
+    if not known and module.metadata:
+        sizes = {entry.get(".wavefront_size") for entry in module.metadata.get("amdhsa.kernels") or ()
+                 if isinstance(entry, dict)}
+        if len(sizes) == 1 and sizes <= {32, 64}:
+            return sizes.pop(), True
+    return wave, known
 
 
 def _entry_function(kernel: Kernel, facts: list[RdnaFacts]) -> bool:
@@ -715,7 +784,7 @@ def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
     test: Callable[[RdnaFacts], bool] = {
         "A": lambda f: f.smem, "C": lambda f: f.mnemonic == "s_denorm_mode", "D": lambda f: f.vmem or f.ds,
         "E": lambda f: f.smem, "F": lambda f: f.valu and f.writes_exec, "G": lambda f: f.ds,
-        "H": lambda f: f.permlane, "L": lambda f: f.trans, "N": lambda f: f.wmma, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
+        "H": lambda f: f.permlane, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
         "X": lambda f: f.dealloc_vgprs,
     }[letter]
     return any(map(test, facts))
