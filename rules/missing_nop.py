@@ -35,12 +35,14 @@ Insert the `s_nop` the message gives (`amdgpu-lint check --fix` does it), or mov
 between the two.
 """
 
+import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.hazards import Hazard, HazardAnalysis
 from amdgpu_lint.analyses.rdna_hazards import RdnaHazard, RdnaHazardAnalysis
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Edit, Fix, Severity
+from amdgpu_lint.model.ir import Instruction
 from amdgpu_lint.model.targets import Target
 
 CODE = "AGL301"
@@ -100,22 +102,39 @@ def _diagnostic(context: KernelContext, target: Target, consumer: int, hazard: H
 def _rdna_diagnostic(context: KernelContext, target: Target, hazard: RdnaHazard) -> Diagnostic:
     kernel = context.kernel
     instruction = kernel.instructions[hazard.consumer]
-    insertion = " and ".join(f"`{line}`" for line in hazard.lines)
     if hazard.producer is not None:
         producer = kernel.instructions[hazard.producer]
         cause = f"{producer.mnemonic} at {producer.where} reaches {instruction.mnemonic}"
     else:
         cause = hazard.detail or f"{instruction.mnemonic}"
-    where = "before this line"
-    at = instruction.where
+    message = f"{hazard.row.description} (row {hazard.row.letter}): {cause} on {target.name} with nothing between that LLVM accepts"
+    if hazard.field is not None:
+        name, value = hazard.field
+        return context.diagnostic(instruction.where, f"{message}; set `{name}:{value}` on this line", kernel=kernel.name,
+                                  fix=_set_field(context, instruction, name, value))
+    insertion = " and ".join(f"`{line}`" for line in hazard.lines)
+    where, at = "before this line", instruction.where
     if hazard.after is not None:
         where = "after this line"
         following = kernel.instructions[hazard.after + 1] if hazard.after + 1 < len(kernel.instructions) else None
         at = following.where if following is not None else instruction.where
     return context.diagnostic(
-        instruction.where,
-        f"{hazard.row.description} (row {hazard.row.letter}): {cause} on {target.name} with nothing between "
-        f"that LLVM accepts; insert {insertion} {where}",
-        kernel=kernel.name,
+        instruction.where, f"{message}; insert {insertion} {where}", kernel=kernel.name,
         fix=context.insert_before(at, list(hazard.lines), f"insert {insertion}", isolated=True),
     )
+
+
+def _set_field(context: KernelContext, instruction: Instruction, name: str, value: int) -> Fix:
+    """A fix setting a `name:value` field of the instruction on its own line (appended when the line lacks it)."""
+    where = instruction.where
+    source = context.module.sources.get(where.path)
+    text = source.line_text(where.line) if source else ""
+    code, comment = (text.split(";", 1) + [""])[:2] if ";" in text else (text, "")
+    if re.search(rf"\b{name}:\s*\w+", code):
+        code = re.sub(rf"\b{name}:\s*\w+", f"{name}:{value}", code)
+    else:
+        code = f"{code.rstrip()} {name}:{value}" + (" " if comment else "")
+    new = code + (f";{comment}" if comment else "")
+    applicability = DISPLAY_ONLY if where.chain or source is None else SAFE
+    edit = Edit(where.path, where.line, 1, where.line, len(text) + 1, new)
+    return Fix(f"set {name}:{value}", (edit,), applicability, isolated=True)

@@ -2,7 +2,7 @@
 the line llc-22 writes as the fix) and quiet with it or with what LLVM accepts instead; the depctr encoding."""
 
 import pytest
-from amdgpu_lint.analyses.rdna_hazards import depctr_value, field_is_zero
+from amdgpu_lint.analyses.rdna_hazards import depctr_fields_of, depctr_value, field_is_zero
 from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.model.targets import parse_target_id
 
@@ -104,6 +104,49 @@ CASES = [
     ("A", "gfx1010", "s_load_dwordx2 s[0:1], s[4:5], 0x0\n s_load_dword s2, s[6:7], 0x0", None),
     ("A", "gfx1250", "s_load_b64 s[0:1], s[4:5], 0x0\n s_load_b32 s2, s[0:1], 0x0", "s_nop 0"),
     ("A", "gfx1030", "s_load_dwordx2 s[0:1], s[4:5], 0x0\n s_load_dword s2, s[0:1], 0x0", None),
+    # M: gfx11 wave64 mask read, then a write: the wait goes right after the write (the fix's edit is before the
+    # line after it), and may sit anywhere before the next read of what was written
+    ("M", "gfx1100", "v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n s_mov_b64 s[0:1], exec\n v_add_nc_u32_e32 v1, s0, v1",
+     "s_waitcnt_depctr depctr_sa_sdst(0)"),
+    ("M", "gfx1151", "v_add_co_ci_u32_e32 v1, vcc, v2, v3, vcc\n v_cmp_eq_u32_e32 vcc, v1, v2\n s_cbranch_vccz .L1\n.L1:\n"
+     " s_mov_b64 exec, -1", "s_waitcnt_depctr depctr_va_vcc(0)"),
+    ("M", "gfx1100", "v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n v_cmp_eq_u32_e64 s[0:1], v1, v2\n s_nop 0\n"
+     " s_waitcnt_depctr depctr_va_sdst(0)\n s_and_b64 exec, exec, s[0:1]", None),
+    ("M", "gfx1100", "v_cndmask_b32_e32 v1, v2, v3, vcc_lo\n s_mov_b32 vcc_lo, exec_lo\n v_add_nc_u32_e32 v1, vcc_lo, v1", None),
+    # I, J: LDS-direct loads (the fix sets the load's own field; gfx11 J inserts a depctr)
+    ("I", "gfx1100", "v_mul_f32_e32 v0, v1, v1\n lds_param_load v1, attr0.x wait_vdst:15", "wait_vdst:0"),
+    ("I", "gfx1100", "v_mul_f32_e32 v0, v1, v1\n" + " v_nop\n" * 10 + " lds_param_load v1, attr0.x wait_vdst:11",
+     "wait_vdst:10"),
+    ("I", "gfx1100", "v_mul_f32_e32 v0, v1, v1\n" + " v_nop\n" * 10 + " lds_param_load v1, attr0.x wait_vdst:10", None),
+    ("I", "gfx1201", "v_exp_f32_e32 v1, v2\n v_nop\n ds_direct_load v1 wait_va_vdst:1 wait_vm_vsrc:0", "wait_va_vdst:0"),
+    ("I", "gfx1100", "v_mul_f32_e32 v0, v1, v1\n buffer_load_b32 v5, v6, s[0:3], 0 offen\n lds_param_load v1, attr0.x wait_vdst:15",
+     None),
+    ("J", "gfx1100", "buffer_load_b32 v2, v1, s[0:3], 0 offen\n lds_param_load v1, attr0.x wait_vdst:15",
+     "s_waitcnt_depctr depctr_vm_vsrc(0)"),
+    ("J", "gfx1201", "buffer_load_b32 v2, v1, s[0:3], null offen\n ds_param_load v1, attr0.x wait_va_vdst:15 wait_vm_vsrc:1",
+     "wait_vm_vsrc:0"),
+    ("J", "gfx1100", "buffer_load_b32 v2, v1, s[0:3], 0 offen\n v_nop\n lds_param_load v1, attr0.x wait_vdst:15", None),
+    # B: gfx101x 16-byte NSA image instruction right before a buffer access with offset bit 1 or 2
+    ("B", "gfx1010", "image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9, v10, v11, v12], s[0:7], s[8:11] dmask:0xf "
+     "dim:SQ_RSRC_IMG_2D\n buffer_load_dword v1, v0, s[4:7], 0 offen offset:6", "s_nop 0"),
+    ("B", "gfx1010", "image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9, v10, v11, v12], s[0:7], s[8:11] dmask:0xf "
+     "dim:SQ_RSRC_IMG_2D\n buffer_load_dword v1, v0, s[4:7], 0 offen offset:8", None),
+    # S, T, U, V: gfx1250
+    ("S", "gfx1250", "s_getreg_b32 s0, hwreg(HW_REG_WAVE_STATUS)",
+     "s_wait_alu depctr_hold_cnt(0) depctr_sa_sdst(0) depctr_va_vdst(0) depctr_va_sdst(0) depctr_va_ssrc(0) depctr_va_vcc(0) "
+     "depctr_vm_vsrc(0)"),
+    ("S", "gfx1250", "s_wait_alu 0\n s_getreg_b32 s0, hwreg(HW_REG_WAVE_STATUS)", None),
+    ("S", "gfx1250", "s_getreg_b32 s0, hwreg(HW_REG_WAVE_MODE)", None),
+    ("T", "gfx1250", "s_wait_alu depctr_vm_vsrc(0)\n ds_atomic_async_barrier_arrive_b64 v0\n s_nop 0",
+     "s_wait_alu depctr_vm_vsrc(0)"),
+    ("T", "gfx1250", "s_nop 0\n ds_atomic_async_barrier_arrive_b64 v0\n s_wait_alu 0xffe3", "s_wait_alu depctr_vm_vsrc(0)"),
+    ("U", "gfx1250", "s_mov_b32 s103, 0\n s_mov_b32 s0, src_flat_scratch_base_hi", "s_wait_alu depctr_sa_sdst(0) depctr_va_sdst(0)"),
+    ("U", "gfx1250", "s_mov_b32 s103, 0\n" + "".join(f" s_mov_b32 s{n}, 0\n" for n in range(10))
+     + " s_mov_b32 s20, src_flat_scratch_base_hi", None),
+    ("U", "gfx1250", "s_mov_b32 s103, 0\n s_mov_b32 s0, src_flat_scratch_base_lo", None),
+    ("V", "gfx1250", "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 0, 1), 1", "v_nop\n v_nop"),
+    ("V", "gfx1250", "v_nop\n v_nop\n s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 1), s0", None),
+    ("V", "gfx1250", "s_setreg_b32 hwreg(HW_REG_WAVE_MODE), s0", None),
     # C: gfx10 floating-point atomic before s_denorm_mode: 3 wait states, a VALU or s_waitcnt ends it
     ("C", "gfx1030", "global_atomic_fmin v0, v1, s[0:1]\n s_denorm_mode 15", "s_nop 2"),
     ("C", "gfx1010", "global_atomic_fmin v0, v1, s[0:1]\n s_nop 0\n s_denorm_mode 15", "s_nop 1"),
@@ -112,26 +155,41 @@ CASES = [
 ]
 
 
-def _lint(snippet, target: str, body: str, function: bool = False):
-    """missing-nop's findings on the body's last line (the body starts on line 3)."""
+def _text(target: str, body: str, function: bool) -> str:
     end = "" if body.endswith("s_setpc_b64 s[30:31]") else "s_setpc_b64 s[30:31]" if function else "s_endpgm"
-    text = f'.amdgcn_target "amdgcn-amd-amdhsa--{target}"\nk:\n {body}\n {end}\n'
+    return f'.amdgcn_target "amdgcn-amd-amdhsa--{target}"\nk:\n {body}\n {end}\n'
+
+
+def _lint(snippet, target: str, body: str, row: str):
+    """missing-nop's findings of `row` (row Q: those on the body's last line; the function's return flushes the rest)."""
     last = 2 + len(body.split("\n"))
-    return [d for d in snippet.lint(text).diagnostics if d.name == "missing-nop" and d.line == last]
+    return [d for d in snippet.lint(_text(target, body, row == "Q")).diagnostics if d.name == "missing-nop"
+            and (d.line == last if row == "Q" else f"(row {row})" in d.message)]
+
+
+def _applied(text: str, edit) -> str:
+    lines = text.split("\n")
+    start = sum(len(line) + 1 for line in lines[:edit.line - 1]) + edit.column - 1
+    end = sum(len(line) + 1 for line in lines[:edit.end_line - 1]) + edit.end_column - 1
+    return text[:start] + edit.text + text[end:]
 
 
 @pytest.mark.parametrize("row, target, body, fix", CASES, ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
 def test_rdna_row(snippet, row, target, body, fix):
-    found = _lint(snippet, target, body, function=row == "Q")
+    found = _lint(snippet, target, body, row)
     if fix is None:
         assert found == []
         return
     (finding,) = found
-    assert f"(row {row})" in finding.message and str(finding.severity) == "error"
-    assert finding.fix.edits[0].text.strip() == fix
-    lines = body.split("\n")
-    fixed = "\n".join(lines[:-1] + [f" {fix}", lines[-1]])
-    assert _lint(snippet, target, fixed, function=row == "Q") == []
+    assert str(finding.severity) == "error"
+    (edit,) = finding.fix.edits
+    if ":" in fix and not fix.startswith("s_"):  # a field of the instruction itself
+        assert fix in edit.text
+    else:
+        assert [line.strip() for line in edit.text.strip().split("\n")] == [line.strip() for line in fix.split("\n")]
+    fixed = _applied(_text(target, body, row == "Q"), edit)
+    assert [d for d in snippet.lint(fixed).diagnostics if d.name == "missing-nop" and f"(row {row})" in d.message
+            and (d.line == finding.line + edit.text.count("\n") if row == "Q" else True)] == []
 
 
 def _kernel(body: str) -> str:
@@ -152,7 +210,7 @@ def test_row_q_in_a_kernel_only_tracks_sgprs_a_valu_has_read(snippet):
 def test_row_q_merges_paths_and_loops(snippet):
     """A write on one path reaches the read after the join, and a write late in a loop reaches its top."""
     join = "s_cbranch_scc1 .L1\n s_mov_b32 s0, 7\n.L1:\n v_add_nc_u32_e32 v2, s0, v0"
-    assert len(_lint(snippet, "gfx1201", join, function=True)) == 1
+    assert len(_lint(snippet, "gfx1201", join, "Q")) == 1
     loop = ".L0:\n v_add_nc_u32_e32 v2, s0, v0\n s_add_co_i32 s0, s0, 1\n s_cbranch_scc1 .L0\n s_nop 0"
     text = f'.amdgcn_target "amdgcn-amd-amdhsa--gfx1201"\nk:\n{loop}\n s_endpgm\n'
     (finding,) = [d for d in snippet.lint(text).diagnostics if d.name == "missing-nop"]
@@ -169,12 +227,11 @@ def test_row_q_merges_paths_and_loops(snippet):
 def test_depctr_fields(target, text, fields):
     statement = parse_statement(text)
     value = depctr_value(statement.operands, parse_target_id(target))
-    zero = {name for name in ("sa_sdst", "va_vcc", "vm_vsrc", "hold_cnt", "va_ssrc", "va_sdst", "va_vdst")
-            if field_is_zero(value, name)}
+    zero = {name for name in depctr_fields_of(parse_target_id(target)) if field_is_zero(value, name)}
     assert zero == fields
 
 
 def test_depctr_field_the_target_lacks_is_not_understood():
     statement = parse_statement("s_waitcnt_depctr depctr_hold_cnt(0)")
     assert depctr_value(statement.operands, parse_target_id("gfx1010")) is None
-    assert depctr_value(statement.operands, parse_target_id("gfx1030")) == 0xFF7F
+    assert depctr_value(statement.operands, parse_target_id("gfx1030")) == 0xFF1F

@@ -46,7 +46,7 @@ def depctr_value(operands: tuple[Node, ...], target: Target) -> int | None:
     if len(operands) == 1 and isinstance(operands[0], Num) and isinstance(operands[0].value, int):
         return operands[0].value & 0xFFFF
     known = depctr_fields_of(target)
-    value = 0xFFFF
+    value = sum(((1 << width) - 1) << low for name, (low, width) in DEPCTR_FIELDS.items() if name in known)
     for operand in _flatten(operands):
         if not (isinstance(operand, Call) and len(operand.args) == 1 and isinstance(operand.args[0], Num)):
             return None
@@ -134,6 +134,15 @@ class RdnaFacts:
     mask_reads: frozenset = frozenset()  # SGPRs or VCC a VALU reads as a lane mask or carry-in (row M)
     first_sgpr_def: frozenset = frozenset()  # the first SGPR or VCC operand written (row M)
     dealloc_vgprs: bool = False
+    hwreg: int | str | None = None  # the hardware register an s_getreg/s_setreg names (id, or its name)
+    simm16_is_1: bool = False  # s_setreg whose simm16 is 1: hwreg(HW_REG_WAVE_MODE, 0, 1) (row V)
+    scratch_base_read: frozenset = frozenset()  # s102/s103 read as src_flat_scratch_base_lo/hi or hwreg (row U)
+    writes_scratch_base: frozenset = frozenset()  # s102/s103 written (row U)
+    lds_direct: bool = False  # lds_param_load/lds_direct_load (gfx11), ds_param_load/ds_direct_load (gfx12)
+    wait_vdst: int | None = None  # an LDS-direct load's wait_vdst / wait_va_vdst (omitted: 0)
+    wait_vm_vsrc: int | None = None  # its wait_vm_vsrc (gfx12; omitted: 0)
+    big_nsa: bool = False  # a gfx10 MIMG in the NSA encoding of 16 bytes or more (row B)
+    offset_bits_1_2: bool = False  # a MUBUF/MTBUF whose immediate offset has bit 1 or 2 set (row B)
     nop: bool = False  # s_nop
     wait_states: int = 1
     #: row Q: (first SGPR number, count, is VCC) of each register read and written (explicit, plus VCC
@@ -226,6 +235,32 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
             message = message.args[0]
         facts.dealloc_vgprs = (isinstance(message, Sym) and message.name.upper() in _DEALLOC) or (
             isinstance(message, Num) and message.value == 3)
+    if mnemonic.startswith(("s_getreg", "s_setreg")):
+        facts.hwreg = _hwreg_name(instruction.operands)
+        simm16 = instruction.operands[0] if mnemonic.startswith("s_setreg") and instruction.operands else None
+        facts.simm16_is_1 = (isinstance(simm16, Num) and simm16.value == 1) or (
+            isinstance(simm16, Call) and simm16.name.lower() == "hwreg" and facts.hwreg == "MODE"
+            and [getattr(arg, "value", None) for arg in simm16.args[1:]] == [0, 1])
+        if mnemonic.startswith("s_getreg") and facts.hwreg in ("SCRATCH_BASE_LO", "SCRATCH_BASE_HI"):
+            facts.scratch_base_read = frozenset({("s", 102 if facts.hwreg.endswith("LO") else 103)})
+    specials = {operand.name for operand in explicit_uses if isinstance(operand, SpecialReg)}
+    if specials & {"src_flat_scratch_base_lo", "src_flat_scratch_base_hi"}:
+        facts.scratch_base_read = frozenset(("s", 102 if name.endswith("lo") else 103) for name in specials
+                                            if name.startswith("src_flat_scratch_base"))
+    facts.writes_scratch_base = frozenset(u for u in facts.sgpr_defs if u in (("s", 102), ("s", 103)))
+    facts.lds_direct = klass.unit == "lds_parameter"
+    if facts.lds_direct:
+        modifiers = dict(instruction.modifiers)
+        vdst = modifiers.get("wait_vdst", modifiers.get("wait_va_vdst"))
+        facts.wait_vdst = int(vdst.value) if isinstance(vdst, Num) else 0
+        vsrc = modifiers.get("wait_vm_vsrc")
+        facts.wait_vm_vsrc = int(vsrc.value) if isinstance(vsrc, Num) else 0
+    if facts.vmem and klass.memory == "image" and target.major == 10:
+        addresses = next((operand for operand in instruction.operands if type(operand).__name__ == "ListExpr"), None)
+        facts.big_nsa = addresses is not None and len(getattr(addresses, "items", ())) >= 6
+    if facts.vmem and klass.memory == "buffer":
+        offset = dict(instruction.modifiers).get("offset")
+        facts.offset_bits_1_2 = isinstance(offset, Num) and isinstance(offset.value, int) and bool(offset.value & 6)
     if facts.valu or facts.salu:
         implicit_vcc = tuple((106, 1 if unit_count == 1 else 2, True) for unit_count in [
             sum(1 for u in info.uses if u[0] == "vcc")] if unit_count)
@@ -234,6 +269,21 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
             sum(1 for u in info.defs if u[0] == "vcc")] if count)
         facts.q_defs = _q_registers(explicit_defs, info.defs, implicit_vcc_def)
     return facts
+
+
+_HWREG_NAMES = {2: "STATUS", 4: "STATE_PRIV", 17: "EXCP_FLAG_PRIV", 18: "EXCP_FLAG_USER", 1: "MODE",
+                20: "SCRATCH_BASE_LO", 21: "SCRATCH_BASE_HI"}
+
+
+def _hwreg_name(operands: tuple[Node, ...]) -> str | None:
+    """The gfx12 name of the hardware register (without HW_REG_ and WAVE_), for the ids the rows ask about."""
+    for operand in operands:
+        if isinstance(operand, Call) and operand.name.lower() == "hwreg" and operand.args:
+            first = operand.args[0]
+            if isinstance(first, Sym):
+                return first.name.upper().removeprefix("HW_REG_").removeprefix("WAVE_")
+            return _HWREG_NAMES.get(first.value) if isinstance(first, Num) and isinstance(first.value, int) else None
+    return None
 
 
 def _q_registers(operands: list[Node], units: frozenset, implicit_vcc: tuple) -> tuple[tuple[int, int, bool], ...]:
@@ -285,6 +335,7 @@ class RdnaHazard:
     lines: tuple[str, ...]
     after: int | None = None  # insert after this instruction instead of before the consumer
     detail: str = ""
+    field: tuple[str, int] | None = None  # instead of inserting lines: set this field of the consumer (name, value)
 
 
 ROW_D = RdnaRow("D", "a VMEM or DS instruction reads an SGPR that a scalar instruction then writes", "LLVM 22")
@@ -299,11 +350,23 @@ ROW_P = RdnaRow("P", "a transcendental result read, or its source overwritten, b
                 "LLVM 22")
 ROW_M = RdnaRow("M", "a VALU reads an SGPR as a lane mask or carry-in, then an ALU instruction writes it (gfx11 wave64)",
                 "LLVM 22")
+ROW_B = RdnaRow("B", "a 16-byte NSA image instruction right before a buffer access with offset bit 1 or 2 (gfx101x)",
+                "LLVM 22")
+ROW_I = RdnaRow("I", "an LDS-direct load's destination read or written by a recent VALU (its wait_vdst field)",
+                "LLVM 22; RDNA3 ISA guide 12.2.1.2")
+ROW_J = RdnaRow("J", "an LDS-direct load's destination read or written by a VMEM or DS access still in flight",
+                "LLVM 22; RDNA3 ISA guide 12.2.1.2")
+ROW_S = RdnaRow("S", "s_getreg of a wave status register without an s_wait_alu of every field (gfx1250)", "LLVM 22")
+ROW_T = RdnaRow("T", "ds_atomic_async_barrier_arrive_b64 without s_wait_alu depctr_vm_vsrc(0) around it (gfx1250)",
+                "LLVM 22")
+ROW_U = RdnaRow("U", "s102/s103 written, then read as the flat scratch base (gfx1250)", "LLVM 22")
+ROW_V = RdnaRow("V", "s_setreg of MODE bit 0 without two v_nop before it (gfx1250)", "LLVM 22")
 ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work", "LLVM 22")
 ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes", "LLVM 22")
 ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode", "LLVM 22")
 
-RDNA_ROWS = (ROW_A, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_L, ROW_M, ROW_N, ROW_P, ROW_Q, ROW_X)
+RDNA_ROWS = (ROW_A, ROW_B, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_I, ROW_J, ROW_L, ROW_M, ROW_N, ROW_P, ROW_Q,
+             ROW_S, ROW_T, ROW_U, ROW_V, ROW_X)
 
 
 # ---- the dataflow engine: each row is (start state, merge, step); step returns (new state, hazard or None)
@@ -638,6 +701,145 @@ def _pairwise_union(a, b):
     return tuple(x | y for x, y in zip(a, b, strict=True))
 
 
+_ALL_FIELDS = ("hold_cnt", "sa_sdst", "va_vdst", "va_sdst", "va_ssrc", "va_vcc", "vm_vsrc")
+_STATUS_REGISTERS = ("STATUS", "STATE_PRIV", "EXCP_FLAG_PRIV", "EXCP_FLAG_USER")
+
+
+def _row_s(facts: list[RdnaFacts]) -> _Flow:
+    """gfx1250: every s_getreg of the wave's status registers right after an s_wait_alu with every field at 0.
+    State: the previous instruction's depctr immediate (-1: none)."""
+    def step(state, index, f):
+        hazard = None
+        if f.mnemonic.startswith("s_getreg") and f.hwreg in _STATUS_REGISTERS and not all(
+                field_is_zero(state, name) for name in _ALL_FIELDS):
+            hazard = RdnaHazard(index, None, ROW_S, (depctr_line(12, _ALL_FIELDS),))
+        return (f.depctr if f.depctr is not None else -1), hazard
+    return _Flow(-1, _either, step)
+
+
+def _either(a: object, b: object) -> object:
+    return a if a == b else -1
+
+
+def _row_t(facts: list[RdnaFacts]) -> _Flow:
+    """gfx1250: ds_atomic_async_barrier_arrive_b64 with an s_wait_alu depctr_vm_vsrc(0) right before and after.
+    State: (previous instruction's depctr immediate or -1, the arrive that needs the wait after it, or -1)."""
+    wait = depctr_line(12, ("vm_vsrc",))
+
+    def step(state, index, f):
+        before, arrive = state
+        hazards = []
+        if arrive >= 0 and not field_is_zero(f.depctr, "vm_vsrc"):
+            hazards.append(RdnaHazard(arrive, None, ROW_T, (wait,), after=arrive))
+        if f.mnemonic.startswith("ds_atomic_async_barrier_arrive"):
+            if not field_is_zero(before if before >= 0 else None, "vm_vsrc"):
+                hazards.append(RdnaHazard(index, None, ROW_T, (wait,)))
+            return (-1, index), hazards or None
+        return ((f.depctr if f.depctr is not None else -1), -1), hazards or None
+    return _Flow((-1, -1), _larger, step)
+
+
+def _row_v(facts: list[RdnaFacts]) -> _Flow:
+    """gfx1250: two v_nop right before an s_setreg whose simm16 is 1. State: v_nops just before (at most 2)."""
+    def step(state, index, f):
+        hazard = None
+        if f.simm16_is_1 and state < 2:
+            hazard = RdnaHazard(index, None, ROW_V, ("v_nop",) * (2 - state))
+        return (min(state + 1, 2) if f.v_nop else 0), hazard
+    return _Flow(0, _larger, step)
+
+
+_SCRATCH_BASE_WRITERS = 10
+
+
+def _row_u(facts: list[RdnaFacts]) -> _Flow:
+    """gfx1250: s102/s103 written, then read as src_flat_scratch_base_lo/hi (or through s_getreg) before 10
+    SGPR-writing ALU instructions pass, with no s_wait_alu with sa_sdst and va_sdst both at 0 between.
+    State: frozenset of (register, writer, SGPR-writing ALU instructions since)."""
+    def step(state, index, f):
+        hazard = None
+        if f.depctr is not None and field_is_zero(f.depctr, "sa_sdst") and field_is_zero(f.depctr, "va_sdst"):
+            return frozenset(), None
+        if state and f.scratch_base_read:
+            hit = [writer for unit, writer, _ in state if unit in f.scratch_base_read]
+            if hit:
+                hazard = RdnaHazard(index, max(hit), ROW_U, (depctr_line(12, ("sa_sdst", "va_sdst")),))
+                state = frozenset()
+        if state and (f.salu or f.valu) and f.sgpr_defs:
+            state = frozenset((unit, writer, count + 1) for unit, writer, count in state
+                              if count + 1 < _SCRATCH_BASE_WRITERS)
+        if f.writes_scratch_base:
+            state = frozenset(entry for entry in state if entry[0] not in f.writes_scratch_base) | frozenset(
+                (unit, index, 0) for unit in f.writes_scratch_base)
+        return state, hazard
+    return _Flow(frozenset(), _union, step)
+
+
+def _row_b(facts: list[RdnaFacts]) -> _Flow:
+    """gfx101x: an NSA image instruction of 16 bytes or more, then at once a buffer access whose offset has bit 1
+    or 2 set. State: the previous instruction's index if it was such an image instruction, else -1."""
+    def step(state, index, f):
+        hazard = None
+        if state >= 0 and f.offset_bits_1_2:
+            hazard = RdnaHazard(index, state, ROW_B, ("s_nop 0",))
+        return (index if f.big_nsa else -1), hazard
+    return _Flow(-1, _larger, step)
+
+
+_LDS_DIRECT_MAX_WAIT = 15
+
+
+def _row_i(facts: list[RdnaFacts], target: Target) -> _Flow:
+    """gfx11/gfx12: an LDS-direct load whose vdst a VALU read or wrote: its wait_vdst (gfx12 wait_va_vdst) field
+    must be at most the VALUs since that VALU (0 if a transcendental passed; 15 at most), as LLVM sets it. A VMEM,
+    DS or export drains them. State: frozenset of (VGPRs, producer, VALUs since, a transcendental passed)."""
+    name = "wait_va_vdst" if target.major >= 12 else "wait_vdst"
+
+    def step(state, index, f):
+        hazard = None
+        if f.lds_direct and state:
+            counts = [(0 if trans else valus, producer) for vgprs, producer, valus, trans in state if vgprs & f.vgpr_defs]
+            if counts:
+                allowed, producer = min(counts)
+                if f.wait_vdst is not None and f.wait_vdst > allowed:
+                    hazard = RdnaHazard(index, producer, ROW_I, (), field=(name, allowed))
+        if f.vmem or f.ds or f.export:
+            return frozenset(), hazard
+        if f.valu:
+            state = frozenset((vgprs, producer, valus + 1, trans or f.trans) for vgprs, producer, valus, trans in state
+                              if valus + 1 < _LDS_DIRECT_MAX_WAIT)
+            touched = f.vgpr_defs | f.vgpr_sources
+            if touched:  # LLVM counts 0 once it has seen a transcendental, the producer included
+                state = state | {(touched, index, 0, f.trans)}
+        return state, hazard
+    return _Flow(frozenset(), _union, step)
+
+
+def _row_j(facts: list[RdnaFacts], target: Target) -> _Flow:
+    """gfx11/gfx12: a VMEM or DS access reads or writes V, then an LDS-direct load writes V: until a VALU, an
+    export, `s_waitcnt 0` or a depctr with vm_vsrc 0 (gfx12: an LDS-direct load with wait_vm_vsrc:0). gfx11 waits
+    with a depctr before it, gfx12 with the load's own wait_vm_vsrc:0. State: frozenset of (VGPR, producer)."""
+    gfx12 = target.major >= 12
+
+    def step(state, index, f):
+        hazard = None
+        if f.lds_direct:
+            hit = [producer for unit, producer in state if unit in f.vgpr_defs]
+            if hit and not (gfx12 and f.wait_vm_vsrc == 0):
+                if gfx12:
+                    hazard = RdnaHazard(index, max(hit), ROW_J, (), field=("wait_vm_vsrc", 0))
+                else:
+                    hazard = RdnaHazard(index, max(hit), ROW_J, ("s_waitcnt_depctr depctr_vm_vsrc(0)",))
+            if hit or (gfx12 and f.wait_vm_vsrc == 0):
+                return frozenset(), hazard
+        if f.valu or f.export or f.waitcnt_zero or field_is_zero(f.depctr, "vm_vsrc"):
+            return frozenset(), hazard
+        if f.vmem or f.ds:
+            state = state | frozenset((unit, index) for unit in f.vgpr_defs | f.vgpr_sources)
+        return state, hazard
+    return _Flow(frozenset(), _union, step)
+
+
 def _row_x(facts: list[RdnaFacts]) -> _Flow:
     """s_sendmsg MSG_DEALLOC_VGPRS needs an s_nop right before it. State: the previous instruction was s_nop."""
     def step(state, index, f):
@@ -703,25 +905,26 @@ def _rows_for(target: Target) -> tuple[str, ...]:
     rows: list[str] = []
     gfx101x = major == 10 and minor < 3
     if gfx101x:
-        rows += ["C", "D", "E", "F", "G", "H"]
+        rows += ["B", "C", "D", "E", "F", "G", "H"]
         if target.features.get("xnack", True):
             rows.append("A")
     elif major == 10:
         rows.append("C")
     elif major == 11:
-        rows += ["H", "M", "N", "X"]
+        rows += ["H", "I", "J", "M", "N", "X"]
         if minor == 0 and name != "gfx11-generic":
             rows.append("L")
     elif major == 12 and not target.is_gfx1250:
-        rows += ["H", "N", "Q", "X"]
+        rows += ["H", "I", "J", "N", "Q", "X"]
     elif target.is_gfx1250:
-        rows += ["A", "H", "N", "P"]
+        rows += ["A", "H", "N", "P", "S", "T", "U", "V"]
     return tuple(rows)
 
 
 _WAVE64_ROWS = ("M",)  # rows LLVM applies only when the wave is 64 wide
 _FLOWS = {"A": _row_a, "C": _row_c, "D": _row_d, "E": _row_e, "F": _row_f, "G": _row_g, "H": _row_h, "L": _row_l,
-          "N": _row_n, "P": _row_p, "X": _row_x}
+          "N": _row_n, "P": _row_p, "X": _row_x, "B": _row_b, "S": _row_s,
+          "T": _row_t, "U": _row_u, "V": _row_v}
 
 
 class RdnaHazardAnalysis(Analysis):
@@ -751,6 +954,8 @@ class RdnaHazardAnalysis(Analysis):
                                                for start, block in zip(cfg.starts, cfg.blocks, strict=True)))
             elif letter == "Q":
                 flow = _row_q(target, _entry_function(kernel, facts))
+            elif letter in ("I", "J"):
+                flow = (_row_i if letter == "I" else _row_j)(facts, target)
             else:
                 flow = _FLOWS[letter](facts)
             report.hazards += _run_flow(flow, facts, cfg, edges)
@@ -785,7 +990,10 @@ def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
         "A": lambda f: f.smem, "C": lambda f: f.mnemonic == "s_denorm_mode", "D": lambda f: f.vmem or f.ds,
         "E": lambda f: f.smem, "F": lambda f: f.valu and f.writes_exec, "G": lambda f: f.ds,
         "H": lambda f: f.permlane, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
-        "X": lambda f: f.dealloc_vgprs,
+        "X": lambda f: f.dealloc_vgprs, "B": lambda f: f.offset_bits_1_2, "I": lambda f: f.lds_direct,
+        "J": lambda f: f.lds_direct, "S": lambda f: f.hwreg in _STATUS_REGISTERS,
+        "T": lambda f: f.mnemonic.startswith("ds_atomic_async_barrier_arrive"), "U": lambda f: bool(f.scratch_base_read),
+        "V": lambda f: f.simm16_is_1,
     }[letter]
     return any(map(test, facts))
 
