@@ -131,6 +131,9 @@ class RdnaFacts:
     permlane_source: str = ""  # the register name of a permlane's src0
     wmma_dst: frozenset = frozenset()
     wmma_sources: frozenset = frozenset()  # A, B (and a gfx12 SWMMAC's index)
+    dst: frozenset = frozenset()  # the VGPRs of its vdst (row O)
+    vopd: bool = False  # a dual-issue VALU pair
+    wmma_category: int = -1  # gfx1250 XDL WMMA: 0 dense 8-cycle, 1 dense 16-cycle, 2 SWMMAC 8, 3 SWMMAC 16 (row O)
     mask_reads: frozenset = frozenset()  # SGPRs or VCC a VALU reads as a lane mask or carry-in (row M)
     first_sgpr_def: frozenset = frozenset()  # the first SGPR or VCC operand written (row M)
     dealloc_vgprs: bool = False
@@ -193,6 +196,9 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     facts.vgpr_sources = frozenset(u for operand in explicit_uses for u in register_units(operand) if u[0] == "v")
     facts.explicit_sgpr_defs = frozenset(u for operand in explicit_defs for u in register_units(operand)) & facts.sgpr_defs
     facts.exec_compare = facts.valu and facts.writes_exec and mnemonic.startswith("v_cmp")
+    facts.vopd = instruction.pair is not None
+    if facts.valu and instruction.operands:
+        facts.dst = frozenset(u for u in register_units(instruction.operands[0]) if u[0] == "v") & facts.vgpr_defs
     if facts.valu and mnemonic.startswith(_MASK_READERS):
         if mnemonic.endswith("_e64") and not mnemonic.startswith("v_div_fmas") and instruction.operands:
             facts.mask_reads = frozenset(u for u in register_units(instruction.operands[-1]) if u[0] in _SCALAR_FILES)
@@ -213,6 +219,13 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
         if facts.swmmac and target.major >= 12 and len(operands) >= 4:
             sources.append(operands[3])
         facts.wmma_sources = frozenset(u for operand in sources for u in register_units(operand))
+        if target.is_gfx1250 and "16x16x4_f32" not in mnemonic:
+            formats = [getattr(value, "name", getattr(value, "value", 0)) for name, value in instruction.modifiers
+                       if name in ("matrix_a_fmt", "matrix_b_fmt")]
+            eight_bit = "f8f6f4" in mnemonic and (len(formats) < 2 or any(f in (0, 1, "MATRIX_FMT_FP8", "MATRIX_FMT_BF8")
+                                                                          for f in formats))
+            long = "iu8" in mnemonic or eight_bit
+            facts.wmma_category = (2 if facts.swmmac else 0) + (1 if long else 0)
     if mnemonic in _DEPCTR:
         facts.depctr = depctr_value(instruction.operands, target)
     elif mnemonic == "s_waitcnt":
@@ -346,6 +359,8 @@ ROW_H = RdnaRow("H", "v_cmpx writes EXEC before a v_permlane", "LLVM 22; RDNA3 I
 ROW_L = RdnaRow("L", "a transcendental result read by a VALU too soon", "LLVM 22")
 ROW_N = RdnaRow("N", "a WMMA result read as A or B of the next WMMA", "LLVM 22; RDNA3 ISA guide 7.9")
 ROW_Q = RdnaRow("Q", "an SGPR read before the ALU write to it has landed (gfx12)", "LLVM 22")
+ROW_O = RdnaRow("O", "a WMMA result or source touched by the next instructions while the WMMA runs (gfx1250)",
+                "LLVM 22")
 ROW_P = RdnaRow("P", "a transcendental result read, or its source overwritten, by the next VALU (gfx1250)",
                 "LLVM 22")
 ROW_M = RdnaRow("M", "a VALU reads an SGPR as a lane mask or carry-in, then an ALU instruction writes it (gfx11 wave64)",
@@ -365,7 +380,7 @@ ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work", "LLVM
 ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes", "LLVM 22")
 ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode", "LLVM 22")
 
-RDNA_ROWS = (ROW_A, ROW_B, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_I, ROW_J, ROW_L, ROW_M, ROW_N, ROW_P, ROW_Q,
+RDNA_ROWS = (ROW_A, ROW_B, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_I, ROW_J, ROW_L, ROW_M, ROW_N, ROW_O, ROW_P, ROW_Q,
              ROW_S, ROW_T, ROW_U, ROW_V, ROW_X)
 
 
@@ -840,6 +855,41 @@ def _row_j(facts: list[RdnaFacts], target: Target) -> _Flow:
     return _Flow(frozenset(), _union, step)
 
 
+_WMMA_READ_STATES = (5, 9, 3, 5)  # VALUs before an XDL WMMA reads the result as A/B, per category
+_VALU_STATES = (4, 8, 2, 4)  # before a co-executable VALU reads or writes the result, or writes A/B
+
+
+def _row_o(facts: list[RdnaFacts]) -> _Flow:
+    """gfx1250: an XDL WMMA's result read as A/B (SWMMAC: or index) by the next XDL WMMA, or a co-executing VALU
+    (not transcendental, not dual-issue: LLVM 22 leaves VOPD alone) reading or writing its result or overwriting
+    its A/B, with too few VALUs (v_nop counts) between. State: frozenset of (WMMA, VALUs since)."""
+    def step(state, index, f):
+        if not f.valu:
+            return state, None
+        hazard = None
+        if state:
+            missing, producer = 0, -1
+            for wmma, valus in state:
+                w = facts[wmma]
+                if f.wmma_category >= 0:
+                    needed = _WMMA_READ_STATES[w.wmma_category] if w.wmma_dst & f.wmma_sources else 0
+                elif not (f.trans or f.wmma or f.vopd):
+                    touched = (w.wmma_dst & (f.vgpr_sources | f.dst)) or (w.wmma_sources & f.dst)
+                    needed = _VALU_STATES[w.wmma_category] if touched else 0
+                else:
+                    needed = 0
+                if needed - valus > missing:
+                    missing, producer = needed - valus, wmma
+            if missing > 0:
+                hazard = RdnaHazard(index, producer, ROW_O, ("v_nop",) * missing)
+                state = frozenset((wmma, valus + missing) for wmma, valus in state)
+            state = frozenset((wmma, valus + 1) for wmma, valus in state if valus + 1 < _WMMA_READ_STATES[1])
+        if f.wmma_category >= 0:
+            state = state | {(index, 0)}
+        return state, hazard
+    return _Flow(frozenset(), _union, step)
+
+
 def _row_x(facts: list[RdnaFacts]) -> _Flow:
     """s_sendmsg MSG_DEALLOC_VGPRS needs an s_nop right before it. State: the previous instruction was s_nop."""
     def step(state, index, f):
@@ -917,13 +967,13 @@ def _rows_for(target: Target) -> tuple[str, ...]:
     elif major == 12 and not target.is_gfx1250:
         rows += ["H", "I", "J", "N", "Q", "X"]
     elif target.is_gfx1250:
-        rows += ["A", "H", "N", "P", "S", "T", "U", "V"]
+        rows += ["A", "H", "N", "O", "P", "S", "T", "U", "V"]
     return tuple(rows)
 
 
 _WAVE64_ROWS = ("M",)  # rows LLVM applies only when the wave is 64 wide
 _FLOWS = {"A": _row_a, "C": _row_c, "D": _row_d, "E": _row_e, "F": _row_f, "G": _row_g, "H": _row_h, "L": _row_l,
-          "N": _row_n, "P": _row_p, "X": _row_x, "B": _row_b, "S": _row_s,
+          "N": _row_n, "O": _row_o, "P": _row_p, "X": _row_x, "B": _row_b, "S": _row_s,
           "T": _row_t, "U": _row_u, "V": _row_v}
 
 
@@ -989,7 +1039,7 @@ def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
     test: Callable[[RdnaFacts], bool] = {
         "A": lambda f: f.smem, "C": lambda f: f.mnemonic == "s_denorm_mode", "D": lambda f: f.vmem or f.ds,
         "E": lambda f: f.smem, "F": lambda f: f.valu and f.writes_exec, "G": lambda f: f.ds,
-        "H": lambda f: f.permlane, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
+        "H": lambda f: f.permlane, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "O": lambda f: f.wmma_category >= 0, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
         "X": lambda f: f.dealloc_vgprs, "B": lambda f: f.offset_bits_1_2, "I": lambda f: f.lds_direct,
         "J": lambda f: f.lds_direct, "S": lambda f: f.hwreg in _STATUS_REGISTERS,
         "T": lambda f: f.mnemonic.startswith("ds_atomic_async_barrier_arrive"), "U": lambda f: bool(f.scratch_base_read),
