@@ -59,10 +59,10 @@ CASES = [
      "s_waitcnt_vscnt null, 0x0"),
     ("G", "gfx1010", "buffer_load_dword v2, v0, s[4:7], 0 offen\n s_cbranch_scc1 .L1\n.L1:\n ds_read_b32 v1, v0",
      "s_waitcnt_vscnt null, 0x0"),
-    ("G", "gfx1010", "ds_read_b32 v1, v0\n s_branch .L1\n.L1:\n s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n"
-     " buffer_load_dword v2, v0, s[4:7], 0 offen", "s_waitcnt_vscnt null, 0x0"),
-    ("G", "gfx1010", "ds_read_b32 v1, v0\n s_branch .L1\n.L1:\n s_waitcnt_vscnt null, 0x0\n"
-     " buffer_load_dword v2, v0, s[4:7], 0 offen", None),
+    ("G", "gfx1010", ("ds_read_b32 v1, v0\n s_branch .L1\n.L1:\n s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n"
+     " buffer_load_dword v2, v0, s[4:7], 0 offen"), "s_waitcnt_vscnt null, 0x0"),
+    ("G", "gfx1010", ("ds_read_b32 v1, v0\n s_branch .L1\n.L1:\n s_waitcnt_vscnt null, 0x0\n"
+     " buffer_load_dword v2, v0, s[4:7], 0 offen"), None),
     ("G", "gfx1010", "ds_read_b32 v1, v0\n buffer_load_dword v2, v0, s[4:7], 0 offen", None),  # no branch
     # H: v_cmpx then v_permlane, until a VALU other than v_nop
     ("H", "gfx1100", "v_cmpx_eq_u32_e32 v1, v2\n v_permlane16_b32 v3, v4, s0, s1", "v_mov_b32_e32 v4, v4"),
@@ -82,14 +82,14 @@ CASES = [
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n s_waitcnt_depctr 0xfff\n v_add_f32_e32 v3, v1, v4", None),
     ("L", "gfx1151", "v_exp_f32_e32 v1, v2\n v_add_f32_e32 v3, v1, v4", None),
     # N: WMMA result read as A/B of the next WMMA (a VALU between ends it; C overlapping D is fine)
-    ("N", "gfx1100", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
-     " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]", "v_nop"),
-    ("N", "gfx1100", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n s_nop 7\n"
-     " v_wmma_f32_16x16x16_f16 v[24:31], v[8:15], v[0:7], v[24:31]", "v_nop"),
-    ("N", "gfx1100", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n v_nop\n"
-     " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]", None),
-    ("N", "gfx1100", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
-     " v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]", None),
+    ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
+     " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]"), "v_nop"),
+    ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n s_nop 7\n"
+     " v_wmma_f32_16x16x16_f16 v[24:31], v[8:15], v[0:7], v[24:31]"), "v_nop"),
+    ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n v_nop\n"
+     " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]"), None),
+    ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
+     " v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]"), None),
     # P: gfx1250 transcendental then a VALU reading its result or overwriting its source
     ("P", "gfx1250", "v_sqrt_f32_e32 v1, v0\n v_add_f32_e32 v2, v1, v3", "v_nop"),
     ("P", "gfx1250", "v_sqrt_f32_e32 v1, v0\n s_nop 3\n v_mov_b32_e32 v0, 0", "v_nop"),
@@ -108,10 +108,10 @@ CASES = [
     # line after it), and may sit anywhere before the next read of what was written
     ("M", "gfx1100", "v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n s_mov_b64 s[0:1], exec\n v_add_nc_u32_e32 v1, s0, v1",
      "s_waitcnt_depctr depctr_sa_sdst(0)"),
-    ("M", "gfx1151", "v_add_co_ci_u32_e32 v1, vcc, v2, v3, vcc\n v_cmp_eq_u32_e32 vcc, v1, v2\n s_cbranch_vccz .L1\n.L1:\n"
-     " s_mov_b64 exec, -1", "s_waitcnt_depctr depctr_va_vcc(0)"),
-    ("M", "gfx1100", "v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n v_cmp_eq_u32_e64 s[0:1], v1, v2\n s_nop 0\n"
-     " s_waitcnt_depctr depctr_va_sdst(0)\n s_and_b64 exec, exec, s[0:1]", None),
+    ("M", "gfx1151", ("v_add_co_ci_u32_e32 v1, vcc, v2, v3, vcc\n v_cmp_eq_u32_e32 vcc, v1, v2\n s_cbranch_vccz .L1\n.L1:\n"
+     " s_mov_b64 exec, -1"), "s_waitcnt_depctr depctr_va_vcc(0)"),
+    ("M", "gfx1100", ("v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n v_cmp_eq_u32_e64 s[0:1], v1, v2\n s_nop 0\n"
+     " s_waitcnt_depctr depctr_va_sdst(0)\n s_and_b64 exec, exec, s[0:1]"), None),
     ("M", "gfx1100", "v_cndmask_b32_e32 v1, v2, v3, vcc_lo\n s_mov_b32 vcc_lo, exec_lo\n v_add_nc_u32_e32 v1, vcc_lo, v1", None),
     # I, J: LDS-direct loads (the fix sets the load's own field; gfx11 J inserts a depctr)
     ("I", "gfx1100", "v_mul_f32_e32 v0, v1, v1\n lds_param_load v1, attr0.x wait_vdst:15", "wait_vdst:0"),
@@ -127,14 +127,14 @@ CASES = [
      "wait_vm_vsrc:0"),
     ("J", "gfx1100", "buffer_load_b32 v2, v1, s[0:3], 0 offen\n v_nop\n lds_param_load v1, attr0.x wait_vdst:15", None),
     # B: gfx101x 16-byte NSA image instruction right before a buffer access with offset bit 1 or 2
-    ("B", "gfx1010", "image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9, v10, v11, v12], s[0:7], s[8:11] dmask:0xf "
-     "dim:SQ_RSRC_IMG_2D\n buffer_load_dword v1, v0, s[4:7], 0 offen offset:6", "s_nop 0"),
-    ("B", "gfx1010", "image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9, v10, v11, v12], s[0:7], s[8:11] dmask:0xf "
-     "dim:SQ_RSRC_IMG_2D\n buffer_load_dword v1, v0, s[4:7], 0 offen offset:8", None),
+    ("B", "gfx1010", ("image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9, v10, v11, v12], s[0:7], s[8:11] dmask:0xf "
+     "dim:SQ_RSRC_IMG_2D\n buffer_load_dword v1, v0, s[4:7], 0 offen offset:6"), "s_nop 0"),
+    ("B", "gfx1010", ("image_sample_d v[0:3], [v4, v5, v6, v7, v8, v9, v10, v11, v12], s[0:7], s[8:11] dmask:0xf "
+     "dim:SQ_RSRC_IMG_2D\n buffer_load_dword v1, v0, s[4:7], 0 offen offset:8"), None),
     # S, T, U, V: gfx1250
     ("S", "gfx1250", "s_getreg_b32 s0, hwreg(HW_REG_WAVE_STATUS)",
-     "s_wait_alu depctr_hold_cnt(0) depctr_sa_sdst(0) depctr_va_vdst(0) depctr_va_sdst(0) depctr_va_ssrc(0) depctr_va_vcc(0) "
-     "depctr_vm_vsrc(0)"),
+     ("s_wait_alu depctr_hold_cnt(0) depctr_sa_sdst(0) depctr_va_vdst(0) depctr_va_sdst(0) depctr_va_ssrc(0) depctr_va_vcc(0) "
+     "depctr_vm_vsrc(0)")),
     ("S", "gfx1250", "s_wait_alu 0\n s_getreg_b32 s0, hwreg(HW_REG_WAVE_STATUS)", None),
     ("S", "gfx1250", "s_getreg_b32 s0, hwreg(HW_REG_WAVE_MODE)", None),
     ("T", "gfx1250", "s_wait_alu depctr_vm_vsrc(0)\n ds_atomic_async_barrier_arrive_b64 v0\n s_nop 0",

@@ -26,6 +26,7 @@ from .manager import Analysis, AnalysisManager
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
 # ---- s_waitcnt_depctr / s_wait_alu fields: name -> (lowest bit, width); all ones (the default) waits for nothing
 DEPCTR_FIELDS = {"sa_sdst": (0, 1), "va_vcc": (1, 1), "vm_vsrc": (2, 3), "hold_cnt": (7, 1), "va_ssrc": (8, 1),
@@ -390,9 +391,9 @@ RDNA_ROWS = (ROW_A, ROW_B, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_I, ROW_
 class _Flow:
     """A forward dataflow: states at block entries iterated to a fixed point, findings of the last visit."""
 
-    start: object
-    merge: Callable[[object, object], object]
-    step: Callable[[object, int, RdnaFacts], tuple[object, RdnaHazard | list[RdnaHazard] | None]]
+    start: Any
+    merge: Callable[[Any, Any], Any]
+    step: Callable[[Any, int, RdnaFacts], tuple[Any, RdnaHazard | list[RdnaHazard] | None]]
 
 
 def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph, edges: list[list[int]]) -> list[RdnaHazard]:
@@ -402,7 +403,7 @@ def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph, edges:
     for successors in edges:
         for successor in successors:
             entered[successor] = True
-    entry: list[object] = [None if entered[block] and block else flow.start for block in range(len(blocks))]
+    entry: list[Any] = [None if entered[block] and block else flow.start for block in range(len(blocks))]
     found: dict[int, list[RdnaHazard]] = {}
     pending = list(range(len(blocks) - 1, -1, -1))
     queued = [True] * len(blocks)
@@ -444,12 +445,12 @@ def _edges(cfg: ControlFlowGraph, kernel: Kernel) -> list[list[int]]:
     return edges
 
 
-def _union(a: object, b: object) -> object:
-    return a | b  # type: ignore[operator]
+def _union(a: Any, b: Any) -> Any:
+    return a | b
 
 
-def _larger(a: object, b: object) -> object:
-    return max(a, b)  # type: ignore[type-var]
+def _larger(a: Any, b: Any) -> Any:
+    return max(a, b)
 
 
 # ---- rows
@@ -732,7 +733,7 @@ def _row_s(facts: list[RdnaFacts]) -> _Flow:
     return _Flow(-1, _either, step)
 
 
-def _either(a: object, b: object) -> object:
+def _either(a: Any, b: Any) -> Any:
     return a if a == b else -1
 
 
@@ -1022,8 +1023,9 @@ def _wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
     if not known and module.metadata:
         sizes = {entry.get(".wavefront_size") for entry in module.metadata.get("amdhsa.kernels") or ()
                  if isinstance(entry, dict)}
-        if len(sizes) == 1 and sizes <= {32, 64}:
-            return sizes.pop(), True
+        for size in (32, 64):
+            if sizes == {size}:
+                return size, True
     return wave, known
 
 
