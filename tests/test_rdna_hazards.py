@@ -113,6 +113,19 @@ CASES = [
     ("M", "gfx1100", ("v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n v_cmp_eq_u32_e64 s[0:1], v1, v2\n s_nop 0\n"
      " s_waitcnt_depctr depctr_va_sdst(0)\n s_and_b64 exec, exec, s[0:1]"), None),
     ("M", "gfx1100", "v_cndmask_b32_e32 v1, v2, v3, vcc_lo\n s_mov_b32 vcc_lo, exec_lo\n v_add_nc_u32_e32 v1, vcc_lo, v1", None),
+    # K: gfx11 wave64 partial forwarding: Va written, an SALU writes EXEC, Vb written, then both read
+    ("K", "gfx1100", "v_mov_b32_e32 v0, 1\n s_mov_b64 exec, -1\n v_mov_b32_e32 v1, 2\n v_add_f32_e32 v2, v0, v1",
+     "s_waitcnt_depctr depctr_va_vdst(0)"),
+    ("K", "gfx1151", "v_mov_b32_e32 v0, 1\n v_nop\n s_mov_b64 exec, -1\n v_nop\n v_mov_b32_e32 v1, 2\n"
+                     " v_add_f32_e32 v2, v0, v1", "s_waitcnt_depctr depctr_va_vdst(0)"),
+    ("K", "gfx1100", "v_mov_b32_e32 v0, 1\n v_nop\n v_nop\n s_mov_b64 exec, -1\n v_nop\n v_mov_b32_e32 v1, 2\n"
+                     " v_add_f32_e32 v2, v0, v1", None),  # three VALUs around the EXEC write
+    ("K", "gfx1100", "v_mov_b32_e32 v0, 1\n s_mov_b64 exec, -1\n v_mov_b32_e32 v1, 2\n" + " v_nop\n" * 5
+     + " v_add_f32_e32 v2, v0, v1", None),  # five VALUs after Vb's write
+    ("K", "gfx1100", "v_mov_b32_e32 v0, 1\n s_mov_b64 exec, -1\n v_mov_b32_e32 v1, 2\n ds_load_b32 v5, v6\n"
+                     " v_add_f32_e32 v2, v0, v1", None),
+    ("K", "gfx1100", "v_mov_b32_e32 v0, 1\n s_mov_b32 exec_lo, -1\n v_mov_b32_e32 v1, 2\n v_add_f32_e32 v2, v0, v1",
+     None),  # wave32 (exec_lo): LLVM applies it to wave64 only
     # I, J: LDS-direct loads (the fix sets the load's own field; gfx11 J inserts a depctr)
     ("I", "gfx1100", "v_mul_f32_e32 v0, v1, v1\n lds_param_load v1, attr0.x wait_vdst:15", "wait_vdst:0"),
     ("I", "gfx1100", "v_mul_f32_e32 v0, v1, v1\n" + " v_nop\n" * 10 + " lds_param_load v1, attr0.x wait_vdst:11",

@@ -133,6 +133,7 @@ class RdnaFacts:
     wmma_dst: frozenset = frozenset()
     wmma_sources: frozenset = frozenset()  # A, B (and a gfx12 SWMMAC's index)
     dst: frozenset = frozenset()  # the VGPRs of its vdst (row O)
+    source_registers: tuple[frozenset, ...] = ()  # each distinct VGPR register read as an explicit source (row K)
     vopd: bool = False  # a dual-issue VALU pair
     wmma_category: int = -1  # gfx1250 XDL WMMA: 0 dense 8-cycle, 1 dense 16-cycle, 2 SWMMAC 8, 3 SWMMAC 16 (row O)
     mask_reads: frozenset = frozenset()  # SGPRs or VCC a VALU reads as a lane mask or carry-in (row M)
@@ -195,6 +196,8 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     facts.reads_exec = any(u[0] == "exec" for u in info.uses)
     explicit_defs, explicit_uses = _explicit(instruction, info)
     facts.vgpr_sources = frozenset(u for operand in explicit_uses for u in register_units(operand) if u[0] == "v")
+    registers = [frozenset(u for u in register_units(operand) if u[0] == "v") for operand in explicit_uses]
+    facts.source_registers = tuple(dict.fromkeys(units for units in registers if units))
     facts.explicit_sgpr_defs = frozenset(u for operand in explicit_defs for u in register_units(operand)) & facts.sgpr_defs
     facts.exec_compare = facts.valu and facts.writes_exec and mnemonic.startswith("v_cmp")
     facts.vopd = instruction.pair is not None
@@ -357,6 +360,8 @@ ROW_E = RdnaRow("E", "an SMEM instruction reads an SGPR that a VALU then writes"
 ROW_F = RdnaRow("F", "a non-VALU instruction reads EXEC that a VALU then writes", "LLVM 22")
 ROW_G = RdnaRow("G", "LDS and VMEM accesses on the two sides of a branch", "LLVM 22")
 ROW_H = RdnaRow("H", "v_cmpx writes EXEC before a v_permlane", "LLVM 22; RDNA3 ISA guide 7.2.8")
+ROW_K = RdnaRow("K", "a VALU reads two VGPRs written around an SALU write of EXEC (gfx11 wave64 partial forwarding)",
+                "LLVM 22")
 ROW_L = RdnaRow("L", "a transcendental result read by a VALU too soon", "LLVM 22")
 ROW_N = RdnaRow("N", "a WMMA result read as A or B of the next WMMA", "LLVM 22; RDNA3 ISA guide 7.9")
 ROW_Q = RdnaRow("Q", "an SGPR read before the ALU write to it has landed (gfx12)", "LLVM 22")
@@ -381,7 +386,7 @@ ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work", "LLVM
 ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes", "LLVM 22")
 ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode", "LLVM 22")
 
-RDNA_ROWS = (ROW_A, ROW_B, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_I, ROW_J, ROW_L, ROW_M, ROW_N, ROW_O, ROW_P, ROW_Q,
+RDNA_ROWS = (ROW_A, ROW_B, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_I, ROW_J, ROW_K, ROW_L, ROW_M, ROW_N, ROW_O, ROW_P, ROW_Q,
              ROW_S, ROW_T, ROW_U, ROW_V, ROW_X)
 
 
@@ -891,6 +896,93 @@ def _row_o(facts: list[RdnaFacts]) -> _Flow:
     return _Flow(frozenset(), _union, step)
 
 
+_K_BEFORE_AND_ACROSS_EXEC = 2  # VALUs between Va's write and EXEC's, plus between EXEC's and Vb's
+_K_AFTER = 4  # VALUs between Vb's write and the reader
+_K_SEARCH = 8  # VALUs after which LLVM stops looking
+
+
+def _row_k(facts: list[RdnaFacts], cfg: ControlFlowGraph, edges: list[list[int]]) -> list[RdnaHazard]:
+    """gfx11 wave64: a VALU reads Va and Vb, where a VALU wrote Va, then an SALU wrote EXEC, then a VALU wrote Vb,
+    close together (LLVM's partial forwarding). A backward search from each such reader, as LLVM's is: a VMEM,
+    DS, export or a depctr with va_vdst 0 ends it, and so do more than 8 VALUs."""
+    predecessors: list[list[int]] = [[] for _ in cfg.blocks]
+    for block, successors in enumerate(edges):
+        for successor in successors:
+            predecessors[successor].append(block)
+    found = []
+    for index, f in enumerate(facts):
+        if f.valu and len(f.source_registers) >= 2:
+            producer = _partial_forwarding(index, f.source_registers, facts, cfg, predecessors)
+            if producer is not None:
+                found.append(RdnaHazard(index, producer, ROW_K, ("s_waitcnt_depctr depctr_va_vdst(0)",)))
+    return found
+
+
+def _partial_forwarding(consumer: int, sources: tuple[frozenset, ...], facts: list[RdnaFacts], cfg: ControlFlowGraph,
+                        predecessors: list[list[int]]) -> int | None:
+    """The first VALU write of the pattern (Va's) where the search from `consumer` finds one, else None."""
+    starts, block_of = cfg.starts, cfg.block_of
+    visited: set[int] = set()
+    home = block_of[consumer]
+    # (index to look at next, its block's first index, the block, VALUs passed, source -> VALUs passed when its
+    # write was met, VALUs passed when EXEC's write was met)
+    stack: list[tuple[int, int, int, int, dict[frozenset, int], int | None]] = [
+        (consumer - 1, starts[home], home, 0, {}, None)]
+    while stack:
+        index, first, block, valus, written, exec_at = stack.pop()
+        ended = False
+        while index >= first:
+            f = facts[index]
+            if valus > _K_SEARCH or f.vmem or f.ds or f.export or field_is_zero(f.depctr, "va_vdst"):
+                ended = True
+                break
+            changed = False
+            if f.valu:
+                for source in sources:
+                    if source not in written and source & f.vgpr_defs:
+                        written = {**written, source: valus}
+                        changed = True
+            elif exec_at is None and written and f.writes_exec:
+                exec_at, changed = valus, True
+            if changed and exec_at is not None:
+                verdict = _partial_forwarding_verdict(written, exec_at)
+                if verdict is not None:
+                    if verdict:
+                        return index
+                    ended = True
+                    break
+            if f.valu:
+                valus += 1
+            index -= 1
+        if ended:
+            continue
+        for predecessor in predecessors[block]:
+            if predecessor not in visited:
+                visited.add(predecessor)
+                start = starts[predecessor]
+                stack.append((start + len(cfg.blocks[predecessor].instructions) - 1, start, predecessor, valus, written,
+                              exec_at))
+    return None
+
+
+def _partial_forwarding_verdict(written: dict[frozenset, int], exec_at: int) -> bool | None:
+    """True: the pattern is complete; False: it can no longer be; None: look further back."""
+    after_exec = [position for position in written.values() if position < exec_at]
+    before_exec = [position for position in written.values() if position >= exec_at]
+    if not after_exec:
+        return None
+    vb = min(after_exec)
+    between_exec_and_vb = exec_at - vb - 1
+    if vb > _K_AFTER or between_exec_and_vb > _K_BEFORE_AND_ACROSS_EXEC:
+        return False
+    if not before_exec:
+        return None
+    before = min(before_exec) - exec_at
+    if before > _K_BEFORE_AND_ACROSS_EXEC or before + between_exec_and_vb > _K_BEFORE_AND_ACROSS_EXEC:
+        return False
+    return True
+
+
 def _row_x(facts: list[RdnaFacts]) -> _Flow:
     """s_sendmsg MSG_DEALLOC_VGPRS needs an s_nop right before it. State: the previous instruction was s_nop."""
     def step(state, index, f):
@@ -962,7 +1054,7 @@ def _rows_for(target: Target) -> tuple[str, ...]:
     elif major == 10:
         rows.append("C")
     elif major == 11:
-        rows += ["H", "I", "J", "M", "N", "X"]
+        rows += ["H", "I", "J", "K", "M", "N", "X"]
         if minor == 0 and name != "gfx11-generic":
             rows.append("L")
     elif major == 12 and not target.is_gfx1250:
@@ -972,7 +1064,7 @@ def _rows_for(target: Target) -> tuple[str, ...]:
     return tuple(rows)
 
 
-_WAVE64_ROWS = ("M",)  # rows LLVM applies only when the wave is 64 wide
+_WAVE64_ROWS = ("K", "M")  # rows LLVM applies only when the wave is 64 wide
 _FLOWS = {"A": _row_a, "C": _row_c, "D": _row_d, "E": _row_e, "F": _row_f, "G": _row_g, "H": _row_h, "L": _row_l,
           "N": _row_n, "O": _row_o, "P": _row_p, "X": _row_x, "B": _row_b, "S": _row_s,
           "T": _row_t, "U": _row_u, "V": _row_v}
@@ -1001,6 +1093,9 @@ class RdnaHazardAnalysis(Analysis):
             if letter in _WAVE64_ROWS:
                 if wave != 64 or not known:
                     continue  # LLVM applies it to wave64 only; quiet where the wave size is a guess
+                if letter == "K":
+                    report.hazards += _row_k(facts, cfg, edges)
+                    continue
                 flow = _row_m(facts, frozenset(start + len(block.instructions) - 1
                                                for start, block in zip(cfg.starts, cfg.blocks, strict=True)))
             elif letter == "Q":
@@ -1041,7 +1136,7 @@ def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
     test: Callable[[RdnaFacts], bool] = {
         "A": lambda f: f.smem, "C": lambda f: f.mnemonic == "s_denorm_mode", "D": lambda f: f.vmem or f.ds,
         "E": lambda f: f.smem, "F": lambda f: f.valu and f.writes_exec, "G": lambda f: f.ds,
-        "H": lambda f: f.permlane, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "O": lambda f: f.wmma_category >= 0, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
+        "H": lambda f: f.permlane, "K": lambda f: f.writes_exec and f.salu, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "O": lambda f: f.wmma_category >= 0, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
         "X": lambda f: f.dealloc_vgprs, "B": lambda f: f.offset_bits_1_2, "I": lambda f: f.lds_direct,
         "J": lambda f: f.lds_direct, "S": lambda f: f.hwreg in _STATUS_REGISTERS,
         "T": lambda f: f.mnemonic.startswith("ds_atomic_async_barrier_arrive"), "U": lambda f: bool(f.scratch_base_read),
