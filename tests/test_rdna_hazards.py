@@ -160,6 +160,16 @@ CASES = [
     ("V", "gfx1250", "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 0, 1), 1", "v_nop\n v_nop"),
     ("V", "gfx1250", "v_nop\n v_nop\n s_setreg_b32 hwreg(HW_REG_WAVE_MODE, 0, 1), s0", None),
     ("V", "gfx1250", "s_setreg_b32 hwreg(HW_REG_WAVE_MODE), s0", None),
+    # R: gfx1150-gfx1153 shaders: priority 2 from the start, s_setprio 0 after the last of a run of exports
+    ("R", "gfx1151", "s_setprio 2\n v_mov_b32_e32 v0, 0\n exp mrt0 v0, v0, v0, v0 done\n s_endpgm",
+     "s_setprio 0\n s_nop 0\n s_nop 0"),
+    ("R", "gfx1151", "s_setprio 2\n exp mrt0 v0, v0, v0, v0\n v_mov_b32_e32 v0, 0",
+     "s_setprio 0\n s_waitcnt_expcnt null, 0x0\n s_nop 0\n s_nop 0\n s_setprio 2"),
+    ("R", "gfx1151", "v_mov_b32_e32 v0, 0\n exp mrt0 v0, v0, v0, v0 done\n s_setprio 0", "s_setprio 2"),
+    ("R", "gfx1151", "s_setprio 3\n exp mrt0 v0, v0, v0, v0\n exp mrt1 v0, v0, v0, v0 done\n s_setprio 0", None),
+    ("R", "gfx1100", "exp mrt0 v0, v0, v0, v0 done\n s_nop 0", None),
+    ("R", "gfx1151", "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)\n exp mrt0 v0, v0, v0, v0 done\n s_setprio 0\n"
+                     " s_setpc_b64 s[30:31]", None),  # a callable function: its caller raises the priority
     # C: gfx10 floating-point atomic before s_denorm_mode: 3 wait states, a VALU or s_waitcnt ends it
     ("C", "gfx1030", "global_atomic_fmin v0, v1, s[0:1]\n s_denorm_mode 15", "s_nop 2"),
     ("C", "gfx1010", "global_atomic_fmin v0, v1, s[0:1]\n s_nop 0\n s_denorm_mode 15", "s_nop 1"),
@@ -168,16 +178,20 @@ CASES = [
 ]
 
 
-def _text(target: str, body: str, function: bool) -> str:
+def _text(target: str, body: str, function: bool, os: str = "amdhsa") -> str:
     end = "" if body.endswith("s_setpc_b64 s[30:31]") else "s_setpc_b64 s[30:31]" if function else "s_endpgm"
-    return f'.amdgcn_target "amdgcn-amd-amdhsa--{target}"\nk:\n {body}\n {end}\n'
+    return f'.amdgcn_target "amdgcn-amd-{os}--{target}"\nk:\n {body}\n {end}\n'
 
 
 def _lint(snippet, target: str, body: str, row: str):
     """missing-nop's findings of `row` (row Q: those on the body's last line; the function's return flushes the rest)."""
     last = 2 + len(body.split("\n"))
-    return [d for d in snippet.lint(_text(target, body, row == "Q")).diagnostics if d.name == "missing-nop"
+    return [d for d in snippet.lint(_text(target, body, row == "Q", _OS.get(row, "amdhsa"))).diagnostics
+            if d.name == "missing-nop"
             and (d.line == last if row == "Q" else f"(row {row})" in d.message)]
+
+
+_OS = {"R": "amdpal"}  # row R is checked in graphics listings only
 
 
 def _applied(text: str, edit) -> str:
@@ -200,7 +214,7 @@ def test_rdna_row(snippet, row, target, body, fix):
         assert fix in edit.text
     else:
         assert [line.strip() for line in edit.text.strip().split("\n")] == [line.strip() for line in fix.split("\n")]
-    fixed = _applied(_text(target, body, row == "Q"), edit)
+    fixed = _applied(_text(target, body, row == "Q", _OS.get(row, "amdhsa")), edit)
     assert [d for d in snippet.lint(fixed).diagnostics if d.name == "missing-nop" and f"(row {row})" in d.message
             and (d.line == finding.line + edit.text.count("\n") if row == "Q" else True)] == []
 

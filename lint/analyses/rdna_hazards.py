@@ -139,6 +139,7 @@ class RdnaFacts:
     mask_reads: frozenset = frozenset()  # SGPRs or VCC a VALU reads as a lane mask or carry-in (row M)
     first_sgpr_def: frozenset = frozenset()  # the first SGPR or VCC operand written (row M)
     dealloc_vgprs: bool = False
+    priority: int | None = None  # s_setprio's priority
     hwreg: int | str | None = None  # the hardware register an s_getreg/s_setreg names (id, or its name)
     simm16_is_1: bool = False  # s_setreg whose simm16 is 1: hwreg(HW_REG_WAVE_MODE, 0, 1) (row V)
     scratch_base_read: frozenset = frozenset()  # s102/s103 read as src_flat_scratch_base_lo/hi or hwreg (row U)
@@ -252,6 +253,8 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
             message = message.args[0]
         facts.dealloc_vgprs = (isinstance(message, Sym) and message.name.upper() in _DEALLOC) or (
             isinstance(message, Num) and message.value == 3)
+    if mnemonic == "s_setprio" and instruction.operands and isinstance(instruction.operands[0], Num):
+        facts.priority = int(instruction.operands[0].value)
     if mnemonic.startswith(("s_getreg", "s_setreg")):
         facts.hwreg = _hwreg_name(instruction.operands)
         simm16 = instruction.operands[0] if mnemonic.startswith("s_setreg") and instruction.operands else None
@@ -377,6 +380,7 @@ ROW_I = RdnaRow("I", "an LDS-direct load's destination read or written by a rece
                 "LLVM 22; RDNA3 ISA guide 12.2.1.2")
 ROW_J = RdnaRow("J", "an LDS-direct load's destination read or written by a VMEM or DS access still in flight",
                 "LLVM 22; RDNA3 ISA guide 12.2.1.2")
+ROW_R = RdnaRow("R", "an export without the priority LLVM requires around it (gfx1150-gfx1153)", "LLVM 22")
 ROW_S = RdnaRow("S", "s_getreg of a wave status register without an s_wait_alu of every field (gfx1250)", "LLVM 22")
 ROW_T = RdnaRow("T", "ds_atomic_async_barrier_arrive_b64 without s_wait_alu depctr_vm_vsrc(0) around it (gfx1250)",
                 "LLVM 22")
@@ -385,9 +389,6 @@ ROW_V = RdnaRow("V", "s_setreg of MODE bit 0 without two v_nop before it (gfx125
 ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work", "LLVM 22")
 ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes", "LLVM 22")
 ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode", "LLVM 22")
-
-RDNA_ROWS = (ROW_A, ROW_B, ROW_C, ROW_D, ROW_E, ROW_F, ROW_G, ROW_H, ROW_I, ROW_J, ROW_K, ROW_L, ROW_M, ROW_N, ROW_O, ROW_P, ROW_Q,
-             ROW_S, ROW_T, ROW_U, ROW_V, ROW_X)
 
 
 # ---- the dataflow engine: each row is (start state, merge, step); step returns (new state, hazard or None)
@@ -983,6 +984,31 @@ def _partial_forwarding_verdict(written: dict[frozenset, int], exec_at: int) -> 
     return True
 
 
+_NORMAL_PRIORITY = 2
+
+
+def _row_r(facts: list[RdnaFacts], kernel: Kernel, entry: bool) -> list[RdnaHazard]:
+    """gfx1150-gfx1153 graphics shaders: a shader that exports starts at priority 2 or more (a callable function
+    leaves that to its caller), and the last of a run of exports is followed by `s_setprio 0` (LLVM then waits
+    for the exports, two `s_nop 0`, and raises it again)."""
+    found = []
+    instructions = kernel.instructions
+    priority = facts[0].priority if facts else None
+    if entry and facts and not (priority is not None and priority >= _NORMAL_PRIORITY):
+        found.append(RdnaHazard(0, None, ROW_R, (f"s_setprio {_NORMAL_PRIORITY}",), detail="the shader exports"))
+    for index, f in enumerate(facts):
+        if not f.export or index + 1 >= len(facts):
+            continue
+        following = facts[index + 1]
+        if following.export or following.priority == 0:
+            continue
+        end = following.mnemonic.startswith("s_endpgm")
+        lines = ["s_setprio 0"] + ([] if end else ["s_waitcnt_expcnt null, 0x0"]) + ["s_nop 0", "s_nop 0"] + (
+            [] if end else [f"s_setprio {_NORMAL_PRIORITY}"])
+        found.append(RdnaHazard(index, None, ROW_R, tuple(lines), after=index, detail=f"{instructions[index].mnemonic}"))
+    return found
+
+
 def _row_x(facts: list[RdnaFacts]) -> _Flow:
     """s_sendmsg MSG_DEALLOC_VGPRS needs an s_nop right before it. State: the previous instruction was s_nop."""
     def step(state, index, f):
@@ -1055,6 +1081,8 @@ def _rows_for(target: Target) -> tuple[str, ...]:
         rows.append("C")
     elif major == 11:
         rows += ["H", "I", "J", "K", "M", "N", "X"]
+        if minor == 5 or name == "gfx11-generic":
+            rows.append("R")
         if minor == 0 and name != "gfx11-generic":
             rows.append("L")
     elif major == 12 and not target.is_gfx1250:
@@ -1100,6 +1128,13 @@ class RdnaHazardAnalysis(Analysis):
                                                for start, block in zip(cfg.starts, cfg.blocks, strict=True)))
             elif letter == "Q":
                 flow = _row_q(target, _entry_function(kernel, facts))
+            elif letter == "R":
+                # LLVM skips compute shaders and kernels, which only the calling convention tells apart: only
+                # the graphics OSes' listings are checked
+                triple = manager.module.target_triple or ""
+                if "amdpal" in triple or "mesa3d" in triple:
+                    report.hazards += _row_r(facts, kernel, _entry_function(kernel, facts))
+                continue
             elif letter in ("I", "J"):
                 flow = (_row_i if letter == "I" else _row_j)(facts, target)
             else:
@@ -1136,7 +1171,7 @@ def _may_apply(letter: str, facts: list[RdnaFacts]) -> bool:
     test: Callable[[RdnaFacts], bool] = {
         "A": lambda f: f.smem, "C": lambda f: f.mnemonic == "s_denorm_mode", "D": lambda f: f.vmem or f.ds,
         "E": lambda f: f.smem, "F": lambda f: f.valu and f.writes_exec, "G": lambda f: f.ds,
-        "H": lambda f: f.permlane, "K": lambda f: f.writes_exec and f.salu, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "O": lambda f: f.wmma_category >= 0, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
+        "H": lambda f: f.permlane, "R": lambda f: f.export, "K": lambda f: f.writes_exec and f.salu, "L": lambda f: f.trans, "M": lambda f: bool(f.mask_reads), "N": lambda f: f.wmma, "O": lambda f: f.wmma_category >= 0, "P": lambda f: f.trans, "Q": lambda f: f.valu or f.salu,
         "X": lambda f: f.dealloc_vgprs, "B": lambda f: f.offset_bits_1_2, "I": lambda f: f.lds_direct,
         "J": lambda f: f.lds_direct, "S": lambda f: f.hwreg in _STATUS_REGISTERS,
         "T": lambda f: f.mnemonic.startswith("ds_atomic_async_barrier_arrive"), "U": lambda f: bool(f.scratch_base_read),
