@@ -5,6 +5,7 @@ import pytest
 from amdgpu_lint.analyses.rdna_hazards import depctr_fields_of, depctr_value, field_is_zero
 from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.model.targets import parse_target_id
+from conftest import ROOT
 
 # (row, target, body, the fix llc-22 writes before the body's last line, or None where nothing is missing). Row Q's
 # cases are callable functions (they return), where every SGPR pair counts as read by a VALU before
@@ -262,3 +263,26 @@ def test_depctr_field_the_target_lacks_is_not_understood():
     statement = parse_statement("s_waitcnt_depctr depctr_hold_cnt(0)")
     assert depctr_value(statement.operands, parse_target_id("gfx1010")) is None
     assert depctr_value(statement.operands, parse_target_id("gfx1030")) == 0xFF1F
+
+
+def test_fix_restores_what_llvm_deleted_on_the_command_line(tmp_path, capsys):
+    """`check --fix` on LLVM's gfx1201 and gfx1100 output with mitigations deleted gives back the listing."""
+    from amdgpu_lint.cli import main
+
+    from llvm_oracle import compile_ir
+
+    source = (ROOT / "fixtures" / "rdna" / "hazards.ll").read_text()
+    for target, mitigation in (("gfx1201", "\ts_wait_alu"), ("gfx1100", "\ts_waitcnt_depctr depctr_va_vdst(0)"),
+                               ("gfx1100", "\tv_mov_b32_e32 v1, v1")):
+        listing = compile_ir(source, target, 0 if target == "gfx1201" else 2)
+        lines = listing.split("\n")
+        kept = [line for line in lines if not line.startswith(mitigation)]
+        assert len(kept) < len(lines)
+        path = tmp_path / f"{target}.s"
+        path.write_text("\n".join(kept))
+        main(["check", "--no-config", "--no-cache", "--select", "missing-nop", "--fix", str(path)])
+        capsys.readouterr()
+        fixed = path.read_text().split("\n")
+        assert [line.strip() for line in fixed if line.startswith(mitigation)] == [
+            line.replace("depctr_hold_cnt(0) ", "").strip() for line in lines if line.startswith(mitigation)]
+        assert main(["check", "--no-config", "--no-cache", "--select", "missing-nop", str(path)]) == 0

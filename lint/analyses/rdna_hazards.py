@@ -25,7 +25,7 @@ from .manager import Analysis, AnalysisManager
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 # ---- s_waitcnt_depctr / s_wait_alu fields: name -> (lowest bit, width); all ones (the default) waits for nothing
@@ -338,11 +338,10 @@ def _explicit(instruction: Instruction, info: DefUse) -> tuple[list[Node], list[
 
 @dataclass(frozen=True, slots=True)
 class RdnaRow:
-    """One RDNA hazard: its letter, what it is, and what llc-22 inserts."""
+    """One RDNA hazard row: its letter in rdna-hazards.md and what it is."""
 
     letter: str
     description: str
-    source: str  # where the rule comes from (LLVM 22 only, or AMD's ISA guide as well)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,37 +357,29 @@ class RdnaHazard:
     field: tuple[str, int] | None = None  # instead of inserting lines: set this field of the consumer (name, value)
 
 
-ROW_D = RdnaRow("D", "a VMEM or DS instruction reads an SGPR that a scalar instruction then writes", "LLVM 22")
-ROW_E = RdnaRow("E", "an SMEM instruction reads an SGPR that a VALU then writes", "LLVM 22")
-ROW_F = RdnaRow("F", "a non-VALU instruction reads EXEC that a VALU then writes", "LLVM 22")
-ROW_G = RdnaRow("G", "LDS and VMEM accesses on the two sides of a branch", "LLVM 22")
-ROW_H = RdnaRow("H", "v_cmpx writes EXEC before a v_permlane", "LLVM 22; RDNA3 ISA guide 7.2.8")
-ROW_K = RdnaRow("K", "a VALU reads two VGPRs written around an SALU write of EXEC (gfx11 wave64 partial forwarding)",
-                "LLVM 22")
-ROW_L = RdnaRow("L", "a transcendental result read by a VALU too soon", "LLVM 22")
-ROW_N = RdnaRow("N", "a WMMA result read as A or B of the next WMMA", "LLVM 22; RDNA3 ISA guide 7.9")
-ROW_Q = RdnaRow("Q", "an SGPR read before the ALU write to it has landed (gfx12)", "LLVM 22")
-ROW_O = RdnaRow("O", "a WMMA result or source touched by the next instructions while the WMMA runs (gfx1250)",
-                "LLVM 22")
-ROW_P = RdnaRow("P", "a transcendental result read, or its source overwritten, by the next VALU (gfx1250)",
-                "LLVM 22")
-ROW_M = RdnaRow("M", "a VALU reads an SGPR as a lane mask or carry-in, then an ALU instruction writes it (gfx11 wave64)",
-                "LLVM 22")
-ROW_B = RdnaRow("B", "a 16-byte NSA image instruction right before a buffer access with offset bit 1 or 2 (gfx101x)",
-                "LLVM 22")
-ROW_I = RdnaRow("I", "an LDS-direct load's destination read or written by a recent VALU (its wait_vdst field)",
-                "LLVM 22; RDNA3 ISA guide 12.2.1.2")
-ROW_J = RdnaRow("J", "an LDS-direct load's destination read or written by a VMEM or DS access still in flight",
-                "LLVM 22; RDNA3 ISA guide 12.2.1.2")
-ROW_R = RdnaRow("R", "an export without the priority LLVM requires around it (gfx1150-gfx1153)", "LLVM 22")
-ROW_S = RdnaRow("S", "s_getreg of a wave status register without an s_wait_alu of every field (gfx1250)", "LLVM 22")
-ROW_T = RdnaRow("T", "ds_atomic_async_barrier_arrive_b64 without s_wait_alu depctr_vm_vsrc(0) around it (gfx1250)",
-                "LLVM 22")
-ROW_U = RdnaRow("U", "s102/s103 written, then read as the flat scratch base (gfx1250)", "LLVM 22")
-ROW_V = RdnaRow("V", "s_setreg of MODE bit 0 without two v_nop before it (gfx1250)", "LLVM 22")
-ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work", "LLVM 22")
-ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes", "LLVM 22")
-ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode", "LLVM 22")
+ROW_D = RdnaRow("D", "a VMEM or DS instruction reads an SGPR that a scalar instruction then writes")
+ROW_E = RdnaRow("E", "an SMEM instruction reads an SGPR that a VALU then writes")
+ROW_F = RdnaRow("F", "a non-VALU instruction reads EXEC that a VALU then writes")
+ROW_G = RdnaRow("G", "LDS and VMEM accesses on the two sides of a branch")
+ROW_H = RdnaRow("H", "v_cmpx writes EXEC before a v_permlane")
+ROW_K = RdnaRow("K", "a VALU reads two VGPRs written around an SALU write of EXEC (gfx11 wave64 partial forwarding)")
+ROW_L = RdnaRow("L", "a transcendental result read by a VALU too soon")
+ROW_N = RdnaRow("N", "a WMMA result read as A or B of the next WMMA")
+ROW_Q = RdnaRow("Q", "an SGPR read before the ALU write to it has landed (gfx12)")
+ROW_O = RdnaRow("O", "a WMMA result or source touched by the next instructions while the WMMA runs (gfx1250)")
+ROW_P = RdnaRow("P", "a transcendental result read, or its source overwritten, by the next VALU (gfx1250)")
+ROW_M = RdnaRow("M", "a VALU reads an SGPR as a lane mask or carry-in, then an ALU instruction writes it (gfx11 wave64)")
+ROW_B = RdnaRow("B", "a 16-byte NSA image instruction right before a buffer access with offset bit 1 or 2 (gfx101x)")
+ROW_I = RdnaRow("I", "an LDS-direct load's destination read or written by a recent VALU (its wait_vdst field)")
+ROW_J = RdnaRow("J", "an LDS-direct load's destination read or written by a VMEM or DS access still in flight")
+ROW_R = RdnaRow("R", "an export without the priority LLVM requires around it (gfx1150-gfx1153)")
+ROW_S = RdnaRow("S", "s_getreg of a wave status register without an s_wait_alu of every field (gfx1250)")
+ROW_T = RdnaRow("T", "ds_atomic_async_barrier_arrive_b64 without s_wait_alu depctr_vm_vsrc(0) around it (gfx1250)")
+ROW_U = RdnaRow("U", "s102/s103 written, then read as the flat scratch base (gfx1250)")
+ROW_V = RdnaRow("V", "s_setreg of MODE bit 0 without two v_nop before it (gfx1250)")
+ROW_X = RdnaRow("X", "s_sendmsg MSG_DEALLOC_VGPRS right after other work")
+ROW_A = RdnaRow("A", "SMEM soft clause with xnack: a clause member reads what an earlier member writes")
+ROW_C = RdnaRow("C", "a floating-point VMEM atomic before s_denorm_mode")
 
 
 # ---- the dataflow engine: each row is (start state, merge, step); step returns (new state, hazard or None)
@@ -438,7 +429,7 @@ def _run_flow(flow: _Flow, facts: list[RdnaFacts], cfg: ControlFlowGraph, edges:
     return [hazard for block in sorted(found) for hazard in found[block]]
 
 
-def _edges(cfg: ControlFlowGraph, kernel: Kernel) -> list[list[int]]:
+def _edges(cfg: ControlFlowGraph) -> list[list[int]]:
     """The CFG's successors, less the fall-through the CFG keeps after an `s_branch` to a label it does not
     resolve (LLVM's branch to the empty block at a function's end): no path runs that way."""
     edges = []
@@ -465,25 +456,24 @@ def _larger(a: Any, b: Any) -> Any:
 def _row_d(facts: list[RdnaFacts]) -> _Flow:
     """VMEM/DS reads R (explicitly, or EXEC and M0 implicitly), then an SALU or SMEM writes R: until a VALU,
     `s_waitcnt 0` or a depctr with vm_vsrc 0 lies between."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if state and (f.salu or f.smem) and f.explicit_sgpr_defs:
             hit = [producer for unit, producer in state if unit in f.explicit_sgpr_defs]
             if hit:
-                hazard = RdnaHazard(index, max(hit), ROW_D, (_depctr_d,))
+                hazard = RdnaHazard(index, max(hit), ROW_D, ("s_waitcnt_depctr depctr_vm_vsrc(0)",))
                 state = frozenset()
         if f.valu or f.waitcnt_zero or field_is_zero(f.depctr, "vm_vsrc"):
             return frozenset(), hazard
         if (f.vmem or f.ds) and f.sgpr_uses:
             state = state | frozenset((unit, index) for unit in f.sgpr_uses)
         return state, hazard
-    _depctr_d = "s_waitcnt_depctr depctr_vm_vsrc(0)"
     return _Flow(frozenset(), _union, step)
 
 
 def _row_e(facts: list[RdnaFacts]) -> _Flow:
     """SMEM reads an SGPR that a VALU then writes: until an SALU (not SOPP), or a wait for lgkmcnt 0."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if state and f.valu and f.sgpr_defs:
             hit = [producer for unit, producer in state if unit in f.sgpr_defs]
@@ -503,7 +493,7 @@ def _row_e(facts: list[RdnaFacts]) -> _Flow:
 def _row_f(facts: list[RdnaFacts]) -> _Flow:
     """A non-VALU reads EXEC (every VMEM and DS does), then a VALU writes it: until a VALU writing an SGPR,
     or a depctr with sa_sdst 0."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.valu:
             if state >= 0 and f.writes_exec:
@@ -522,7 +512,7 @@ def _row_g(facts: list[RdnaFacts]) -> _Flow:
     """An LDS access, a branch, then a VMEM access (or the other way round), with no memory access of either
     kind after the branch and no `s_waitcnt_vscnt null, 0` in between. State: (kind of the last access,
     whether a branch followed it, its index) for each path, kind 0 when none."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         kind = 1 if f.ds else 2 if f.vmem else 0
         hazard = None
         if kind:
@@ -540,7 +530,7 @@ def _row_g(facts: list[RdnaFacts]) -> _Flow:
 
 def _row_h(facts: list[RdnaFacts]) -> _Flow:
     """v_cmpx writes EXEC, then a v_permlane: until a VALU other than v_nop."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if not f.valu:
             return state, hazard
@@ -558,7 +548,7 @@ _TRANS_VALUS, _TRANS_TRANS = 5, 1
 def _row_l(facts: list[RdnaFacts]) -> _Flow:
     """A transcendental writes V, then a VALU reads V as a source with at most 5 VALUs and 1 transcendental
     between: until a VMEM, DS or export, or a depctr with va_vdst 0. State: (VGPRs, producer, VALUs, TRANS)."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.vmem or f.ds or f.export or field_is_zero(f.depctr, "va_vdst"):
             return frozenset(), hazard
@@ -581,7 +571,7 @@ def _row_l(facts: list[RdnaFacts]) -> _Flow:
 
 def _row_n(facts: list[RdnaFacts]) -> _Flow:
     """A WMMA writes D, and the next VALU is a WMMA reading D as A or B (gfx12: or as a SWMMAC index)."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.valu:
             return state, None
         hazard = None
@@ -598,7 +588,7 @@ _ALL_PAIRS = (1 << 64) - 1
 def _row_q(target: Target, entry_function: bool) -> _Flow:
     """gfx12's SGPR read hazards, as LLVM 22's AMDGPUWaitSGPRHazards pass tracks them. State: (pairs a VALU
     has read, SGPRs an SALU wrote, SGPRs a VALU wrote, who wrote VCC) as bit sets."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         tracked, salu_written, valu_written, vcc = state
         if f.smem or (f.vmem and not f.flat):
             return (tracked, 0, 0, 0), None
@@ -658,7 +648,7 @@ def _row_q(target: Target, entry_function: bool) -> _Flow:
                 valu_written |= ((1 << count) - 1) << number
         return (tracked, salu_written, valu_written, vcc), hazard
 
-    def merge(a, b):
+    def merge(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(x | y for x, y in zip(a, b, strict=True))
     return _Flow((0 if entry_function else _ALL_PAIRS, 0, 0, 0), merge, step)
 
@@ -674,7 +664,7 @@ def _q_detail(wait: int, f: RdnaFacts) -> str:
 def _row_p(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: a transcendental, then as the next VALU a non-transcendental one that reads its result or
     overwrites one of its sources. State: the last VALU's index if it was a transcendental, else -1."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.valu:
             return state, None
         hazard = None
@@ -691,7 +681,7 @@ def _row_m(facts: list[RdnaFacts], block_ends: frozenset[int]) -> _Flow:
     depctr wait right after the write, which may move down to just before the next read of what the write
     wrote, but not past the end of the block. State: (SGPRs read as masks since written, pending writes as
     (unit, writer, field))."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         masks, pending = state
         hazards: list[RdnaHazard] = []
         if f.depctr is not None:
@@ -714,12 +704,12 @@ def _row_m(facts: list[RdnaFacts], block_ends: frozenset[int]) -> _Flow:
     return _Flow((frozenset(), frozenset()), _pairwise_union, step)
 
 
-def _mask_hazards(entries) -> list[RdnaHazard]:
+def _mask_hazards(entries: Iterable[tuple[tuple[str, int], int, str]]) -> list[RdnaHazard]:
     writers = sorted({(writer, field) for _, writer, field in entries})
     return [RdnaHazard(writer, None, ROW_M, (depctr_line(11, (field,)),), after=writer) for writer, field in writers]
 
 
-def _pairwise_union(a, b):
+def _pairwise_union(a: tuple, b: tuple) -> tuple:
     return tuple(x | y for x, y in zip(a, b, strict=True))
 
 
@@ -730,7 +720,7 @@ _STATUS_REGISTERS = ("STATUS", "STATE_PRIV", "EXCP_FLAG_PRIV", "EXCP_FLAG_USER")
 def _row_s(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: every s_getreg of the wave's status registers right after an s_wait_alu with every field at 0.
     State: the previous instruction's depctr immediate (-1: none)."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.mnemonic.startswith("s_getreg") and f.hwreg in _STATUS_REGISTERS and not all(
                 field_is_zero(state, name) for name in _ALL_FIELDS):
@@ -748,7 +738,7 @@ def _row_t(facts: list[RdnaFacts]) -> _Flow:
     State: (previous instruction's depctr immediate or -1, the arrive that needs the wait after it, or -1)."""
     wait = depctr_line(12, ("vm_vsrc",))
 
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         before, arrive = state
         hazards = []
         if arrive >= 0 and not field_is_zero(f.depctr, "vm_vsrc"):
@@ -763,7 +753,7 @@ def _row_t(facts: list[RdnaFacts]) -> _Flow:
 
 def _row_v(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: two v_nop right before an s_setreg whose simm16 is 1. State: v_nops just before (at most 2)."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.simm16_is_1 and state < 2:
             hazard = RdnaHazard(index, None, ROW_V, ("v_nop",) * (2 - state))
@@ -778,7 +768,7 @@ def _row_u(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: s102/s103 written, then read as src_flat_scratch_base_lo/hi (or through s_getreg) before 10
     SGPR-writing ALU instructions pass, with no s_wait_alu with sa_sdst and va_sdst both at 0 between.
     State: frozenset of (register, writer, SGPR-writing ALU instructions since)."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.depctr is not None and field_is_zero(f.depctr, "sa_sdst") and field_is_zero(f.depctr, "va_sdst"):
             return frozenset(), None
@@ -800,7 +790,7 @@ def _row_u(facts: list[RdnaFacts]) -> _Flow:
 def _row_b(facts: list[RdnaFacts]) -> _Flow:
     """gfx101x: an NSA image instruction of 16 bytes or more, then at once a buffer access whose offset has bit 1
     or 2 set. State: the previous instruction's index if it was such an image instruction, else -1."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if state >= 0 and f.offset_bits_1_2:
             hazard = RdnaHazard(index, state, ROW_B, ("s_nop 0",))
@@ -817,7 +807,7 @@ def _row_i(facts: list[RdnaFacts], target: Target) -> _Flow:
     DS or export drains them. State: frozenset of (VGPRs, producer, VALUs since, a transcendental passed)."""
     name = "wait_va_vdst" if target.major >= 12 else "wait_vdst"
 
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.lds_direct and state:
             counts = [(0 if trans else valus, producer) for vgprs, producer, valus, trans in state if vgprs & f.vgpr_defs]
@@ -843,7 +833,7 @@ def _row_j(facts: list[RdnaFacts], target: Target) -> _Flow:
     with a depctr before it, gfx12 with the load's own wait_vm_vsrc:0. State: frozenset of (VGPR, producer)."""
     gfx12 = target.major >= 12
 
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.lds_direct:
             hit = [producer for unit, producer in state if unit in f.vgpr_defs]
@@ -870,7 +860,7 @@ def _row_o(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: an XDL WMMA's result read as A/B (SWMMAC: or index) by the next XDL WMMA, or a co-executing VALU
     (not transcendental, not dual-issue: LLVM 22 leaves VOPD alone) reading or writing its result or overwriting
     its A/B, with too few VALUs (v_nop counts) between. State: frozenset of (WMMA, VALUs since)."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.valu:
             return state, None
         hazard = None
@@ -979,9 +969,7 @@ def _partial_forwarding_verdict(written: dict[frozenset, int], exec_at: int) -> 
     if not before_exec:
         return None
     before = min(before_exec) - exec_at
-    if before > _K_BEFORE_AND_ACROSS_EXEC or before + between_exec_and_vb > _K_BEFORE_AND_ACROSS_EXEC:
-        return False
-    return True
+    return before + between_exec_and_vb <= _K_BEFORE_AND_ACROSS_EXEC
 
 
 _NORMAL_PRIORITY = 2
@@ -1011,7 +999,7 @@ def _row_r(facts: list[RdnaFacts], kernel: Kernel, entry: bool) -> list[RdnaHaza
 
 def _row_x(facts: list[RdnaFacts]) -> _Flow:
     """s_sendmsg MSG_DEALLOC_VGPRS needs an s_nop right before it. State: the previous instruction was s_nop."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.dealloc_vgprs and not state:
             hazard = RdnaHazard(index, None, ROW_X, ("s_nop 0",))
@@ -1023,7 +1011,7 @@ def _row_a(facts: list[RdnaFacts]) -> _Flow:
     """With xnack, back-to-back SMEM instructions form a clause; one that is a store, or that reads or writes
     what an earlier member writes (or writes what a member reads), must start a new clause.
     State: (first member, registers the members write, registers they read), () outside a clause."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.smem:
             return (), None
         written = frozenset(u for u in f.sgpr_defs if u[0] in _SCALAR_FILES)
@@ -1043,7 +1031,7 @@ def _row_a(facts: list[RdnaFacts]) -> _Flow:
 def _row_c(facts: list[RdnaFacts]) -> _Flow:
     """A floating-point VMEM atomic, then s_denorm_mode within 3 wait states (a VALU or any s_waitcnt ends it).
     State: (producer, wait states since), () when none."""
-    def step(state, index, f):
+    def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         hazard = None
         if f.mnemonic == "s_denorm_mode" and state and state[1] < 3:
             hazard = RdnaHazard(index, state[0], ROW_C, (f"s_nop {2 - state[1]}",))
@@ -1112,7 +1100,7 @@ class RdnaHazardAnalysis(Analysis):
         facts = [shared.rdna or _shared_rdna(shared, instruction, target)
                  for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
         cfg = manager.get(CFGAnalysis)
-        edges = _edges(cfg, kernel)
+        edges = _edges(cfg)
         report = RdnaReport()
         wave, known = _wave_size(manager.module, kernel)
         for letter in _rows_for(target):
