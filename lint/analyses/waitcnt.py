@@ -653,7 +653,7 @@ class WaitcntAnalysis(Analysis):
             # a function starts with the caller's events in flight (stores write no register)
             return {name: Counter(unknown=is_function) for name in maxima}
 
-        tests = _RepeatedTests(list(map(_TEST_KEY, facts)), per_instruction, blocks, starts)
+        tests = _RepeatedTests(list(map(_TEST_KEY, facts)), per_instruction, blocks, starts, maxima)
         incoming: list[dict[Facts, State]] = [{} for _ in blocks]
         if blocks:
             incoming[0][frozenset()] = initial()
@@ -717,9 +717,14 @@ class _RepeatedTests:
     Only tests that occur more than once are tracked; a block keeps at most 8 sets of facts."""
 
     LIMIT = 8
+    #: joins into a block after which a count still growing jumps to its counter's maximum (where a loop that
+    #: never waits for its stores would take it one trip at a time: 63 walks for gfx12's storecnt)
+    WIDEN_AFTER = 8
 
-    def __init__(self, keys: list[tuple | None], def_use: list[DefUse], blocks, starts: list[int]):
+    def __init__(self, keys: list[tuple | None], def_use: list[DefUse], blocks, starts: list[int],
+                 maxima: dict[str, int]):
         self.blocks = blocks
+        self.maxima = maxima
         counts: dict[tuple, int] = {}
         for key in filter(None, keys):  # tests are non-empty tuples
             counts[key] = counts.get(key, 0) + 1
@@ -792,6 +797,9 @@ class _RepeatedTests:
                       for name, counter in out.items()}
             if all(merged[name] is current[name] or merged[name].same(current[name]) for name in merged):
                 return False
+            if self.versions[number] >= self.WIDEN_AFTER:
+                merged = {name: replace(counter, pending=self.maxima[name]) if counter.pending > current[name].pending
+                          else counter for name, counter in merged.items()}
             states[facts] = merged
         self.versions[number] += 1
         return True
