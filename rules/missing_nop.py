@@ -42,18 +42,21 @@ guide, sections 7.2.8, 12.2.1.2 and 7.9):
 | H | gfx101x, gfx11, gfx12, gfx1250 | `v_cmpx`, then a `v_permlane` | a VALU other than `v_nop` | `v_mov_b32_e32 vN, vN` (its source) |
 | I | gfx11, gfx12 | a VALU reads or writes an LDS-direct load's destination | VMEM/DS/export; 15 VALUs | the load's `wait_vdst`/`wait_va_vdst` |
 | J | gfx11, gfx12 | a VMEM/DS access touches it | a VALU, export, `s_waitcnt 0`, depctr vm_vsrc 0 | depctr (gfx11), `wait_vm_vsrc:0` (gfx12) |
+| K | gfx11 wave64 | a VALU reads Va and Vb: a VALU wrote Va, an SALU EXEC, a VALU Vb, close together | VMEM/DS/export, depctr va_vdst 0, more VALUs | `s_waitcnt_depctr depctr_va_vdst(0)` |
 | L | gfx1100-gfx1103 | a transcendental result read within 5 VALUs | 6 VALUs, 2 transcendentals, VMEM/DS/export, depctr va_vdst 0 | `s_waitcnt_depctr depctr_va_vdst(0)` |
 | M | gfx11 wave64 | a VALU reads an SGPR as lane mask/carry-in, an ALU writes it | the wait, before the next read | depctr sa_sdst / va_sdst / va_vcc after the write |
 | N | gfx11, gfx12, gfx1250 | a WMMA result read as A/B of the next WMMA | any VALU | `v_nop` |
 | O | gfx1250 | a VALU or XDL WMMA touches a running WMMA's result or sources | 2-9 VALUs by WMMA kind | `v_nop`s |
 | P | gfx1250 | a transcendental's result read, or source overwritten, by the next VALU | any VALU | `v_nop` |
 | Q | gfx1200, gfx1201 | an SGPR (pair a VALU has read) read after an SALU or VALU write | SMEM, buffer/image access, the wait | `s_wait_alu depctr_sa_sdst(0)` / `va_sdst` / `va_vcc` |
+| R | gfx1150-gfx1153 graphics (PAL, Mesa) | a shader that exports starts below priority 2; an export run ends without `s_setprio 0` | - | `s_setprio 2` at entry; `s_setprio 0`, waits and `s_nop`s after |
 | S, T, U, V | gfx1250 | status `s_getreg`; async barrier arrive; s102/s103 as flat scratch base; MODE bit 0 `s_setreg` | - | `s_wait_alu 0`; `depctr_vm_vsrc(0)` around; `sa_sdst va_sdst`; two `v_nop` |
 | X | gfx11, gfx12 | `s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)` | - | `s_nop 0` before it |
 
 `s_waitcnt_depctr` and `s_wait_alu` are read field by field, as named fields or raw immediates (`0xffe3` is
-vm_vsrc 0, `0xfffe` sa_sdst 0); `s_delay_alu` is a scheduling hint and ends nothing. Rows M (and LLVM's
-partial-forwarding row K, not checked yet) apply to wave64 only: where the wave size is not known, they stay quiet.
+vm_vsrc 0, `0xfffe` sa_sdst 0); `s_delay_alu` is a scheduling hint and ends nothing. Rows K and M apply to
+wave64 only: where the wave size is not known, they stay quiet. Row R depends on the calling convention (LLVM
+skips compute shaders and kernels), so it is checked only in PAL and Mesa listings.
 
 ## Why it matters
 The second instruction reads the old value (or the first one's write lands after the second): wrong numbers,
