@@ -858,8 +858,9 @@ _VALU_STATES = (4, 8, 2, 4)  # before a co-executable VALU reads or writes the r
 
 def _row_o(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: an XDL WMMA's result read as A/B (SWMMAC: or index) by the next XDL WMMA, or a co-executing VALU
-    (not transcendental, not dual-issue: LLVM 22 leaves VOPD alone) reading or writing its result or overwriting
-    its A/B, with too few VALUs (v_nop counts) between. State: frozenset of (WMMA, VALUs since)."""
+    (not transcendental) reading or writing its result or overwriting its A/B (a dual-issue pair: reading its
+    result only, as LLVM 22 checks it), with too few VALUs (v_nop counts) between. State: frozenset of (WMMA,
+    VALUs since)."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.valu:
             return state, None
@@ -870,11 +871,12 @@ def _row_o(facts: list[RdnaFacts]) -> _Flow:
                 w = facts[wmma]
                 if f.wmma_category >= 0:
                     needed = _WMMA_READ_STATES[w.wmma_category] if w.wmma_dst & f.wmma_sources else 0
-                elif not (f.trans or f.wmma or f.vopd):
-                    touched = (w.wmma_dst & (f.vgpr_sources | f.dst)) or (w.wmma_sources & f.dst)
-                    needed = _VALU_STATES[w.wmma_category] if touched else 0
-                else:
+                elif f.trans or f.wmma:
                     needed = 0
+                else:  # a dual-issue pair: LLVM 22 checks what it reads, not what it writes
+                    touched = w.wmma_dst & f.vgpr_sources if f.vopd else (
+                        (w.wmma_dst & (f.vgpr_sources | f.dst)) or (w.wmma_sources & f.dst))
+                    needed = _VALU_STATES[w.wmma_category] if touched else 0
                 if needed - valus > missing:
                     missing, producer = needed - valus, wmma
             if missing > 0:
