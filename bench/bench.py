@@ -1,6 +1,6 @@
-"""Speed and memory of amdgpu-lint on generated gfx942 kernel files (a measurement, not a test).
+"""Speed and memory of amdgpu-lint on generated kernel files (a measurement, not a test).
 
-Builds files by compiling fixtures/llvm/*.ll with llvmlite for gfx942 and repeating the kernels with
+Builds files by compiling fixtures/llvm/*.ll with llvmlite for gfx942 (or --cpu) and repeating the kernels with
 symbols unique per copy and source (so llvm-mc assembles them too), then runs each command in a new
 process, --runs times in paired rounds (ours and llvm-mc in turn, so both see the same machine load),
 and prints min / median / max wall time, peak RSS and, when an llvm-mc with AMDGPU is on PATH (Debian's
@@ -14,7 +14,7 @@ llvm-mc-22), the ratio of our median to llvm-mc's `-filetype=obj` median on the 
 exclusive time grouped by phase (time in shared helpers and the standard library goes to the phases
 that called them, in proportion).
 
-Usage: python bench/bench.py [--runs 5] [--lines 100000] [--million] [--trips 64,128,256,512] [--profile]
+Usage: python bench/bench.py [--cpu gfx942] [--runs 5] [--lines 100000] [--million] [--trips 64,128,256,512] [--profile]
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def kernel_sources(cpu: str) -> list[str]:
             if fixture_supports(path.name, cpu)]
 
 
-def renamed(assembly: str, copy: int, index: int) -> str:
+def renamed(assembly: str, copy: int, index: int, cpu: str = "gfx942") -> str:
     """One source's kernels with every symbol made unique to (copy, index); metadata kept once."""
     suffix = f"_c{copy}_{index}"
     names = re.findall(r"^\t\.type\t(\S+),@function", assembly, re.M)
@@ -57,7 +57,7 @@ def renamed(assembly: str, copy: int, index: int) -> str:
         text = re.sub(rf"(?<![\w.$]){re.escape(name)}(?![\w$])", f"{name}{suffix}", text)
     if copy == index == 0:
         return text
-    return _METADATA.sub("", text).replace('\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n', "")
+    return _METADATA.sub("", text).replace(f'\t.amdgcn_target "amdgcn-amd-amdhsa--{cpu}"\n', "")
 
 
 def build_file(lines: int, cpu: str = "gfx942") -> str:
@@ -65,23 +65,23 @@ def build_file(lines: int, cpu: str = "gfx942") -> str:
     parts, total, copy = [], 0, 0
     while total < lines:
         for index, source in enumerate(sources):
-            text = renamed(source, copy, index)
+            text = renamed(source, copy, index, cpu)
             parts.append(text)
             total += text.count("\n")
         copy += 1
     return "".join(parts)
 
 
-def saxpy_listing() -> str:
-    """LLVM's gfx942 output for the saxpy loop kernel: one loop, a descriptor and metadata."""
+def saxpy_listing(cpu: str = "gfx942") -> str:
+    """LLVM's output for the saxpy loop kernel: one loop, a descriptor and metadata."""
     from llvm_oracle import compile_ir
 
-    return compile_ir((ROOT / "fixtures" / "llvm" / "loop_saxpy.ll").read_text(), "gfx942")
+    return compile_ir((ROOT / "fixtures" / "llvm" / "loop_saxpy.ll").read_text(), cpu)
 
 
-def small_kernel() -> str:
+def small_kernel(cpu: str = "gfx942") -> str:
     """The saxpy kernel's code alone, as a 36-line file (what an editor or pre-commit sees)."""
-    code = saxpy_listing().split("\t.section\t.rodata")[0]
+    code = saxpy_listing(cpu).split("\t.section\t.rodata")[0]
     return code + ".Lfunc_end0:\n\t.size\tsaxpy, .Lfunc_end0-saxpy\n"
 
 
@@ -124,10 +124,10 @@ def paired(commands: list[list[str]], runs: int) -> list[Series]:
     return series
 
 
-def find_llvm_mc() -> str | None:
+def find_llvm_mc(cpu: str = "gfx942") -> str | None:
     for name in [f"llvm-mc-{v}" for v in range(26, 16, -1)] + ["llvm-mc"]:
         found = shutil.which(name)
-        if found and subprocess.run([found, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o",
+        if found and subprocess.run([found, "-triple=amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-filetype=obj", "-o",
                                      os.devnull], input="s_endpgm\n", text=True, capture_output=True).returncode == 0:
             return found
     return None
@@ -140,8 +140,8 @@ def lint(*argv: str) -> list[str]:
 class Bench:
     """Runs the measures and prints one table row each."""
 
-    def __init__(self, directory: Path, runs: int, llvm_mc: str | None):
-        self.directory, self.runs, self.llvm_mc = directory, runs, llvm_mc
+    def __init__(self, directory: Path, runs: int, llvm_mc: str | None, cpu: str = "gfx942"):
+        self.directory, self.runs, self.llvm_mc, self.cpu = directory, runs, llvm_mc, cpu
         self.check_medians: dict[Path, float] = {}
         print(f"{'measure':<50} {'lines':>9} {'min':>7} {'median':>7} {'max':>7} s {'RSS MB':>6} "
               f"{'llvm-mc s':>9} {'ratio':>6}")
@@ -153,7 +153,7 @@ class Bench:
 
     def assemble(self, paths: list[Path]) -> list[str]:
         """llvm-mc on `paths`, one after another, as one command."""
-        runs = [[self.llvm_mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o", os.devnull, str(p)]
+        runs = [[self.llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={self.cpu}", "-filetype=obj", "-o", os.devnull, str(p)]
                 for p in paths]
         return runs[0] if len(runs) == 1 else ["sh", "-c", " && ".join(" ".join(run) for run in runs)]
 
@@ -182,7 +182,7 @@ class Bench:
             self.note(f"report / check: {ours.median / self.check_medians[path]:.2f}x")
 
     def simulations(self, trips: list[int]) -> None:
-        saxpy = self.file("saxpy.s", saxpy_listing())
+        saxpy = self.file("saxpy.s", saxpy_listing(self.cpu))
         previous: tuple[int, float] | None = None
         for count in trips:
             trip_count = f"{_SAXPY_LOOP}={count}"
@@ -193,7 +193,7 @@ class Bench:
             previous = (count, ours.median)
 
     def workers(self, lines: int) -> None:
-        parts = [self.file(f"part_{n}.s", build_file(lines // 4)) for n in range(4)]
+        parts = [self.file(f"part_{n}.s", build_file(lines // 4, self.cpu)) for n in range(4)]
         medians = [self.measure(f"check --no-cache --jobs {jobs}, 4 files",
                                 lint("check", "--no-cache", "--jobs", str(jobs), *map(str, parts)), parts).median
                    for jobs in (1, 2)]
@@ -206,8 +206,8 @@ class Bench:
 
     def run(self, lines: int, million: bool, trips: list[int]) -> None:
         sizes = [2_000, 10_000, lines] + ([1_000_000] if million else [])
-        sized = {size: self.file(f"sized_{size}.s", build_file(size)) for size in sizes}
-        self.checks([("36-line kernel", self.file("kernel_36.s", small_kernel()))]
+        sized = {size: self.file(f"sized_{size}.s", build_file(size, self.cpu)) for size in sizes}
+        self.checks([("36-line kernel", self.file("kernel_36.s", small_kernel(self.cpu)))]
                     + [(f"{size:,} lines", path) for size, path in sized.items()])
         self.reports([sized[2_000], sized[lines]])
         self.simulations(trips)
@@ -281,9 +281,9 @@ def phase_times(stats: pstats.Stats) -> dict[str, float]:
     return times
 
 
-def profile(directory: Path, lines: int) -> None:
+def profile(directory: Path, lines: int, cpu: str) -> None:
     path = directory / f"sized_{lines}.s"
-    path.write_text(build_file(lines))
+    path.write_text(build_file(lines, cpu))
     output = directory / "check.prof"
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "cProfile", "-o", str(output), "-m", "amdgpu_lint", "check", "--no-config",
@@ -300,6 +300,7 @@ def profile(directory: Path, lines: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cpu", default="gfx942", help="the processor the files are compiled for")
     parser.add_argument("--runs", type=int, default=5, help="rounds per measure (median, min, max)")
     parser.add_argument("--lines", type=int, default=100_000, help="size of the large file")
     parser.add_argument("--million", action="store_true", help="also measure a 1M-line file (slow)")
@@ -312,14 +313,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="amdgpu-lint-bench-") as directory:
         os.environ["AMDGPU_LINT_CACHE_DIR"] = str(Path(directory) / "cache")
         if args.profile:
-            profile(Path(directory), args.lines)
+            profile(Path(directory), args.lines, args.cpu)
             return 0
-        llvm_mc = find_llvm_mc()
+        llvm_mc = find_llvm_mc(args.cpu)
         print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs, "
               f"Python {platform.python_version()}, {args.runs} paired runs per measure, "
               f"llvm-mc: {llvm_mc or 'not found (absolute figures only)'}")
         trips = [int(n) for n in args.trips.split(",")]
-        Bench(Path(directory), args.runs, llvm_mc).run(args.lines, args.million, trips)
+        Bench(Path(directory), args.runs, llvm_mc, args.cpu).run(args.lines, args.million, trips)
     return 0
 
 

@@ -164,8 +164,11 @@ def test_fix_inserts_the_missing_nops(snippet):
     assert nops_for(5) == ["s_nop 4"] and nops_for(17) == ["s_nop 15", "s_nop 0"]
 
 
-def test_no_hazard_rows_on_rdna(snippet):
-    assert hazards(snippet, "gfx1100", " v_exp_f32 v1, v2\n v_add_f32 v3, v1, v4") == []
+def test_no_classic_rows_on_rdna(snippet):
+    """gfx10+ has no wait-state rows (LLVM's FeatureNoDataDepHazard): its own rows are in test_rdna_hazards.py."""
+    for target in ("gfx1030", "gfx1100", "gfx1201"):
+        assert hazards(snippet, target, " v_readfirstlane_b32 s4, v0\n v_readlane_b32 s5, v1, s4\n"
+                                        " s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0\n s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 4)") == []
 
 
 @pytest.mark.parametrize("between, needed", [("v_mfma_f64_4x4x4f64 v[30:31], v[2:3], v[4:5], v[30:31]", 1),

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .hazards import Facts
     from .initialized import FlowBits
     from .latency import LatencyTable
+    from .rdna_hazards import RdnaFacts
     from .waitcnt import WaitFacts
 
 
@@ -64,6 +65,7 @@ class InstructionFacts:
 
     info: DefUse
     hazard: Facts | None = None  # the hazard rows' view (hazards.py)
+    rdna: RdnaFacts | None = None  # the RDNA hazard rows' view (rdna_hazards.py)
     waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
     #: (numbering, uses, defs, how it moves written values) in the register bits of initialized.py
     registers: tuple[int, int, int, FlowBits | None] | None = None

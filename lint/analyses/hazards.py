@@ -113,6 +113,19 @@ class HazardRow:
     consumer: Callable[[Facts], bool] = lambda c: True  # cheap filter: can this be the second instruction?
     producer: Callable[[Facts], bool] = lambda p: True  # cheap filter: can this be the first instruction?
     advisory: str = ""  # why a finding of this row is only a warning (empty: a definite hazard)
+    guide: str = ""  # the row of AMD's ISA guide that documents it, where one does
+
+
+#: The wait-state table of AMD's MI300 (CDNA3) and CDNA4 ISA guides, which list the gfx940 co-execution rows.
+_TABLE = "AMD's CDNA3/CDNA4 ISA guide, section 4.5, Table 11"
+_CARRY_IN = ("v_addc_co_u32", "v_subb_co_u32", "v_subbrev_co_u32")
+
+
+def _carry_in(c: Facts) -> frozenset:
+    """The SGPRs (or VCC) a v_addc/v_subb/v_subbrev reads as its carry-in (its last operand)."""
+    if c.mnemonic.startswith(_CARRY_IN) and c.operands:
+        return frozenset(register_units(c.operands[-1]))
+    return frozenset()
 
 
 def _gfx940(t: Target) -> bool:
@@ -365,24 +378,48 @@ ROWS: tuple[HazardRow, ...] = (
     HazardRow(9, "VALU overwrites the data VGPRs of a store wider than 64 bits", lambda t: t.major <= 9, _row9,
               consumer=lambda c: c.valu, producer=lambda p: bool(_wide_store_data(p))),
     HazardRow(10, "VALU writes an SGPR/VCC that the next VALU reads (gfx940 co-execution)", _gfx940,
-              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & c.info.uses else 0,
-              consumer=lambda c: c.valu, producer=lambda p: p.valu),
-    HazardRow(11, "VALU writes a VGPR that v_readlane/v_readfirstlane reads", _gfx940,
-              lambda p, c, t: 1 if p.valu and c.mnemonic.startswith(("v_readlane", "v_readfirstlane"))
+              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & (c.info.uses - _carry_in(c)) else 0,
+              consumer=lambda c: c.valu, producer=lambda p: p.valu,
+              guide=f"{_TABLE}: VALU writes SGPR, VALU reads that SGPR as a constant: 2"),
+    HazardRow(10, "VALU writes the SGPR/VCC that the next VALU reads as its carry-in (gfx940 co-execution)", _gfx940,
+              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & _carry_in(c)
+              and not p.scalar_defs & (c.info.uses - _carry_in(c)) else 0,
+              consumer=lambda c: bool(_carry_in(c)), producer=lambda p: p.valu,
+              advisory=f"LLVM inserts 2 wait states; AMD's ISA guide does not require it ({_TABLE} lists 0 for a "
+                       "read as carry-in)"),
+    HazardRow(11, "VALU writes a VGPR that v_readlane reads", _gfx940,
+              lambda p, c, t: 1 if p.valu and c.mnemonic.startswith("v_readlane")
               and len(c.operands) > 1 and p.vector_defs & frozenset(register_units(c.operands[1])) else 0,
-              consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane")), producer=lambda p: p.valu),
+              consumer=lambda c: c.mnemonic.startswith("v_readlane"), producer=lambda p: p.valu,
+              guide=f"{_TABLE}: VALU writes VGPR, V_READLANE reads that VGPR: 1"),
+    HazardRow(11, "VALU writes a VGPR that v_readfirstlane reads", _gfx940,
+              lambda p, c, t: 1 if p.valu and c.mnemonic.startswith("v_readfirstlane")
+              and len(c.operands) > 1 and p.vector_defs & frozenset(register_units(c.operands[1])) else 0,
+              consumer=lambda c: c.mnemonic.startswith("v_readfirstlane"), producer=lambda p: p.valu,
+              advisory=f"LLVM inserts 1 wait state; AMD's ISA guide does not require it ({_TABLE} names V_READLANE "
+                       "only)"),
     HazardRow(12, "VALU writes EXEC before v_readlane/v_readfirstlane/v_writelane", _gfx940,
               lambda p, c, t: 4 if p.valu and p.writes_exec
               and c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane")) else 0,
               consumer=lambda c: c.mnemonic.startswith(("v_readlane", "v_readfirstlane", "v_writelane")),
-              producer=lambda p: p.valu and p.writes_exec),
+              producer=lambda p: p.valu and p.writes_exec,
+              guide=f"{_TABLE}: V_CMPX writes EXEC, V_READLANE/V_READFIRSTLANE/V_WRITELANE: 4"),
     HazardRow(13, "transcendental result read by a non-transcendental VALU", _gfx940,
               lambda p, c, t: 1 if p.info.klass.rate == "trans" and c.valu and c.info.klass.rate != "trans"
               and p.vector_defs & c.info.uses else 0,
-              consumer=lambda c: c.valu, producer=lambda p: p.info.klass.rate == "trans"),
-    HazardRow(14, "VALU writes part of a dword (SDWA dst_sel, op_sel) that the next VALU accesses", _gfx940,
-              lambda p, c, t: 1 if c.valu and p.vector_defs & (c.info.uses | c.info.defs) and _writes_part_of_dst(p) else 0,
-              consumer=lambda c: c.valu, producer=lambda p: p.valu and not p.mfma),
+              consumer=lambda c: c.valu, producer=lambda p: p.info.klass.rate == "trans",
+              guide=f"{_TABLE}: VALU Trans op, non-trans VALU consumes its result: 1"),
+    HazardRow(14, "VALU writes part of a dword (SDWA dst_sel, op_sel) that the next VALU reads", _gfx940,
+              lambda p, c, t: 1 if c.valu and p.vector_defs & c.info.uses and _writes_part_of_dst(p) else 0,
+              consumer=lambda c: c.valu, producer=lambda p: p.valu and not p.mfma,
+              guide=f"{_TABLE}: VALU writes a VGPR with OPSEL or SDWA changing the result's bit position, "
+                    "VALU reads it: 1"),
+    HazardRow(14, "VALU writes part of a dword (SDWA dst_sel, op_sel) that the next VALU overwrites", _gfx940,
+              lambda p, c, t: 1 if c.valu and p.vector_defs & c.info.defs and not p.vector_defs & c.info.uses
+              and _writes_part_of_dst(p) else 0,
+              consumer=lambda c: c.valu, producer=lambda p: p.valu and not p.mfma,
+              advisory=f"LLVM inserts 1 wait state; AMD's ISA guide does not require it ({_TABLE} lists the read "
+                       "only)"),
     HazardRow(16, "VALU writes EXEC before an MFMA", lambda t: t.has_mai,
               lambda p, c, t: 4 if p.valu and not p.mfma and p.writes_exec
               and (c.mfma or (t.name == "gfx908" and c.mnemonic.startswith("v_accvgpr_write"))) else 0,
