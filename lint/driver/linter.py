@@ -392,7 +392,7 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
     if selection is not None:
         diagnostics = _per_file_ignored(_apply_severities(diagnostics, selection), selection)
     quoted: dict[str, QuotedLines] = {}
-    if options.locations == "source" and ".loc" in source.text:
+    if options.locations == "source" and any(d.path == source.path for d in diagnostics) and ".loc" in source.text:
         from ..model.debuglines import debug_lines
         from .locations import at_source_lines
 

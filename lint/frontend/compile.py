@@ -214,11 +214,27 @@ def _command(compiler: Compiler, source: Path, cpu: str, flags: list[str], openc
 
 
 def _version(compiler: str) -> str:
+    """The compiler's `--version` line, asked once per build of the compiler (by path, size and time) and kept
+    beside the listings: a process start saved on every lint."""
     try:
-        return subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=60, check=False,
-                              stdin=subprocess.DEVNULL).stdout.split("\n")[0]
-    except (OSError, subprocess.TimeoutExpired):
+        status = os.stat(shutil.which(compiler) or compiler)
+    except OSError:
         return "unknown"
+    known = Path(tempfile.gettempdir()) / "amdgpu-lint" / "compilers.json"
+    key = f"{compiler}:{status.st_size}:{status.st_mtime_ns}"
+    try:
+        versions = json.loads(known.read_text())
+    except (OSError, ValueError):
+        versions = {}
+    if key not in versions:
+        try:
+            versions[key] = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=60,
+                                           check=False, stdin=subprocess.DEVNULL).stdout.split("\n")[0]
+        except (OSError, subprocess.TimeoutExpired):
+            return "unknown"
+        known.parent.mkdir(parents=True, exist_ok=True)
+        known.write_text(json.dumps(versions))
+    return str(versions[key])
 
 
 def _dependencies(text: str, source: Path) -> list[str]:
