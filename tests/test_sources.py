@@ -277,3 +277,36 @@ def test_copies_of_one_finding_from_one_source_line_are_one_finding_with_their_c
     assert finding.message == "v1 is read here (3 instructions of this line)"
     assert [note.line for note in finding.notes if note.path == listing] == [4, 5, 6]
     assert quoted[str(tmp_path / "k.cl")].lines == {2: "  for (int i = 0; i < 3; i++) p[i] += 1;"}
+
+
+TRITON_ADD = Path(__file__).resolve().parent.parent / "fixtures" / "triton" / "add"
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])
+def test_real_triton_output_reports_at_the_kernels_python_lines(tmp_path, capsys, arch):
+    """PyPI Triton 3.9's listing of fixtures/triton/add/add.py (scripts/triton_fixtures.py): clean as Triton made
+    it, launched as its .json says; a wait taken out, the use is reported at add.py's line."""
+    shutil.copy(TRITON_ADD / "add.py", tmp_path / "add.py")
+    listing = (TRITON_ADD / f"add_kernel.{arch}.amdgcn").read_text().replace("TRITON_SOURCE_DIR", str(tmp_path))
+    (tmp_path / "add_kernel.amdgcn").write_text(listing)
+    shutil.copy(TRITON_ADD / f"add_kernel.{arch}.json", tmp_path / "add_kernel.json")
+    code, out, _ = run(capsys, "check", "--no-cache", "--no-config", str(tmp_path / "add_kernel.amdgcn"))
+    assert code == 0, out
+    (kernel,) = json.loads(run(capsys, "report", "--no-config", "--format", "json", str(tmp_path / "add_kernel.amdgcn"))[1])[
+        "kernels"]
+    entry = json.loads((TRITON_ADD / f"add_kernel.{arch}.json").read_text())
+    assert kernel["wg_size"] == entry["num_warps"] * entry["target"]["warp_size"] and kernel["target"] == arch
+    lines = listing.split("\n")
+    first = next(n for n, line in enumerate(lines) if line.strip().startswith("s_waitcnt vmcnt(0"))
+    assert lines[first - 1].strip().startswith(".loc\t1 0 ")  # LLVM merged the add's location: line 0, none
+    without_wait = lines[:first] + lines[first + 1:]
+    (tmp_path / "add_kernel.amdgcn").write_text("\n".join(without_wait))
+    code, out, _ = run(capsys, "check", "--no-cache", "--no-config", "--output-format", "concise",
+                       str(tmp_path / "add_kernel.amdgcn"))
+    (finding,) = [line for line in out.splitlines() if "missing-wait" in line]
+    assert finding.startswith(f"{tmp_path / 'add_kernel.amdgcn'}:")  # `.loc 1 0`: no source line, so the listing's
+    (tmp_path / "add_kernel.amdgcn").write_text("\n".join(without_wait[:first - 1] + without_wait[first:]))
+    code, out, _ = run(capsys, "check", "--no-cache", "--no-config", "--output-format", "concise",
+                       str(tmp_path / "add_kernel.amdgcn"))
+    (finding,) = [line for line in out.splitlines() if "missing-wait" in line]
+    assert finding.startswith(f"{tmp_path / 'add.py'}:")  # then the location before it is in force
