@@ -157,15 +157,16 @@ def _rdna_diagnostic(context: KernelContext, target: Target, hazard: RdnaHazard)
         return context.diagnostic(instruction.where, f"{message}; set `{name}:{value}` on this line", kernel=kernel.name,
                                   fix=_set_field(context, instruction, name, value))
     insertion = " and ".join(f"`{line}`" for line in hazard.lines)
-    where, at = "before this line", instruction.where
+    where, fix = "before this line", context.insert_before(instruction.where, list(hazard.lines), f"insert {insertion}",
+                                                          isolated=True)
     if hazard.after is not None:
         where = "after this line"
         following = kernel.instructions[hazard.after + 1] if hazard.after + 1 < len(kernel.instructions) else None
-        at = following.where if following is not None else instruction.where
-    return context.diagnostic(
-        instruction.where, f"{message}; insert {insertion} {where}", kernel=kernel.name,
-        fix=context.insert_before(at, list(hazard.lines), f"insert {insertion}", isolated=True),
-    )
+        if following is not None and hazard.after + 1 not in kernel.labels.values():
+            fix = context.insert_before(following.where, list(hazard.lines), f"insert {insertion}", isolated=True)
+        else:  # a label (a block the wait must not move into) or nothing follows: right below the line
+            fix = context.insert_after(instruction.where, list(hazard.lines), f"insert {insertion}", isolated=True)
+    return context.diagnostic(instruction.where, f"{message}; insert {insertion} {where}", kernel=kernel.name, fix=fix)
 
 
 def _set_field(context: KernelContext, instruction: Instruction, name: str, value: int) -> Fix:

@@ -30,6 +30,7 @@ SEVERITY = Severity.WARNING
 SUMMARY = "register spills or private (scratch) memory"
 SCOPE = "kernel"
 REQUIRES = (ResourceAnalysis,)
+_WITHOUT_SCRATCH = {"vgpr": "AGPRs", "sgpr": "VGPR lanes"}  # where spills go when the kernel has no scratch
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
@@ -42,9 +43,13 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     where = kernel.where
     if any(spills.values()):
         counts = " and ".join(f"{count} {kind.upper()}s" for kind, count in spills.items() if count)
+        what = f"{counts} to scratch ({resources.scratch_bytes} bytes per lane)"
+        if not resources.scratch_bytes:  # no scratch: LLVM put SGPRs in VGPR lanes (v_writelane_b32), VGPRs in AGPRs
+            what = " and ".join(f"{count} {kind.upper()}s to {_WITHOUT_SCRATCH[kind]}"
+                                for kind, count in spills.items() if count) + " (no scratch)"
         yield context.diagnostic(
             where,
-            f"kernel '{kernel.name}' spills {counts} to scratch ({resources.scratch_bytes} bytes per lane); "
+            f"kernel '{kernel.name}' spills {what}; "
             f"occupancy {resources.occupancy.waves_per_simd} waves/SIMD",
             kernel=kernel.name,
         )

@@ -114,6 +114,12 @@ CASES = [
     ("M", "gfx1100", ("v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n v_cmp_eq_u32_e64 s[0:1], v1, v2\n s_nop 0\n"
      " s_waitcnt_depctr depctr_va_sdst(0)\n s_and_b64 exec, exec, s[0:1]"), None),
     ("M", "gfx1100", "v_cndmask_b32_e32 v1, v2, v3, vcc_lo\n s_mov_b32 vcc_lo, exec_lo\n v_add_nc_u32_e32 v1, vcc_lo, v1", None),
+    # a label nothing branches to (a -g listing's .Ltmp) ends no block: the wait after it still counts; one a branch
+    # names does end the block, and the write before it is then found
+    ("M", "gfx1100", ("v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n s_mov_b64 s[0:1], exec\n.Ltmp0:\n"
+     " s_waitcnt_depctr depctr_sa_sdst(0)\n v_add_nc_u32_e32 v1, s0, v1"), None),
+    ("M", "gfx1100", ("v_cndmask_b32_e64 v1, v2, v3, s[0:1]\n s_cbranch_scc1 .L1\n s_mov_b64 s[0:1], exec\n.L1:\n"
+     " v_add_nc_u32_e32 v1, s0, v1"), "s_waitcnt_depctr depctr_sa_sdst(0)"),
     # K: gfx11 wave64 partial forwarding: Va written, an SALU writes EXEC, Vb written, then both read
     ("K", "gfx1100", "v_mov_b32_e32 v0, 1\n s_mov_b64 exec, -1\n v_mov_b32_e32 v1, 2\n v_add_f32_e32 v2, v0, v1",
      "s_waitcnt_depctr depctr_va_vdst(0)"),

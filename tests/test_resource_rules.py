@@ -162,6 +162,20 @@ def test_scratch_and_spills(snippet):
     assert names(snippet.lint(GFX90A + "k:\n s_endpgm\n" + descriptor())) == []
 
 
+def test_spills_without_a_private_segment_name_where_they_went(snippet):
+    """Spills with no scratch allocated went to VGPR lanes (SGPRs) and AGPRs (VGPRs); with a private segment, to
+    scratch."""
+    def spilling(segment: int) -> str:
+        return (GFX90A + "k:\n s_endpgm\n" + descriptor(extra=f"  .amdhsa_private_segment_fixed_size {segment}\n")
+                + ".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .sgpr_spill_count: 7\n"
+                "    .vgpr_spill_count: 3\n...\n"
+                ".end_amdgpu_metadata\n")
+    (lanes,) = snippet.lint(spilling(0)).diagnostics
+    assert "spills 3 VGPRs to AGPRs and 7 SGPRs to VGPR lanes (no scratch)" in lanes.message
+    (scratch,) = snippet.lint(spilling(16)).diagnostics
+    assert "spills 3 VGPRs and 7 SGPRs to scratch (16 bytes per lane)" in scratch.message
+
+
 # ---------------------------------------------------------------- occupancy-below-target
 
 def test_min_waves_from_comment_and_option(snippet):

@@ -19,7 +19,7 @@ from ..isa.waits import wait_counts
 from ..model.ir import Instruction, Kernel, Module
 from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym
 from ..model.targets import Target
-from .cfg import CFGAnalysis, ControlFlowGraph
+from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis, InstructionFacts, kernel_wave_size
 from .manager import Analysis, AnalysisManager
 
@@ -704,6 +704,19 @@ def _row_m(facts: list[RdnaFacts], block_ends: frozenset[int]) -> _Flow:
     return _Flow((frozenset(), frozenset()), _pairwise_union, step)
 
 
+def _machine_block_ends(cfg: ControlFlowGraph, edges: list[list[int]]) -> frozenset[int]:
+    """The last instruction of each of LLVM's machine basic blocks: a block's last one, unless the block only falls
+    through into one nothing else reaches (a label no branch names, as a -g listing's `.Ltmp` labels, ends none)."""
+    ends = set()
+    for start, block in zip(cfg.starts, cfg.blocks, strict=True):
+        following = block.index + 1
+        if (edges[block.index] == [following] and cfg.blocks[following].predecessors == [block.index]
+                and not (block.terminator is not None and is_branch(block.terminator.mnemonic))):
+            continue
+        ends.add(start + len(block.instructions) - 1)
+    return frozenset(ends)
+
+
 def _mask_hazards(entries: Iterable[tuple[tuple[str, int], int, str]]) -> list[RdnaHazard]:
     writers = sorted({(writer, field) for _, writer, field in entries})
     return [RdnaHazard(writer, None, ROW_M, (depctr_line(11, (field,)),), after=writer) for writer, field in writers]
@@ -1114,8 +1127,7 @@ class RdnaHazardAnalysis(Analysis):
                 if letter == "K":
                     report.hazards += _row_k(facts, cfg, edges)
                     continue
-                flow = _row_m(facts, frozenset(start + len(block.instructions) - 1
-                                               for start, block in zip(cfg.starts, cfg.blocks, strict=True)))
+                flow = _row_m(facts, _machine_block_ends(cfg, edges))
             elif letter == "Q":
                 flow = _row_q(target, _entry_function(kernel, facts))
             elif letter == "R":

@@ -129,6 +129,16 @@ class ModuleContext:
         edit = Edit(where.path, above, 1, above, 1, "".join(f"{indent}{line}\n" for line in lines))
         return Fix(description, (edit,), applicability, isolated)
 
+    def insert_after(self, where: Provenance, lines: list[str], description: str, *, isolated: bool = False) -> Fix:
+        """A fix inserting `lines` on the line after the statement at `where` (before any label there: what a branch
+        to that label reaches is left as it was), with the statement's indentation; shown only for an expansion."""
+        source = self.module.sources.get(where.path)
+        text = source.line_text(where.line) if source else ""
+        applicability = DISPLAY_ONLY if where.chain or source is None else SAFE
+        indent = text[: len(text) - len(text.lstrip())]
+        edit = Edit(where.path, where.line + 1, 1, where.line + 1, 1, "".join(f"{indent}{line}\n" for line in lines))
+        return Fix(description, (edit,), applicability, isolated)
+
     def findings(self) -> Iterable[Finding]:
         """Findings the front end recorded under this rule's name."""
         return (finding for finding in self.module.findings if finding.rule == self.rule.name)
@@ -156,6 +166,15 @@ class KernelContext(ModuleContext):
             return fix
         whole_kernel, before = self._hand_addressed
         reason = whole_kernel or before.get(self._index_of.get(id(where), -1))
+        return replace(fix, description=f"{fix.description} ({reason})", applicability=UNSAFE) if reason else fix
+
+    def insert_after(self, where: Provenance, lines: list[str], description: str, *, isolated: bool = False) -> Fix:
+        """As for a module, and unsafe where an instruction inserted before the next one would be."""
+        fix = super().insert_after(where, lines, description, isolated=isolated)
+        if fix.applicability != SAFE:
+            return fix
+        whole_kernel, before = self._hand_addressed
+        reason = whole_kernel or before.get(self._index_of.get(id(where), -2) + 1)
         return replace(fix, description=f"{fix.description} ({reason})", applicability=UNSAFE) if reason else fix
 
     @cached_property
