@@ -247,7 +247,7 @@ class _Builder:
 
     def _evaluate_int(self, text: str, where: Provenance, lookup: Callable[[str], Any] | None = None) -> int | None:
         """The integer value of `text` (None when it has none), symbols read by `lookup` (the preprocessor's)."""
-        if text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
+        if text.isascii() and text.isdigit() and (text[0] != "0" or text == "0") and len(text) < 20:
             return int(text)  # a decimal literal, as most descriptor fields are
         parsed = parse_expressions(text)
         if isinstance(parsed, ParseFailure) or len(parsed) != 1:
@@ -485,6 +485,7 @@ def build_module(source: SourceFile, options: BuildOptions,
         statement_budget=options.statement_budget,
         functions=target_functions(target) if target else None,
         size_of=_size_function(target) if target else None,
+        register_files=target.register_files if target else None,
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)

@@ -142,7 +142,7 @@ class _NotPlain(Exception):
 
 _KEY = re.compile(r"(\.?[A-Za-z_][\w.\-]*):(?: +(.*))?\Z", re.ASCII)
 _WORDS = re.compile(r"[A-Za-z_][\w.\-]*(?: [\w.\-]+)*\Z", re.ASCII)
-_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,18})\Z")  # longer: PyYAML's to read (or refuse)
 _QUOTED = re.compile(r"'((?:[^']|'')*)'\Z")
 #: Plain words YAML 1.1 reads as booleans, nulls or floats (the reader takes only true and false, as values).
 _RESERVED = frozenset("yes Yes YES no No NO on On ON off Off OFF true True TRUE false False FALSE "
@@ -250,6 +250,9 @@ def parse_metadata_yaml(text: str) -> dict[str, Any]:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise MetadataError(f"invalid YAML in .amdgpu_metadata: {problem}", mark.line if mark else 0) from None
+    except ValueError as error:  # a scalar PyYAML cannot convert: a date that is none, an integer of 5,000 digits
+        reason = str(error).split(";")[0]
+        raise MetadataError(f"invalid YAML in .amdgpu_metadata: a value cannot be read ({reason})", 0) from None
     if document is None:
         return {}
     if not isinstance(document, dict):

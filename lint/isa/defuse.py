@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
+from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
 import re
 from dataclasses import dataclass
 from ..model.targets import Target
@@ -107,6 +107,7 @@ class DefUse:
     variant: Variant | None
     problem: str | None = None  # operand count or width that no table variant accepts
     preserved: frozenset[Unit] = frozenset()  # destination parts kept from before (partial writes)
+    missing: tuple[Reg, ...] = ()  # operands naming registers the target does not have (MissingRegister)
 
 
 def register_units(node: Node | None) -> tuple[Unit, ...]:
@@ -269,7 +270,7 @@ class _Template:
         uses = self.fixed_uses | {(operands[i].kind, operands[i].index + offset) for i, offset in self.uses}
         preserved = self.fixed_preserved | {(operands[i].kind, operands[i].index + offset)
                                             for i, offset in self.preserved}
-        return DefUse(defs, uses, found.klass, found.variant, None, preserved)
+        return DefUse(defs, uses, found.klass, found.variant, None, preserved, found.missing)
 
 
 @lru_cache(maxsize=2048)
@@ -336,7 +337,8 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     preserved = frozenset()
     if operands and (_PARTIAL_WRITES.fullmatch(mnemonic) or mnemonic.endswith("_dpp") or _preserves_sdwa(mnemonic, mods)):
         preserved = frozenset(register_units(operands[0]))
-    return DefUse(frozenset(defs), frozenset(uses), klass, variant, problem, preserved)
+    missing = tuple(node.register for node in operands if type(node) is MissingRegister)
+    return DefUse(frozenset(defs), frozenset(uses), klass, variant, problem, preserved, missing)
 
 
 def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Node | None], klass: InstructionClass,
