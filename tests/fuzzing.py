@@ -67,6 +67,8 @@ HOSTILE_LINES = (
     '.amdgcn_target "amdgcn-amd-amdhsa--gfx600"', "k2:", ".globl k", ".type k,@function", ".size k, .-k",
 )
 _NUMBER = re.compile(r"(?<![\w.$])\d+\b")
+#: A descriptor directive's or a metadata entry's value: what kernel-level analyses read.
+_SETTING = re.compile(r"^([ \t]*(?:\.amdhsa_\w+[ \t]+|-?[ \t]*\.\w+:[ \t]+))(\S.*)$", re.M)
 _REGISTER = re.compile(r"\b([vsa])(\d+)\b")
 
 
@@ -76,13 +78,17 @@ def fixture_files() -> list[Path]:
 
 
 def mutate(text: str, rng: random.Random, others: list[str]) -> str:
-    """`text` changed by one to three edits: a hostile number or register, a line deleted, repeated, swapped, taken
-    from another fixture or a hostile one inserted, the text cut short, or a character replaced."""
+    """`text` changed by one to three edits: a hostile number, register or descriptor (or metadata) value, a line
+    deleted, repeated, swapped, taken from another fixture or a hostile one inserted, the text cut short, or a
+    character replaced."""
     for _ in range(rng.randint(1, 3)):
         lines = text.split("\n")
         where = rng.randrange(len(lines))
-        edit = rng.randrange(9)
-        if edit == 0 and (numbers := list(_NUMBER.finditer(text))):
+        edit = rng.randrange(10)
+        if edit == 9 and (settings := list(_SETTING.finditer(text))):
+            found = rng.choice(settings)
+            text = text[: found.start(2)] + rng.choice(HOSTILE_NUMBERS) + text[found.end(2):]
+        elif edit == 0 and (numbers := list(_NUMBER.finditer(text))):
             found = rng.choice(numbers)
             text = text[: found.start()] + rng.choice(HOSTILE_NUMBERS) + text[found.end():]
         elif edit == 1 and (registers := list(_REGISTER.finditer(text))):

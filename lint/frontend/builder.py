@@ -16,6 +16,7 @@ from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
     MetadataError,
+    amdhsa_range_problem,
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
@@ -392,7 +393,12 @@ class _Builder:
             for key, (text, directive_where) in raw_values.items():
                 if key not in AMDHSA_DIRECTIVES:
                     continue  # reported by the unknown-directive rule
-                values[key] = self._evaluate_int(text, directive_where, lookup)
+                value = self._evaluate_int(text, directive_where, lookup)
+                problem = None if value is None else amdhsa_range_problem(key, value)
+                if problem is not None:
+                    module.findings.append(Finding("parse-error", problem, directive_where))
+                    value = None  # unknown: nothing is sized by it
+                values[key] = value
             for missing in fill_descriptor_defaults(values, module.target):
                 module.findings.append(Finding("parse-error", f".amdhsa_kernel '{name}' lacks required '.amdhsa_{missing}'", where))
             kernel.descriptor = values
