@@ -29,6 +29,7 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 """
 
 from collections.abc import Iterator
+from operator import attrgetter
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
@@ -80,9 +81,11 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     def_use = context.get(DefUseAnalysis)
     if target is None or def_use is None:
         return
-    for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
-        if info.missing:
-            yield context.diagnostic(instruction.where, _missing_message(info.missing, target), kernel=context.kernel.name)
+    if any(map(_MISSING, def_use.per_instruction)):  # looked at in C: this rule runs on every kernel
+        for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
+            if info.missing:
+                yield context.diagnostic(instruction.where, _missing_message(info.missing, target),
+                                         kernel=context.kernel.name)
     limits = _limits(context)
     accum = _accum_offset(context)
     referenced = context.get(ResourceAnalysis)
@@ -123,6 +126,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     yield from _wasted_occupancy(context)
 
 
+_MISSING = attrgetter("missing")
 #: Register files by operand prefix, for messages.
 _FILE_NAMES = {"v": "VGPRs", "a": "AGPRs", "s": "SGPRs", "ttmp": "trap temporaries"}
 

@@ -15,8 +15,8 @@ from ..model.targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
+    AMDHSA_MAXIMA,
     MetadataError,
-    amdhsa_range_problem,
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
@@ -394,9 +394,10 @@ class _Builder:
                 if key not in AMDHSA_DIRECTIVES:
                     continue  # reported by the unknown-directive rule
                 value = self._evaluate_int(text, directive_where, lookup)
-                problem = None if value is None else amdhsa_range_problem(key, value)
-                if problem is not None:
-                    module.findings.append(Finding("parse-error", problem, directive_where))
+                if value is not None and not 0 <= value <= AMDHSA_MAXIMA[key]:
+                    module.findings.append(Finding(
+                        "parse-error", f"'.amdhsa_{key}' is {value}, out of range (0 to {AMDHSA_MAXIMA[key]})",
+                        directive_where))
                     value = None  # unknown: nothing is sized by it
                 values[key] = value
             for missing in fill_descriptor_defaults(values, module.target):

@@ -71,21 +71,18 @@ AMDHSA_DIRECTIVES: dict[str, int | str] = {
 
 
 _WORD_MAXIMUM = (1 << 32) - 1
-#: The largest value llvm-mc 22 takes for an `.amdhsa_` directive on any target (the width of its field in the
-#: descriptor), where it is not 1 (an enable bit). llvm-mc takes any .amdhsa_user_sgpr_count, but the
-#: descriptor holds 32 user SGPRs at most, and any .amdhsa_next_free_sgpr from gfx10 on (it ignores it there).
-_MAXIMA = {"group_segment_fixed_size": _WORD_MAXIMUM, "private_segment_fixed_size": _WORD_MAXIMUM,
-           "kernarg_size": _WORD_MAXIMUM, "user_sgpr_count": 32, "user_sgpr_kernarg_preload_length": 32,
-           "user_sgpr_kernarg_preload_offset": 511, "named_barrier_count": (1 << 18) - 1, "system_vgpr_workitem_id": 3,
-           "next_free_vgpr": 1024, "next_free_sgpr": _WORD_MAXIMUM, "accum_offset": 256, "float_round_mode_32": 3,
-           "float_round_mode_16_64": 3, "float_denorm_mode_32": 3, "float_denorm_mode_16_64": 3,
-           "shared_vgpr_count": 15, "inst_pref_size": 255}
-
-
-def amdhsa_range_problem(name: str, value: int) -> str | None:
-    """Why `value` cannot be the value of `.amdhsa_<name>` (negative, or wider than its field), or None."""
-    maximum = _MAXIMA.get(name, 1)
-    return None if 0 <= value <= maximum else f"'.amdhsa_{name}' is {value}, out of range (0 to {maximum})"
+#: The largest value llvm-mc 22 takes for each `.amdhsa_` directive on any target: the width of its field in the
+#: descriptor (1 for an enable bit). llvm-mc takes any .amdhsa_user_sgpr_count, but the descriptor holds 32 user
+#: SGPRs at most, and any .amdhsa_next_free_sgpr from gfx10 on (it ignores it there).
+AMDHSA_MAXIMA: dict[str, int] = {
+    **dict.fromkeys(AMDHSA_DIRECTIVES, 1),
+    "group_segment_fixed_size": _WORD_MAXIMUM, "private_segment_fixed_size": _WORD_MAXIMUM,
+    "kernarg_size": _WORD_MAXIMUM, "user_sgpr_count": 32, "user_sgpr_kernarg_preload_length": 32,
+    "user_sgpr_kernarg_preload_offset": 511, "named_barrier_count": (1 << 18) - 1, "system_vgpr_workitem_id": 3,
+    "next_free_vgpr": 1024, "next_free_sgpr": _WORD_MAXIMUM, "accum_offset": 256, "float_round_mode_32": 3,
+    "float_round_mode_16_64": 3, "float_denorm_mode_32": 3, "float_denorm_mode_16_64": 3, "shared_vgpr_count": 15,
+    "inst_pref_size": 255,
+}
 
 
 def needs_accum_offset(target: Target | None) -> bool:

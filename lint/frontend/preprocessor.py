@@ -531,7 +531,8 @@ class Preprocessor:
             if len(known) >= _PLAIN_TEXTS_KEPT:
                 known.clear()
             plain = _plain(text)
-            if plain is not None and self._within_register_files(plain.statement) is not plain.statement:
+            if plain is not None and plain.statement.kind == "instruction" and \
+                    self._within_register_files(plain.statement) is not plain.statement:
                 plain = None
             known[text] = plain
         return plain

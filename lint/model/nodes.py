@@ -226,8 +226,8 @@ def within_register_files(operands: tuple[Node, ...], files: dict[str, int]) -> 
     MissingRegister; the same tuple when none does."""
     kept: list[Node] | None = None
     for position, operand in enumerate(operands):
-        register = operand_register(operand)
-        if type(register) is Reg and not (0 <= register.index and register.last < files[register.kind]):
+        register = operand if type(operand) is Reg else operand_register(operand)
+        if type(register) is Reg and not 0 <= register.index <= files[register.kind] - register.count:
             if kept is None:
                 kept = list(operands)
             kept[position] = MissingRegister(register)
