@@ -149,6 +149,28 @@ def test_expansions_stop_before_they_grow_without_bound(snippet):
                      ("undefined-symbol", 10, "s_branch target '.Lmissing' is not defined")]
 
 
+def test_expansions_of_a_file_stop_at_its_text_budget(snippet):
+    """Each distinct statement an expansion makes costs a parse: past 16 MiB of expanded text in one file (here a
+    60 KB line in 400 passes), one error, and no further expansion; plain lines are still linted."""
+    data = ",".join(["0"] * 30000)
+    text = _target("gfx90a") + textwrap.dedent(f"""\
+        .macro jump
+          s_branch .Lfrom_the_macro
+        .endm
+        k:
+        .irp x, {",".join(map(str, range(400)))}
+          .byte \\x, {data}
+        .endr
+          jump
+          s_branch .Lmissing
+          s_endpgm
+        """)
+    found = [(d.name, d.line, d.message) for d in snippet.lint(text).diagnostics]
+    assert found == [("parse-error", 6, "expansions would make more than 16,777,216 characters in all (a '.irp' pass); "
+                                        "remaining expansions skipped"),
+                     ("undefined-symbol", 10, "s_branch target '.Lmissing' is not defined")]
+
+
 def test_descriptor_values_wider_than_their_field_are_parse_errors_and_size_nothing(snippet):
     """`.amdhsa_user_sgpr_count 0xffffffff` made the uninitialized-register analysis build a set of 4 billion
     SGPRs; each value past what llvm-mc 22 takes (the width of its field) is one error and left unknown."""

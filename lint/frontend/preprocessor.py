@@ -49,6 +49,9 @@ MAX_INSTRUCTION_CHARS = 65536
 #: Characters one macro expansion or one `.irp` pass may make: a recursive macro that passes on its argument
 #: written twice doubles it at each level.
 MAX_EXPANSION_CHARS = 1 << 22
+#: Characters the macro and `.irp` expansions of one file may make in all: each distinct statement text costs a
+#: parse, so this bounds the parsing expansions cause (an `.irp` of 20,000 items in a 48 KB line took minutes).
+EXPANSION_TEXT_BUDGET = 1 << 24
 #: Files that go through the C preprocessor before the assembler (clang's `.S` and `.sx`).
 CPP_SUFFIXES = (".S", ".sx")
 #: Upper bound on statements produced by expansion for one input file.
@@ -93,7 +96,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 class _ExpansionTooLarge(Exception):
-    """An expansion would make more than MAX_EXPANSION_CHARS characters."""
+    """An expansion would make more than MAX_EXPANSION_CHARS characters, or more than the file has left."""
 
 
 @dataclass(slots=True)
@@ -480,6 +483,7 @@ class Preprocessor:
         self.statement_budget = statement_budget
         self.budget = statement_budget
         self._budget_reported = False
+        self._expansion_text_left = EXPANSION_TEXT_BUDGET
         self._macro_instantiations = 0  # the value of `\@`, as llvm-mc counts it
         self._aborted_macros: set[str] = set()
         self._stack: list[_Frame] = []
@@ -1087,8 +1091,7 @@ class Preprocessor:
         try:
             lines = self._substituted(macro.body, values, self._macro_instantiations, bare=self.altmacro)
         except _ExpansionTooLarge:
-            self._report("parse-error", f"expanding macro '{macro.name}' would make more than {MAX_EXPANSION_CHARS:,} "
-                         "characters; not expanded", line, frame)
+            self._refused(f"expanding macro '{macro.name}'", "not expanded", line, frame)
             return
         self._macro_instantiations += 1
         self._push(lines, frame, step, macro_depth=frame.macro_depth + 1, is_macro=True)
@@ -1104,8 +1107,9 @@ class Preprocessor:
 
     def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int,
                      bare: bool = False) -> list[SourceLine]:
-        """The body with the parameters' values in; raises _ExpansionTooLarge past MAX_EXPANSION_CHARS."""
-        left = MAX_EXPANSION_CHARS
+        """The body with the parameters' values in; raises _ExpansionTooLarge past MAX_EXPANSION_CHARS or what is
+        left of EXPANSION_TEXT_BUDGET."""
+        allowed = left = min(MAX_EXPANSION_CHARS, self._expansion_text_left)
 
         def spent(text: str) -> str:
             nonlocal left
@@ -1134,8 +1138,19 @@ class Preprocessor:
             if "\\" in text:
                 text = _SUBSTITUTION.sub(replace, text)
             result.append(SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp))
+        self._expansion_text_left -= allowed - left
         return result
 
+    def _refused(self, expansion: str, consequence: str, line: SourceLine, frame: _Frame) -> None:
+        """Report an expansion too large to make: past MAX_EXPANSION_CHARS, or past what the file has left of
+        EXPANSION_TEXT_BUDGET (reported once: from then on, every expansion that makes text is skipped)."""
+        if self._expansion_text_left >= MAX_EXPANSION_CHARS:
+            self._report("parse-error", f"{expansion} would make more than {MAX_EXPANSION_CHARS:,} characters; "
+                         f"{consequence}", line, frame)
+        elif self._expansion_text_left > 0:
+            self._expansion_text_left = 0
+            self._report("parse-error", f"expansions would make more than {EXPANSION_TEXT_BUDGET:,} characters in all "
+                         f"({expansion}); remaining expansions skipped", line, frame)
     def _push(
         self,
         lines: list[SourceLine],
@@ -1205,8 +1220,7 @@ class Preprocessor:
             try:
                 yield self._substituted(body, values, self._macro_instantiations)
             except _ExpansionTooLarge:
-                self._report("parse-error", f"a '{word}' pass would make more than {MAX_EXPANSION_CHARS:,} characters; "
-                             "the rest skipped", line, frame)
+                self._refused(f"a '{word}' pass", "the rest skipped", line, frame)
                 return
 
     def _raw_block(self, word: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
