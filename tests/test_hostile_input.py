@@ -211,6 +211,14 @@ def test_metadata_values_pyyaml_cannot_convert_are_parse_errors(snippet):
     assert errors("18446744073709551616") == []  # wider than LLVM writes, but a number
 
 
+def test_a_device_named_on_the_command_line_is_not_read(capsys):
+    """`check /dev/zero` read until MemoryError (its size is 0 to stat)."""
+    from amdgpu_lint.cli import main
+
+    assert main(["check", "--no-config", "--no-cache", "/dev/zero"]) == 2
+    assert "/dev/zero: not a regular file" in capsys.readouterr().err
+
+
 def test_fuzzed_fixtures_lint_without_a_traceback():
     """300 mutants of the fixtures (seeded): `check` and `report` on each, under 1 GiB of address space and 30 s
     of CPU time each, raise nothing."""
