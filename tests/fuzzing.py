@@ -57,8 +57,8 @@ HOSTILE_LINES = (
     " .amdhsa_next_free_vgpr 99999999999", " .amdhsa_next_free_sgpr -3", " .amdhsa_accum_offset 999999",
     " .amdhsa_group_segment_fixed_size 99999999999999999", " .amdhsa_private_segment_fixed_size 4294967295",
     " .amdhsa_user_sgpr_count 99999", " .amdhsa_wavefront_size32 7", " .amdhsa_next_free_vgpr (1<<63)",
-    ".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .vgpr_count: 99999999999\n"
-    "    .wavefront_size: 99999\n    .max_flat_workgroup_size: 0\n...\n.end_amdgpu_metadata",
+    (".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .vgpr_count: 99999999999\n"
+     "    .wavefront_size: 99999\n    .max_flat_workgroup_size: 0\n...\n.end_amdgpu_metadata"),
     "; amdgpu-lint: min-waves=99999999999", "; amdgpu-lint: disable=", "; amdgpu-lint: disable-next-line=all",
     "1:\n s_branch 1b\n s_branch 1f", "s_getpc_b64 s[0:1]\n s_add_u32 s0, s0, 999999999999",
     "v_mov_b32 v0, " + "(" * 3000 + "1" + ")" * 3000, "v_mov_b32 v0, " + "1+" * 5000 + "1",
@@ -68,7 +68,7 @@ HOSTILE_LINES = (
 )
 _NUMBER = re.compile(r"(?<![\w.$])\d+\b")
 #: A descriptor directive's or a metadata entry's value: what kernel-level analyses read.
-_SETTING = re.compile(r"^([ \t]*(?:\.amdhsa_\w+[ \t]+|-?[ \t]*\.\w+:[ \t]+))(\S.*)$", re.M)
+_SETTING = re.compile(r"^([ \t]*(?:\.amdhsa_\w+[ \t]+|-?[ \t]*\.\w+:[ \t]+))(\S.*)$", re.MULTILINE)
 _REGISTER = re.compile(r"\b([vsa])(\d+)\b")
 
 

@@ -2,7 +2,6 @@
 many files in parallel with --jobs; both give exactly the output of a plain run."""
 
 import json
-from pathlib import Path
 
 import pytest
 from amdgpu_lint.cli import main

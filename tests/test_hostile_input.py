@@ -26,8 +26,8 @@ def _target(name: str) -> str:
 def test_a_register_range_past_the_file_is_one_error_and_read_by_nothing_else(snippet):
     result = snippet.lint(HUGE_RANGE)
     on_line = [(d.name, str(d.severity), d.message) for d in result.diagnostics if d.line == 3]
-    assert on_line == [("uninitialized-register", "warning", "v[1:2] are read by v_add_f32 but never written on any "
-                        "path from the kernel entry"),
+    assert on_line == [("uninitialized-register", "warning", ("v[1:2] are read by v_add_f32 but never written on any "
+                                                              "path from the kernel entry")),
                        ("register-budget", "error", "v[0:999999] is outside gfx90a's registers (v0-v255)")]
     (kernel,) = result.module.kernels
     assert AnalysisManager(result.module, kernel).get(ResourceAnalysis).referenced_vgprs == 3  # v1 and v2
@@ -166,8 +166,8 @@ def test_expansions_of_a_file_stop_at_its_text_budget(snippet):
           s_endpgm
         """)
     found = [(d.name, d.line, d.message) for d in snippet.lint(text).diagnostics]
-    assert found == [("parse-error", 6, "expansions would make more than 16,777,216 characters in all (a '.irp' pass); "
-                                        "remaining expansions skipped"),
+    assert found == [("parse-error", 6, ("expansions would make more than 16,777,216 characters in all (a '.irp' pass); "
+                                         "remaining expansions skipped")),
                      ("undefined-symbol", 10, "s_branch target '.Lmissing' is not defined")]
 
 
@@ -204,10 +204,10 @@ def test_metadata_values_pyyaml_cannot_convert_are_parse_errors(snippet):
         text = _target("gfx90a") + f"k:\n s_endpgm\n.amdgpu_metadata\n---\nx: {value}\n...\n.end_amdgpu_metadata\n"
         return [(d.line, d.message) for d in snippet.lint(text).diagnostics if d.name == "parse-error"]
 
-    assert errors("1" + "0" * 5000) == [(5, "invalid YAML in .amdgpu_metadata: a value cannot be read (Exceeds the "
-                                             "limit (4300 digits) for integer string conversion: value has 5001 digits)")]
-    assert errors("2001-13-45") == [(5, "invalid YAML in .amdgpu_metadata: a value cannot be read (month must be in "
-                                        "1..12)")]
+    assert errors("1" + "0" * 5000) == [(5, ("invalid YAML in .amdgpu_metadata: a value cannot be read (Exceeds "
+                                              "the limit (4300 digits) for integer string conversion: value has 5001 "
+                                              "digits)"))]
+    assert errors("2001-13-45") == [(5, "invalid YAML in .amdgpu_metadata: a value cannot be read (month must be in 1..12)")]
     assert errors("18446744073709551616") == []  # wider than LLVM writes, but a number
 
 

@@ -175,8 +175,9 @@ sys.exit(lsp.main([]))
     async def __aenter__(self) -> "LintGate":
         self.release_end = os.open(self.release_path, os.O_RDWR)
         self.started = asyncio.StreamReader()
+        started_end = os.fdopen(os.open(self.started_path, os.O_RDWR), "rb", buffering=0)
         self.transport, _ = await asyncio.get_running_loop().connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(self.started), open(self.started_path, "rb+", buffering=0))
+            lambda: asyncio.StreamReaderProtocol(self.started), started_end)
         return self
 
     async def __aexit__(self, *exc) -> None:
