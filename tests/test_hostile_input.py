@@ -211,6 +211,31 @@ def test_metadata_values_pyyaml_cannot_convert_are_parse_errors(snippet):
     assert errors("18446744073709551616") == []  # wider than LLVM writes, but a number
 
 
+def test_metadata_counts_that_are_no_counts_are_parse_errors_and_read_by_nothing(snippet):
+    """`.agpr_count: 1e308` (a string to YAML) reached the occupancy arithmetic: TypeError."""
+    text = _target("gfx90a") + textwrap.dedent("""\
+        k:
+          s_endpgm
+        .amdgpu_metadata
+        ---
+        amdhsa.kernels:
+          - .name: k
+            .agpr_count: 1e308
+            .group_segment_fixed_size: [1]
+            .sgpr_count: -4
+            .vgpr_count: 12
+        ...
+        .end_amdgpu_metadata
+        """)
+    result = snippet.lint(text)
+    assert [(d.line, d.message) for d in result.diagnostics if d.name == "parse-error"] == [
+        (4, f"in .amdgpu_metadata: kernel 'k': '{key}' is {value}, not a count (0 to 4294967295)")
+        for key, value in ((".agpr_count", "'1e308'"), (".group_segment_fixed_size", "[1]"), (".sgpr_count", "-4"))]
+    (kernel,) = result.module.kernels
+    assert kernel.metadata == {".name": "k", ".vgpr_count": 12}
+    assert AnalysisManager(result.module, kernel).get(ResourceAnalysis).vgprs == 12
+
+
 def test_a_device_named_on_the_command_line_is_not_read(capsys):
     """`check /dev/zero` read until MemoryError (its size is 0 to stat)."""
     from amdgpu_lint.cli import main

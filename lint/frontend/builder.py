@@ -20,6 +20,8 @@ from .metadata import (
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
+    unusable_counts,
+    usable_entry,
 )
 from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
 from .syntax import ParseFailure, parse_expressions
@@ -229,12 +231,15 @@ class _Builder:
         if name == ".amdgpu_metadata":
             if self.early is not None and raw == self.early.metadata_text:
                 self.module.metadata = self.early.metadata  # read ahead from this very text
-                return
-            try:
-                self.module.metadata = parse_metadata_yaml(raw)
-            except MetadataError as error:
-                line = Provenance(where.path, where.line + 1 + error.line_offset, 1, where.chain)
-                self.module.findings.append(Finding("parse-error", str(error), line))
+            else:
+                try:
+                    self.module.metadata = parse_metadata_yaml(raw)
+                except MetadataError as error:
+                    line = Provenance(where.path, where.line + 1 + error.line_offset, 1, where.chain)
+                    self.module.findings.append(Finding("parse-error", str(error), line))
+                    return
+            for problem in unusable_counts(self.module.metadata or {}):
+                self.module.findings.append(Finding("parse-error", f"in .amdgpu_metadata: {problem}", where))
         elif name == ".amd_kernel_code_t":
             fields, bad = parse_kernel_code_t(raw)
             for offset, text in bad:
@@ -418,7 +423,7 @@ class _Builder:
 def metadata_entries(metadata: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     """Each kernel's entry in the metadata's `amdhsa.kernels`, by name (a later entry of a name wins)."""
     entries = (metadata or {}).get("amdhsa.kernels") or []
-    return {entry[".name"]: entry for entry in (entries if isinstance(entries, list) else [])
+    return {entry[".name"]: usable_entry(entry) for entry in (entries if isinstance(entries, list) else [])
             if isinstance(entry, dict) and isinstance(entry.get(".name"), str)}
 
 

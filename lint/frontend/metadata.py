@@ -85,6 +85,30 @@ AMDHSA_MAXIMA: dict[str, int] = {
 }
 
 
+#: Kernel metadata entries the analyses read as counts or sizes.
+_COUNTS = frozenset((".agpr_count", ".vgpr_count", ".sgpr_count", ".vgpr_spill_count", ".sgpr_spill_count",
+                     ".group_segment_fixed_size", ".private_segment_fixed_size", ".kernarg_segment_size",
+                     ".wavefront_size", ".max_flat_workgroup_size"))
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= _WORD_MAXIMUM
+
+
+def unusable_counts(document: dict[str, Any]) -> list[str]:
+    """What is wrong with each count or size in the kernels' entries that is no integer from 0 to 2^32 - 1
+    (`.agpr_count: abc`); `usable_entry` leaves them out."""
+    kernels = document.get("amdhsa.kernels")
+    return [f"kernel '{entry.get('.name')}': '{key}' is {value!r}, not a count (0 to {_WORD_MAXIMUM})"
+            for entry in (kernels if isinstance(kernels, list) else []) if isinstance(entry, dict)
+            for key, value in entry.items() if key in _COUNTS and not _is_count(value)]
+
+
+def usable_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A kernel's metadata entry without the counts and sizes `unusable_counts` reports."""
+    return {key: value for key, value in entry.items() if key not in _COUNTS or _is_count(value)}
+
+
 def needs_accum_offset(target: Target | None) -> bool:
     return target is not None and target.has_gfx90a_insts
 
