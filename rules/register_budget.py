@@ -3,7 +3,8 @@
   a VGPR at or above `.amdhsa_next_free_vgpr`, an AGPR beyond what is left after
   `.amdhsa_accum_offset`, an SGPR at or above `.amdhsa_next_free_sgpr`, or a register the
   hardware does not have at all (v256 before gfx1250, which addresses 1024; s102 on gfx8/gfx9,
-  ...). On gfx90a/gfx94x/gfx950 a
+  `v[0:999999]`, ...: one error on each line naming one, and no other rule or analysis reads it). On
+  gfx90a/gfx94x/gfx950 a
   VGPR at or above `accum_offset` is the storage of the AGPRs: an error when the kernel uses
   AGPRs (or calls code that may). From gfx10 every wave has the whole SGPR file, whatever
   `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there.
@@ -31,12 +32,14 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 
 from collections.abc import Iterator
 from dataclasses import replace
+from operator import attrgetter
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.nodes import Reg
 from amdgpu_lint.model.targets import Target
 
 CODE = "AGL101"
@@ -53,10 +56,8 @@ def _limits(context: KernelContext, target: Target) -> dict[str, tuple[int, str]
     vgprs = 1024 if target.is_gfx1250 else 256  # gfx1250 addresses 1024 (tuples may cross v255; s_set_vgpr_msb)
     limits: dict[str, tuple[int, str]] = {"v": (vgprs, f"{target.name} has {vgprs} architectural VGPRs"),
                                           "s": (target.addressable_sgprs, f"{target.name} addresses {target.addressable_sgprs} SGPRs")}
-    if target.has_mai:
-        limits["a"] = (256, f"{target.name} has 256 AGPRs")
-    else:
-        limits["a"] = (0, f"{target.name} has no AGPRs")
+    agprs = target.register_files["a"]
+    limits["a"] = (agprs, f"{target.name} has {agprs} AGPRs")
     next_vgpr, next_sgpr = descriptor.get("next_free_vgpr"), descriptor.get("next_free_sgpr")
     accum = _accum_offset(context, target)
     if next_vgpr is not None:
@@ -82,6 +83,11 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     def_use = context.get(DefUseAnalysis)
     if target is None or def_use is None:
         return
+    if any(map(_MISSING, def_use.per_instruction)):  # looked at in C: this rule runs on every kernel
+        for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
+            if info.missing:
+                yield context.diagnostic(instruction.where, _missing_message(info.missing, target),
+                                         kernel=context.kernel.name)
     limits = _limits(context, target)
     accum = _accum_offset(context, target)
     referenced = context.get(ResourceAnalysis)
@@ -120,6 +126,20 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         yield context.diagnostic(context.kernel.instructions[in_agprs[0]].where, message + _more(in_agprs),
                                  kernel=context.kernel.name, severity=None if uses_agprs else Severity.WARNING)
     yield from _wasted_occupancy(context, target)
+
+
+_MISSING = attrgetter("missing")
+#: Register files by operand prefix, for messages.
+_FILE_NAMES = {"v": "VGPRs", "a": "AGPRs", "s": "SGPRs", "ttmp": "trap temporaries"}
+
+
+def _missing_message(missing: tuple[Reg, ...], target: Target) -> str:
+    """One line's registers the target does not have, and what it has of their files."""
+    kinds = dict.fromkeys(register.kind for register in missing)
+    sizes = target.register_files
+    has = [f"{kind}0-{kind}{sizes[kind] - 1}" if sizes[kind] else f"no {_FILE_NAMES[kind]}" for kind in kinds]
+    names = " and ".join(str(register) for register in missing)
+    return f"{names} {'is' if len(missing) == 1 else 'are'} outside {target.name}'s registers ({', '.join(has)})"
 
 
 def _more(indices: list[int]) -> str:

@@ -2,7 +2,6 @@
 many files in parallel with --jobs; both give exactly the output of a plain run."""
 
 import json
-from pathlib import Path
 
 import pytest
 from amdgpu_lint.cli import main
@@ -198,24 +197,53 @@ def _nothing(job):
     pass
 
 
+def _read_exactly(end: int, count: int) -> bytes:
+    """`count` bytes from a pipe, fewer only if every writer has closed it."""
+    import os
+
+    data = b""
+    while len(data) < count and (chunk := os.read(end, count - len(data))):
+        data += chunk
+    return data
+
+
 def test_whoever_is_free_takes_the_next_file(tmp_path, monkeypatch):
-    """The files are a queue: a process slowed down (here, by sleeping) lints fewer of them, and the results come
-    in the files' order."""
-    import time
+    """The files are a queue, taken largest first: while this process is held at its first file, the forked copy
+    takes every other one (it tells which through a pipe), and the results come in the files' order. Events order
+    the processes, not sleeps: this process goes on only once the copy has taken the rest."""
+    import os
 
     paths = _lint_jobs(tmp_path, 6)
     flags = session.Flags(use_config=False)
     alone, _ = session.check_paths(paths, flags, workers=1, use_cache=False)
-    here = []
-    monkeypatch.setattr(session, "run_job", _run_job_where(lambda job: here.append(job) or time.sleep(0.5), _nothing))
-    shared, _ = session.check_paths(paths, flags, workers=2, use_cache=False)
+    here, taken_by_copy = [], []
+    read_end, write_end = os.pipe()
+
+    def held(job):
+        here.append(job)
+        if len(here) == 1:
+            os.close(write_end)  # the copy holds the only write end: if it ends, the read below ends too
+            taken_by_copy.extend(_read_exactly(read_end, len(paths) - 1))
+
+    def tell(job):
+        os.write(write_end, bytes([paths.index(str(job.path))]))
+
+    monkeypatch.setattr(session, "run_job", _run_job_where(held, tell))
+    try:
+        shared, _ = session.check_paths(paths, flags, workers=2, use_cache=False)
+    finally:
+        os.close(read_end)
     assert [(r.path, r.diagnostics) for r in shared] == [(r.path, r.diagnostics) for r in alone]
-    assert 1 <= len(here) <= 2 and here[0].path == Path(paths[-1])  # the largest first; the copy took the rest
+    assert len(here) == 1 and len(taken_by_copy) == len(paths) - 1
+    assert taken_by_copy == sorted(taken_by_copy, reverse=True)  # larger files first (k5.s is the largest)
+    assert sorted(taken_by_copy + [paths.index(str(here[0].path))]) == list(range(len(paths)))
     assert _no_child_left()
 
 
 def test_a_failing_copy_is_reported_and_a_failing_parent_leaves_no_copy_behind(tmp_path, monkeypatch):
-    import time
+    """Each process waits, through a pipe, until the other has taken a file, so that both take one whatever
+    runs first: the copy's failure is reported, and this process's failure ends the copy."""
+    import os
 
     paths = _lint_jobs(tmp_path, 4)
     flags = session.Flags(use_config=False)
@@ -223,14 +251,42 @@ def test_a_failing_copy_is_reported_and_a_failing_parent_leaves_no_copy_behind(t
     def fails(job):
         raise ValueError(f"cannot lint {job.path.name}")
 
-    # this process is slow to its first file, so the copy takes some
-    monkeypatch.setattr(session, "run_job", _run_job_where(lambda job: time.sleep(0.3), fails))
-    with pytest.raises(RuntimeError, match="a --jobs worker process failed: ValueError: cannot lint k"):
-        session.check_paths(paths, flags, workers=2, use_cache=False)
+    read_end, write_end = os.pipe()
+    here = []
+
+    def held(job):  # this process waits at its first file until the copy has taken one
+        here.append(job)
+        if len(here) == 1:
+            os.close(write_end)
+            _read_exactly(read_end, 1)
+
+    def fails_after_telling(job):
+        os.write(write_end, b".")
+        fails(job)
+
+    monkeypatch.setattr(session, "run_job", _run_job_where(held, fails_after_telling))
+    try:
+        with pytest.raises(RuntimeError, match="a --jobs worker process failed: ValueError: cannot lint k"):
+            session.check_paths(paths, flags, workers=2, use_cache=False)
+    finally:
+        os.close(read_end)
     assert _no_child_left()
-    monkeypatch.setattr(session, "run_job", _run_job_where(fails, _nothing))
-    with pytest.raises(ValueError, match="cannot lint k3.s"):
-        session.check_paths(paths, flags, workers=2, use_cache=False)
+    read_end, write_end = os.pipe()
+
+    def fails_after_telling_the_copy(job):
+        os.write(write_end, b".")
+        fails(job)
+
+    def waits_for_this_process(job):  # the copy waits at its first file until this process has taken one
+        _read_exactly(read_end, 1)
+
+    monkeypatch.setattr(session, "run_job", _run_job_where(fails_after_telling_the_copy, waits_for_this_process))
+    try:
+        with pytest.raises(ValueError, match=r"cannot lint k\d\.s"):
+            session.check_paths(paths, flags, workers=2, use_cache=False)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
     assert _no_child_left()
 
 

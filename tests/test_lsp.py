@@ -4,12 +4,12 @@ fix that inserts the missing wait, answers while a lint runs, stale lints droppe
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
 
 pytest.importorskip("pygls")
 from lsprotocol import types  # noqa: E402
@@ -25,10 +25,12 @@ k:
 
 
 class Session:
-    """A client talking to `python -m amdgpu_lint lsp`; published diagnostics are queued in order."""
+    """A client talking to `python -m amdgpu_lint lsp` (or the server `arguments` start); published diagnostics
+    are queued in order."""
 
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, arguments: tuple[str, ...] = ("-m", "amdgpu_lint", "lsp")):
         self.root = tmp_path
+        self.arguments = arguments
         self.client = LanguageClient("test-client", "1")
         self.published: asyncio.Queue = asyncio.Queue()
 
@@ -37,7 +39,7 @@ class Session:
             self.published.put_nowait(params)
 
     async def __aenter__(self) -> "Session":
-        await self.client.start_io(sys.executable, "-m", "amdgpu_lint", "lsp")
+        await self.client.start_io(sys.executable, *self.arguments)
         await self.client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(),
                                                                   root_uri=self.root.as_uri()))
         self.client.initialized(types.InitializedParams())
@@ -65,8 +67,8 @@ class Session:
         return await asyncio.wait_for(self.published.get(), 60)
 
     async def hover(self, uri: str, line: int) -> types.Hover | None:
-        return await self.client.text_document_hover_async(types.HoverParams(
-            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=0)))
+        return await asyncio.wait_for(self.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=0))), 60)
 
 
 def test_language_server(tmp_path):
@@ -133,46 +135,100 @@ def test_findings_in_included_files_are_shown_at_the_include_and_at_the_macro_ca
     assert macro.related_information[-1].message == "in expansion of macro 'load_add'"
 
 
-def _big_file() -> str:
-    """About 20,000 lines of LLVM's gfx942 kernels (bench/bench.py's generator)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from bench import build_file
+class LintGate:
+    """Holds the server's lint worker at the start of each lint until the test releases it, and tells the test which
+    document version it started: the test orders events by what the server says, never by how long anything takes.
+    The server is `amdgpu-lint lsp` with its `lint_text` wrapped; the gate is two FIFOs, each opened by the test for
+    reading and writing, so that neither side's open waits for the other. Closing the gate lets the worker go on."""
 
-    return build_file(20000)
+    SERVER = """
+import sys
+from amdgpu_lint import lsp
+
+started_path, release_path = sys.argv[1:]
+lint_text, pipes = lsp.lint_text, []
+
+
+def gated(path, text, version=None):
+    if not pipes:
+        pipes.extend((open(started_path, "w"), open(release_path)))
+    started, release = pipes
+    started.write(f"{version}\\n")
+    started.flush()
+    release.readline()  # until the test releases this lint ('' once the gate is closed)
+    return lint_text(path, text, version)
+
+
+lsp.lint_text = gated
+sys.exit(lsp.main([]))
+"""
+
+    def __init__(self, directory) -> None:
+        self.started_path, self.release_path = directory / "started.fifo", directory / "release.fifo"
+        os.mkfifo(self.started_path)
+        os.mkfifo(self.release_path)
+
+    def server(self) -> tuple[str, ...]:
+        """The arguments of `python` that start the gated server."""
+        return ("-c", self.SERVER, str(self.started_path), str(self.release_path))
+
+    async def __aenter__(self) -> "LintGate":
+        self.release_end = os.open(self.release_path, os.O_RDWR)
+        self.started = asyncio.StreamReader()
+        started_end = os.fdopen(os.open(self.started_path, os.O_RDWR), "rb", buffering=0)
+        self.transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(self.started), started_end)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.transport.close()
+        os.close(self.release_end)
+
+    async def next_started(self) -> int:
+        """The version of the document whose lint the worker starts next (and holds)."""
+        return int(await asyncio.wait_for(self.started.readline(), 60))
+
+    def release(self) -> None:
+        """Let the held lint go on."""
+        os.write(self.release_end, b"\n")
 
 
 def test_requests_are_answered_while_a_lint_runs_and_stale_lints_are_dropped(tmp_path):
-    """A 20k-line file takes the worker about a second (and never the event loop): the hover sent just
-    after opening is answered before the diagnostics; during the lint of an edit, the hover comes from
-    the last finished lint (found by the label's name, though the edit moved it down a line); an
-    edit that arrives while its predecessor is being linted drops the predecessor's result."""
-    pytest.importorskip("llvmlite")
-    text = _big_file()
-    path = tmp_path / "big.s"
-    path.write_text(text)
-    label = next(number for number, line in enumerate(text.splitlines()) if line.startswith("helper_c0_0:"))
+    """With each lint held in the worker (never the event loop) until released: the hover sent while the first
+    lint runs is answered, before any diagnostics; during the lint of an edit, the hover comes from the last
+    finished lint (found by the label's name, though the edit moved it down a line); an edit that arrives while
+    its predecessor is being linted drops the predecessor's result."""
+    path = tmp_path / "k.s"
+    path.write_text(SOURCE)
+    gate = LintGate(tmp_path)
 
     async def session():
-        async with Session(tmp_path) as lsp:
-            uri = lsp.open(path, text)
-            during_first = await lsp.hover(uri, label)
+        async with Session(tmp_path, gate.server()) as lsp, gate:
+            uri = lsp.open(path, SOURCE)
+            first_started = await gate.next_started()
+            during_first = await lsp.hover(uri, 1)
             unpublished_at_first_hover = lsp.published.empty()
+            gate.release()
             first = await lsp.next_published()
-            lsp.change(uri, 2, "; edit 2\n" + text)
-            await asyncio.sleep(0.4)  # the debounce is over: version 2 is being linted
-            lsp.change(uri, 3, "; edit 3\n" + text)
-            during_edit = await lsp.hover(uri, label + 1)
+            lsp.change(uri, 2, "; edit 2\n" + SOURCE)
+            second_started = await gate.next_started()  # the debounce is over: version 2 is being linted
+            lsp.change(uri, 3, "; edit 3\n" + SOURCE)
+            during_edit = await lsp.hover(uri, 2)
             unpublished_at_edit_hover = lsp.published.empty()
+            gate.release()  # version 2's lint ends, and is dropped
+            third_started = await gate.next_started()
+            gate.release()
             after_edit = await lsp.next_published()
-            return during_first, unpublished_at_first_hover, first, during_edit, unpublished_at_edit_hover, after_edit
+            return ((first_started, second_started, third_started), during_first, unpublished_at_first_hover, first,
+                    during_edit, unpublished_at_edit_hover, after_edit)
 
-    during_first, unpublished_at_first_hover, first, during_edit, unpublished_at_edit_hover, after_edit = \
+    started, during_first, unpublished_at_first_hover, first, during_edit, unpublished_at_edit_hover, after_edit = \
         asyncio.run(session())
+    assert started == (1, 2, 3)
     assert during_first is None and unpublished_at_first_hover
-    assert first.version == 1 and first.diagnostics
-    assert unpublished_at_edit_hover and "**helper_c0_0** on gfx942" in during_edit.contents.value
-    assert after_edit.version == 3
-    assert [d.range.start.line for d in after_edit.diagnostics] == [d.range.start.line + 1 for d in first.diagnostics]
+    assert first.version == 1 and [d.range.start.line for d in first.diagnostics] == [4]
+    assert unpublished_at_edit_hover and "**k** on gfx90a" in during_edit.contents.value
+    assert after_edit.version == 3 and [d.range.start.line for d in after_edit.diagnostics] == [5]
 
 
 def _message(payload: dict) -> bytes:

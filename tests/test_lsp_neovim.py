@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -55,20 +55,26 @@ def run_neovim(path: Path, hover_line: int, action_line: int, home: Path) -> dic
     init = home / "init.lua"
     init.write_text(PRELUDE + readme_snippet())
     script = home / "bin" / "amdgpu-lint"
-    script.write_text(f'#!/bin/sh\n"{sys.executable}" -m amdgpu_lint "$@" 2>"{home}/server.err"\necho $? >"{home}/server.rc"\n')
+    script.write_text(f'#!/bin/sh\n"{sys.executable}" -m amdgpu_lint "$@" 2>"{home}/server.err"\necho $? 1<>"{home}/server.rc"\n')
     script.chmod(0o755)
+    os.mkfifo(home / "server.rc")  # the script writes the server's exit code there (opened read-write: never
+    # waiting for a reader) once the server has exited
     output = home / "result.json"
     environment = {**os.environ, "PATH": f"{home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
                    "LSP_RESULT": str(output), "LSP_HOVER_LINE": str(hover_line), "LSP_ACTION_LINE": str(action_line),
                    **{f"XDG_{kind}_HOME": str(home / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")}}
     command = ["nvim", "--headless", "-i", "NONE", "--noplugin", "-u", str(init), str(path), "-c", f"luafile {HARNESS}"]
-    subprocess.run(command, cwd=path.parent, env=environment, timeout=300, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True)
-    result = json.loads(output.read_text())
-    deadline = time.monotonic() + 30
-    while not (home / "server.rc").exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    result["exit"] = int((home / "server.rc").read_text()) if (home / "server.rc").exists() else None
+    # opened first, so that what the script writes waits in the pipe until it is read
+    reader = os.open(home / "server.rc", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        subprocess.run(command, cwd=path.parent, env=environment, timeout=300, check=True,
+                       stdin=subprocess.DEVNULL, capture_output=True)
+        result = json.loads(output.read_text())
+        # readable once the script has written (the server has exited); the minute only guards against a hang
+        written = os.read(reader, 16) if select.select([reader], [], [], 60)[0] else b""
+    finally:
+        os.close(reader)
+    result["exit"] = int(written) if written.strip() else None
     result["stderr"] = (home / "server.err").read_text(errors="replace")
     return result
 

@@ -134,7 +134,8 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
         if pair is not None:
             second = def_use(pair.mnemonic, pair.operands, pair.modifiers, target, wave, either)
             info = DefUse(info.defs | second.defs, info.uses | second.uses, info.klass, info.variant,
-                          info.problem or second.problem, info.preserved | second.preserved)
+                          info.problem or second.problem, info.preserved | second.preserved,
+                          info.missing + second.missing)
         facts = table.by_content.add(key, InstructionFacts(info))
     if pair is None:
         if len(table.parsed) >= table.LIMIT:

@@ -201,14 +201,16 @@ def exclusions(directory: Path, flags: Flags) -> list[Pattern]:
 
 def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None]]:
     """Files named, what globs match, and the assembly found below directories named, in order, each
-    with what is wrong with it: a path that does not exist, or a glob that matches nothing, is kept
-    with its problem (reported, while the rest is still linted). Finding no file at all is a usage
+    with what is wrong with it: a path that does not exist or is no regular file, or a glob that matches
+    nothing, is kept with its problem (reported, while the rest is still linted). Finding no file at all is a usage
     error, so a run pointed at the wrong place fails."""
     files: list[tuple[Path, str | None]] = []
     for text in paths:
         path = Path(text)
         if path.is_dir():
             files += [(found, None) for found in expand(text, exclusions(path, flags))]
+        elif path.exists() and not path.is_file():  # a device or a pipe: /dev/zero would be read forever
+            files.append((path, f"{text}: not a regular file"))
         elif path.exists() or path.is_symlink():
             files.append((path, None))
         elif is_glob(text):

@@ -15,10 +15,13 @@ from ..model.targets import Target, UnknownTarget, parse_target_id
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
+    AMDHSA_MAXIMA,
     MetadataError,
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
+    unusable_counts,
+    usable_entry,
 )
 from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
 from .syntax import ParseFailure, parse_expressions
@@ -234,12 +237,15 @@ class _Builder:
         if name == ".amdgpu_metadata":
             if self.early is not None and raw == self.early.metadata_text:
                 self.module.metadata = self.early.metadata  # read ahead from this very text
-                return
-            try:
-                self.module.metadata = parse_metadata_yaml(raw)
-            except MetadataError as error:
-                line = Provenance(where.path, where.line + 1 + error.line_offset, 1, where.chain)
-                self.module.findings.append(Finding("parse-error", str(error), line))
+            else:
+                try:
+                    self.module.metadata = parse_metadata_yaml(raw)
+                except MetadataError as error:
+                    line = Provenance(where.path, where.line + 1 + error.line_offset, 1, where.chain)
+                    self.module.findings.append(Finding("parse-error", str(error), line))
+                    return
+            for problem in unusable_counts(self.module.metadata or {}):
+                self.module.findings.append(Finding("parse-error", f"in .amdgpu_metadata: {problem}", where))
         elif name == ".amd_kernel_code_t":
             fields, bad = parse_kernel_code_t(raw)
             for offset, text in bad:
@@ -253,7 +259,7 @@ class _Builder:
 
     def _evaluate_int(self, text: str, where: Provenance, lookup: Callable[[str], Any] | None = None) -> int | None:
         """The integer value of `text` (None when it has none), symbols read by `lookup` (the preprocessor's)."""
-        if text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
+        if text.isascii() and text.isdigit() and (text[0] != "0" or text == "0") and len(text) < 20:
             return int(text)  # a decimal literal, as most descriptor fields are
         parsed = parse_expressions(text)
         if isinstance(parsed, ParseFailure) or len(parsed) != 1:
@@ -397,7 +403,13 @@ class _Builder:
             for key, (text, directive_where) in raw_values.items():
                 if key not in AMDHSA_DIRECTIVES:
                     continue  # reported by the unknown-directive rule
-                values[key] = self._evaluate_int(text, directive_where, lookup)
+                value = self._evaluate_int(text, directive_where, lookup)
+                if value is not None and not 0 <= value <= AMDHSA_MAXIMA[key]:
+                    module.findings.append(Finding(
+                        "parse-error", f"'.amdhsa_{key}' is {value}, out of range (0 to {AMDHSA_MAXIMA[key]})",
+                        directive_where))
+                    value = None  # unknown: nothing is sized by it
+                values[key] = value
             for missing in fill_descriptor_defaults(values, module.target):
                 module.findings.append(Finding("parse-error", f".amdhsa_kernel '{name}' lacks required '.amdhsa_{missing}'", where))
             kernel.descriptor = values
@@ -416,7 +428,7 @@ class _Builder:
 def metadata_entries(metadata: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     """Each kernel's entry in the metadata's `amdhsa.kernels`, by name (a later entry of a name wins)."""
     entries = (metadata or {}).get("amdhsa.kernels") or []
-    return {entry[".name"]: entry for entry in (entries if isinstance(entries, list) else [])
+    return {entry[".name"]: usable_entry(entry) for entry in (entries if isinstance(entries, list) else [])
             if isinstance(entry, dict) and isinstance(entry.get(".name"), str)}
 
 
@@ -490,6 +502,7 @@ def build_module(source: SourceFile, options: BuildOptions,
         statement_budget=options.statement_budget,
         functions=target_functions(target) if target else None,
         size_of=_size_function(target) if target else None,
+        register_files=target.register_files if target else None,
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)

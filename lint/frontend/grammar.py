@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..model.nodes import Abs, ListExpr, Node, Num, Statement, Str, Sym
 from .syntax import (
+    LiteralOutOfRange,
     ParseFailure,
     as_operand,
     call,
@@ -159,6 +160,8 @@ def _parse(text: str, start: str):
         return _failure(error, text)
     except RecursionError:
         return ParseFailure("expression nested too deeply", 1)
+    except LiteralOutOfRange as error:
+        return ParseFailure(str(error), 1)
 
 
 def grammar_statement(text: str) -> Statement | ParseFailure:

@@ -70,6 +70,45 @@ AMDHSA_DIRECTIVES: dict[str, int | str] = {
 }
 
 
+_WORD_MAXIMUM = (1 << 32) - 1
+#: The largest value llvm-mc 22 takes for each `.amdhsa_` directive on any target: the width of its field in the
+#: descriptor (1 for an enable bit). llvm-mc takes any .amdhsa_user_sgpr_count, but the descriptor holds 32 user
+#: SGPRs at most, and any .amdhsa_next_free_sgpr from gfx10 on (it ignores it there).
+AMDHSA_MAXIMA: dict[str, int] = {
+    **dict.fromkeys(AMDHSA_DIRECTIVES, 1),
+    "group_segment_fixed_size": _WORD_MAXIMUM, "private_segment_fixed_size": _WORD_MAXIMUM,
+    "kernarg_size": _WORD_MAXIMUM, "user_sgpr_count": 32, "user_sgpr_kernarg_preload_length": 32,
+    "user_sgpr_kernarg_preload_offset": 511, "named_barrier_count": (1 << 18) - 1, "system_vgpr_workitem_id": 3,
+    "next_free_vgpr": 1024, "next_free_sgpr": _WORD_MAXIMUM, "accum_offset": 256, "float_round_mode_32": 3,
+    "float_round_mode_16_64": 3, "float_denorm_mode_32": 3, "float_denorm_mode_16_64": 3, "shared_vgpr_count": 15,
+    "inst_pref_size": 255,
+}
+
+
+#: Kernel metadata entries the analyses read as counts or sizes.
+_COUNTS = frozenset((".agpr_count", ".vgpr_count", ".sgpr_count", ".vgpr_spill_count", ".sgpr_spill_count",
+                     ".group_segment_fixed_size", ".private_segment_fixed_size", ".kernarg_segment_size",
+                     ".wavefront_size", ".max_flat_workgroup_size"))
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= _WORD_MAXIMUM
+
+
+def unusable_counts(document: dict[str, Any]) -> list[str]:
+    """What is wrong with each count or size in the kernels' entries that is no integer from 0 to 2^32 - 1
+    (`.agpr_count: abc`); `usable_entry` leaves them out."""
+    kernels = document.get("amdhsa.kernels")
+    return [f"kernel '{entry.get('.name')}': '{key}' is {value!r}, not a count (0 to {_WORD_MAXIMUM})"
+            for entry in (kernels if isinstance(kernels, list) else []) if isinstance(entry, dict)
+            for key, value in entry.items() if key in _COUNTS and not _is_count(value)]
+
+
+def usable_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A kernel's metadata entry without the counts and sizes `unusable_counts` reports."""
+    return {key: value for key, value in entry.items() if key not in _COUNTS or _is_count(value)}
+
+
 def needs_accum_offset(target: Target | None) -> bool:
     return target is not None and target.has_gfx90a_insts
 
@@ -144,7 +183,7 @@ class _NotPlain(Exception):
 
 _KEY = re.compile(r"(\.?[A-Za-z_][\w.\-]*):(?: +(.*))?\Z", re.ASCII)
 _WORDS = re.compile(r"[A-Za-z_][\w.\-]*(?: [\w.\-]+)*\Z", re.ASCII)
-_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,18})\Z")  # longer: PyYAML's to read (or refuse)
 _QUOTED = re.compile(r"'((?:[^']|'')*)'\Z")
 #: Plain words YAML 1.1 reads as booleans, nulls or floats (the reader takes only true and false, as values).
 _RESERVED = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"])
@@ -251,6 +290,9 @@ def parse_metadata_yaml(text: str) -> dict[str, Any]:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise MetadataError(f"invalid YAML in .amdgpu_metadata: {problem}", mark.line if mark else 0) from None
+    except ValueError as error:  # a scalar PyYAML cannot convert: a date that is none, an integer of 5,000 digits
+        reason = str(error).split(";")[0]
+        raise MetadataError(f"invalid YAML in .amdgpu_metadata: a value cannot be read ({reason})", 0) from None
     if document is None:
         return {}
     if not isinstance(document, dict):

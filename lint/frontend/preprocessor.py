@@ -35,7 +35,9 @@ from ..model.nodes import (
     UnOp,
     mentions_symbols,
     register_from_name,
+    within_register_files,
 )
+from ..model.targets import LARGEST_REGISTER_FILES
 from .source import read_source
 from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
 
@@ -48,6 +50,12 @@ MAX_MACRO_DEPTH = 20
 MAX_INCLUDE_DEPTH = 32
 #: Instruction statements longer than this are not parsed (no real instruction comes close).
 MAX_INSTRUCTION_CHARS = 65536
+#: Characters one macro expansion or one `.irp` pass may make: a recursive macro that passes on its argument
+#: written twice doubles it at each level.
+MAX_EXPANSION_CHARS = 1 << 22
+#: Characters the macro and `.irp` expansions of one file may make in all: each distinct statement text costs a
+#: parse, so this bounds the parsing expansions cause (an `.irp` of 20,000 items in a 48 KB line took minutes).
+EXPANSION_TEXT_BUDGET = 1 << 24
 #: Files that go through the C preprocessor before the assembler (clang's `.S` and `.sx`).
 CPP_SUFFIXES = (".S", ".sx")
 #: Upper bound on statements produced by expansion for one input file.
@@ -88,6 +96,10 @@ _OPERATOR_CHARS = frozenset("+-*/%|&^<>=!~")
 _CPP = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)\Z")
 _DEFINED = re.compile(r"defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+class _ExpansionTooLarge(Exception):
+    """An expansion would make more than MAX_EXPANSION_CHARS characters, or more than the file has left."""
 
 
 @dataclass(slots=True)
@@ -165,7 +177,7 @@ class PlainRun:
 
 
 #: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`
-_CONSTANT_SET = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]*)\Z")
+_CONSTANT_SET = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]{0,18})\Z")
 _UNSEEN: Any = object()  # a text not looked up yet (None: looked up, not plain)
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
 _PLAIN_TEXTS_KEPT = 8192
@@ -450,10 +462,13 @@ class Preprocessor:
         statement_budget: int = DEFAULT_STATEMENT_BUDGET,
         functions: Functions | None = None,
         size_of: Callable[[Statement], int | None] | None = None,
+        register_files: dict[str, int] | None = None,
     ):
         self.include_dirs = [Path(d) for d in include_dirs or []]
         self.symbols: dict[str, Value | Node] = {**(predefined or {}), **(defsyms or {})}
         self.functions = functions or {}  # the processor's MC expression functions (extrasgprs, ...)
+        #: how many registers of each file the target has: an operand beyond them is a MissingRegister
+        self.register_files = register_files or LARGEST_REGISTER_FILES
         # the location counter `.`: bytes emitted so far per section (None once a size is unknown)
         self._size_of = size_of
         self._section = ".text"
@@ -472,6 +487,7 @@ class Preprocessor:
         self.statement_budget = statement_budget
         self.budget = statement_budget
         self._budget_reported = False
+        self._expansion_text_left = EXPANSION_TEXT_BUDGET
         self._macro_instantiations = 0  # the value of `\@`, as llvm-mc counts it
         self._aborted_macros: set[str] = set()
         self._stack: list[_Frame] = []
@@ -515,13 +531,18 @@ class Preprocessor:
                     continue
             yield from self._process(line, frame)
 
-    @staticmethod
-    def _plain_text(text: str, known: dict[str, _Plain | None]) -> _Plain | None:
+    def _plain_text(self, text: str, known: dict[str, _Plain | None]) -> _Plain | None:
+        """`_plain(text)`, remembered in `known`; an instruction naming a register the target does not have
+        goes the general way (`_statement`), which puts a MissingRegister in its place."""
         plain = known.get(text, _UNSEEN)
         if plain is _UNSEEN:
             if len(known) >= _PLAIN_TEXTS_KEPT:
                 known.clear()
-            plain = known[text] = _plain(text)
+            plain = _plain(text)
+            if plain is not None and plain.statement.kind == "instruction" and \
+                    self._within_register_files(plain.statement) is not plain.statement:
+                plain = None
+            known[text] = plain
         return plain
 
     def _count(self, plain: _Plain) -> None:
@@ -725,6 +746,7 @@ class Preprocessor:
                 if resolved is None:
                     return
                 parsed = resolved
+            parsed = self._within_register_files(parsed)
             self._track_next_free(parsed)
         if parsed.kind == "directive" and parsed.name == ".amdgpu_hsa_kernel":
             self._kernel_free = {"v": 0, "s": 0}  # a new kernel scope
@@ -783,6 +805,15 @@ class Preprocessor:
         alignment = 1 << int(values[0]) if name == ".p2align" else int(values[0])  # .align is bytes on ELF
         return -(-here // alignment) * alignment if alignment > 0 else None
 
+    def _within_register_files(self, statement: Statement) -> Statement:
+        """The instruction with each operand naming registers the target does not have as a MissingRegister
+        (the same statement when none does)."""
+        pair = statement.pair and self._within_register_files(statement.pair)
+        operands = within_register_files(statement.operands, self.register_files)
+        if operands is statement.operands and pair is statement.pair:
+            return statement
+        return replace(statement, operands=operands, pair=pair)
+
     def _track_next_free(self, statement: Statement) -> None:
         operands = statement.operands + statement.pair.operands if statement.pair else statement.operands
         for operand in operands:
@@ -823,8 +854,9 @@ class Preprocessor:
                 self._report(rule, f"register index of '{node.kind}[...]': {error}", line, frame)
                 failures.append(node)
                 return node
-            if not isinstance(first, int) or not isinstance(last, int) or last < first:
-                self._report("parse-error", f"bad register range {node.kind}[{first}:{last}]", line, frame)
+            if not isinstance(first, int) or not isinstance(last, int) or not 0 <= first <= last:
+                written = f"{first}" if node.last is None else f"{first}:{last}"
+                self._report("parse-error", f"bad register range {node.kind}[{written}]", line, frame)
                 failures.append(node)
                 return node
             return Reg(node.kind, first, last - first + 1)
@@ -1057,7 +1089,11 @@ class Preprocessor:
                 self._report("parse-error", f"missing value for required parameter '{param.name}' of '{macro.name}'", line, frame)
                 return
         step = ExpansionStep("macro", macro.name, line.path, line.number, line.column)
-        lines = self._substituted(macro.body, values, self._macro_instantiations, bare=self.altmacro)
+        try:
+            lines = self._substituted(macro.body, values, self._macro_instantiations, bare=self.altmacro)
+        except _ExpansionTooLarge:
+            self._refused(f"expanding macro '{macro.name}'", "not expanded", line, frame)
+            return
         self._macro_instantiations += 1
         self._push(lines, frame, step, macro_depth=frame.macro_depth + 1, is_macro=True)
 
@@ -1072,28 +1108,50 @@ class Preprocessor:
 
     def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int,
                      bare: bool = False) -> list[SourceLine]:
+        """The body with the parameters' values in; raises _ExpansionTooLarge past MAX_EXPANSION_CHARS or what is
+        left of EXPANSION_TEXT_BUDGET."""
+        allowed = left = min(MAX_EXPANSION_CHARS, self._expansion_text_left)
+
+        def spent(text: str) -> str:
+            nonlocal left
+            left -= len(text)
+            if left < 0:
+                raise _ExpansionTooLarge
+            return text
+
         def replace(match: re.Match[str]) -> str:
             key = match.group(1)
             if key == "()":
                 return ""
             if key == "@":
                 return str(counter)
-            return values.get(key, match.group(0))
+            return spent(values.get(key, match.group(0)))
 
         def replace_bare(match: re.Match[str]) -> str:
             # .altmacro: a parameter is named with or without `\`; `&` ends the name
-            return values.get(match.group(2), match.group(0))
+            return spent(values.get(match.group(2), match.group(0)))
 
         result = []
         for source_line in body:
-            text = source_line.text
+            text = spent(source_line.text)
             if bare and values:
                 text = _BARE_PARAMETER.sub(replace_bare, text)
             if "\\" in text:
                 text = _SUBSTITUTION.sub(replace, text)
             result.append(SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp))
+        self._expansion_text_left -= allowed - left
         return result
 
+    def _refused(self, expansion: str, consequence: str, line: SourceLine, frame: _Frame) -> None:
+        """Report an expansion too large to make: past MAX_EXPANSION_CHARS, or past what the file has left of
+        EXPANSION_TEXT_BUDGET (reported once: from then on, every expansion that makes text is skipped)."""
+        if self._expansion_text_left >= MAX_EXPANSION_CHARS:
+            self._report("parse-error", f"{expansion} would make more than {MAX_EXPANSION_CHARS:,} characters; "
+                         f"{consequence}", line, frame)
+        elif self._expansion_text_left > 0:
+            self._expansion_text_left = 0
+            self._report("parse-error", f"expansions would make more than {EXPANSION_TEXT_BUDGET:,} characters in all "
+                         f"({expansion}); remaining expansions skipped", line, frame)
     def _push(
         self,
         lines: list[SourceLine],
@@ -1151,8 +1209,20 @@ class Preprocessor:
             return
         step = ExpansionStep(word[1:], word, line.path, line.number, line.column)
         # `\@` in an .irp/.irpc body is the count of macro instantiations so far; .rept substitutes nothing
-        bodies = (self._substituted(body, values, self._macro_instantiations) for values in values_per_pass) if values_per_pass else (body for _ in range(passes))
-        self._push(next(bodies), frame, step, frame.macro_depth, iterations=bodies)
+        bodies = self._passes(body, values_per_pass, word, line, frame) if values_per_pass else (body for _ in range(passes))
+        first = next(bodies, None)
+        if first is not None:
+            self._push(first, frame, step, frame.macro_depth, iterations=bodies)
+
+    def _passes(self, body: list[SourceLine], values_per_pass: list[dict[str, str]], word: str, line: SourceLine,
+                frame: _Frame) -> Iterator[list[SourceLine]]:
+        """The body of each `.irp`/`.irpc` pass, made as it is reached; none after one too large."""
+        for values in values_per_pass:
+            try:
+                yield self._substituted(body, values, self._macro_instantiations)
+            except _ExpansionTooLarge:
+                self._refused(f"a '{word}' pass", "the rest skipped", line, frame)
+                return
 
     def _raw_block(self, word: str, line: SourceLine, frame: _Frame) -> Iterator[Emitted]:
         closer = RAW_BLOCKS[word]

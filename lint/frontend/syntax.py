@@ -52,15 +52,33 @@ class ParseFailure:
 # ----------------------------------------------------------------- nodes, as both readers build them
 
 
+class LiteralOutOfRange(ValueError):
+    """A number wider than the 64 bits llvm-mc reads a literal into."""
+
+    def __init__(self) -> None:
+        super().__init__("literal value out of range (more than 64 bits)")
+
+
+#: Digits of the longest decimal literal that may fit in 64 bits: a longer one is not converted at all.
+_MOST_DECIMAL_DIGITS = 20
+
+
 def number(text: str) -> Num:
-    """A NUMBER token: hex, binary, octal with a leading zero (when every digit is octal), or decimal."""
+    """A NUMBER token: hex, binary, octal with a leading zero (when every digit is octal), or decimal.
+    Raises LiteralOutOfRange for one wider than 64 bits."""
     if text[:2] in ("0x", "0X"):
-        return Num(int(text, 16))
-    if text[:2] in ("0b", "0B"):
-        return Num(int(text, 2))
-    if len(text) > 1 and text[0] == "0":
-        return Num(int(text, 8)) if all(c in "01234567" for c in text) else Num(int(text))
-    return Num(int(text))
+        value = int(text, 16)
+    elif text[:2] in ("0b", "0B"):
+        value = int(text, 2)
+    elif len(text) > 1 and text[0] == "0" and all(c in "01234567" for c in text):
+        value = int(text, 8)
+    elif len(text.lstrip("0")) > _MOST_DECIMAL_DIGITS:
+        raise LiteralOutOfRange
+    else:
+        value = int(text)
+    if value >> 64:
+        raise LiteralOutOfRange
+    return Num(value)
 
 
 def local_ref(text: str) -> LocalRef:
@@ -93,13 +111,14 @@ def _as_int(node: Node) -> int | None:
 
 
 def reg_range(name: str, first: Node, last: Node | None) -> Node:
-    """`v[0:3]`, `s[n]`, or `name[...]` for a name that is no register file."""
+    """`v[0:3]`, `s[n]`, or `name[...]` for a name that is no register file. A range of numbers that is
+    none (`v[5:3]`, `v[-1]`) stays an expression, which the preprocessor reports as a bad range."""
     kind = REGISTER_PREFIXES.get(name.lower())
     if kind is None:
         return Call(f"{name}[]", (first,) if last is None else (first, last))
     lo = _as_int(first)
     hi = lo if last is None else _as_int(last)
-    if lo is not None and hi is not None:
+    if lo is not None and hi is not None and 0 <= lo <= hi:
         return Reg(kind, lo, hi - lo + 1)
     return RegExpr(kind, first, last)
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
+from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
 from . import Variant, instruction_set
 
@@ -111,6 +111,7 @@ class DefUse:
     variant: Variant | None
     problem: str | None = None  # operand count or width that no table variant accepts
     preserved: frozenset[Unit] = frozenset()  # destination parts kept from before (partial writes)
+    missing: tuple[Reg, ...] = ()  # operands naming registers the target does not have (MissingRegister)
 
 
 def register_units(node: Node | None) -> tuple[Unit, ...]:
@@ -277,7 +278,7 @@ class _Template:
         uses = self.fixed_uses | {(operands[i].kind, operands[i].index + offset) for i, offset in self.uses}
         preserved = self.fixed_preserved | {(operands[i].kind, operands[i].index + offset)
                                             for i, offset in self.preserved}
-        return DefUse(defs, uses, found.klass, found.variant, None, preserved)
+        return DefUse(defs, uses, found.klass, found.variant, None, preserved, found.missing)
 
 
 @lru_cache(maxsize=2048)
@@ -347,7 +348,8 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     preserved: frozenset[Unit] = frozenset()
     if operands and (_PARTIAL_WRITES.fullmatch(mnemonic) or mnemonic.endswith("_dpp") or _preserves_sdwa(mnemonic, mods)):
         preserved = frozenset(register_units(operands[0]))
-    return DefUse(frozenset(defs), frozenset(uses), klass, variant, problem, preserved)
+    missing = tuple(node.register for node in operands if type(node) is MissingRegister)
+    return DefUse(frozenset(defs), frozenset(uses), klass, variant, problem, preserved, missing)
 
 
 def _add_implicit(mnemonic: str, operands: tuple[Node, ...], mods: dict[str, Node | None], klass: InstructionClass,

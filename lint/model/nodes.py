@@ -126,7 +126,19 @@ class SpecialReg:
         return self.name
 
 
-Node = Num | Sym | LocalRef | Str | BinOp | UnOp | Call | ListExpr | Abs | Reg | RegExpr | SpecialReg
+@dataclass(frozen=True, slots=True)
+class MissingRegister:
+    """An operand in the place of one naming registers its target does not have (`v[0:999999]`, `s102` on
+    gfx9): it reads and writes nothing, so no analysis counts or sizes anything by it; register-budget
+    reports it."""
+
+    register: Reg
+
+    def __str__(self) -> str:
+        return str(self.register)
+
+
+Node = Num | Sym | LocalRef | Str | BinOp | UnOp | Call | ListExpr | Abs | Reg | RegExpr | SpecialReg | MissingRegister
 
 
 def spelled(node: Node | None) -> str:
@@ -136,7 +148,7 @@ def spelled(node: Node | None) -> str:
     if isinstance(node, Num):
         value = node.value
         return f"0x{value:x}" if isinstance(value, int) and value >= 1 << 16 else str(value)
-    if isinstance(node, (Reg, SpecialReg)):
+    if isinstance(node, (Reg, SpecialReg, MissingRegister)):
         return str(node)
     if isinstance(node, Sym):
         return node.name
@@ -236,6 +248,19 @@ def _register_list(node: ListExpr) -> Reg | None:
         if reg.kind != first.kind or reg.index != first.index + offset:
             return None
     return Reg(first.kind, first.index, len(regs))
+
+
+def within_register_files(operands: tuple[Node, ...], files: dict[str, int]) -> tuple[Node, ...]:
+    """`operands`, each one naming registers beyond its file's size in `files` (or before its start) as a
+    MissingRegister; the same tuple when none does."""
+    kept: list[Node] | None = None
+    for position, operand in enumerate(operands):
+        register = operand if type(operand) is Reg else operand_register(operand)
+        if type(register) is Reg and not 0 <= register.index <= files[register.kind] - register.count:
+            if kept is None:
+                kept = list(operands)
+            kept[position] = MissingRegister(register)
+    return operands if kept is None else tuple(kept)
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,6 +234,15 @@ class Target:
             return 106
         return 102 if self.major >= 8 else 104
 
+    # ---- register files
+    @cached_property
+    def register_files(self) -> dict[str, int]:
+        """How many registers of each file an operand can name (v0 to v{n-1}, ...), as llvm-mc 22 accepts
+        them: VGPRs (gfx1250 reaches v1023 through s_set_vgpr_msb), AGPRs (none without matrix cores),
+        SGPRs (gfx802's fixed allocation of 96 still names s96-s101) and trap temporaries."""
+        return {"v": 1024 if self.is_gfx1250 else 256, "a": 256 if self.has_mai else 0,
+                "s": self.addressable_sgprs if self.name != "gfx802" else 102, "ttmp": 16 if self.major >= 9 else 12}
+
     @cached_property
     def sgpr_alloc_granule(self) -> int:
         if self.major >= 10:
@@ -405,3 +414,8 @@ def waves_for_vgprs(vgprs: int, granule: int, total_vgprs: int, max_waves: int) 
     if vgprs < granule:
         return max_waves
     return min(max(total_vgprs // (-(-vgprs // granule) * granule), 1), max_waves)
+
+
+#: The largest register files of any target (`Target.register_files`): the bound for a file whose target is
+#: not known while it is read.
+LARGEST_REGISTER_FILES = {"v": 1024, "a": 256, "s": 106, "ttmp": 16}
