@@ -206,11 +206,12 @@ def test_triton_cache_entry_uses_its_json(tmp_path):
     assert wg_sizes == {512}
 
 
-def test_objdump_disassembly_runs_every_rule(tmp_path, monkeypatch):
+def _object_and_listing(tmp_path, fixture: str):
+    """fixtures/llvm/<fixture> for gfx942 linted twice: as a code object (through llvm-objdump) and as llc's listing."""
     objdump = inputs.find_objdump()
     if objdump is None:
         pytest.skip("no llvm-objdump with AMDGPU on PATH")
-    ir = (FIXTURES / "llvm" / "mfma_gemm.ll").read_text()
+    ir = (FIXTURES / "llvm" / fixture).read_text()
     (tmp_path / "k.o").write_bytes(compile_object(ir, "gfx942"))
     (tmp_path / "k.s").write_text(compile_ir(ir, "gfx942"))
     try:
@@ -220,6 +221,11 @@ def test_objdump_disassembly_runs_every_rule(tmp_path, monkeypatch):
     if from_o.diagnostics and from_o.diagnostics[0].name == "input-conversion":
         pytest.skip(from_o.diagnostics[0].message)
     (from_s,) = lint(tmp_path / "k.s")
+    return from_o, from_s
+
+
+def test_objdump_disassembly_runs_every_rule(tmp_path, monkeypatch):
+    from_o, from_s = _object_and_listing(tmp_path, "mfma_gemm.ll")
     assert sorted(d.code for d in from_o.diagnostics) == sorted(d.code for d in from_s.diagnostics)
     assert summary(from_o) == summary(from_s)
     kernel = next(k for k in from_o.module.kernels if k.is_kernel)
@@ -246,14 +252,7 @@ def test_code_object_without_metadata_takes_its_target_from_the_elf_header(tmp_p
 def test_disassembly_leaves_out_the_alignment_after_s_endpgm(tmp_path):
     """llvm-objdump shows the code section's alignment padding after the last s_endpgm as s_nop 0 lines; they are
     not the kernel's instructions."""
-    objdump = inputs.find_objdump()
-    if objdump is None:
-        pytest.skip("no llvm-objdump with AMDGPU on PATH")
-    ir = (FIXTURES / "llvm" / "loop_saxpy.ll").read_text()
-    (tmp_path / "k.o").write_bytes(compile_object(ir, "gfx942"))
-    (tmp_path / "k.s").write_text(compile_ir(ir, "gfx942"))
-    (from_o,) = lint(tmp_path / "k.o")
-    (from_s,) = lint(tmp_path / "k.s")
+    from_o, from_s = _object_and_listing(tmp_path, "loop_saxpy.ll")
     kernel_o = next(k for k in from_o.module.kernels if k.is_kernel)
     kernel_s = next(k for k in from_s.module.kernels if k.is_kernel)
     assert kernel_o.instructions[-1].mnemonic == "s_endpgm"

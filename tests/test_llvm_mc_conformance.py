@@ -356,18 +356,21 @@ def test_wave_size_of_an_undeclared_listing(snippet):
     assert parse_findings(wmma) == []
 
 
+_GFX12_WMMA = """
+    .amdhsa_kernel k
+      .amdhsa_next_free_vgpr 16
+      .amdhsa_next_free_sgpr 8
+      .amdhsa_wavefront_size32 {w32}
+    .end_amdhsa_kernel
+    k:
+      {op} {d}, {a}, {b}, {d}
+      s_endpgm
+"""
+
+
 def test_gfx12_wmma_16_bit_operands_are_packed(snippet):
     # llvm-mc 22 (gfx1200): 4 VGPRs each in wave32, 2 in wave64; 8 is "invalid operand"
-    text = """
-        .amdhsa_kernel k
-          .amdhsa_next_free_vgpr 16
-          .amdhsa_next_free_sgpr 8
-          .amdhsa_wavefront_size32 {w32}
-        .end_amdhsa_kernel
-        k:
-          v_wmma_f16_16x16x16_f16 {d}, {a}, {b}, {d}
-          s_endpgm
-    """
+    text = _GFX12_WMMA.replace("{op}", "v_wmma_f16_16x16x16_f16")
     wave32 = snippet.lint(text.format(w32=1, d="v[0:3]", a="v[4:7]", b="v[8:11]"), mcpu="gfx1200")
     wave64 = snippet.lint(text.format(w32=0, d="v[0:1]", a="v[4:5]", b="v[8:9]"), mcpu="gfx1200")
     assert parse_findings(wave32) == [] and parse_findings(wave64) == []
@@ -377,16 +380,7 @@ def test_gfx12_wmma_16_bit_operands_are_packed(snippet):
 
 def test_gfx12_wave64_wmma_takes_half_the_accumulator(snippet):
     # issue 30: llvm-mc 22 -mcpu=gfx1200 -mattr=+wavefrontsize64 accepts the first, wave32 only the second
-    text = """
-        .amdhsa_kernel k
-          .amdhsa_next_free_vgpr 16
-          .amdhsa_next_free_sgpr 8
-          .amdhsa_wavefront_size32 {w32}
-        .end_amdhsa_kernel
-        k:
-          v_wmma_f32_16x16x16_f16 {d}, {a}, {b}, {d}
-          s_endpgm
-    """
+    text = _GFX12_WMMA.replace("{op}", "v_wmma_f32_16x16x16_f16")
     wave64 = snippet.lint(text.format(w32=0, d="v[0:3]", a="v[4:5]", b="v[6:7]"), mcpu="gfx1200")
     assert parse_findings(wave64) == []
     wave32 = snippet.lint(text.format(w32=1, d="v[0:7]", a="v[8:11]", b="v[12:15]"), mcpu="gfx1200")
