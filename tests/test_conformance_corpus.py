@@ -71,7 +71,15 @@ CORRECTNESS_RULES = ("missing-wait", "missing-nop", "register-budget")
 
 
 @pytest.fixture(scope="module")
-def codegen_findings(tmp_path_factory, request):
+def codegen_cache(tmp_path_factory, request) -> Path:
+    """Where LLVM's compiled CodeGen listings are kept: pytest's cache across runs, or this run's temporary
+    directory under `-p no:cacheprovider`."""
+    cache = getattr(request.config, "cache", None)
+    return cache.mkdir("llvm-codegen") if cache is not None else tmp_path_factory.mktemp("llvm-codegen")
+
+
+@pytest.fixture(scope="module")
+def codegen_findings(tmp_path_factory, codegen_cache):
     """Every rule's findings on LLVM 22's output for each CodeGen file and target (compiled once), linted
     the way `check` lints them."""
     pytest.importorskip("llvmlite")
@@ -81,7 +89,7 @@ def codegen_findings(tmp_path_factory, request):
 
     cases = llvm_conformance.codegen_cases()
     assert len({case[0] for case in cases}) == 100
-    listings = llvm_conformance.compile_codegen(cases, request.config.cache.mkdir("llvm-codegen"))
+    listings = llvm_conformance.compile_codegen(cases, codegen_cache)
     assert sum(asm is not None for asm in listings.values()) > 200  # LLVM compiles nearly all of them
     directory = tmp_path_factory.mktemp("codegen")
     findings = {}
@@ -127,7 +135,7 @@ def test_llvm_mc_expands_the_same_instruction_stream(tmp_path):
     assert compared > 200 and differing == []
 
 
-def test_encoded_sizes_match_llvm_mc_on_llvm_output(tmp_path, request):
+def test_encoded_sizes_match_llvm_mc_on_llvm_output(tmp_path, codegen_cache):
     """Where llvm-mc-22 is installed: every size we give for an instruction of LLVM's CodeGen
     output equals the bytes `llvm-mc -show-encoding` encodes it in (sizes we leave open: None)."""
     import re
@@ -144,7 +152,7 @@ def test_encoded_sizes_match_llvm_mc_on_llvm_output(tmp_path, request):
     from amdgpu_lint.isa.sizes import instruction_size
 
     cases = llvm_conformance.codegen_cases()
-    listings = llvm_conformance.compile_codegen(cases, request.config.cache.mkdir("llvm-codegen"))
+    listings = llvm_conformance.compile_codegen(cases, codegen_cache)
     known = wrong = 0
     for (local, triple, cpu, mattr), asm in ((case, listings[case]) for case in cases):
         if asm is None:
