@@ -298,21 +298,24 @@ def next_steps(target: Target, inputs: Inputs, waves: int, binding: list[str]) -
     return [NextStep(f"{'both' if len(changes) == 2 else 'all of'}: {texts}: {gained} waves per SIMD", together, gained)]
 
 
+def _free(name: str, now: int, most: int, note: str = "") -> str:
+    """Advice to bring `name` from `now` registers down to `most`."""
+    count = now - most
+    return f"free {count} {name}{'s' if count != 1 else ''} ({now} -> {most}{note})"
+
+
 def _change(target: Target, inputs: Inputs, name: str, goal: int) -> tuple[str, Inputs] | None:
     """How `name` must change for `goal` waves per SIMD by its own limit: the advice and the changed inputs."""
     if name == inputs.vgpr_label:
         most = max_vgprs_for(target, goal, inputs.wave_size)
         if most <= 0:
             return None
-        count = inputs.vgprs - most
-        return f"free {count} {name}{'s' if count != 1 else ''} ({inputs.vgprs} -> {most})", replace(inputs, vgprs=most)
+        return _free(name, inputs.vgprs, most), replace(inputs, vgprs=most)
     if name == SGPR:
         most_sgprs = max_sgprs_for(target, goal)
         if not most_sgprs:
             return None
-        count = inputs.sgprs - most_sgprs
-        return (f"free {count} SGPR{'s' if count != 1 else ''} ({inputs.sgprs} -> {most_sgprs}, extras included)",
-                replace(inputs, sgprs=most_sgprs))
+        return _free(SGPR, inputs.sgprs, most_sgprs, ", extras included"), replace(inputs, sgprs=most_sgprs)
     if name == LDS:
         raw = largest_lds_for(target, inputs, goal)
         if raw is None:
