@@ -19,43 +19,140 @@ wrong-width register range is usually an off-by-one in a `.set` register allocat
 Use the instruction the target has (the message lists the closest ones), select the right
 target with `.amdgcn_target` or `--mcpu`, or fix the register range.
 
-The check uses LLVM 22's instruction tables. It is skipped for targets LLVM documents only
-through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
+Whether a target has a mnemonic at all (in its wave size) comes from probing llvm-mc 22 with every
+mnemonic on every processor LLVM 22 knows (`scripts/gen_mnemonic_verdicts.py`), so the finding carries
+llvm-mc's own words ("instruction not supported on this GPU", "sdwa variant of this instruction is not
+supported", "instruction requires wavesize=32") on every target, gfx6 and gfx1250 included. Operand checks
+use LLVM 22's instruction-syntax tables and are skipped for targets LLVM documents only through a
+neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 """
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.defuse import DefUseAnalysis, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
+from amdgpu_lint.isa.mnemonics import (
+    NOT_AN_INSTRUCTION,
+    MnemonicVerdicts,
+    mnemonic_verdicts,
+    operand_kind,
+    operand_verdicts,
+)
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
 
 CODE = "AGL006"
 NAME = "unknown-instruction"
 SEVERITY = Severity.ERROR
 SUMMARY = "instruction or operand form the target does not have"
 SCOPE = "kernel"
+_DUAL_FAMILY = "v_dual_mov_b32"
 REQUIRES = (DefUseAnalysis,)
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     target = context.module.target
-    if target is None or not target.isa_exact:
+    if target is None:
         return
+    verdicts = mnemonic_verdicts()
+    wave_size, known = kernel_wave_size(context.module, context.kernel)
+    columns = verdicts.columns(target, wave_size if known else None)
+    exact = target.isa_exact
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
     for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
+        rejection = _rejection(instruction, columns, verdicts, instructions)
+        if rejection is not None:
+            yield context.diagnostic(instruction.where, _rejection_message(instruction.mnemonic, rejection, target.name,
+                                                                           instructions, verdicts),
+                                     kernel=context.kernel.name)
+            continue
+        register = _refused_register(instruction, columns, verdicts)
+        if register is not None:
+            yield context.diagnostic(instruction.where, f"{register} ({target.name}, as llvm-mc 22 says)",
+                                     kernel=context.kernel.name)
+            continue
+        refusal = _refused_operands(instruction, columns)
+        if refusal is not None:
+            yield context.diagnostic(instruction.where, f"'{instruction.mnemonic}': {refusal} ({target.name}, as llvm-mc "
+                                                        "22 says)", kernel=context.kernel.name)
+            continue
+        if not exact:
+            continue
+        halves = (instruction, instruction.pair) if instruction.pair else (instruction,)
         if instruction.pair is None and info.variant is not None:
             missing = []  # the target's tables have a form of it
         else:
-            halves = (instruction, instruction.pair) if instruction.pair else (instruction,)
-            missing = [half.mnemonic for half in halves if half.mnemonic not in instructions]
+            missing = [half.mnemonic for half in halves
+                       if half.mnemonic not in instructions and not (columns and verdicts.knows(half.mnemonic))]
         if missing:
             for mnemonic in missing:
                 yield context.diagnostic(instruction.where, _unknown_message(mnemonic, target.name, instructions),
                                          kernel=context.kernel.name)
         elif info.problem:
             yield context.diagnostic(instruction.where, info.problem, kernel=context.kernel.name)
+
+
+def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions) -> str | None:
+    """llvm-mc's message for an instruction the target rejects whatever its operands, or None. A dual-issue pair
+    is judged by its family (`v_dual_mov_b32` is both an X and a Y half wherever VOPD exists): a bare half is
+    read as an X half, and some halves exist only as Y. A mnemonic the probes never saw accepted is reported
+    only where the instruction tables do not know it either."""
+    if instruction.pair is not None:
+        return verdicts.rejection(_DUAL_FAMILY, columns)
+    message = verdicts.rejection(instruction.mnemonic, columns)
+    if message == NOT_AN_INSTRUCTION and (instruction.mnemonic in instructions or pages_with(instruction.mnemonic)):
+        return None
+    return message
+
+
+def _refused_register(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts) -> str | None:
+    """llvm-mc's message for the first special register operand the target does not have (`tba` on gfx9+,
+    `ttmp12` before gfx9, `null` before gfx10), or None."""
+    for operand in _registers_named(instruction.operands):
+        message = verdicts.register_rejection(operand, columns)
+        if message is not None:
+            return message
+    return None
+
+
+def _refused_operands(instruction, columns: tuple[int, ...]) -> str | None:
+    """llvm-mc's message for a modifier or a kind of operand it refuses on this instruction, from the probes."""
+    if instruction.pair is not None:
+        return None
+    return operand_verdicts().refusal(instruction.mnemonic, columns,
+                                      [operand_kind(operand) for operand in instruction.operands],
+                                      [name for name, _ in instruction.modifiers])
+
+
+def _registers_named(nodes) -> Iterator[str]:
+    for node in nodes:
+        if isinstance(node, SpecialReg):
+            yield node.name
+        elif isinstance(node, Reg) and node.kind == "ttmp":
+            yield from (f"ttmp{index}" for index in range(node.index, node.index + node.count))
+        elif isinstance(node, (Abs, UnOp)):
+            yield from _registers_named((node.operand,))
+
+
+def _rejection_message(mnemonic: str, message: str, target: str, instructions, verdicts: MnemonicVerdicts) -> str:
+    """llvm-mc's words, with where the mnemonic does exist and what the target has instead."""
+    if message == NOT_AN_INSTRUCTION:
+        return _unknown_message(mnemonic, target, instructions)
+    text = f"'{mnemonic}': {message} ({target}, as llvm-mc 22 says)"
+    elsewhere = sorted({name.split(":")[0] for name in verdicts.accepting(mnemonic)}, key=_processor_order)
+    if elsewhere and "not supported on this GPU" in message:
+        text += f"; it exists on {', '.join(elsewhere[:4])}{', ...' if len(elsewhere) > 4 else ''}"
+    guesses = instructions.suggestions(mnemonic) if "not supported on this GPU" in message else []
+    if guesses:
+        text += f"; did you mean {' or '.join(repr(g) for g in guesses)}?"
+    return text
+
+
+def _processor_order(name: str) -> tuple[int, str]:
+    digits = name[3:].split("-")[0]
+    return (int(digits[:-2]) if "-" not in name[3:] else int(digits), name)
 
 
 def _unknown_message(mnemonic: str, target: str, instructions) -> str:

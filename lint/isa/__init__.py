@@ -256,6 +256,11 @@ def instruction_set(target: Target) -> InstructionSet:
     return _instruction_set(target.isa_pages, _spellings()["processors"].get(target.name))
 
 
+def page_mnemonics(page: str) -> list[str]:
+    """Every mnemonic one table page defines."""
+    return _load_page(page).names()
+
+
 def pages_with(mnemonic: str) -> list[str]:
     """Table pages (roughly: processor families) that define `mnemonic`."""
     base = _ENCODING_SUFFIX.sub("", mnemonic)

@@ -1,0 +1,198 @@
+"""What llvm-mc 22 says of a mnemonic on a processor, whatever its operands.
+
+tables/mnemonics.json (written by scripts/gen_mnemonic_verdicts.py, which assembles every candidate mnemonic
+bare on every processor and wave size of LLVM 22) holds, per mnemonic, a verdict per configuration: the target
+has some form of it, or llvm-mc's message rejecting the mnemonic itself ("instruction not supported on this
+GPU", "sdwa variant of this instruction is not supported", "instruction requires wavesize=32", ...). A mnemonic
+no configuration accepts is not in the table. Special registers (`tba`, `ttmp12`, `null`, `src_shared_base`, ...)
+have a verdict per configuration as well.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from ..model.nodes import Abs, Node, Num, Reg, SpecialReg, UnOp
+from ..model.targets import Target
+
+_TABLE = Path(__file__).parent / "tables" / "mnemonics.json"
+NOT_AN_INSTRUCTION = "invalid instruction"
+
+
+class MnemonicVerdicts:
+    """The table, with the configuration index of each target looked up once."""
+
+    def __init__(self, table: dict):
+        self._columns = {name: index for index, name in enumerate(table["configurations"])}
+        self._messages: list[str] = table["messages"]
+        self._patterns: list[list[int]] = table["patterns"]
+        self._mnemonics: dict[str, int] = table["mnemonics"]
+        self._registers: dict[str, int] = table["registers"]
+
+    def columns(self, target: Target, wave_size: int | None) -> tuple[int, ...]:
+        """The target's configurations: its processor (or generic target) in its wave size, both wave sizes
+        when that is not known; none when the table has no such processor."""
+        name = target.generic or target.name
+        default = self._columns.get(name)
+        if default is None:
+            return ()
+        wave64 = self._columns.get(f"{name}:wavefrontsize64+") if target.major >= 10 else None
+        if wave64 is None or wave_size == 32:
+            return (default,)
+        return (wave64,) if wave_size == 64 else (default, wave64)
+
+    def knows(self, mnemonic: str) -> bool:
+        return mnemonic in self._mnemonics
+
+    def rejection(self, mnemonic: str, columns: tuple[int, ...]) -> str | None:
+        """llvm-mc's message rejecting `mnemonic` on every one of the configurations, or None when one of them
+        has a form of it."""
+        pattern = self._mnemonics.get(mnemonic)
+        if pattern is None:
+            return NOT_AN_INSTRUCTION if columns else None
+        codes = {self._patterns[pattern][column] for column in columns}
+        return self._messages[codes.pop() - 1] if len(codes) == 1 and 0 not in codes else None
+
+    def register_rejection(self, name: str, columns: tuple[int, ...]) -> str | None:
+        """llvm-mc's message refusing special register `name` (`tba`, `ttmp12`, `null`, ...) on every one of the
+        configurations, or None."""
+        pattern = self._registers.get(name)
+        if pattern is None or not columns:
+            return None
+        codes = {self._patterns[pattern][column] for column in columns}
+        return self._messages[codes.pop() - 1] if len(codes) == 1 and 0 not in codes else None
+
+    def accepting(self, mnemonic: str) -> list[str]:
+        """The configurations that have a form of `mnemonic`."""
+        pattern = self._mnemonics.get(mnemonic)
+        if pattern is None:
+            return []
+        codes = self._patterns[pattern]
+        return [name for name, index in self._columns.items() if not codes[index]]
+
+
+@cache
+def mnemonic_verdicts() -> MnemonicVerdicts:
+    return MnemonicVerdicts(json.loads(_TABLE.read_text()))
+
+
+_OPERANDS = Path(__file__).parent / "tables" / "operands.jsonl"
+#: answers that refuse a modifier's name (not only the value probed)
+_REFUSED_NAME = ("not a valid operand", "not supported on this GPU", "not supported for")
+#: flags without a value: any refusal is of the name
+_FLAGS = frozenset(("clamp", "glc", "slc", "dlc", "scc", "nt", "sc0", "sc1", "tfe", "lwe", "d16", "a16", "r128", "unorm",
+                    "da", "gds", "lds", "idxen", "offen", "addr64", "nv"))
+#: modifiers judged by the probe of another in their family, where no probe of their own exists
+_FAMILY = {
+    "row_shr": "row_shl", "row_ror": "row_shl", "row_mirror": "row_shl", "row_half_mirror": "row_shl",
+    "row_mask": "quad_perm", "bank_mask": "quad_perm", "wave_shr": "wave_shl", "wave_rol": "wave_shl",
+    "wave_ror": "wave_shl", "dst_unused": "dst_sel", "src1_sel": "src0_sel",
+}
+
+
+class OperandVerdicts:
+    """tables/operands.jsonl: per mnemonic (as llvm-mc prints it) and configuration, whether llvm-mc takes each
+    modifier and each kind of operand in each position. Lines are decoded when first looked up."""
+
+    def __init__(self, text: str):
+        header, *lines = text.splitlines()
+        facts = json.loads(header)
+        self._messages: list[str] = facts["messages"]
+        self._codes = {code: index for index, code in enumerate(facts["codes"])}
+        self._probes = {name: index for index, name in enumerate(facts["probes"])}
+        self._unknown_modifiers: dict[int, frozenset[str]] = {
+            int(column): frozenset(names) for column, names in facts["unknown_modifiers"].items()}
+        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
+        self._rows: dict[str, dict[int, tuple[str, int]]] = {}
+
+    def _row(self, mnemonic: str) -> dict[int, tuple[str, int]]:
+        row = self._rows.get(mnemonic)
+        if row is None:
+            line = self._lines.get(mnemonic)
+            row = {}
+            if line is not None:
+                for verdicts, count, members in json.loads(line)[1]:
+                    row.update((member, (verdicts, count)) for member in members)
+            self._rows[mnemonic] = row
+        return row
+
+    def _answer(self, verdicts: str, probe: str) -> str | None:
+        position = self._probes.get(probe)
+        if position is None or position >= len(verdicts) or verdicts[position] in ". ":
+            return None
+        return self._messages[self._codes[verdicts[position]]]
+
+    def refusal(self, mnemonic: str, columns: tuple[int, ...], kinds: list[str | None],
+                modifiers: list[str]) -> str | None:
+        """llvm-mc's message for a modifier or an operand kind every one of the configurations refuses on
+        `mnemonic` with `len(kinds)` operands, or None (also where the probes do not cover the instruction)."""
+        if not columns:
+            return None
+        found: set[str] = set()
+        for column in columns:
+            message = self._refusal_on(mnemonic, column, kinds, modifiers)
+            if message is None:
+                return None
+            found.add(message)
+        return sorted(found)[0]
+
+    def _refusal_on(self, mnemonic: str, column: int, kinds: list[str | None], modifiers: list[str]) -> str | None:
+        unknown = self._unknown_modifiers.get(column, frozenset())
+        for name in modifiers:
+            if name in unknown or _FAMILY.get(name) in unknown:
+                return "not a valid operand."
+        entry = self._row(mnemonic).get(column)
+        if entry is None:
+            return None
+        verdicts, count = entry
+        for name in modifiers:
+            answer = self._answer(verdicts, name)
+            if answer is not None and (name in _FLAGS or any(words in answer for words in _REFUSED_NAME)):
+                return answer
+        if len(kinds) != count:
+            return None
+        for slot, kind in enumerate(kinds):
+            if kind is not None:
+                answer = self._answer(verdicts, f"{slot}:{kind}")
+                if answer is not None:
+                    return answer
+        return None
+
+
+@cache
+def operand_verdicts() -> OperandVerdicts:
+    return OperandVerdicts(_OPERANDS.read_text())
+
+
+_SPECIAL_KINDS = {"vcc": "vcc", "vcc_lo": "vcc", "exec": "exec", "exec_lo": "exec", "m0": "m0", "null": "null"}
+_INLINE_FLOATS = frozenset((0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 0.15915494309189535))
+#: integers that are an inline float's bits in some operand type (f16, bf16, f32): not a literal there
+_INLINE_FLOAT_BITS = frozenset((
+    0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118,  # f16
+    0x3F00, 0xBF00, 0x3F80, 0xBF80, 0x4080, 0xC080, 0x3E22,  # bf16
+    0x3F000000, 0xBF000000, 0x3F800000, 0xBF800000, 0x40000000, 0xC0000000, 0x40800000, 0xC0800000,
+    0x3E22F983,  # f32
+))
+
+
+def operand_kind(node: Node) -> str | None:
+    """The probe kind of a written operand (`v`, `s`, `a`, `iconst`, `literal`, `vcc`, `exec`, `m0`, `null`), or
+    None where the probes do not decide it (symbols, expressions, a number inline in some operand type)."""
+    if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
+        node = Num(-node.operand.value)
+    elif isinstance(node, (Abs, UnOp)):
+        node = node.operand
+    if isinstance(node, Reg):
+        return node.kind if node.kind in ("v", "s", "a") else None
+    if isinstance(node, SpecialReg):
+        return _SPECIAL_KINDS.get(node.name)
+    if isinstance(node, Num):
+        if isinstance(node.value, float):
+            return "iconst" if node.value in _INLINE_FLOATS else "literal"
+        if -16 <= node.value <= 64:
+            return "iconst"
+        return None if node.value & 0xFFFFFFFF in _INLINE_FLOAT_BITS or not -(1 << 31) <= node.value < 1 << 32 \
+            else "literal"
+    return None

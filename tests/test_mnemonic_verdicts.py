@@ -1,0 +1,101 @@
+"""What llvm-mc 22 says of a mnemonic or special register on a target, whatever the operands (issue 36).
+
+The table comes from probing llvm-mc 22 (scripts/gen_mnemonic_verdicts.py). Each case below was assembled
+with `llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=... -filetype=null`; where llvm-mc-22 is installed the
+test asks it again, so the expectation cannot drift from the assembler.
+"""
+
+import shutil
+import subprocess
+
+import pytest
+from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
+from amdgpu_lint.model.targets import parse_target_id
+
+LLVM_MC = shutil.which("llvm-mc-22")
+
+#: (target id, line, llvm-mc's error or None where it assembles)
+CASES = [
+    # gfx6 has its own verdicts, not gfx7's
+    ("gfx600", "s_dcache_wb", "instruction not supported on this GPU"),
+    ("gfx600", "v_add_f32_sdwa v0, v1, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+     "sdwa variant of this instruction is not supported"),
+    ("gfx600", "v_mov_b32 v0, v1", None),
+    ("gfx600", "v_made_up_f32 v0, v1", "invalid instruction"),
+    ("gfx700", "s_dcache_wb", None),
+    # gfx1250 too
+    ("gfx1250", "v_tanh_f32 v1, v2", None),
+    ("gfx1250", "v_made_up_f32 v0, v1", "invalid instruction"),
+    ("gfx1250", "s_cmpk_eq_u32 s0, 1", "instruction not supported on this GPU"),
+    # gfx12 dropped what gfx11 had
+    ("gfx1200", "s_cmpk_eq_u32 s0, 1", "instruction not supported on this GPU"),
+    ("gfx1200", "buffer_gl0_inv", "instruction not supported on this GPU"),
+    ("gfx1200", "v_cmp_f_f32 vcc_lo, v0, v1", "instruction not supported on this GPU"),
+    ("gfx1100", "v_cmp_f_f32 vcc_lo, v0, v1", None),
+    ("gfx1100", "v_swap_b16 v0.l, v1.l", None),
+    ("gfx1030", "v_swap_b16 v0, v1", "instruction not supported on this GPU"),
+    # gfx9-4-generic lacks gfx942's fp8 conversions
+    ("gfx942", "v_cvt_pk_fp8_f32 v0, v1, v2", None),
+    ("gfx9-4-generic", "v_cvt_pk_fp8_f32 v0, v1, v2", "instruction not supported on this GPU"),
+    # wave32-only instructions in wave64
+    ("gfx1100:wavefrontsize64+", "v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v3, v2", "instruction requires wavesize=32"),
+    ("gfx1100:wavefrontsize64-", "v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v3, v2", None),
+    ("gfx1100:wavefrontsize64-", "v_dual_and_b32 v0, v1, v2 :: v_dual_mov_b32 v3, v4", None),  # a Y-only half is fine
+    ("gfx1010", "v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v3, v2", "instruction not supported on this GPU"),
+    # encodings a target lacks
+    ("gfx1010:wavefrontsize64-", "v_add_co_u32_e32 v2, vcc_lo, s0, v2", "e32 variant of this instruction is not supported"),
+    # special registers
+    ("gfx900", "s_mov_b64 s[0:1], tba", "tba register not available on this GPU"),
+    ("gfx803", "s_mov_b64 s[0:1], tba", None),
+    ("gfx900", "s_and_b32 ttmp9, tma_hi, 0xffff", "tma_hi register not available on this GPU"),
+    ("gfx803", "s_mov_b32 s0, ttmp12", "ttmp12 register not available on this GPU"),
+    ("gfx900", "s_mov_b32 s0, ttmp12", None),
+    ("gfx900", "s_mov_b32 s0, null", "'null' operand is not supported on this GPU"),
+    ("gfx1030", "s_mov_b32 s0, null", None),
+]
+
+
+def _ids(case):
+    return f"{case[0]}: {case[1].split()[0]}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
+def test_the_target_rejects_what_llvm_mc_rejects_in_its_words(snippet, case):
+    target, line, error = case
+    result = snippet.lint(f"k:\n  {line}\n  s_endpgm\n", mcpu=target)
+    found = [d.message for d in result.diagnostics if d.name == "unknown-instruction" and d.line == 2]
+    if error is None:
+        assert found == []
+    else:
+        expected = "is not an instruction" if error == "invalid instruction" else error
+        assert len(found) == 1 and expected in found[0], found
+
+
+@pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not installed")
+@pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
+def test_the_cases_are_what_llvm_mc_22_says(tmp_path, case):
+    target, line, error = case
+    processor, *features = target.split(":")
+    path = tmp_path / "k.s"
+    path.write_text(line + "\n")
+    command = [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null", str(path)]
+    if features:
+        command.append("-mattr=" + ",".join(f"{feature[-1]}{feature[:-1]}" for feature in features))
+    stderr = subprocess.run(command, capture_output=True, text=True, check=False).stderr
+    assert (error in stderr) if error else ("error" not in stderr), stderr
+
+
+def test_an_unknown_wave_size_reports_only_what_both_wave_sizes_reject():
+    verdicts = mnemonic_verdicts()
+    target = parse_target_id("gfx1100")
+    either = verdicts.columns(target, None)
+    assert len(either) == 2
+    assert verdicts.rejection("v_dual_mov_b32", either) is None  # wave32 has it
+    assert verdicts.rejection("v_dual_mov_b32", verdicts.columns(target, 64)) == "instruction requires wavesize=32"
+    assert verdicts.rejection("s_dcache_wb", verdicts.columns(parse_target_id("gfx600"), None)) is not None
+
+
+def test_a_processor_llvm_22_does_not_know_has_no_verdicts():
+    verdicts = mnemonic_verdicts()
+    assert verdicts.columns(parse_target_id("gfx940"), None) == ()
+    assert verdicts.rejection("v_made_up_f32", ()) is None
