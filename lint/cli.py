@@ -367,6 +367,27 @@ def run_diff(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if fixes or failing else EXIT_CLEAN
 
 
+MOST_NAMED_SKIPPED = 10  # files one note names as skipped for the same reason (the rest are counted)
+
+
+def _print_notes(results: list[FileResult]) -> None:
+    """On stderr: the files skipped, one note per reason; then how a file's listing was made differently (once
+    per file, though it was compiled for several targets)."""
+    skipped: dict[str, list[str]] = {}
+    for result in results:
+        if result.skipped:
+            skipped.setdefault(result.skipped, []).append(result.path)
+    for reason, paths in skipped.items():
+        if len(paths) == 1:
+            print(f"amdgpu-lint: note: {paths[0]}: skipped: {reason}", file=sys.stderr)
+            continue
+        named = ", ".join(paths[:MOST_NAMED_SKIPPED]) + (f" and {len(paths) - MOST_NAMED_SKIPPED} more"
+                                                          if len(paths) > MOST_NAMED_SKIPPED else "")
+        print(f"amdgpu-lint: note: skipped {len(paths)} files: {reason}: {named}", file=sys.stderr)
+    for note in dict.fromkeys(note for result in results for note in result.notes):
+        print(f"amdgpu-lint: note: {note}", file=sys.stderr)
+
+
 def run_check(args: argparse.Namespace) -> int:
     if args.diff:
         return run_diff(args)
@@ -376,7 +397,7 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         results, fail_levels = _lint_for_check(args)
     unreadable = [result.error for result in results if result.error]
-    files = len(results) - len(unreadable)
+    files = len(results) - len(unreadable) - sum(1 for result in results if result.skipped)  # linted
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
     sources = _sources_for(diagnostics, results) if args.format in ("text", "full", "sarif", "gitlab") else {}
     with _output(args.output) as out:
@@ -407,9 +428,7 @@ def run_check(args: argparse.Namespace) -> int:
 
             write_text(out, diagnostics, sources, files, colour=use_colour(out, args.color),
                        concise=args.format == "concise", summary=not args.quiet and files > 0, fixed=fixed)
-    for result in results:
-        if result.skipped:
-            print(f"amdgpu-lint: note: {result.path}: skipped: {result.skipped}", file=sys.stderr)
+    _print_notes(results)
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:
@@ -457,6 +476,7 @@ def run_report(args: argparse.Namespace) -> int:
 
         rows = [(report, before(module, kernel.name)) for (module, kernel), report in zip(kernels, reports, strict=True)]
         append_step_summary(occupancy_summary("report", rows, args.baseline))
+    _print_notes(results)
     errors = [result.error for result in results if result.error]
     for message in errors:
         print(f"amdgpu-lint: {message}", file=sys.stderr)

@@ -310,3 +310,166 @@ def test_real_triton_output_reports_at_the_kernels_python_lines(tmp_path, capsys
                        str(tmp_path / "add_kernel.amdgcn"))
     (finding,) = [line for line in out.splitlines() if "missing-wait" in line]
     assert finding.startswith(f"{tmp_path / 'add.py'}:")  # then the location before it is in force
+
+
+# ---- issue 40: HIP without ROCm, sources in directory walks, unsaved buffers
+
+#: a kernel that calls a device library function: with -nogpulib the call stays a call to an external function
+LIBRARY_CALL = """#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+extern "C" __device__ float __ocml_sin_f32(float);
+
+__global__ void wave(float *p) {
+    unsigned i = __builtin_amdgcn_workitem_id_x();
+    p[i] = __ocml_sin_f32(p[i]);
+}
+"""
+
+
+def _logging_compiler(directory: Path, log: Path) -> Path:
+    """A compiler that writes each compile's arguments (not `--version`'s) as a line of `log`, then runs clang-22."""
+    script = directory / "logging-clang"
+    script.write_text(f'#!/bin/sh\ncase "$*" in *" -S "*) echo "$*" >> "{log}";; esac\nexec "{CLANG}" "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+@needs_clang
+def test_without_rocm_a_header_free_kernel_compiles_with_the_flags_clang_asks_for_and_a_note_says_so(project, capsys):
+    """No configuration: Debian's clang-22 finds no device library and no HIP runtime; the compile is run again with
+    -nogpulib -nogpuinc, the finding is the kernel's, and a note (on stderr, and on each finding) says what was
+    added. A cached listing says it too."""
+    log = project / "compiles.log"
+    compiler = _logging_compiler(project, log)
+    code, out, err = run(capsys, "check", "--no-config", "--no-cache", "--mcpu", "gfx942", "--compiler", str(compiler),
+                         "k.hip")
+    assert code == 1 and "k.hip:7:14: error: v1 is read here but may still be loading" in out
+    first, again = log.read_text().splitlines()
+    assert "-nogpulib" not in first.split() and "-nogpuinc" not in first.split()
+    assert " -O3 -nogpulib -nogpuinc -o " in again  # added after the flags
+    note = ("compiled with -nogpulib -nogpuinc (logging-clang found no ROCm device library and no HIP runtime headers): "
+            "no kernel calls a device library function")
+    assert err.count(f"amdgpu-lint: note: k.hip: {note}") == 1
+    assert note in out  # on the finding, with how the listing was made
+    code, _, err = run(capsys, "check", "--no-config", "--no-cache", "--mcpu", "gfx942", "--compiler", str(compiler),
+                       "k.hip")
+    assert len(log.read_text().splitlines()) == 2 and note in err  # cached: not compiled again, still said
+
+
+@needs_clang
+def test_a_device_library_call_left_external_is_named_and_register_counts_called_lower_bounds(project, capsys):
+    (project / "wave.hip").write_text(LIBRARY_CALL)
+    code, out, err = run(capsys, "report", "--no-config", "--mcpu", "gfx942", "--format", "json", "wave.hip")
+    (kernel,) = json.loads(out)["kernels"]
+    assert code == 0 and kernel["name"] == "_Z4wavePf" and kernel["vgpr"] > 0
+    assert ("note: wave.hip: compiled with -nogpulib -nogpuinc (clang" in err
+            and "the calls to __ocml_sin_f32 stay calls to external functions, so the register counts of the kernels "
+                "that make them are lower bounds" in err)
+
+
+@needs_clang
+def test_flags_a_user_configured_are_kept_and_only_what_is_missing_is_added(project, capsys):
+    log = project / "compiles.log"
+    compiler = _logging_compiler(project, log)
+    (project / ".amdgpu-lint.toml").write_text(NO_ROCM)  # both flags configured: nothing to add, no note
+    code, out, err = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--compiler", str(compiler), "k.hip")
+    (only,) = log.read_text().splitlines()
+    assert code == 1 and "-nogpuinc -nogpulib" in only and "compiled with" not in err + out
+    log.unlink()
+    (project / ".amdgpu-lint.toml").write_text('compile-flags = ["-nogpuinc", "-DUNUSED=1"]\n')
+    from amdgpu_lint.driver.config import find_config
+
+    find_config.cache_clear()  # the configuration changed within this process
+    code, out, err = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--compiler", str(compiler), "k.hip")
+    first, again = log.read_text().splitlines()
+    assert code == 1 and "-nogpuinc -DUNUSED=1" in first and "-nogpuinc -DUNUSED=1 -nogpulib" in again
+    assert "note: k.hip: compiled with -nogpulib (logging-clang found no ROCm device library)" in err
+
+
+@needs_clang
+def test_the_hip_runtime_header_without_rocm_is_one_finding_that_says_what_to_do(project, capsys):
+    (project / "k.hip").write_text("#include <hip/hip_runtime.h>\n\n__global__ void f(float *p) { p[threadIdx.x] = 0; }\n")
+    code, out, err = run(capsys, "check", "--no-config", "--no-cache", "--mcpu", "gfx942", "--output-format", "concise",
+                         "k.hip")
+    (line,) = [line for line in out.splitlines() if "input-conversion" in line]
+    assert code == 1 and line.startswith("k.hip:1:10: error: does not compile: 'hip/hip_runtime.h' file not found: ")
+    assert "has no HIP runtime headers without ROCm" in line and "--rocm-path=DIR" in line and "--compiler hipcc" in line
+    assert "#define __global__ __attribute__((global))" in line and "Traceback" not in err
+
+
+def _tree(project: Path) -> None:
+    """A directory with assembly, HIP and OpenCL sources, and a subdirectory whose configuration compiles .cu as
+    HIP (a .cu above it is no source; a .cpp nowhere is)."""
+    (project / "kernels" / "cuda").mkdir(parents=True)
+    (project / "kernels" / "clean.s").write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nk:\n  s_endpgm\n')
+    (project / "kernels" / "k.hip").write_text(INLINE_ASM_LOAD)
+    (project / "kernels" / "twice.cl").write_text("__kernel void twice(__global float *p) {\n"
+                                                  "    size_t i = get_global_id(0);\n    p[i] = p[i] + p[i];\n}\n")
+    (project / "kernels" / "cuda" / "k.cu").write_text(INLINE_ASM_LOAD)
+    (project / "kernels" / "cuda" / ".amdgpu-lint.toml").write_text(NO_ROCM + 'hip-suffixes = [".cu"]\n')
+    (project / "kernels" / "above.cu").write_text("not a kernel\n")
+    (project / "kernels" / "host.cpp").write_text("int main() { return 0; }\n")
+
+
+@needs_clang
+def test_a_directory_walk_lints_the_sources_it_finds_for_the_target(project, capsys):
+    _tree(project)
+    code, out, err = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--output-format", "concise", "kernels")
+    findings = sorted(line.split(":")[0] for line in out.splitlines() if "missing-wait" in line)
+    assert code == 1 and findings == [str(project / "kernels" / "cuda" / "k.cu"), str(project / "kernels" / "k.hip")]
+    assert "in 4 files" in out  # clean.s, k.hip, twice.cl and cuda/k.cu; not above.cu nor host.cpp
+    assert "skipped" not in err
+
+
+def test_a_directory_walk_without_a_target_names_the_sources_it_skips_in_one_note(project, capsys):
+    _tree(project)
+    code, out, err = run(capsys, "check", "--no-cache", "--output-format", "concise", "kernels")
+    assert code == 0 and "in 1 file" in out  # clean.s names its target
+    sources = ", ".join(str(Path("kernels") / name) for name in ("cuda/k.cu", "k.hip", "twice.cl"))
+    assert err == ("amdgpu-lint: note: skipped 3 files: HIP and OpenCL sources are compiled for a target: pass --mcpu "
+                   f"gfx942 (or set mcpu in the configuration) to lint them: {sources}\n")
+    code, out, _ = run(capsys, "check", "--no-cache", "--output-format", "concise", "kernels/k.hip")
+    assert code == 1 and "needs its targets: pass --mcpu gfx942" in out  # named on the command line: an error
+
+
+@needs_clang
+def test_the_language_server_compiles_the_unsaved_buffer_where_its_includes_resolve(project, monkeypatch):
+    """The file on disk is clean; the buffer (not saved) includes headers by quoted paths relative to the file and
+    drops the wait: the finding is at the buffer's line. A compile error in the buffer is at its line too. Nothing is
+    left in the project or the temporary directory but the listings."""
+    pytest.importorskip("pygls")
+    import asyncio
+
+    from test_lsp import Session
+
+    (project / ".amdgpu-lint.toml").write_text('mcpu = "gfx942"\n')  # no flags: -nogpulib -nogpuinc are added
+    (project / "include").mkdir()
+    (project / "include" / "scale.h").write_text('#include "../common.h"\n#define SCALE (2.0f * COMMON)\n')
+    (project / "common.h").write_text("#define COMMON 1.0f\n")
+    saved = INLINE_ASM_LOAD.replace('    p[i] = v * s;', '    asm volatile("s_waitcnt vmcnt(0)");\n    p[i] = v * s;')
+    (project / "k.hip").write_text(saved)
+    unsaved = '#include "include/scale.h"\n' + INLINE_ASM_LOAD.replace("v * s", "v * s * SCALE")
+    broken = unsaved.replace("v * s * SCALE", "v * s * SCALE * missing")
+    before = sorted(path.name for path in project.iterdir())
+
+    async def session():
+        async with Session(project) as lsp:
+            uri = lsp.open(project / "k.hip", saved)
+            clean = await lsp.next_published()
+            lsp.change(uri, 2, unsaved)
+            changed = await lsp.next_published()
+            hover = await lsp.hover(uri, 3)  # __global__ void scale(...), one line lower than on disk
+            lsp.change(uri, 3, broken)
+            failed = await lsp.next_published()
+        return clean, changed, hover, failed
+
+    clean, changed, hover, failed = asyncio.run(session())
+    assert len(clean.diagnostics) == 0
+    (diagnostic,) = changed.diagnostics
+    assert (diagnostic.code, diagnostic.range.start.line, changed.version) == ("AGL201", 7, 2)
+    assert "on gfx942" in hover.contents.value
+    (error,) = failed.diagnostics
+    assert error.range.start.line == 7 and "use of undeclared identifier 'missing'" in error.message
+    assert (project / "k.hip").read_text() == saved
+    assert sorted(path.name for path in project.iterdir()) == before
+    assert not list((project / "tmp").glob("amdgpu-lint-buffer-*"))

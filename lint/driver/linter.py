@@ -79,13 +79,15 @@ class FileResult:
     error: str | None = None  # the file could not be read at all
     quoted: dict[str, QuotedLines] = field(default_factory=dict)  # the lines findings point at, when no module is kept
     skipped: str | None = None  # why the file was not linted: a note, not a failure
+    notes: tuple[str, ...] = ()  # how its listing was made differently (a compile's added flags), each naming
+    # the input: said once
 
     def without_module(self) -> FileResult:
         """What an output needs once the module is dropped: the findings and the lines they point at."""
         if self.module is None:
             return self
         quoted = {**quoted_lines(self.diagnostics, self.module.sources), **self.quoted}  # moved to source lines: kept
-        return FileResult(self.path, None, self.diagnostics, self.error, quoted)
+        return FileResult(self.path, None, self.diagnostics, self.error, quoted, notes=self.notes)
 
 
 #: directives only AMDGPU assembly has (target, kernel descriptor, metadata, code object)
@@ -327,9 +329,9 @@ def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], select
 
 
 def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
-               keep_module: bool = True, processes: int = 1) -> list[FileResult]:
+               keep_module: bool = True, processes: int = 1, buffer: str | None = None) -> list[FileResult]:
     """Lint any input: assembly (skipped with a note when it is CPU assembly), or LLVM IR / code objects /
-    Triton entries turned into assembly."""
+    Triton entries turned into assembly; a HIP or OpenCL source's unsaved `buffer` text instead of the file."""
     from ..frontend import inputs
 
     if not inputs.is_other_input(path) and not inputs.is_source_input(path, options):
@@ -337,7 +339,7 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
     from ..frontend.compile import CompileError
 
     try:
-        prepared = inputs.prepare(path, options)
+        prepared = inputs.prepare(path, options, buffer)
     except OSError as error:
         return [FileResult(str(path), None, [], f"{path}: cannot read: {error.strerror or error}")]
     except CompileError as error:
@@ -352,6 +354,7 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
         result.diagnostics = [_shown_only(d) for d in result.diagnostics]
         if item.generated:
             result.diagnostics = [_with_origin(d, item) for d in result.diagnostics]
+        result.notes = tuple(f"{item.origin}: {note}" for note in item.notes)
         results.append(result)
     return results
 

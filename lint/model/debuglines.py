@@ -26,8 +26,8 @@ class DebugLines:
 
 
 def debug_lines(text: str, listing: str) -> DebugLines:
-    """Read the `.file`/`.loc` lines of a listing at `listing` (relative source names resolve against the file 0
-    directory the compiler names, else the listing's)."""
+    """Read the `.file`/`.loc` lines of a listing at `listing` (relative source names and directories resolve
+    against the file 0 directory the compiler names, else the listing's)."""
     found = DebugLines()
     if ".loc" not in text:
         return found
@@ -43,7 +43,8 @@ def debug_lines(text: str, listing: str) -> DebugLines:
                 directory, name = (match.group(2), match.group(3)) if match.group(3) is not None else ("", match.group(2))
                 if match.group(1) == "0" and directory:
                     base = directory
-                files[match.group(1)] = name if os.path.isabs(name) else os.path.join(directory or base, name)
+                folder = os.path.join(base, directory)  # a relative directory is the compilation directory's
+                files[match.group(1)] = name if os.path.isabs(name) else os.path.join(folder, name)
             continue
         if stripped.startswith(".loc"):
             match = _LOC.match(line)
