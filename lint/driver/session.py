@@ -318,9 +318,8 @@ class Job:
 
 def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
     """A job per input file; bad selections and unknown processors are usage errors, up front."""
-    from ..rules import RULES
-
     from ..frontend.inputs import is_source_input
+    from ..rules import RULES
 
     found = collect_files(paths, flags)
     orphans: list[Path] = []

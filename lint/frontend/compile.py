@@ -291,7 +291,7 @@ def _notes(added: list[str], compiler: Compiler, listing: str) -> tuple[str, ...
     if not external:
         return (f"{note}: no kernel calls a device library function",)
     return (f"{note}: the calls to {', '.join(external)} stay calls to external functions, so the register counts "
-            "of the kernels that make them are lower bounds",)
+            + "of the kernels that make them are lower bounds",)
 
 
 def _command(compiler: Compiler, cpu: str, flags: list[str], opencl: bool) -> list[str]:
