@@ -1,6 +1,7 @@
 """HIP and OpenCL sources linted through the listing a real compiler makes (Debian's clang-22, without ROCm headers),
 and findings on any -g listing reported at the source line: inline asm named, every format pointing at the
-source, a repository never choosing the program that runs, and the compile cache."""
+source, a repository never choosing the program that runs, and the compile cache. Without ROCm, the flags clang asks
+for are added (and said); directory walks find sources; the language server compiles the unsaved buffer."""
 
 import json
 import os
@@ -419,6 +420,17 @@ def test_a_directory_walk_lints_the_sources_it_finds_for_the_target(project, cap
     assert code == 1 and findings == [str(project / "kernels" / "cuda" / "k.cu"), str(project / "kernels" / "k.hip")]
     assert "in 4 files" in out  # clean.s, k.hip, twice.cl and cuda/k.cu; not above.cu nor host.cpp
     assert "skipped" not in err
+
+
+@needs_clang
+def test_a_source_of_a_configured_hip_suffix_is_compiled_for_each_target_with_the_result_cache_on(project, capsys,
+                                                                                                monkeypatch):
+    """A `.cu` compiled as HIP for two targets, the result cache on (it used to expect one result per file)."""
+    _tree(project)
+    monkeypatch.setenv("AMDGPU_LINT_CACHE_DIR", str(project / "cache"))
+    code, out, err = run(capsys, "check", "--mcpu", "gfx942,gfx90a", "--output-format", "concise", "kernels/cuda/k.cu")
+    assert code == 1 and [line.split("[")[-2].strip(" ]") for line in out.splitlines() if "missing-wait" in line] == \
+        ["gfx942", "gfx90a"] and "Traceback" not in err
 
 
 def test_a_directory_walk_without_a_target_names_the_sources_it_skips_in_one_note(project, capsys):

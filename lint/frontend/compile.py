@@ -10,6 +10,12 @@ never chooses the program that runs, nor a plugin it loads.
 
 A listing is written under `$TMPDIR/amdgpu-lint/<hash>/` and reused while the source, the files it includes (as
 the compiler reported them), the flags and the compiler's version are the same.
+
+Where the compiler finds no ROCm device library or no HIP runtime (Debian's clang without ROCm), the compile runs
+again with `-nogpulib` / `-nogpuinc` added (those it asked for and the flags lack), and a note says so and names the
+device library calls left external. An editor's unsaved buffer is compiled from a copy in a temporary directory
+(removed when the compile ends), read as the source by `#line`, the source's directory searched first for quoted
+includes (`-iquote`), as it would be beside it: nothing is written among the user's files.
 """
 
 from __future__ import annotations
