@@ -17,8 +17,8 @@ from pathlib import Path
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
 #: objects are linted when named explicitly), and HIP and OpenCL sources (frontend/inputs.py's SOURCE_SUFFIXES)
 DIRECTORY_SUFFIXES = (".s", ".S", ".asm", ".amdgcn")
-#: the configured `hip-suffixes` that apply in a directory
-HipSuffixes = Callable[[Path], Sequence[str]]
+#: the configured `hip-suffixes` that apply in a directory, given the names of the files in it
+HipSuffixes = Callable[[Path, Sequence[str]], Sequence[str]]
 #: directories never walked unless `exclude` says otherwise (version control, environments)
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pypackages__", "__pycache__")
 _GLOB_CHARACTERS = frozenset("*?[")
@@ -91,7 +91,7 @@ def walk(root: Path, exclude: Iterable[Pattern], hip_suffixes: HipSuffixes | Non
     for directory, subdirectories, names in os.walk(root):
         here = Path(directory)
         subdirectories[:] = [name for name in subdirectories if kept(here / name)]
-        wanted = (*DIRECTORY_SUFFIXES, *SOURCE_SUFFIXES, *(hip_suffixes(here) if hip_suffixes else ()))
+        wanted = (*DIRECTORY_SUFFIXES, *SOURCE_SUFFIXES, *(hip_suffixes(here, names) if hip_suffixes else ()))
         found += [here / name for name in names
                   if Path(name).suffix in wanted and (here / name).is_file() and kept(here / name)]
     return sorted(found)

@@ -9,7 +9,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -200,18 +200,20 @@ def exclusions(directory: Path, flags: Flags) -> list[Pattern]:
 
 
 def _hip_suffixes(flags: Flags) -> HipSuffixes:
-    """The `hip-suffixes` of the configuration that governs each directory a walk enters: a directory's own
-    configuration file is read, else its parent's answer stands (a walk asks about parents first)."""
-    known: dict[Path, tuple[str, ...]] = {}
+    """The `hip-suffixes` of the configuration that governs each directory a walk enters: where one of its files
+    may be a configuration, that is read, else its parent's answer stands (a walk asks about parents first)."""
+    known: dict[str, tuple[str, ...]] = {}  # by the directory's path as the walk names it
 
-    def suffixes(directory: Path) -> tuple[str, ...]:
-        if directory not in known:
-            inherited = known.get(directory.parent) if directory.parent != directory else None
-            own = any((directory / name).is_file() for name in (CONFIG_FILE, "pyproject.toml"))
-            if inherited is None or own or flags.config_file or not flags.use_config:
+    def suffixes(directory: Path, names: Sequence[str]) -> tuple[str, ...]:
+        here = str(directory)
+        if here not in known:
+            parent = os.path.dirname(here)
+            inherited = known.get(parent) if parent != here else None
+            if inherited is None or CONFIG_FILE in names or "pyproject.toml" in names or flags.config_file \
+                    or not flags.use_config:
                 inherited = tuple(_config_in(directory, flags).hip_suffixes)
-            known[directory] = inherited
-        return known[directory]
+            known[here] = inherited
+        return known[here]
 
     return suffixes
 

@@ -221,10 +221,10 @@ def compile_listing(source: Path, cpu: str, compiler: Compiler, flags: list[str]
         if buffer is not None:
             # the buffer beside no file of the user's: a copy in a directory of ours, named as the source with
             # `#line` (so findings, errors and __FILE__ name the source), its quoted includes searched in the
-            # source's directory first, as they would be beside it
+            # source's directory first (as named: a link's, not its target's), as they would be beside it
             compiled = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="amdgpu-lint-buffer-"))) / source.name
             compiled.write_text(f'#line 1 "{_c_string(str(source))}"\n{buffer}', encoding="utf-8")
-            quote, ours = ["-iquote", str(source.resolve().parent)], {str(compiled.resolve())}
+            quote, ours = ["-iquote", os.path.dirname(os.path.abspath(source))], {str(compiled.resolve())}
         added: list[str] = []
         run = _compile(compiler, [*base[:1], *quote, *base[1:]], compiled, listing, directory)
         if run.returncode != 0:
