@@ -397,7 +397,7 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         results, fail_levels = _lint_for_check(args)
     unreadable = [result.error for result in results if result.error]
-    files = len(results) - len(unreadable) - sum(1 for result in results if result.skipped)  # linted
+    files = len(results) - len(unreadable)
     diagnostics: list[Diagnostic] = [d for result in results for d in result.diagnostics]
     sources = _sources_for(diagnostics, results) if args.format in ("text", "full", "sarif", "gitlab") else {}
     with _output(args.output) as out:

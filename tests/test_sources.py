@@ -436,7 +436,7 @@ def test_a_source_of_a_configured_hip_suffix_is_compiled_for_each_target_with_th
 def test_a_directory_walk_without_a_target_names_the_sources_it_skips_in_one_note(project, capsys):
     _tree(project)
     code, out, err = run(capsys, "check", "--no-cache", "--output-format", "concise", "kernels")
-    assert code == 0 and "in 1 file" in out  # clean.s names its target
+    assert code == 0 and out.startswith("No problems found")  # clean.s names its target
     sources = ", ".join(str(Path("kernels") / name) for name in ("cuda/k.cu", "k.hip", "twice.cl"))
     assert err == ("amdgpu-lint: note: skipped 3 files: HIP and OpenCL sources are compiled for a target: pass --mcpu "
                    f"gfx942 (or set mcpu in the configuration) to lint them: {sources}\n")
