@@ -7,6 +7,9 @@ from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.model.targets import parse_target_id
 from conftest import ROOT
 
+_BANKED_WMMA = ("s_set_vgpr_msb 0x41\n v_wmma_f32_16x16x32_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
+                " s_set_vgpr_msb {mode}\n v_wmma_f32_16x16x32_f16 v[24:31], v[0:7], v[16:23], v[24:31]")
+
 # (row, target, body, the fix llc-22 writes before the body's last line, or None where nothing is missing). Row Q's
 # cases are callable functions (they return), where every SGPR pair counts as read by a VALU before
 # (test_row_q_in_a_kernel_only_tracks_sgprs_a_valu_has_read covers kernels).
@@ -91,6 +94,12 @@ CASES = [
      " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]"), None),
     ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
      " v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]"), None),
+    # N, O on gfx1250 through s_set_vgpr_msb (issue 40, 1): the first WMMA writes v[256:263] (dst's bank 1); `v[0:7]`
+    # read as A in bank 0 is another register, in bank 1 (src0's) its result
+    ("N", "gfx1250", _BANKED_WMMA.format(mode="0x4100"), None),
+    ("O", "gfx1250", _BANKED_WMMA.format(mode="0x4100"), None),
+    ("N", "gfx1250", _BANKED_WMMA.format(mode="0x4101"), "v_nop"),
+    ("O", "gfx1250", _BANKED_WMMA.format(mode="0x4101"), "v_nop\n v_nop\n v_nop\n v_nop\n v_nop"),
     # P: gfx1250 transcendental then a VALU reading its result or overwriting its source
     ("P", "gfx1250", "v_sqrt_f32_e32 v1, v0\n v_add_f32_e32 v2, v1, v3", "v_nop"),
     ("P", "gfx1250", "v_sqrt_f32_e32 v1, v0\n s_nop 3\n v_mov_b32_e32 v0, 0", "v_nop"),

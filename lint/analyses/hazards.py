@@ -565,7 +565,7 @@ class HazardAnalysis(Analysis):
             return None
         rows = _rows_of(target)
         facts = [shared.hazard or _shared_facts(shared, instruction, rows)
-                 for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
+                 for instruction, shared in zip(def_use.instructions, def_use.facts, strict=True)]
         lookahead, far = SHORT_LOOKAHEAD, None
         if any(map(_IS_MFMA, facts)):  # an MFMA's result may need up to 19 states
             lookahead, far = 19, _FarProducers(facts)

@@ -1113,7 +1113,7 @@ class RdnaHazardAnalysis(Analysis):
         if target is None or def_use is None or target.major < 10:
             return None
         facts = [shared.rdna or _shared_rdna(shared, instruction, target)
-                 for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
+                 for instruction, shared in zip(def_use.instructions, def_use.facts, strict=True)]
         cfg = manager.get(CFGAnalysis)
         edges = _edges(cfg)
         report = RdnaReport()

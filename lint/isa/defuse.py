@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
-from . import Variant, instruction_set
+from . import OperandSpec, Variant, instruction_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -408,3 +408,14 @@ def format_units(units) -> str:
                     parts.append(f"{kind}{start}" if start == previous else f"{kind}[{start}:{previous}]")
                     start = current
     return ", ".join(parts)
+
+
+def operand_specs(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
+                  target: Target) -> tuple[OperandSpec | None, ...]:
+    """The table operand each written operand stands for (None where no variant fits)."""
+    variants = instruction_set(target).variants(mnemonic)
+    chosen = _choose(variants, mnemonic, operands, frozenset(name for name, _ in modifiers)) if variants else None
+    if chosen is None:
+        return (None,) * len(operands)
+    variant, (used, _) = chosen
+    return tuple(variant.operands[index] for index in used)
