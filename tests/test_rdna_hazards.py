@@ -85,6 +85,11 @@ CASES = [
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n ds_load_b32 v5, v6\n v_add_f32_e32 v3, v1, v4", None),
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n s_waitcnt_depctr 0xfff\n v_add_f32_e32 v3, v1, v4", None),
     ("L", "gfx1151", "v_exp_f32_e32 v1, v2\n v_add_f32_e32 v3, v1, v4", None),
+    # true16 (issue 40, 2): v0.l and v0.h are two registers to LLVM 22; a 32-bit read of v0 reads both
+    ("L", "gfx1100", "v_rsq_f16_e32 v0.h, v0.h\n v_rsq_f16_e32 v0.l, v0.l", None),
+    ("L", "gfx1100", "v_rsq_f16_e32 v0.h, v0.h\n v_add_f16_e32 v1.l, v0.h, v2.l", "s_waitcnt_depctr depctr_va_vdst(0)"),
+    ("L", "gfx1100", "v_rsq_f16_e32 v0.h, v1.l\n v_add_f32_e32 v3, v0, v4", "s_waitcnt_depctr depctr_va_vdst(0)"),
+    ("L", "gfx1100", "v_exp_f32_e32 v0, v1\n v_add_f16_e32 v3.l, v0.l, v4.l", "s_waitcnt_depctr depctr_va_vdst(0)"),
     # N: WMMA result read as A/B of the next WMMA (a VALU between ends it; C overlapping D is fine)
     ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
      " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]"), "v_nop"),

@@ -17,7 +17,7 @@ from ..isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
 from ..isa.defuse import DefUse, register_units
 from ..isa.waits import wait_counts
 from ..model.ir import Instruction, Kernel, Module
-from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym
+from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis, InstructionFacts, kernel_wave_size
@@ -125,6 +125,10 @@ class RdnaFacts:
     vgpr_explicit_uses: frozenset = frozenset()  # VGPRs read through an operand (row P's WAR)
     vgpr_defs: frozenset = frozenset()
     vgpr_sources: frozenset = frozenset()  # VGPRs read as explicit sources
+    #: the 16-bit halves (VGPR, "l"/"h") its first operand writes and its explicit sources read: a true16 operand
+    #: (`v0.h`) names one, a 32-bit one both (row L: LLVM 22 sees v0.l and v0.h as two registers)
+    vgpr_def_halves: frozenset = frozenset()
+    vgpr_source_halves: frozenset = frozenset()
     writes_exec: bool = False
     reads_exec: bool = False
     exec_compare: bool = False  # a VALU compare writing EXEC (v_cmpx)
@@ -199,11 +203,14 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     facts.vgpr_sources = frozenset(u for operand in explicit_uses for u in register_units(operand) if u[0] == "v")
     registers = [frozenset(u for u in register_units(operand) if u[0] == "v") for operand in explicit_uses]
     facts.source_registers = tuple(dict.fromkeys(units for units in registers if units))
+    facts.vgpr_source_halves = frozenset(half for operand in explicit_uses for half in _halves(operand))
     facts.explicit_sgpr_defs = frozenset(u for operand in explicit_defs for u in register_units(operand)) & facts.sgpr_defs
     facts.exec_compare = facts.valu and facts.writes_exec and mnemonic.startswith("v_cmp")
     facts.vopd = instruction.pair is not None
     if facts.valu and instruction.operands:
         facts.dst = frozenset(u for u in register_units(instruction.operands[0]) if u[0] == "v") & facts.vgpr_defs
+        if facts.dst:
+            facts.vgpr_def_halves = frozenset(_halves(instruction.operands[0]))
     if facts.valu and mnemonic.startswith(_MASK_READERS):
         if mnemonic.endswith("_e64") and not mnemonic.startswith("v_div_fmas") and instruction.operands:
             facts.mask_reads = frozenset(u for u in register_units(instruction.operands[-1]) if u[0] in _SCALAR_FILES)
@@ -293,6 +300,16 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
 
 _HWREG_NAMES = {2: "STATUS", 4: "STATE_PRIV", 17: "EXCP_FLAG_PRIV", 18: "EXCP_FLAG_USER", 1: "MODE",
                 20: "SCRATCH_BASE_LO", 21: "SCRATCH_BASE_HI"}
+
+
+def _halves(operand: Node) -> list[tuple[int, str]]:
+    """The 16-bit VGPR halves an operand names: `v0.h` one, `v0` or `v[0:1]` both of each register."""
+    register = operand_register(operand)
+    if not isinstance(register, Reg) or register.kind != "v":
+        return []
+    if register.half in ("l", "h"):
+        return [(register.index, register.half)]
+    return [(index, half) for index in range(register.index, register.index + register.count) for half in "lh"]
 
 
 def _hwreg_name(operands: tuple[Node, ...]) -> str | None:
@@ -554,8 +571,8 @@ def _row_l(facts: list[RdnaFacts]) -> _Flow:
             return frozenset(), hazard
         if not f.valu:
             return state, hazard
-        if state and f.vgpr_sources:
-            hit = [producer for written, producer, _, _ in state if written & f.vgpr_sources]
+        if state and f.vgpr_source_halves:
+            hit = [producer for written, producer, _, _ in state if written & f.vgpr_source_halves]
             if hit:
                 hazard = RdnaHazard(index, max(hit), ROW_L, ("s_waitcnt_depctr depctr_va_vdst(0)",))
                 state = frozenset()
@@ -563,8 +580,8 @@ def _row_l(facts: list[RdnaFacts]) -> _Flow:
             trans = 1 if f.trans else 0
             state = frozenset((written, producer, valus + 1, count + trans) for written, producer, valus, count in state
                               if valus + 1 <= _TRANS_VALUS and count + trans <= _TRANS_TRANS)
-        if f.trans and f.vgpr_defs:
-            state = state | {(f.vgpr_defs, index, 0, 0)}
+        if f.trans and f.vgpr_def_halves:
+            state = state | {(f.vgpr_def_halves, index, 0, 0)}
         return state, hazard
     return _Flow(frozenset(), _union, step)
 
