@@ -24,6 +24,11 @@ CASES = [
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n v_readfirstlane_b32 s2, v1\n v_add3_u32 v2, s0, s2, v0",
      "s_wait_alu depctr_sa_sdst(0) depctr_va_sdst(0)"),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_load_b32 s4, s[6:7], 0x0\n v_add_nc_u32_e32 v2, s0, v0", None),
+    # issue 40, 3: a VALU compare's SGPR read as a lane mask waits on va_sdst, not va_vcc (llc-22 adds va_sdst(0) to
+    # the va_vcc wait of this pattern, amdgpu-wait-sgpr-hazards on MIR)
+    ("Q", "gfx1201", "v_cmp_gt_i32_e64 s0, v1, v2\n s_wait_alu depctr_va_vcc(0)\n v_cndmask_b32_e64 v21, v3, v4, s0",
+     "s_wait_alu depctr_va_sdst(0)"),
+    ("Q", "gfx1201", "v_cmp_gt_i32_e64 s0, v1, v2\n s_wait_alu depctr_va_sdst(0)\n v_cndmask_b32_e64 v21, v3, v4, s0", None),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_wait_alu 0xfffe\n v_add_nc_u32_e32 v2, s0, v0", None),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_waitcnt_depctr depctr_sa_sdst(0)\n v_add_nc_u32_e32 v2, s0, v0", None),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_nop 15\n v_nop\n v_nop\n v_nop\n v_nop\n v_nop\n v_add_nc_u32_e32 v2, s0, v0",
