@@ -80,6 +80,11 @@ CASES = [
     ("H", "gfx1010", "v_cmpx_eq_u32_e32 v1, v2\n v_permlane16_b32 v3, v4, s0, s1", "v_mov_b32_e32 v4, v4"),
     ("H", "gfx1100", "v_cmpx_eq_u32_e32 v1, v2\n v_mov_b32_e32 v6, 0\n v_permlane16_b32 v3, v4, s0, s1", None),
     ("H", "gfx1030", "v_cmpx_eq_u32_e32 v1, v2\n v_permlane16_b32 v3, v4, s0, s1", None),
+    # gfx1250 banks: the v_mov names the source as the permlane does, under the same mode (dst and src0 in bank 1)
+    ("H", "gfx1250", "v_cmpx_eq_u32_e32 v1, v2\n s_set_vgpr_msb 0x41\n v_permlane16_b32 v3, v4, s0, s1", "v_mov_b32_e32 v4, v4"),
+    # P through banks (issue 40, 1): the sqrt writes v257; the add reads v1 in bank 0 (another register), or in bank 1
+    ("P", "gfx1250", "s_set_vgpr_msb 0x40\n v_sqrt_f32_e32 v1, v0\n s_set_vgpr_msb 0x4000\n v_add_f32_e32 v2, v1, v3", None),
+    ("P", "gfx1250", "s_set_vgpr_msb 0x40\n v_sqrt_f32_e32 v1, v0\n s_set_vgpr_msb 0x4001\n v_add_f32_e32 v2, v1, v3", "v_nop"),
     # L: gfx1100-1103 transcendental result used within 5 VALUs
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n v_add_f32_e32 v3, v1, v4", "s_waitcnt_depctr depctr_va_vdst(0)"),
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n" + " v_nop\n" * 5 + " v_add_f32_e32 v3, v1, v4",

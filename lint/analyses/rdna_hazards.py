@@ -223,7 +223,12 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     if facts.permlane and len(instruction.operands) > 1:
         source = instruction.operands[1]
         if isinstance(source, Reg) and source.kind == "v" and source.count == 1:
-            facts.permlane_source = f"v{source.index}"
+            # gfx1250 banks: the v_mov (inserted under the same s_set_vgpr_msb mode) names the register as the
+            # permlane does, and changes nothing only where its dst and src0 banks are the same (else: quiet)
+            destination = operand_register(instruction.operands[0])
+            bank = destination.index // 256 if isinstance(destination, Reg) and destination.kind == "v" else 0
+            if source.index // 256 == bank:
+                facts.permlane_source = f"v{source.index % 256}"
     if facts.wmma and len(instruction.operands) >= 3:
         operands = instruction.operands
         facts.wmma_dst = frozenset(register_units(operands[0]))
