@@ -399,8 +399,8 @@ ROWS: tuple[HazardRow, ...] = (
               and not p.scalar_defs & _constant_read(c) else 0,
               consumer=lambda c: bool(_mask_read(c)), producer=lambda p: p.valu,
               advisory=f"LLVM inserts 2 wait states; AMD's ISA guide does not require them ({_TABLE} asks 2 for a "
-                       "read as a constant and 0 for a carry-in, and reads v_cndmask's condition as it reads a "
-                       "carry-in: a per-lane mask)"),
+                       "read as a constant and 0 for a carry-in; its 'Wave64 use of SGPRs' reads v_cndmask's "
+                       "condition as it reads a carry-in, a mask with a bit per lane)"),
     HazardRow(11, "VALU writes a VGPR that v_readlane reads", _gfx940,
               lambda p, c, t: 1 if p.valu and c.mnemonic.startswith("v_readlane")
               and len(c.operands) > 1 and p.vector_defs & frozenset(register_units(c.operands[1])) else 0,
