@@ -265,6 +265,13 @@ def test_row_q_in_a_kernel_only_tracks_sgprs_a_valu_has_read(snippet):
     assert "(row Q)" in finding.message
 
 
+def test_row_q_names_va_sdst_for_a_mask_after_a_va_vcc_wait(snippet):
+    """Issue 40, 3: a compare's SGPR read as v_cndmask's mask after a va_vcc wait: the message says why va_sdst."""
+    body = "v_cmp_gt_i32_e64 s0, v1, v2\n s_wait_alu depctr_va_vcc(0)\n v_cndmask_b32_e64 v21, v3, v4, s0"
+    (finding,) = _lint(snippet, "gfx1201", body, "Q")
+    assert "va_vcc waits for VCC only" in finding.message and "s_wait_alu depctr_va_sdst(0)" in finding.message
+
+
 def test_row_q_merges_paths_and_loops(snippet):
     """A write on one path reaches the read after the join, and a write late in a loop reaches its top."""
     join = "s_cbranch_scc1 .L1\n s_mov_b32 s0, 7\n.L1:\n v_add_nc_u32_e32 v2, s0, v0"

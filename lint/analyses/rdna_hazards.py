@@ -680,6 +680,10 @@ def _q_detail(wait: int, f: RdnaFacts) -> str:
     parts = [text for bit, text in ((1, "an SALU write"), (2, "a VALU write"), (4, "a VALU write of VCC")) if wait & bit]
     if f.setpc:
         return f"{' and '.join(parts)} still in flight when {f.mnemonic} leaves the function"
+    if wait & 2 and any(unit[0] == "s" for unit in f.mask_reads):
+        # issue 40, 3: llc-22 adds va_sdst(0) to a va_vcc(0) wait before such a read
+        return (f"{reader} reads an SGPR as a lane mask after a VALU write to it (va_vcc waits for VCC only; an "
+                "SGPR a VALU wrote waits on va_sdst, as llc-22 writes it)")
     return f"{reader} reads an SGPR after {' and '.join(parts)} to it"
 
 
