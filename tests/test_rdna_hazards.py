@@ -82,6 +82,12 @@ CASES = [
     ("H", "gfx1030", "v_cmpx_eq_u32_e32 v1, v2\n v_permlane16_b32 v3, v4, s0, s1", None),
     # gfx1250 banks: the v_mov names the source as the permlane does, under the same mode (dst and src0 in bank 1)
     ("H", "gfx1250", "v_cmpx_eq_u32_e32 v1, v2\n s_set_vgpr_msb 0x41\n v_permlane16_b32 v3, v4, s0, s1", "v_mov_b32_e32 v4, v4"),
+    # P with true16 halves (issue 40, 2; llc-22 -mattr=+real-true16 -run-pass=post-RA-hazard-rec on gfx1250 MIR, as
+    # gfx1100 for L): v0.h and v0.l are two registers
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_f16_e32 v2.l, v0.l, v3.l", None),
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_f16_e32 v1.h, v2.l, v3.l", None),
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_f16_e32 v1.l, v2.l, v3.l", "v_nop"),
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_nc_u32_e32 v2, v0, v3", "v_nop"),
     # P through banks (issue 40, 1): the sqrt writes v257; the add reads v1 in bank 0 (another register), or in bank 1
     ("P", "gfx1250", "s_set_vgpr_msb 0x40\n v_sqrt_f32_e32 v1, v0\n s_set_vgpr_msb 0x4000\n v_add_f32_e32 v2, v1, v3", None),
     ("P", "gfx1250", "s_set_vgpr_msb 0x40\n v_sqrt_f32_e32 v1, v0\n s_set_vgpr_msb 0x4001\n v_add_f32_e32 v2, v1, v3", "v_nop"),

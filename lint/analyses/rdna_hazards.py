@@ -125,8 +125,8 @@ class RdnaFacts:
     vgpr_explicit_uses: frozenset = frozenset()  # VGPRs read through an operand (row P's WAR)
     vgpr_defs: frozenset = frozenset()
     vgpr_sources: frozenset = frozenset()  # VGPRs read as explicit sources
-    #: the 16-bit halves (VGPR, "l"/"h") its first operand writes and its explicit sources read: a true16 operand
-    #: (`v0.h`) names one, a 32-bit one both (row L: LLVM 22 sees v0.l and v0.h as two registers)
+    #: the 16-bit halves (VGPR, "l"/"h") its explicit operands write and read: a true16 operand (`v0.h`) names one,
+    #: a 32-bit one both (rows L and P: LLVM 22 sees v0.l and v0.h as two registers)
     vgpr_def_halves: frozenset = frozenset()
     vgpr_source_halves: frozenset = frozenset()
     writes_exec: bool = False
@@ -204,13 +204,12 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     registers = [frozenset(u for u in register_units(operand) if u[0] == "v") for operand in explicit_uses]
     facts.source_registers = tuple(dict.fromkeys(units for units in registers if units))
     facts.vgpr_source_halves = frozenset(half for operand in explicit_uses for half in _halves(operand))
+    facts.vgpr_def_halves = frozenset(half for operand in explicit_defs for half in _halves(operand))
     facts.explicit_sgpr_defs = frozenset(u for operand in explicit_defs for u in register_units(operand)) & facts.sgpr_defs
     facts.exec_compare = facts.valu and facts.writes_exec and mnemonic.startswith("v_cmp")
     facts.vopd = instruction.pair is not None
     if facts.valu and instruction.operands:
         facts.dst = frozenset(u for u in register_units(instruction.operands[0]) if u[0] == "v") & facts.vgpr_defs
-        if facts.dst:
-            facts.vgpr_def_halves = frozenset(_halves(instruction.operands[0]))
     if facts.valu and mnemonic.startswith(_MASK_READERS):
         if mnemonic.endswith("_e64") and not mnemonic.startswith("v_div_fmas") and instruction.operands:
             facts.mask_reads = frozenset(u for u in register_units(instruction.operands[-1]) if u[0] in _SCALAR_FILES)
@@ -696,7 +695,7 @@ def _row_p(facts: list[RdnaFacts]) -> _Flow:
         hazard = None
         if state >= 0 and not f.trans:
             trans = facts[state]
-            if trans.vgpr_defs & f.vgpr_sources or f.vgpr_defs & trans.vgpr_sources:
+            if trans.vgpr_def_halves & f.vgpr_source_halves or f.vgpr_def_halves & trans.vgpr_source_halves:
                 hazard = RdnaHazard(index, state, ROW_P, ("v_nop",))
         return (index if f.trans else -1), hazard
     return _Flow(-1, _larger, step)
