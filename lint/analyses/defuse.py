@@ -195,23 +195,18 @@ class DefUseAnalysis(Analysis):
 
     @classmethod
     def run(cls, kernel: Kernel, manager: AnalysisManager) -> KernelDefUse | None:
-        encoded = manager.get(EncodedDefUseAnalysis)
         target = manager.module.target
-        if encoded is None or target is None or not target.is_gfx1250 or not any(
+        if target is None or not target.is_gfx1250 or not any(
                 instruction.mnemonic == banks.MNEMONIC for instruction in kernel.instructions):
-            return encoded
+            return manager.get(EncodedDefUseAnalysis)
         from .cfg import CFGAnalysis
 
         modes = _bank_modes(kernel, manager.get(CFGAnalysis))
         wave, known = kernel_wave_size(manager.module, kernel)
         table = _table(target, wave, not known)
-        instructions = list(kernel.instructions)
-        facts = list(encoded.facts)
-        for index, mode in enumerate(modes):
-            if mode:
-                instructions[index] = banks.in_bank(instructions[index], mode, target)
-                if instructions[index] is not kernel.instructions[index]:
-                    facts[index] = _facts_of(instructions[index], target, wave, not known, table)
+        instructions = [banks.in_bank(instruction, mode, target) if mode else instruction
+                        for instruction, mode in zip(kernel.instructions, modes, strict=True)]
+        facts = [_facts_of(instruction, target, wave, not known, table) for instruction in instructions]
         return KernelDefUse(wave, [entry.info for entry in facts], facts, instructions, None in modes)
 
 

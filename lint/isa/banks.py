@@ -14,6 +14,7 @@ as well; the fourth and later ones, as a scaled WMMA's scales, have none and sta
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from ..model.ir import Instruction
 from ..model.nodes import Abs, Call, ListExpr, Node, Num, Reg, UnOp
@@ -52,29 +53,39 @@ def in_bank(instruction: Instruction, mode: int, target: Target) -> Instruction:
 
 def _renamed(instruction: Instruction, mode: int, target: Target) -> tuple[Node, ...]:
     operands = instruction.operands
-    specs = operand_specs(instruction.mnemonic, operands, instruction.modifiers, target)
+    slots = _slots(instruction.mnemonic, len(operands), frozenset(name for name, _ in instruction.modifiers), target)
     renamed = list(operands)
-    source = 0
-    for index, (operand, spec) in enumerate(zip(operands, specs, strict=True)):
-        if spec is None:  # no variant fits: the written order (destination first)
-            slot: int | None = _DST if index == 0 else index - 1 if index <= 3 else None
-        elif spec.is_def:
-            slot = _DST
-        elif spec.name in _ADDRESS:
-            slot = 0
-        elif spec.name in _DATA:
-            slot = 1
-        elif spec.name in _SECOND_DATA:
-            slot = 2
-        else:
-            slot = source if source <= 2 else None
-        if spec is None or not spec.is_def:
-            source += 1
-        if slot is not None and slot <= _DST:
-            high = (mode >> (2 * slot)) & 3
-            if high:
-                renamed[index] = _shifted(operand, high * 256)
+    for index, slot in enumerate(slots):
+        high = (mode >> (2 * slot)) & 3 if slot is not None else 0
+        if high:
+            renamed[index] = _shifted(operands[index], high * 256)
     return operands if renamed == list(operands) else tuple(renamed)
+
+
+@lru_cache(maxsize=4096)
+def _slots(mnemonic: str, count: int, modifiers: frozenset[str], target: Target) -> tuple[int | None, ...]:
+    """The slot (0-2 a source, 3 the destination, None none) of each operand: by the table operand it stands for
+    (the variant depends only on the operand count and modifier names), else the written order."""
+    specs = operand_specs(mnemonic, count, modifiers, target)
+    slots: list[int | None] = []
+    source = 0
+    for index, spec in enumerate(specs):
+        if spec is None:  # no variant fits: the written order (destination first)
+            slots.append(_DST if index == 0 else index - 1 if index <= 3 else None)
+            continue
+        if spec.is_def:
+            slots.append(_DST)
+            continue
+        if spec.name in _ADDRESS:
+            slots.append(0)
+        elif spec.name in _DATA:
+            slots.append(1)
+        elif spec.name in _SECOND_DATA:
+            slots.append(2)
+        else:
+            slots.append(source if source <= 2 else None)
+        source += 1
+    return tuple(slots)
 
 
 def _shifted(node: Node, offset: int) -> Node:
