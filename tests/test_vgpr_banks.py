@@ -9,6 +9,7 @@ import subprocess
 import pytest
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.manager import AnalysisManager
+from amdgpu_lint.isa.banks import in_bank
 from amdgpu_lint.isa.defuse import register_units
 from conftest import FIXTURES
 from llvm_oracle import compile_ir
@@ -68,6 +69,47 @@ def test_banks_are_the_registers_llvm_objdump_prints(snippet, tmp_path, mode):
     assert len(ours) == len(printed) == len(LINES)
     for line, instruction, theirs in zip(LINES, ours, printed, strict=True):
         assert _vgprs(instruction) == _printed(theirs), (line, theirs)
+
+
+_MC_TESTS = FIXTURES.parent.parent / "shared" / "conformance" / "llvm" / "MC"
+
+
+def _accepted(lines: list[str]) -> list[str]:
+    """The lines llvm-mc-22 assembles for gfx1250."""
+    answer = subprocess.run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1250", "-o", "/dev/null"],
+                            input="\n".join(lines) + "\n", capture_output=True, text=True)
+    rejected = {int(number) for number in re.findall(r"<stdin>:(\d+):\d+: error", answer.stderr)}
+    return [line for number, line in enumerate(lines, 1) if number not in rejected]
+
+
+def _disassembled(lines: list[str], mode: int, directory) -> list[str]:
+    source = directory / f"m{mode}.s"
+    source.write_text("".join(f"s_set_vgpr_msb {mode}\n{line}\n" for line in lines))
+    subprocess.run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1250", "-filetype=obj", str(source), "-o",
+                    str(directory / f"m{mode}.o")], check=True, capture_output=True)
+    listing = subprocess.run(["llvm-objdump-22", "-d", "--mcpu=gfx1250", str(directory / f"m{mode}.o")], check=True,
+                             capture_output=True, text=True).stdout
+    printed = [line.split("//")[0].strip() for line in listing.splitlines() if line.startswith("\t")]
+    return [line for line in printed if not line.startswith("s_set_vgpr_msb")]
+
+
+@pytest.mark.skipif(shutil.which("llvm-mc-22") is None or shutil.which("llvm-objdump-22") is None
+                    or not _MC_TESTS.is_dir(), reason="llvm-mc-22, llvm-objdump-22 or LLVM's MC tests missing")
+def test_every_gfx1250_instruction_of_llvm_mc_tests(snippet, tmp_path):
+    """Each line of LLVM's gfx1250 (and gfx12 memory) MC tests naming a VGPR, under two modes that put every slot in
+    a different bank: our registers are those llvm-objdump-22 prints, operand for operand."""
+    files = sorted(_MC_TESTS.glob("gfx1250_asm_*.s")) + [_MC_TESTS / f"gfx12_asm_{name}.s" for name in ("ds", "vflat")]
+    lines = [line.split("//")[0].strip() for path in files if path.is_file() for line in path.read_text().splitlines()]
+    lines = _accepted(list(dict.fromkeys(line for line in lines if line and not line.startswith((".", "#"))
+                                         and re.search(r"\bv\[?\d", line) and "vgpr_msb" not in line)))
+    assert len(lines) > 1000
+    kernel, _ = _kernel_def_use(snippet, '.amdgcn_target "amdgcn-amd-amdhsa--gfx1250"\nk:\n'
+                                + "".join(f" {line}\n" for line in lines))
+    assert len(kernel.instructions) == len(lines)
+    target = snippet.build('.amdgcn_target "amdgcn-amd-amdhsa--gfx1250"\n').target
+    for mode in (0x39, 0xE4):
+        for line, instruction, theirs in zip(lines, kernel.instructions, _disassembled(lines, mode, tmp_path), strict=True):
+            assert _vgprs(in_bank(instruction, mode, target)) == _printed(theirs), (hex(mode), line, theirs)
 
 
 def test_llc_listing_agrees_with_every_comment_and_has_no_finding(snippet):
