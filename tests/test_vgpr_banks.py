@@ -129,6 +129,13 @@ def test_llc_listing_agrees_with_every_comment_and_has_no_finding(snippet):
             assert _vgprs(instruction) == _printed(text), text
             renamed += "/*v" in text
     assert renamed > 100 and not def_use.banks_unknown
+    # the fixture has what drew false row N/O errors before: a WMMA result and the next WMMA's A with the same
+    # encoded registers in different banks
+    wmmas = [index for index, instruction in enumerate(kernel.instructions) if instruction.mnemonic.startswith("v_wmma")]
+    collisions = [(first, second) for first, second in zip(wmmas, wmmas[1:])
+                  if kernel.instructions[first].operands[0] == kernel.instructions[second].operands[1]
+                  and def_use.instructions[first].operands[0] != def_use.instructions[second].operands[1]]
+    assert collisions
 
 
 def test_a_v_nop_llvm_put_between_banked_wmmas_is_needed(snippet):
