@@ -50,8 +50,9 @@ the loop's `vmcnt(1)` is judged only on the paths that issued that stage. Nothin
 SGPR values is inferred (a counter updated in a loop is unknown after the update, and every SGPR
 after a call).
 
-On gfx1250, code that switches VGPR banks with `s_set_vgpr_msb` names two registers `v5`:
-its VGPRs are not tracked.
+On gfx1250, `s_set_vgpr_msb` selects the bank of the VGPRs the next instructions name (`v5` is v261
+under `s_set_vgpr_msb 0x41`): the waits are judged on the registers the mode selects, followed along
+every path. Where paths with different modes meet, its VGPRs are not tracked.
 
 FLAT accesses: a listing does not show address spaces, so a `flat_*` access counts as LDS
 (needing `lgkmcnt`/`dscnt` too) only when the same kernel or function reads the shared aperture

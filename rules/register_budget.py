@@ -152,8 +152,9 @@ def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagno
     resources = context.get(ResourceAnalysis)
     if resources is None or kernel.metadata or resources.allocated_vgprs is None:
         return
-    if any(instruction.mnemonic == "s_set_vgpr_msb" for instruction in kernel.instructions):
-        return  # gfx1250: `v5` may name v261, so the highest VGPR the code uses is not in its names
+    def_use = context.get(DefUseAnalysis)
+    if def_use is None or def_use.banks_unknown:
+        return  # gfx1250 modes meet: `v5` may name v261, so the highest VGPR the code uses is not known
     allocated = resources.inputs
     if (allocated.vgprs, allocated.sgprs) == (resources.vgprs, resources.sgprs):
         return  # it allocates what it uses

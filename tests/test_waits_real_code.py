@@ -345,13 +345,26 @@ def test_code_starting_with_a_loop_that_waits_is_not_a_callable_function(snippet
     assert findings(snippet, function("gfx600", body)) == []
 
 
-def test_gfx1250_banked_vgprs_are_not_tracked(snippet):
-    # LLVM's gfx1250 output past v255: s_set_vgpr_msb selects the bank, `v5` then names v261
+def test_gfx1250_banked_vgprs_are_the_registers_the_mode_selects(snippet):
+    # issue 40, 1: LLVM's gfx1250 output past v255: s_set_vgpr_msb selects the bank, `v5` then names v261
     body = (" s_set_vgpr_msb 0x41\n scratch_load_b32 v5, off, s32\n s_set_vgpr_msb 0\n s_wait_loadcnt 0x0\n"
             " s_set_vgpr_msb 0x41\n v_mov_b32 v6, v5")
-    assert findings(snippet, kernel("gfx1250", body.replace(" s_wait_loadcnt 0x0\n", ""))) == []
+    assert findings(snippet, kernel("gfx1250", body)) == []
+    (missing,) = findings(snippet, kernel("gfx1250", body.replace(" s_wait_loadcnt 0x0\n", "")))
+    assert missing.message.startswith("v261 is read here")  # the loaded v261, read as src0 under src0's bank 1
+    # the load wrote v261; `v5` read in bank 0 is another register: nothing to wait for
+    other_bank = body.replace(" s_wait_loadcnt 0x0\n", "").replace("s_set_vgpr_msb 0x41\n v_mov", "s_set_vgpr_msb 0x40\n v_mov")
+    assert findings(snippet, kernel("gfx1250", other_bank)) == []
     plain = " scratch_load_b32 v5, off, s32\n v_mov_b32 v6, v5"
     assert len(findings(snippet, kernel("gfx1250", plain))) == 1
+
+
+def test_gfx1250_banks_unknown_where_paths_meet_with_different_modes(snippet):
+    # one path sets dst's bank 1, the other not: the load wrote v5 or v261, so the VGPR is not tracked
+    body = (" s_cbranch_scc0 .L1\n s_set_vgpr_msb 0x40\n.L1:\n scratch_load_b32 v5, off, s32\n"
+            " s_set_vgpr_msb 0\n v_mov_b32 v6, v5")
+    assert findings(snippet, kernel("gfx1250", body)) == []
+    assert len(findings(snippet, kernel("gfx1250", body.replace(" s_set_vgpr_msb 0x40\n", "")))) == 1
 
 
 # issue 30, 1: clang's OpenCL kernel bodies (`__clang_ocl_kern_imp_*`) end in a tail call

@@ -326,7 +326,7 @@ class InitializedAnalysis(Analysis):
         bits, generation = _BITS, _BITS.start_kernel()
         registers = [shared.registers if shared.registers is not None and shared.registers[0] == generation
                      else _masks_of(shared, instruction)
-                     for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+                     for shared, instruction in zip(def_use.facts, def_use.instructions, strict=True)]
         if absent_wave_offset is not None:
             for position, instruction in enumerate(kernel.instructions):
                 if instruction.mnemonic in ("s_add_u32", "s_add_i32"):

@@ -269,7 +269,7 @@ class _Walk:
     tail_calls: frozenset[int]
     lds_places: _LdsPlaces  # where LDS DMAs write and DS instructions access, as far as the listing shows
     lds_read_follows: Callable[[int, int], bool]  # (barrier, latest LDS writer) -> may other waves read it
-    banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb: `v5` may name v261, so VGPRs are not tracked
+    banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb modes meet: `v5` may name v261, so VGPRs are not tracked
     maxima: dict[str, int] = field(default_factory=dict)  # the target's most outstanding events per counter
 
 
@@ -722,6 +722,8 @@ class WaitcntAnalysis(Analysis):
         def_use = manager.get(DefUseAnalysis)
         if target is None or def_use is None:
             return None
+        if def_use.instructions is not kernel.instructions:  # gfx1250: the VGPRs the banks select
+            kernel = replace(kernel, instructions=def_use.instructions)
         cfg = manager.get(CFGAnalysis)
         blocks, starts = cfg.blocks, cfg.starts
         per_instruction = def_use.per_instruction
@@ -752,7 +754,7 @@ class WaitcntAnalysis(Analysis):
                      is_function, flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
-                     "s_set_vgpr_msb" in mnemonics, maxima)
+                     def_use.banks_unknown, maxima)
 
         def initial() -> State:
             # a function starts with the caller's events in flight (stores write no register)

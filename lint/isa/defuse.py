@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
-from . import Variant, instruction_set
+from . import OperandSpec, Variant, instruction_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -155,15 +155,15 @@ def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tup
     return tuple(i for i in range(len(specs)) if i not in dropped), implicit
 
 
-def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...],
+def _choose(variants: tuple[Variant, ...], mnemonic: str, count: int,
             mod_names: frozenset[str]) -> tuple[Variant, tuple[tuple[int, ...], tuple[int, ...]]] | None:
-    """The first variant the operands fit (those of the mnemonic's encoding suffix first), and how they fit."""
+    """The first variant `count` operands fit (those of the mnemonic's encoding suffix first), and how they fit."""
     wanted = _suffix_encodings(mnemonic)
     ordered = sorted(variants, key=lambda v: 0 if wanted is None or v.encoding in wanted else 1)
     vdst_optional = "_atomic" in mnemonic or mnemonic.startswith("global_load_lds") or (
         "lds" in mod_names and mnemonic.startswith("buffer_load"))
     for variant in ordered:
-        fit = _fit(variant, len(operands), vdst_optional)
+        fit = _fit(variant, count, vdst_optional)
         if fit is not None:
             return variant, fit
     return None
@@ -301,7 +301,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     variants = instruction_set(target).variants(mnemonic)
     if mnemonic in _OPTIONAL_IMMEDIATE and all(isinstance(node, Num) for node in operands):
         operands = ()
-    chosen = _choose(variants, mnemonic, operands, mod_names) if variants else None
+    chosen = _choose(variants, mnemonic, len(operands), mod_names) if variants else None
     variant = chosen[0] if chosen is not None else None
     defs: set[Unit] = set()
     uses: set[Unit] = set()
@@ -408,3 +408,14 @@ def format_units(units) -> str:
                     parts.append(f"{kind}{start}" if start == previous else f"{kind}[{start}:{previous}]")
                     start = current
     return ", ".join(parts)
+
+
+def operand_specs(mnemonic: str, count: int, modifier_names: frozenset[str],
+                  target: Target) -> tuple[OperandSpec | None, ...]:
+    """The table operand each of `count` written operands stands for (None where no variant fits)."""
+    variants = instruction_set(target).variants(mnemonic)
+    chosen = _choose(variants, mnemonic, count, modifier_names) if variants else None
+    if chosen is None:
+        return (None,) * count
+    variant, (used, _) = chosen
+    return tuple(variant.operands[index] for index in used)
