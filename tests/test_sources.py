@@ -233,6 +233,17 @@ def test_the_users_own_compile_flags_and_a_trusted_repositorys_reach_the_compile
     assert arguments[arguments.index("-DOWN=1"):arguments.index("-o")] == ["-DOWN=1", *LOADING]
 
 
+def test_the_allow_list_drops_a_passed_on_option_with_its_value_and_a_last_option_without_one(tmp_path):
+    """What follows -Xarch_device or -Xoffload-linker goes with it; a last -I would take our own -o."""
+    from amdgpu_lint.frontend.compile import allowed_flags
+
+    kept = allowed_flags(["-Xarch_device", "-fplugin=./x.so", "-Xoffload-linker-amdgcn", "-plugin=./x.so",
+                          "-isystemsys", "-include", "pre.h", "-I"], tmp_path)
+    assert kept.flags == [f"-isystem{tmp_path / 'sys'}", "-include", str(tmp_path / "pre.h")]
+    assert [flag.split(" (")[0] for flag in kept.dropped] == ["-Xarch_device -fplugin=./x.so",
+                                                              "-Xoffload-linker-amdgcn -plugin=./x.so", "-I"]
+
+
 @needs_clang
 def test_an_unchanged_source_is_a_cache_hit_and_a_changed_header_is_not(project, capsys):
     log = project / "compiles.log"

@@ -112,8 +112,8 @@ _REFUSED_PREFIXES = ("-fplugin", "-fpass-plugin", "-fprofile-", "-fcrash-diagnos
                      "-B", "--gcc-toolchain", "-target-", "--rocm-path", "-Wp,", "-Wa,", "-Wl,",
                      "-foptimization-record-file", "-ftime-trace=", "-fproc-stat-report")
 #: options that hand their next argument to a stage (cc1, LLVM, the linker): both are left out
-_PASSING_ON = ("-Xclang", "-mllvm", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xoffload-linker")
-_PASSING_ON_PREFIXES = ("-Xarch_", "-Xcuda-", "-Xopenmp-target")
+_PASSING_ON = ("-Xclang", "-mllvm", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xanalyzer", "-Xflang")
+_PASSING_ON_PREFIXES = ("-Xarch_", "-Xcuda-", "-Xopenmp-target", "-Xoffload-linker")
 _PATHS = ("-I", "-isystem", "-iquote", "-idirafter", "-include")
 
 
