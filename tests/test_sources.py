@@ -160,6 +160,90 @@ def test_a_repository_never_chooses_the_compiler_nor_loads_a_plugin(project, cap
     user_config.cache_clear()
 
 
+#: flags that load code, choose the programs that run or hand options on unread, then three that only read
+LOADING = ["-fplugin=./evil.so", "-fpass-plugin=./evil.so", "-Xclang", "-load", "-Xclang", "./evil.so", "-mllvm",
+           "-load=./evil.so", "-Wp,-load,./evil.so", "-B./bin", "--gcc-toolchain=./gcc", "@evil.rsp",
+           "--rocm-path=./rocm", "-fuse-ld=./evil-ld", "--ld-path=./evil-ld", "-Wl,-plugin=./evil.so"]
+READING = ["-DFOO=1", "-O2", "-I", "include"]
+#: what the recording compiler writes as its listing: a kernel with findings (which carry the notes)
+RECORDED_LISTING = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n s_branch .Lmissing\n s_endpgm\n'
+
+
+def _argument_recorder(directory: Path, log: Path) -> Path:
+    """A compiler (no clang needed) that appends each compile's arguments to `log` and writes a fixed listing."""
+    script = directory / "recording-cc"
+    script.write_text(f"#!{sys.executable}\nimport json, sys\nargs = sys.argv[1:]\n"
+                      "if args == ['--version']:\n    print('recording compiler 1')\n    sys.exit(0)\n"
+                      f"with open({str(log)!r}, 'a') as log:\n    log.write(json.dumps(args) + '\\n')\n"
+                      f"open(args[args.index('-o') + 1], 'w').write({RECORDED_LISTING!r})\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def _compiled_with(capsys, project: Path, *argv: str) -> tuple[list[str], str]:
+    """The arguments the compiler ran with for k.hip (the user's --compiler), and the findings' text."""
+    log = project / "arguments.log"
+    log.unlink(missing_ok=True)
+    compiler = _argument_recorder(project, log)
+    code, out, err = run(capsys, "check", "--no-cache", "--mcpu", "gfx942", "--compiler", str(compiler), *argv, "k.hip")
+    assert code == 1 and "Traceback" not in err, err
+    (arguments,) = [json.loads(line) for line in log.read_text().splitlines()]
+    return arguments, out
+
+
+def test_a_repositorys_compile_flags_that_load_code_never_reach_the_compiler(project, capsys):
+    """compile-flags in the repository's configuration: what loads code or chooses programs is left out, each
+    named in a note; macros, optimization and include directories (from the configuration's directory) are kept."""
+    (project / ".amdgpu-lint.toml").write_text(f"compile-flags = {json.dumps(LOADING + READING)}\n")
+    (project / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(project), "file": "k.hip",
+        "arguments": ["clang++", "-Wp,-load,./db.so", "-mllvm", "-load=./db.so", "-DBAR=2", "-c", "k.hip"]}]))
+    arguments, out = _compiled_with(capsys, project)
+    assert not [argument for argument in arguments if "evil" in argument or "db.so" in argument or "./" in argument]
+    assert not [argument for argument in arguments if argument.startswith(("-B", "--gcc", "--rocm", "-W", "-mllvm"))]
+    assert arguments.count("-Xclang") == 4 and "-load" not in arguments  # only our own dependency-file options
+    assert ["-DFOO=1", "-O2", "-I", str(project / "include"), "-DBAR=2"] == \
+        [argument for argument in arguments if argument in ("-DFOO=1", "-O2", "-I", str(project / "include"),
+                                                            "-DBAR=2", "-O3")]
+    for refused in ("-fplugin=./evil.so", "-fpass-plugin=./evil.so", "-Xclang -load", "-Xclang ./evil.so",
+                    "-mllvm -load=./evil.so", "-Wp,-load,./evil.so", "-B./bin", "--gcc-toolchain=./gcc", "@evil.rsp",
+                    "--rocm-path=./rocm", "-fuse-ld=./evil-ld", "--ld-path=./evil-ld", "-Wl,-plugin=./evil.so"):
+        assert f"{refused} (" in out, refused
+    assert f"{project / '.amdgpu-lint.toml'}: compile-flags -fplugin=./evil.so (" in out
+    assert "--trust-repository-compiler" in out
+    assert f"{project / 'compile_commands.json'}: -Wp,-load,./db.so (" in out and "-mllvm -load=./db.so (" in out
+
+
+def test_the_users_own_compile_flags_and_a_trusted_repositorys_reach_the_compiler_as_written(project, capsys):
+    """The same flags in the user's own configuration (and a repository's, where the user trusts it) are the
+    user's choice: passed as written, the user's first."""
+    user = project / "user-config" / "amdgpu-lint"
+    user.mkdir(parents=True)
+    (user / "config.toml").write_text(f"compile-flags = {json.dumps(['-DOWN=1', *LOADING])}\n")
+    (project / ".amdgpu-lint.toml").write_text(f"compile-flags = {json.dumps(['-fplugin=./repo.so', *READING])}\n")
+    arguments, out = _compiled_with(capsys, project)
+    chosen = arguments[arguments.index("-DOWN=1"):arguments.index("-o")]
+    assert chosen == ["-DOWN=1", *LOADING, "-DFOO=1", "-O2", "-I", str(project / "include")]
+    assert "-fplugin=./repo.so (" in out
+    arguments, out = _compiled_with(capsys, project, "--trust-repository-compiler")
+    assert arguments[arguments.index("-DOWN=1"):arguments.index("-o")] == ["-DOWN=1", *LOADING, "-fplugin=./repo.so",
+                                                                           *READING]
+    assert "left out" not in out
+    arguments, out = _compiled_with(capsys, project, "--config", str(user / "config.toml"))  # the user's file, once
+    assert arguments[arguments.index("-DOWN=1"):arguments.index("-o")] == ["-DOWN=1", *LOADING]
+
+
+def test_the_allow_list_drops_a_passed_on_option_with_its_value_and_a_last_option_without_one(tmp_path):
+    """What follows -Xarch_device or -Xoffload-linker goes with it; a last -I would take our own -o."""
+    from amdgpu_lint.frontend.compile import allowed_flags
+
+    kept = allowed_flags(["-Xarch_device", "-fplugin=./x.so", "-Xoffload-linker-amdgcn", "-plugin=./x.so",
+                          "-isystemsys", "-include", "pre.h", "-I"], tmp_path)
+    assert kept.flags == [f"-isystem{tmp_path / 'sys'}", "-include", str(tmp_path / "pre.h")]
+    assert [flag.split(" (")[0] for flag in kept.dropped] == ["-Xarch_device -fplugin=./x.so",
+                                                              "-Xoffload-linker-amdgcn -plugin=./x.so", "-I"]
+
+
 @needs_clang
 def test_an_unchanged_source_is_a_cache_hit_and_a_changed_header_is_not(project, capsys):
     log = project / "compiles.log"

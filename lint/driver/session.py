@@ -145,19 +145,35 @@ def _config_in(directory: Path, flags: Flags) -> Config:
 
 def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
     """How HIP and OpenCL inputs are compiled: the compiler the command line or the user's own configuration names,
-    a repository's only where the user trusts it (else a note says it was not used)."""
+    a repository's only where the user trusts it (else a note says it was not used); the user's own `compile-flags`,
+    then the governing configuration's, a repository's kept to the allow-list unless the user trusts it (a note
+    names what was left out)."""
     from .config import user_config, user_config_path
 
     own = user_config(user_config_path()) if flags.use_config else Config()
+    users = config.path == user_config_path()
+    trusted = users or own.trust_repository_compiler or flags.trust_repository_compiler
+    trust = (f"allow it with trust-repository-compiler = true in {user_config_path()} or "
+             "--trust-repository-compiler")
     compiler, notes = flags.compiler or own.compiler, []
     if config.compiler and compiler is None:
-        if own.trust_repository_compiler or flags.trust_repository_compiler or config.path == user_config_path():
+        if trusted:
             compiler = config.compiler
         else:
             notes.append(f"{config.path} names the compiler '{config.compiler}': not run (a linted repository does "
-                         "not choose the program that runs; allow it with trust-repository-compiler = true in "
-                         f"{user_config_path()} or --trust-repository-compiler)")
-    return {"compiler": compiler, "compile_flags": tuple(config.compile_flags),
+                         f"not choose the program that runs; {trust})")
+    compile_flags = [] if users else list(own.compile_flags)
+    if trusted or config.path is None:
+        compile_flags += config.compile_flags
+    else:
+        from ..frontend.compile import allowed_flags
+
+        kept = allowed_flags(config.compile_flags, config.path.parent)
+        compile_flags += kept.flags
+        if kept.dropped:
+            notes.append(f"{config.path}: compile-flags {', '.join(kept.dropped)} left out (a linted repository does "
+                         f"not choose what the compiler loads or runs; {trust})")
+    return {"compiler": compiler, "compile_flags": tuple(compile_flags),
             "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes)}
 
 

@@ -1,12 +1,13 @@
 """HIP and OpenCL sources compiled to AMDGPU listings, for each target, cached.
 
 The compiler is found in this order: the one the user named (`--compiler`, or `compiler =` in their own
-configuration: see `driver/config.py` for when a repository's is trusted), `$HIPCC`, `hipcc`, ROCm's
+configuration: see `driver/session.py` for when a repository's is trusted), `$HIPCC`, `hipcc`, ROCm's
 `amdclang++` (`$ROCM_PATH/llvm/bin`, `/opt/rocm/llvm/bin`), then the newest versioned `clang++-NN` / `clang-NN`
 on PATH. It runs device-only (`--cuda-device-only -S` for HIP, `--target=amdgcn-amd-amdhsa -S` for OpenCL) with
-line tables (`-gline-tables-only`) and `-O3` unless the flags say otherwise. Flags come from the configuration
-(`compile-flags`) and from the project's `compile_commands.json`, kept to an allow-list: a linted repository
-never chooses the program that runs, nor a plugin it loads.
+line tables (`-gline-tables-only`) and `-O3` unless the flags say otherwise. Flags come from the user's own
+configuration, from the configuration that governs the source (`compile-flags`; a repository's kept to an
+allow-list unless the user trusts it, as its compiler) and from the project's `compile_commands.json` (kept to
+the allow-list): a linted repository never chooses the program that runs, nor a plugin it loads.
 
 A listing is written under `$TMPDIR/amdgpu-lint/<hash>/` and reused while the source, the files it includes (as
 the compiler reported them), the flags and the compiler's version are the same.
@@ -97,16 +98,23 @@ def _versioned_clangs() -> list[str]:
     return [found[key] for key in sorted(found, reverse=True)]
 
 
-# ---- flags from a project's compile_commands.json
+# ---- flags from a project's compile_commands.json or a repository's configuration
 
-#: options taken from a compile database: they choose headers, macros, language and code generation, and
-#: load nothing. Exact spellings, then prefixes.
+#: options taken from a compile database or a repository's `compile-flags`: they choose headers, macros, language
+#: and code generation, and load nothing. Exact spellings (each takes the next argument), then prefixes.
 _KEPT_EXACT = frozenset(("-I", "-isystem", "-iquote", "-idirafter", "-D", "-U", "-x", "-include"))
 _KEPT_PREFIXES = ("-I", "-isystem", "-iquote", "-idirafter", "-D", "-U", "-O", "-std=", "--offload-arch=", "-x",
                   "-f", "-m", "-W", "-nogpuinc", "-nogpulib", "--hip-version=", "-ffast-math", "-include")
-#: -f/-m options that load or run code, or change which programs run
+#: options among those that load or run code, change which programs run (hipcc runs the clang under --rocm-path),
+#: pass options on to a stage unread (`-Wp,-load,x.so` loads a plugin) or write where they say
 _REFUSED_PREFIXES = ("-fplugin", "-fpass-plugin", "-fprofile-", "-fcrash-diagnostics-dir", "-fdebug-compilation-dir",
-                     "-mllvm", "-fuse-ld", "-fmodule", "-fbuild-session", "-fembed-bitcode", "-foffload-lto")
+                     "-mllvm", "-fuse-ld", "-fmodule", "-fbuild-session", "-fembed-bitcode", "-foffload-lto",
+                     "-B", "--gcc-toolchain", "-target-", "--rocm-path", "-Wp,", "-Wa,", "-Wl,",
+                     "-foptimization-record-file", "-ftime-trace=", "-fproc-stat-report")
+#: options that hand their next argument to a stage (cc1, LLVM, the linker): both are left out
+_PASSING_ON = ("-Xclang", "-mllvm", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xanalyzer", "-Xflang")
+_PASSING_ON_PREFIXES = ("-Xarch_", "-Xcuda-", "-Xopenmp-target", "-Xoffload-linker")
+_PATHS = ("-I", "-isystem", "-iquote", "-idirafter", "-include")
 
 
 def from_compile_database(source: Path, database: Path | None) -> CompileFlags:
@@ -132,17 +140,19 @@ def from_compile_database(source: Path, database: Path | None) -> CompileFlags:
             import shlex
 
             arguments = shlex.split(str(entry.get("command", "")))
-        return _allowed(arguments[1:], directory, resolved)
+        return allowed_flags(arguments[1:], directory, resolved)
     return kept
 
 
-def _allowed(arguments: list[str], directory: Path, source: Path) -> CompileFlags:
+def allowed_flags(arguments: list[str], directory: Path, source: Path | None = None) -> CompileFlags:
+    """The flags of `arguments` on the allow-list, relative include paths made absolute from `directory`; the
+    source, outputs and compile-mode flags left out silently, everything else named in `dropped`."""
     kept = CompileFlags()
     index = 0
     while index < len(arguments):
         argument = str(arguments[index])
         index += 1
-        if argument in ("-c", "-S", "-E") or Path(argument).resolve() == source:
+        if argument in ("-c", "-S", "-E") or (source is not None and Path(argument).resolve() == source):
             continue
         if argument in ("-o", "-MF", "-MT", "-MQ"):
             index += 1  # the output is ours to choose
@@ -150,22 +160,25 @@ def _allowed(arguments: list[str], directory: Path, source: Path) -> CompileFlag
         if argument.startswith("@"):
             kept.dropped.append(f"{argument} (a response file: its flags are not read)")
             continue
-        if argument == "-Xclang" or argument.startswith(("-B", "--gcc-toolchain", "-target-", "--rocm-path")) or \
-                argument.startswith(_REFUSED_PREFIXES):
-            if argument == "-Xclang" and index < len(arguments):
+        passing_on = argument in _PASSING_ON or argument.startswith(_PASSING_ON_PREFIXES)
+        if passing_on or argument.startswith(_REFUSED_PREFIXES):
+            if passing_on and index < len(arguments):
                 argument += f" {arguments[index]}"
                 index += 1
             kept.dropped.append(f"{argument} (may load code or choose the programs that run)")
             continue
-        if argument in _KEPT_EXACT and index < len(arguments):
+        if argument in _KEPT_EXACT:
+            if index == len(arguments):
+                kept.dropped.append(f"{argument} (no value)")
+                continue
             value = str(arguments[index])
             index += 1
-            if argument in ("-I", "-isystem", "-iquote", "-idirafter", "-include"):
+            if argument in _PATHS:
                 value = str((directory / value).resolve())
             kept.flags += [argument, value]
             continue
         if argument.startswith(_KEPT_PREFIXES):
-            if argument.startswith(("-I", "-isystem", "-iquote", "-idirafter")) and len(argument) > 2:
+            if argument.startswith(_PATHS[:4]) and len(argument) > 2:
                 prefix = next(p for p in ("-isystem", "-iquote", "-idirafter", "-I") if argument.startswith(p))
                 argument = prefix + str((directory / argument[len(prefix):]).resolve())
             kept.flags.append(argument)
