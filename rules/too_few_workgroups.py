@@ -18,7 +18,7 @@ concurrently on separate streams.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.launch import fill
+from amdgpu_lint.analyses.perfmodel.launch import fill
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity

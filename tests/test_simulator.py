@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from amdgpu_lint.analyses.simulator import simulate
+from amdgpu_lint.analyses.perfmodel.simulator import simulate
 from amdgpu_lint.cli import main
 from conftest import FIXTURES
 
@@ -109,7 +109,7 @@ def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
     """LLVM's rotated loops: entered in the middle, latched by an unconditional s_branch, left by
     a forward conditional branch. After the trip count the forward exit is taken."""
     from amdgpu_lint.analyses.manager import AnalysisManager
-    from amdgpu_lint.analyses.simulator import trace
+    from amdgpu_lint.analyses.perfmodel.simulator import trace
 
     module = snippet.build(HEAD + """  s_mov_b32 s2, 0
   s_branch .L2

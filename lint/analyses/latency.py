@@ -12,6 +12,7 @@ from pathlib import Path
 from ..isa.classes import InstructionClass
 from ..model.ir import Instruction
 from ..model.targets import Target
+from .perfmodel.machine import machine_for
 
 
 class LatencyTableError(ValueError):
@@ -117,7 +118,7 @@ def issue_cycles(klass: InstructionClass, instruction: Instruction, table: Laten
                  wave_size: int) -> int:
     """Cycles one wave occupies its SIMD issuing this instruction (MFMA: the matrix pipe)."""
     mnemonic = instruction.mnemonic
-    valu = table["valu_issue"].low * (2 if target.major >= 10 and wave_size == 64 else 1)
+    valu = table["valu_issue"].low * (machine_for(target).wave64_passes if wave_size == 64 else 1)
     scalar = table["salu_issue"].low
     if klass.matrix in ("mfma", "smfmac"):
         return max(klass.passes * 4, valu)

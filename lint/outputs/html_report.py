@@ -325,7 +325,7 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
         if path else ""
     warnings = "".join(f'<p class="sim-warning">warning: {escape(w)}</p>' for w in (path or {}).get("warnings", []))
     return (
-        f"<p><b>Simulation</b>: {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
+        f"<p><b>Simulation</b>: {simulation['waves']} waves on one {simulation.get('unit', 'CU')}, {simulation['cycles']} cycles, "
         f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; "
         f"SIMD idle on memory {simulation.get('wait_rate', 0):.0%}). "
         f"<b>{escape(simulation['bottleneck'])}</b></p>{path_line}{warnings}"

@@ -134,7 +134,7 @@ def spread_text(spread: dict[str, Any], smallest: int, largest: int, advice: str
 
 
 def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -> None:
-    out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
+    out.write(f"  simulation:    {simulation['waves']} waves on one {simulation.get('unit', 'CU')}, {simulation['cycles']} cycles, "
               f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
               f"stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; SIMD idle on memory "
               f"{simulation.get('wait_rate', 0):.0%}), starve rate {simulation['starve_rate']:.0%}\n")

@@ -1,12 +1,14 @@
-"""A compute-unit simulator in the manner of Pyramid's Scrutinizer (a GCN CU model), extended to CDNA.
+"""A compute-unit simulator in the manner of Pyramid's Scrutinizer (a GCN CU model), extended to CDNA and RDNA.
 
-N waves of one kernel run on one CU of 4 SIMDs (wave w on SIMD w mod 4). Each SIMD gets an issue
-turn every 4 cycles and may issue, each to a different wave, at most one scalar (SALU, SMEM or
-branch), one VALU (MFMA included), one VMEM and one LDS instruction; `s_waitcnt`, `s_barrier`
-and `s_nop` issue freely. Arbitration is oldest wave first. Latencies and the CU's VMEM/LDS
-request rates come from the latency table. Counters retire in order per type; a wait holds its
-wave until few enough events are outstanding. MFMAs occupy their SIMD's matrix pipe for
-passes x 4 cycles, and an instruction reading an MFMA result waits until the result is there.
+N waves of one kernel run on one unit of the target's machine (machines.json): a CU of 4 SIMDs on GCN/CDNA,
+on RDNA a WGP of 4 SIMDs (WGP mode) or a CU of 2 (CU mode); wave w runs on SIMD w mod SIMDs. A SIMD gets an
+issue turn every `issue_interval` cycles (4 on GCN/CDNA, SIMD s at cycles s, s+4, ...; every cycle on RDNA)
+and may issue, each to a different wave, at most one scalar (SALU, SMEM or branch), one VALU (MFMA included),
+one VMEM and one LDS instruction; `s_waitcnt`, `s_barrier` and `s_nop` issue freely. Arbitration is oldest
+wave first. Latencies and each CU's VMEM/LDS request rates come from the latency table (a WGP has two CUs'
+worth). Counters retire in order per type; a wait holds its wave until few enough events are outstanding.
+MFMAs occupy their SIMD's matrix pipe for passes x 4 cycles, and an instruction reading an MFMA result waits
+until the result is there.
 The path one wave takes is fixed beforehand, as the one a kernel spends its time in: loop back-edges
 are taken `trip_count` times (per loop label, default 8); a forward conditional branch goes the way
 that still reaches a loop where only one way does (so an early exit that skips every loop, such as
@@ -26,14 +28,16 @@ from collections import Counter as Tally
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..isa.classes import RETURNS
-from ..model.ir import Instruction, Kernel, Module
-from ..model.nodes import BinOp, Node, Reg, Sym, UnOp
-from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
-from .defuse import DefUseAnalysis
-from .latency import request_cycles
-from .manager import AnalysisManager
-from .prefetch import PrefetchAnalysis
+from ...isa.classes import RETURNS
+from ...model.ir import Instruction, Kernel, Module
+from ...model.nodes import BinOp, Node, Reg, Sym, UnOp
+from ..cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
+from ..defuse import DefUseAnalysis
+from ..latency import request_cycles
+from ..manager import AnalysisManager
+from ..prefetch import PrefetchAnalysis
+from ..resources import ResourceAnalysis
+from .machine import machine_for
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
@@ -63,7 +67,7 @@ class Step:
 
 @dataclass(slots=True)
 class Simulation:
-    """The result of simulating a kernel's waves on one CU."""
+    """The result of simulating a kernel's waves on one CU or WGP."""
 
     waves: int
     cycles: int
@@ -77,13 +81,14 @@ class Simulation:
     starve_rate: float = 0.0  # share of SIMD time with no wave left on the SIMD (the tail)
     work_items_per_cycle: float = 0.0  # throughput of the CU
     bottleneck: str = ""
+    unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
 
     @property
     def trace_length(self) -> int:
         return len(self.path.indices)
 
     def to_json(self) -> dict:
-        return {"waves": self.waves, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
+        return {"waves": self.waves, "unit": self.unit, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
                 "work_items_per_cycle": round(self.work_items_per_cycle, 3),
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
                 "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
@@ -292,13 +297,21 @@ class _Wave:
 
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
-             taken: set[str] | None = None, simds: int = 4) -> Simulation | None:
-    """Run `waves` copies of the kernel on one CU; None without a known target."""
+             taken: set[str] | None = None, simds: int | None = None) -> Simulation | None:
+    """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
+    `simds` narrows the unit to its first SIMDs (tests)."""
     if module.target is None or not kernel.instructions:
         return None
     manager = AnalysisManager(module, kernel)
     if manager.get(DefUseAnalysis) is None:
         return None
+    resources = manager.get(ResourceAnalysis)
+    cumode = resources.cumode if resources is not None else False
+    machine = machine_for(module.target)
+    interval = machine.issue_interval
+    pipes = machine.memory_pipes(cumode)
+    unit_simds = machine.simds(cumode)
+    simds = unit_simds if simds is None else min(simds, unit_simds)
     simulated = trace(manager, trip_counts or {}, taken or set())
     path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
@@ -306,43 +319,46 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
                                     for index in path).most_common())
     crew = [_Wave(w, w % simds) for w in range(waves)]
+    on_simd = [[wave for wave in crew if wave.simd == simd] for simd in range(simds)]  # oldest first
+    turn_simds = [[simd for simd in range(simds) if simd % interval == phase] for phase in range(interval)]
     busy: Tally = Tally()  # unit -> busy cycles
     stalls: Tally = Tally()
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
     valu_free = [0] * simds
-    pipe_free = {"vmem": 0, "lds": 0}
+    pipes_free = [{"vmem": 0, "lds": 0} for _ in range(pipes)]  # one per CU of the unit
+    pipe_of = [simd * pipes // unit_simds for simd in range(simds)]
+    mfma_cycles = machine.mfma_pass_cycles
     idle_turns = turns = 0
     cycle = last_issue = 0
     progress = quiet_since = 0  # state changes so far; the cycle since which there were none
     last_turn: dict[int, tuple[list[tuple[str, int]], bool]] = {}  # SIMD -> its last turn's stalls and idleness
     while any(w.done_at is None for w in crew) and cycle < MAX_CYCLES and cycle - last_issue < STUCK_CYCLES:
-        simd = cycle % 4
-        if cycle - quiet_since >= 4:
+        if cycle - quiet_since >= interval:
             # a whole round changed nothing, and no time it compared against has passed since: every
             # turn repeats its SIMD's last one until the next such time
-            resume = min(_next_change(crew, cycle - 4, matrix_free, valu_free, pipe_free),
+            resume = min(_next_change(crew, cycle - interval, matrix_free, valu_free, pipes_free),
                          last_issue + STUCK_CYCLES, MAX_CYCLES)
             if resume > cycle:
                 for turn_simd, (stalled_before, idle_before) in last_turn.items():
-                    repeats = _turns_of(turn_simd, cycle, resume)
+                    repeats = _turns_of(turn_simd, cycle, resume, interval)
                     turns += repeats
                     idle_turns += repeats * idle_before
                     for repeated, index in stalled_before:
-                        stalls[repeated] += 4 * repeats
-                        per_line[index][repeated] += 4 * repeats
+                        stalls[repeated] += interval * repeats
+                        per_line[index][repeated] += interval * repeats
                 cycle = quiet_since = resume
                 if cycle >= MAX_CYCLES or cycle - last_issue >= STUCK_CYCLES:
                     break
-                simd = cycle % 4
         before = progress
-        if simd < simds:
+        for simd in turn_simds[cycle % interval]:
             turns += 1
             issued_categories: set[str] = set()
             issued_any = False
             stalled: list[tuple[str, int]] = []
-            for wave in crew:  # oldest first
-                if wave.simd != simd or wave.done_at is not None:
+            pipe_free = pipes_free[pipe_of[simd]]
+            for wave in on_simd[simd]:
+                if wave.done_at is not None:
                     continue
                 while wave.done_at is None:
                     if wave.position >= len(path):
@@ -364,12 +380,12 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     wave.waiting = reason is not None and reason.startswith("waiting on")
                     if reason is not None:
                         if reason != "busy":
-                            stalls[reason] += 4
-                            per_line.setdefault(index, Tally())[reason] += 4
+                            stalls[reason] += interval
+                            per_line.setdefault(index, Tally())[reason] += interval
                             stalled.append((reason, index))
                         break
                     issued_any = True
-                    _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories)
+                    _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories, mfma_cycles, interval)
                     if step.category == "valu" and not step.mfma_passes:
                         valu_free[simd] = cycle + step.cost
                     wave.position += 1
@@ -379,7 +395,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
             if issued_any:
                 last_issue = cycle
                 progress += 1
-            elif any(w.simd == simd and w.done_at is None and w.waiting for w in crew):
+            elif any(w.done_at is None and w.waiting for w in on_simd[simd]):
                 idle_turns += 1
                 idle = True
             last_turn[simd] = stalled, idle
@@ -389,17 +405,17 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
         cycle += 1
     total = max([w.done_at or cycle for w in crew] + matrix_free) or 1  # the matrix pipe drains too
     per_simd = total * simds
+    per_pipe = total * pipes
     units = {"VALU": busy["valu"] / per_simd, "MFMA": busy["mfma"] / per_simd, "SALU": busy["salu"] / per_simd,
-             "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / total,
-             "LDS": busy["lds"] / total, "export": busy["export"] / total}
-    empty = sum(total - max((w.done_at or total) for w in crew if w.simd == s) if any(w.simd == s for w in crew)
-                else total for s in range(simds))
+             "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / per_pipe,
+             "LDS": busy["lds"] / per_pipe, "export": busy["export"] / per_pipe}
+    empty = sum(total - max((w.done_at or total) for w in on_simd[s]) if on_simd[s] else total for s in range(simds))
     wave_time = sum((w.done_at or total) for w in crew)
     result = Simulation(waves, total, wave_time / waves, units,
                         min(1.0, sum(stalls.values()) / max(1, wave_time)), dict(stalls),
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
-                        work_items_per_cycle=waves * wave_size / total)
+                        work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode))
     result.bottleneck = bottleneck(result)
     return result
 
@@ -433,17 +449,18 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
     return None
 
 
-def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, issued) -> None:
+def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, issued, mfma_cycles: int,
+           interval: int) -> None:
     if step.waits is not None:
         return
     if step.category != "free":
         issued.add(step.category)
     if step.mfma_passes:
-        finish = cycle + step.mfma_passes * 4
+        finish = cycle + step.mfma_passes * mfma_cycles
         matrix_free[wave.simd] = finish
-        busy["mfma"] += step.mfma_passes * 4
+        busy["mfma"] += step.mfma_passes * mfma_cycles
         wave.results.append((finish, step.writes))
-        wave.ready = cycle + 4
+        wave.ready = cycle + interval
         wave.busy_with = "busy"
         return
     if step.category in ("vmem", "lds"):
@@ -452,7 +469,7 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     elif step.category in ("valu", "export"):
         busy[step.category] += step.cost
     elif step.category == "scalar":
-        busy[step.unit] += min(step.cost, 4)  # a branch's latency is the wave's, not the SIMD's
+        busy[step.unit] += min(step.cost, interval)  # a branch's latency is the wave's, not the SIMD's
     for counter in step.counters:
         queue = wave.events.setdefault(counter, deque())
         done = max(cycle + step.latency, queue[-1] if queue else 0)  # in-order return per counter
@@ -473,10 +490,10 @@ def _release_barrier(crew, cycle: int) -> bool:
     return released
 
 
-def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipe_free: dict[str, int]) -> int:
+def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipes_free: list[dict[str, int]]) -> int:
     """The first cycle after `after` at which a time the simulation compares against passes: a wave
     becomes ready, an event completes, an MFMA result or a pipe frees (MAX_CYCLES if none is due)."""
-    times = [*matrix_free, *valu_free, *pipe_free.values()]
+    times = [*matrix_free, *valu_free, *(free for pipe in pipes_free for free in pipe.values())]
     for wave in crew:
         if wave.done_at is None:
             times.append(wave.ready)
@@ -486,9 +503,10 @@ def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
     return min((time for time in times if time > after), default=MAX_CYCLES)
 
 
-def _turns_of(simd: int, start: int, stop: int) -> int:
-    """How many cycles in [start, stop) are `simd`'s turn (cycle % 4 == simd)."""
-    return (stop - 1 - simd) // 4 - (start - 1 - simd) // 4
+def _turns_of(simd: int, start: int, stop: int, interval: int) -> int:
+    """How many cycles in [start, stop) are `simd`'s turn (cycle % interval == simd % interval)."""
+    phase = simd % interval
+    return (stop - 1 - phase) // interval - (start - 1 - phase) // interval
 
 
 def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[int, int, str, float]]:

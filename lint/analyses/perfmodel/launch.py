@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..model.devices import Launch
-from ..model.targets import Target
+from ...model.devices import Launch
+from ...model.targets import Target
 
 
 @dataclass(slots=True)

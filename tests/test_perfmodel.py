@@ -1,0 +1,94 @@
+"""The performance model's machine per generation (lint/analyses/perfmodel/machines.json) and the simulator on it,
+pinned by probe kernels with hand-computed answers: RDNA SIMD32s issue every cycle, two per CU, four per WGP;
+GCN/CDNA SIMD16s get a turn every fourth cycle, four per CU."""
+
+import pytest
+from amdgpu_lint.analyses.perfmodel.machine import machine_for
+from amdgpu_lint.analyses.perfmodel.simulator import simulate
+from amdgpu_lint.cli import main
+from amdgpu_lint.model.targets import parse_target_id
+
+VALU_LOOP = """.amdgcn_target "amdgcn-amd-amdhsa--{cpu}"
+.text
+.globl k
+.p2align 8
+.type k,@function
+k:
+  s_mov_b32 s2, 64
+.Lloop:
+{body}  s_sub_u32 s2, s2, 1
+  s_cmp_lg_u32 s2, 0
+  s_cbranch_scc1 .Lloop
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel k
+  .amdhsa_next_free_vgpr 24
+  .amdhsa_next_free_sgpr 16
+{extra}.end_amdhsa_kernel
+"""
+FMACS = "".join(f"  v_fmac_f32 v{1 + i}, v20, v21\n" for i in range(16))
+
+
+def valu_loop(cpu: str, extra: str = "") -> str:
+    """16 independent full-rate VALUs, then a 3-instruction latch, 64 trips (`--trip-count .Lloop=64`)."""
+    return VALU_LOOP.format(cpu=cpu, body=FMACS, extra=extra)
+
+
+@pytest.mark.parametrize("cpu", ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"])
+def test_the_machine_agrees_with_the_occupancy_limits(cpu):
+    """The simulator's SIMDs per unit are the ones the occupancy arithmetic counts waves over."""
+    target = parse_target_id(cpu)
+    machine = machine_for(target)
+    for cumode in (False, True):
+        assert machine.simds(cumode) == target.simds_per_cu(cumode)
+    assert machine.unit(False) == ("WGP" if target.major >= 10 else "CU") and machine.unit(True) == "CU"
+    assert (machine.simd_lanes, machine.issue_interval) == ((32, 1) if target.major >= 10 else (16, 4))
+
+
+def test_one_wave_per_rdna_simd_issues_every_cycle(snippet):
+    """gfx1100, WGP mode, one wave32 on each of the 4 SIMDs: each VALU and SALU takes 1 cycle, the branch 32 (the
+    RDNA latency table): s_mov 1 + 64 trips x (16 + 1 + 1 + 32) + s_endpgm 1 = 3202 cycles; the VALU is busy
+    16 of every 50 cycles. (Before: one turn every 4 cycles per SIMD, 6664 cycles, VALU at most 25%.)"""
+    module = snippet.build(valu_loop("gfx1100"))
+    result = simulate(module, module.kernels[0], 4, trip_counts={".Lloop": 64})
+    assert result.unit == "WGP" and result.cycles == 1 + 64 * 50 + 1
+    assert result.utilization["VALU"] == pytest.approx(64 * 16 / 3202)
+
+
+def test_a_valu_loop_at_full_occupancy_saturates_the_rdna_valu(snippet):
+    """16 waves per SIMD (the occupancy: 64 on the WGP) hide each other's branches: the VALU is busy > 90% of the
+    time (before: 24%, the GCN cadence's ceiling of 25%)."""
+    module = snippet.build(valu_loop("gfx1100"))
+    kernel = module.kernels[0]
+    result = simulate(module, kernel, 64, trip_counts={".Lloop": 64})
+    assert result.utilization["VALU"] > 0.9 and result.bottleneck.startswith("VALU-bound")
+    # the work: 64 waves x 64 trips x 16 VALUs on 4 SIMDs at one a cycle
+    assert 64 * 64 * 16 / 4 <= result.cycles < 64 * 64 * 16 / 4 / 0.9
+
+
+def test_cu_mode_runs_on_two_simds(snippet):
+    """CU mode: the waves share one CU's 2 SIMDs, so the same 8 waves (4 per SIMD) take about twice as long as in
+    WGP mode (2 per SIMD), and the unit is a CU."""
+    wgp = snippet.build(valu_loop("gfx1100"), "wgp.s")
+    cu = snippet.build(valu_loop("gfx1100", "  .amdhsa_workgroup_processor_mode 0\n"), "cu.s")
+    on_wgp = simulate(wgp, wgp.kernels[0], 8, trip_counts={".Lloop": 64})
+    on_cu = simulate(cu, cu.kernels[0], 8, trip_counts={".Lloop": 64})
+    assert (on_wgp.unit, on_cu.unit) == ("WGP", "CU")
+    assert on_cu.cycles > 1.8 * on_wgp.cycles
+    assert on_cu.utilization["VALU"] > 0.6
+
+
+def test_gcn_keeps_its_cadence(snippet):
+    """gfx942, one wave on each of the 4 SIMDs: a turn every 4 cycles, VALU and SALU 4 cycles, the branch 8:
+    s_mov 4 + 64 trips x (16 x 4 + 4 + 4 + 8) + s_endpgm 4 = 5128 cycles per wave, the last SIMD's first turn at
+    cycle 3."""
+    module = snippet.build(valu_loop("gfx942", "  .amdhsa_accum_offset 24\n"))
+    result = simulate(module, module.kernels[0], 4, trip_counts={".Lloop": 64})
+    assert result.unit == "CU" and result.cycles == 3 + 4 + 64 * 80 + 4
+
+
+def test_the_report_names_the_unit(snippet, capsys):
+    path = snippet.write(valu_loop("gfx1100"))
+    assert main(["report", "--no-config", "--simulate", "--waves", "8", str(path)]) == 0
+    assert "simulation:    8 waves on one WGP" in capsys.readouterr().out
