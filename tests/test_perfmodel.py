@@ -2,6 +2,8 @@
 pinned by probe kernels with hand-computed answers: RDNA SIMD32s issue every cycle, two per CU, four per WGP;
 GCN/CDNA SIMD16s get a turn every fourth cycle, four per CU."""
 
+import json
+
 import pytest
 from amdgpu_lint.analyses.perfmodel.machine import machine_for
 from amdgpu_lint.analyses.perfmodel.simulator import simulate
@@ -92,3 +94,77 @@ def test_the_report_names_the_unit(snippet, capsys):
     path = snippet.write(valu_loop("gfx1100"))
     assert main(["report", "--no-config", "--simulate", "--waves", "8", str(path)]) == 0
     assert "simulation:    8 waves on one WGP" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- launch geometry: work-groups per CU or WGP
+
+def launch_kernel(cpu: str, vgprs: int, lds: int = 0, extra: str = "") -> str:
+    accum = f"  .amdhsa_accum_offset {vgprs}\n" if cpu.startswith("gfx9") else ""
+    return (f'.amdgcn_target "amdgcn-amd-amdhsa--{cpu}"\n.text\n.globl k\n.p2align 8\n.type k,@function\nk:\n'
+            f"  s_endpgm\n.rodata\n.p2align 6\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr {vgprs}\n"
+            f"  .amdhsa_next_free_sgpr 16\n  .amdhsa_group_segment_fixed_size {lds}\n{accum}{extra}.end_amdhsa_kernel\n")
+
+
+def launch_of(snippet, capsys, text: str, *flags: str) -> dict:
+    path = snippet.write(text)
+    assert main(["report", "--no-config", "--format", "json", *flags, str(path)]) == 0
+    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    return kernel["launch"]
+
+
+def test_the_grid_counts_vgpr_limited_workgroups_per_wgp(snippet, capsys):
+    """gfx1100, wave32, 128 VGPRs: allocated in 24s, 144, so 1536 // 144 = 10 waves per SIMD, 40 on the WGP's 4
+    SIMDs; a 256-item work-group is 8 waves: 5 work-groups per WGP (before: 8, by wave slots alone, 64 // 8).
+    The RX 7900 XTX's 96 CUs are 48 WGPs: 240 at once."""
+    launch = launch_of(snippet, capsys, launch_kernel("gfx1100", 128), "--wg-size", "256", "--grid", "150",
+                       "--device", "RX 7900 XTX")
+    assert (launch["unit"], launch["units"], launch["workgroups_per_unit"]) == ("WGP", 48, 5)
+    assert launch["limiter"] == ["VGPR"] and launch["workgroups_per_device_wave"] == 240
+    assert launch["last_wave_efficiency"] == pytest.approx(150 / 240, abs=1e-3)
+
+
+def test_cu_mode_counts_per_cu(snippet, capsys):
+    """The same kernel in CU mode: 10 waves on each of one CU's 2 SIMDs, 20, hold 2 work-groups of 8 waves; 96 CUs
+    hold 192."""
+    launch = launch_of(snippet, capsys, launch_kernel("gfx1100", 128, extra="  .amdhsa_workgroup_processor_mode 0\n"),
+                       "--wg-size", "256", "--grid", "150", "--device", "RX 7900 XTX")
+    assert (launch["unit"], launch["units"], launch["workgroups_per_unit"]) == ("CU", 96, 2)
+    assert launch["workgroups_per_device_wave"] == 192
+
+
+def test_gcn_vgprs_and_lds_bound_workgroups_per_cu(snippet, capsys):
+    """gfx90a, 160 VGPRs: 512 // 160 = 3 waves per SIMD, 12 per CU: 3 work-groups of 4 wave64s (before: 8 by wave
+    slots). 13000 bytes of LDS per 64-item work-group: the dispatcher gives 13312 (whole 512-byte units), and
+    65536 // 13312 = 4 fit (LLVM's raw-byte figure would say 5)."""
+    launch = launch_of(snippet, capsys, launch_kernel("gfx90a", 160), "--wg-size", "256", "--grid", "1000",
+                       "--device", "MI210")
+    assert (launch["unit"], launch["units"], launch["workgroups_per_unit"], launch["limiter"]) == (
+        "CU", 104, 3, ["VGPR+AGPR"])
+    launch = launch_of(snippet, capsys, launch_kernel("gfx90a", 32, lds=13000), "--wg-size", "64", "--grid", "1000",
+                       "--device", "MI210")
+    assert (launch["workgroups_per_unit"], launch["limiter"]) == (4, ["LDS"])
+
+
+def test_too_few_workgroups_counts_what_fits(snippet, capsys):
+    """150 work-groups fill 150 / 240 = 62% of the 7900 XTX's slots for the 5-per-WGP kernel: no finding (before:
+    150 / 384 = 39%, an info finding on a launch that fills the device well). 40 leave 8 of its 48 WGPs idle."""
+    path = snippet.write(launch_kernel("gfx1100", 128))
+    flags = ["check", "--no-config", "--format", "json", "--select", "too-few-workgroups", "--wg-size", "256",
+             "--device", "RX 7900 XTX"]
+    assert main([*flags, "--grid", "150", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["diagnostics"] == []
+    main([*flags, "--grid", "40", str(path)])
+    (finding,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert finding["message"] == ("40 work-groups leave 8 of 48 WGPs of RX 7900 XTX idle (5 work-groups of 256 fit "
+                                  "per WGP, limited by VGPR)")
+    main([*flags, "--grid", "100", str(path)])
+    (finding,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert finding["message"].startswith("100 work-groups fill 42% of the 240 work-group slots of RX 7900 XTX")
+
+
+def test_the_grid_line_names_the_unit_and_limiter(snippet, capsys):
+    path = snippet.write(launch_kernel("gfx1100", 128))
+    assert main(["report", "--no-config", "--wg-size", "256", "--grid", "150", "--device", "RX 7900 XTX",
+                 str(path)]) == 0
+    assert ("grid:          150 work-groups, 240 at once on 48 WGPs (5 per WGP, limited by VGPR): 1 wave(s), "
+            "last one 62% full") in capsys.readouterr().out

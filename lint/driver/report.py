@@ -129,7 +129,7 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
     }
     launch = module.options.launch if module.options is not None else None
     if launch is not None:
-        report["launch"] = fill(launch, target, occupancy.workgroups_per_cu, resources.cumode).to_json()
+        report["launch"] = fill(launch, target, occupancy, resources.cumode).to_json()
     return report
 
 

@@ -69,7 +69,8 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
     if "launch" in report:
         launch = report["launch"]
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
-                  f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
+                  f"{launch['units']} {launch['unit']}s ({launch['workgroups_per_unit']} per {launch['unit']}, limited by "
+                  f"{' and '.join(launch['limiter'])}): {launch['waves_of_workgroups']} wave(s), last one "
                   f"{launch['last_wave_efficiency']:.0%} full\n")
 
 
