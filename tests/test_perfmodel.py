@@ -168,3 +168,137 @@ def test_the_grid_line_names_the_unit_and_limiter(snippet, capsys):
                  str(path)]) == 0
     assert ("grid:          150 work-groups, 240 at once on 48 WGPs (5 per WGP, limited by VGPR): 1 wave(s), "
             "last one 62% full") in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- the path: loops per entry, steering, caps
+
+GFX942 = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nk:\n'
+
+NESTED = GFX942 + """  s_mov_b32 s4, 0
+.Louter:
+  s_mov_b32 s5, 0
+  v_mov_b32 v1, 0
+.Linner:
+  v_add_f32 v2, v1, v2
+  s_add_u32 s5, s5, 1
+  s_cmp_lt_u32 s5, 512
+  s_cbranch_scc1 .Linner
+  s_add_u32 s4, s4, 1
+  s_cmp_lt_u32 s4, 8
+  s_cbranch_scc1 .Louter
+  s_endpgm
+"""
+
+
+def path_of(snippet, text: str, trips: dict[str, int] | None = None, taken: dict[str, str] | None = None):
+    from amdgpu_lint.analyses.manager import AnalysisManager
+    from amdgpu_lint.analyses.perfmodel.simulator import trace
+
+    module = snippet.build(text)
+    kernel = module.kernels[0]
+    path = trace(AnalysisManager(module, kernel), trips or {}, taken or {})
+    return path, [kernel.instructions[index].mnemonic for index in path.indices]
+
+
+def test_an_inner_loop_runs_its_trips_at_every_entry(snippet):
+    """8 outer trips of 512 inner ones: the inner body runs 4096 times (before: 8 + 511 = 519, the trip count
+    spent once for the whole run); the path is 1 + 8 x (2 + 512 x 4 + 3) + 1 instructions."""
+    path, mnemonics = path_of(snippet, NESTED, {".Louter": 8, ".Linner": 512})
+    assert mnemonics.count("v_add_f32") == 8 * 512 and len(mnemonics) == 2 + 8 * (2 + 512 * 4 + 3)
+    assert [(loop.label, loop.line, loop.entries, loop.trips) for loop in path.loops] == [
+        (".Louter", 6, 1, 8), (".Linner", 9, 8, 4096)]
+    assert path.trips == {".Louter": 8, ".Linner": 4096} and not path.truncated and path.warnings() == []
+
+
+DESCRIPTOR = (".rodata\n.p2align 6\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 8\n  .amdhsa_next_free_sgpr 16\n"
+              "  .amdhsa_accum_offset 8\n.end_amdhsa_kernel\n")
+
+
+def test_the_report_lists_the_loops(snippet, capsys):
+    kernel = snippet.write(NESTED + DESCRIPTOR)
+    assert main(["report", "--no-config", "--simulate", "--waves", "1", "--trip-count", ".Louter=3",
+                 "--trip-count", ".Linner=5", str(kernel)]) == 0
+    assert "loops .Louter (line 6) x3, .Linner (line 9) 3 x 5; executed" in capsys.readouterr().out
+    assert main(["report", "--no-config", "--simulate", "--waves", "1", "--format", "json", str(kernel)]) == 0
+    path = json.loads(capsys.readouterr().out)["kernels"][0]["simulation"]["path"]
+    assert path["loops"] == [{"label": ".Louter", "line": 6, "entries": 1, "trips": 8},
+                             {"label": ".Linner", "line": 9, "entries": 8, "trips": 64}]
+
+
+DOUBLE_BUFFER = GFX942 + """  s_mov_b32 s4, 0
+.Lloop:
+  ds_read_b128 v[4:7], v0
+  s_waitcnt lgkmcnt(0)
+  v_add_f32 v1, v4, v1
+  s_add_u32 s4, s4, 1
+  s_bitcmp1_b32 s4, 0
+  s_cbranch_scc1 .Lloop
+  global_store_dword v0, v1, s[0:1]
+  s_cmp_lt_u32 s4, 16
+  s_cbranch_scc1 .Lloop
+  s_endpgm
+"""
+
+
+def test_a_conditional_latch_with_more_loop_after_it_falls_through(snippet):
+    """A double buffer's odd trips skip the store phase with a conditional back-edge in the middle of the loop.
+    By default each of the 8 trips runs the whole body, store included (before: the middle back-edge was taken on
+    every trip and the store ran once); the middle branch steered by its line, N T repeated, stores on trips
+    1, 3, 5, 7, and on the 8th, whose middle branch finds the loop's trips done and falls through."""
+    _, mnemonics = path_of(snippet, DOUBLE_BUFFER)
+    assert mnemonics.count("ds_read_b128") == 8 and mnemonics.count("global_store_dword") == 8
+    path, mnemonics = path_of(snippet, DOUBLE_BUFFER, taken={"11": "NT"})
+    assert mnemonics.count("ds_read_b128") == 8 and mnemonics.count("global_store_dword") == 5
+    assert path.trips == {".Lloop": 8}
+
+
+def test_taken_steers_a_back_edge(snippet):
+    """`--taken .Linner=N`: the inner latch is never taken, so the inner loop runs once per outer trip; T T N: twice,
+    then left (the trip count still caps the loop: 3 trips of an all-T pattern with --trip-count 3)."""
+    path, mnemonics = path_of(snippet, NESTED, {".Louter": 4}, {".Linner": "N"})
+    assert mnemonics.count("v_add_f32") == 4 and path.loops[1].trips == 4
+    _, mnemonics = path_of(snippet, NESTED, {".Louter": 4}, {".Linner": "TN"})
+    assert mnemonics.count("v_add_f32") == 4 * 2
+    _, mnemonics = path_of(snippet, NESTED, {".Louter": 4, ".Linner": 3}, {".Linner": "T"})
+    assert mnemonics.count("v_add_f32") == 4 * 3
+
+
+ALTERNATIVES = GFX942 + """  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc1 .Lsecond
+.Lfirst:
+  v_add_f32 v1, v1, v1
+  s_cbranch_scc1 .Lfirst
+  s_branch .Ldone
+.Lsecond:
+  v_mul_f32 v1, v1, v1
+  s_cbranch_scc1 .Lsecond
+.Ldone:
+  s_endpgm
+"""
+
+
+def test_a_loop_named_by_trip_count_is_on_the_path(snippet):
+    """Both ways of the first branch reach a loop: by default the path falls through into .Lfirst and says it skips
+    .Lsecond; naming .Lsecond's trip count sends the path there."""
+    path, mnemonics = path_of(snippet, ALTERNATIVES)
+    assert mnemonics.count("v_add_f32") == 8 and path.skipped_loops == [(".Lsecond", 11)]
+    path, mnemonics = path_of(snippet, ALTERNATIVES, {".Lsecond": 4})
+    assert mnemonics.count("v_mul_f32") == 4 and "v_add_f32" not in mnemonics
+    assert path.skipped_loops == [(".Lfirst", 7)]
+
+
+def test_options_naming_nothing_are_said(snippet):
+    path, _ = path_of(snippet, ALTERNATIVES, {".Lnone": 4}, {".Lelse": "T", "3": "N"})
+    assert path.warnings() == ["the path skips the loop at line 11 (.Lsecond); pass --taken or --trip-count to steer it",
+                               "--trip-count .Lnone: no loop branches back to .Lnone",
+                               "--taken .Lelse: no conditional branch goes to .Lelse or is at line .Lelse",
+                               "--taken 3: no conditional branch goes to 3 or is at line 3"]
+
+
+def test_the_path_cap_is_said(snippet, capsys):
+    """8 x 512 x 512 trips would be 2 million inner bodies: the path stops at the cap, and the report says so."""
+    text = NESTED.replace(".Linner:\n", ".Linner:\n  s_mov_b32 s6, 0\n.Linnermost:\n  v_mov_b32 v3, 0\n"
+                                        "  s_cbranch_scc1 .Linnermost\n", 1)
+    path, _ = path_of(snippet, text, {".Louter": 8, ".Linner": 512, ".Linnermost": 512})
+    assert path.truncated and len(path.indices) >= 200_000
+    assert path.warnings()[-1].startswith("the path stops at the simulator's cap of 200000 instructions")

@@ -126,7 +126,7 @@ def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
   s_endpgm
 """)
     kernel = module.kernels[0]
-    path = trace(AnalysisManager(module, kernel), {".L1": 3}, set()).indices
+    path = trace(AnalysisManager(module, kernel), {".L1": 3}, {}).indices
     mnemonics = [kernel.instructions[i].mnemonic for i in path]
     assert mnemonics[-1] == "s_endpgm"
     # the body (.L2) runs 3 times; the third back-edge finds the loop done, and the trace leaves
@@ -199,7 +199,7 @@ def test_a_long_branch_is_followed_and_a_skipped_loop_is_said(snippet, tmp_path,
     (tmp_path / "k.s").write_text(GUARDED_LOOP.format(skip=0, branch_to="NoBranch"))
     assert main(["report", "--no-config", "--simulate", "--taken", ".LNoBranch", str(tmp_path / "k.s")]) == 0
     out = capsys.readouterr().out
-    assert "path: " in out and "loops .LLoop x8; long branches" not in out  # the branch taken: no long branch
+    assert "path: " in out and "loops .LLoop (line 13) x8; executed" in out  # the branch taken: no long branch
     assert main(["report", "--no-config", "--simulate", str(tmp_path / "k.s"), "--format", "json"]) == 0
     simulation = json.loads(capsys.readouterr().out)["kernels"][0]["simulation"]
     assert simulation["path"]["trips"] == {".LLoop": 8} and simulation["path"]["warnings"] == []

@@ -134,7 +134,7 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
 
 
 def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, waves: int | None,
-                   trip_counts: dict[str, int], taken: set[str]) -> None:
+                   trip_counts: dict[str, int], taken: dict[str, str]) -> None:
     """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report."""
     from ..analyses.perfmodel.simulator import hot_lines, line_stalls, simulate
 

@@ -323,7 +323,8 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
     path = simulation.get("path")
     path_line = f"<p>Path: {escape(path_text(path, simulation['trace_length']))}; lines it never runs are dimmed (∅)</p>" \
         if path else ""
-    warnings = "".join(f'<p class="sim-warning">warning: {escape(w)}</p>' for w in (path or {}).get("warnings", []))
+    warnings = "".join(f'<p class="sim-warning">warning: {escape(w)}</p>'
+                       for w in [*(path or {}).get("warnings", []), *simulation.get("warnings", [])])
     return (
         f"<p><b>Simulation</b>: {simulation['waves']} waves on one {simulation.get('unit', 'CU')}, {simulation['cycles']} cycles, "
         f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; "

@@ -142,6 +142,7 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -
     if "path" in simulation:
         out.write(f"    path: {path_text(simulation['path'], simulation['trace_length'])}\n")
         out.writelines(f"    warning: {warning}\n" for warning in simulation["path"]["warnings"])
+    out.writelines(f"    warning: {warning}\n" for warning in simulation.get("warnings", []))
     out.write(f"    {simulation['bottleneck']}\n")
     busy = ", ".join(f"{unit} {share:.0%}" for unit, share in simulation["utilization"].items())
     out.write(f"    utilization: {busy}\n")
@@ -162,12 +163,23 @@ def _hot_place(hot: dict[str, Any], path: str) -> str:
 
 
 def path_text(path: dict[str, Any], length: int) -> str:
-    """"412 instructions in 9 of 12 blocks; loops .LBB0_2 x8; long branches 1; valu 200, vmem 40, ..."."""
-    loops = ", ".join(f"{label} x{trips}" for label, trips in path["trips"].items()) or "none entered"
+    """"412 instructions in 9 of 12 blocks; loops .LBB0_2 (line 40) x8, .LBB0_3 (line 52) 8 x 512; long branches 1;
+    valu 200, vmem 40, ..." (a loop entered more than once: entries x trips per entry)."""
+    loops = ", ".join(f"{loop['label']} (line {loop['line']}) {_trips_text(loop['entries'], loop['trips'])}"
+                      for loop in path["loops"] if loop["entries"]) or "none entered"
     classes = ", ".join(f"{name} {count}" for name, count in path["executed_by_class"].items())
     branches = f"; long branches followed {path['long_branches']}" if path["long_branches"] else ""
     return (f"{length} instructions in {path['blocks']} of {path['of_blocks']} blocks; loops {loops}{branches}; "
             f"executed {classes}")
+
+
+def _trips_text(entries: int, trips: int) -> str:
+    """"x8" for one entry, "8 x 512" for 8 entries of 512 trips, "4100 trips in 8 entries" when they differ."""
+    if entries == 1:
+        return f"x{trips}"
+    if trips % entries == 0:
+        return f"{entries} x {trips // entries}"
+    return f"{trips} trips in {entries} entries"
 
 
 def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:

@@ -9,13 +9,16 @@ wave first. Latencies and each CU's VMEM/LDS request rates come from the latency
 worth). Counters retire in order per type; a wait holds its wave until few enough events are outstanding.
 MFMAs occupy their SIMD's matrix pipe for passes x 4 cycles, and an instruction reading an MFMA result waits
 until the result is there.
-The path one wave takes is fixed beforehand, as the one a kernel spends its time in: loop back-edges
-are taken `trip_count` times (per loop label, default 8); a forward conditional branch goes the way
-that still reaches a loop where only one way does (so an early exit that skips every loop, such as
-Tensile's numIter == 0 test, is not taken), and otherwise falls through unless `taken` names its
-label; a long branch (`s_getpc_b64`, a PC-relative label offset added, `s_setpc_b64`) goes to its
-label when that is in the kernel. The result says which path ran: blocks and lines, trips per loop,
-instructions by class, and the loops and MFMAs it left out.
+The path one wave takes is fixed beforehand, as the one a kernel spends its time in. A loop (the blocks from a
+label to the last branch back to it) runs `trip_count` trips (per loop label, default 8) at every entry;
+a conditional back-edge is taken until they are done, except one with more of its loop after it, which falls
+through (each trip runs the whole body). A forward conditional branch goes the way that reaches a loop named in
+`trip_count`, or else the way that still reaches a loop where only one way does (so an early exit that skips
+every loop, such as Tensile's numIter == 0 test, is not taken), and otherwise falls through. `taken` steers any
+conditional branch, back-edges too, by its label or its line: T/N at each arrival, the pattern repeated. A long
+branch (`s_getpc_b64`, a PC-relative label offset added, `s_setpc_b64`) goes to its label when that is in the
+kernel. The result says which path ran: blocks and lines, each loop's entries and trips, instructions by class,
+the loops and MFMAs it left out and any cap it reached.
 
 Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
 table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
@@ -82,6 +85,7 @@ class Simulation:
     work_items_per_cycle: float = 0.0  # throughput of the CU
     bottleneck: str = ""
     unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
+    warnings: list[str] = field(default_factory=list)  # a cap the simulation stopped at
 
     @property
     def trace_length(self) -> int:
@@ -93,7 +97,20 @@ class Simulation:
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
                 "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
                 "starve_rate": round(self.starve_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
-                "trace_length": self.trace_length}
+                "trace_length": self.trace_length, "warnings": self.warnings}
+
+
+@dataclass(slots=True)
+class LoopRun:
+    """One loop of the kernel and how the path ran it."""
+
+    label: str  # the label its back-edges go to
+    line: int  # the line of its first instruction
+    entries: int = 0  # times the path entered it
+    trips: int = 0  # iterations over all entries
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "line": self.line, "entries": self.entries, "trips": self.trips}
 
 
 @dataclass(slots=True)
@@ -103,47 +120,104 @@ class SimulatedPath:
     indices: list[int]  # instruction indices in execution order
     blocks: int = 0  # distinct basic blocks executed
     of_blocks: int = 0  # basic blocks in the kernel
-    trips: dict[str, int] = field(default_factory=dict)  # loop label -> iterations run
+    trips: dict[str, int] = field(default_factory=dict)  # loop label -> iterations run (over all entries)
     skipped_loops: list[tuple[str, int]] = field(default_factory=list)  # (label, line) of loops never entered
     long_branches: int = 0  # s_setpc_b64 long branches followed
     by_class: dict[str, int] = field(default_factory=dict)  # instructions executed per class
     mfmas: int = 0  # distinct MFMA instructions in the kernel
     mfmas_run: int = 0  # of which on the path
     never_run: list[int] = field(default_factory=list)  # instruction indices the path does not reach
+    loops: list[LoopRun] = field(default_factory=list)  # every loop, in kernel order
+    truncated: bool = False  # the path reached MAX_TRACE instructions before the kernel's end
+    unknown: list[str] = field(default_factory=list)  # what --trip-count and --taken name that is not there
 
     def warnings(self) -> list[str]:
-        """What makes the simulation unrepresentative: loops it skipped, MFMAs it left out."""
+        """What makes the simulation unrepresentative: loops it skipped, MFMAs it left out, the cap, options that
+        name nothing."""
         found = [f"the path skips the loop at line {line} ({label}); pass --taken or --trip-count to steer it"
                  for label, line in self.skipped_loops]
         if self.mfmas and self.mfmas_run * 2 < self.mfmas:
             found.append(f"only {self.mfmas_run} of the kernel's {self.mfmas} MFMA instructions are on the "
                          "simulated path")
-        return found
+        if self.truncated:
+            found.append(f"the path stops at the simulator's cap of {MAX_TRACE} instructions before the kernel "
+                         "ends; lower --trip-count to simulate it whole")
+        return found + self.unknown
 
     def to_json(self) -> dict:
         return {"blocks": self.blocks, "of_blocks": self.of_blocks, "trips": self.trips,
+                "loops": [loop.to_json() for loop in self.loops],
                 "skipped_loops": [{"label": label, "line": line} for label, line in self.skipped_loops],
                 "long_branches": self.long_branches, "executed_by_class": self.by_class,
-                "mfmas": self.mfmas, "mfmas_run": self.mfmas_run, "warnings": self.warnings()}
+                "mfmas": self.mfmas, "mfmas_run": self.mfmas_run, "truncated": self.truncated,
+                "warnings": self.warnings()}
 
 
-def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> SimulatedPath:
-    """The path one wave executes, loops unrolled by their trip counts (the module docstring says how it
-    chooses at branches)."""
+@dataclass(slots=True)
+class _Loop:
+    """A loop found from its back-edges: blocks header..end in layout order."""
+
+    header: int
+    label: str
+    end: int  # its last latch
+    latches: set[int] = field(default_factory=set)
+
+
+def _loops_of(cfg) -> dict[int, _Loop]:
+    """Loop header block -> the loop, from every branch that goes back to a block at or before its own."""
+    loops: dict[int, _Loop] = {}
+    for block in cfg.blocks:
+        label = _back_edge_label(block, cfg)
+        if label is None:
+            continue
+        header = cfg.block_of_label[label]
+        loop = loops.setdefault(header, _Loop(header, label, block.index))
+        loop.end = max(loop.end, block.index)
+        loop.latches.add(block.index)
+    return loops
+
+
+def _decides(pattern: str, arrivals: int) -> bool:
+    """Whether a branch steered by `pattern` (T taken, N not, repeated) is taken at its `arrivals`-th arrival."""
+    return pattern[(arrivals - 1) % len(pattern)] == "T"
+
+
+def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str, str]) -> SimulatedPath:
+    """The path one wave executes, each loop run its trip count per entry (the module docstring says how it
+    chooses at branches). `taken` maps a label, or the line of one branch, to the pattern (T/N) of the conditional
+    branches to that label (at that line)."""
     cfg = manager.get(CFGAnalysis)
     kernel = manager.kernel
     long_branches = _long_branch_targets(kernel, cfg)
-    headers = {target: label for block in cfg.blocks if (label := _back_edge_label(block, cfg)) is not None
-               and (target := cfg.block_of_label[label]) <= block.index}
-    loop_ahead = _loop_ahead(cfg, headers, long_branches)
-    trips: Tally = Tally()  # loop header block -> back-edges taken to it
-    exhausted: dict[int, int] = {}  # loop header whose trips are done -> its latch block
+    loops = _loops_of(cfg)
+    headers = {header: loop.label for header, loop in loops.items()}
+    by_label = {loop.label: header for header, loop in loops.items()}
+    named = {by_label[label] for label in trip_counts if label in by_label}
+    loop_ahead = _loop_ahead(cfg, set(headers), long_branches)
+    named_ahead = _loop_ahead(cfg, named, long_branches) if named else loop_ahead
+    inside: list[tuple[int, ...]] = [() for _ in cfg.blocks]  # block -> headers of the loops it is in
+    for header, loop in sorted(loops.items()):
+        for member in range(header, loop.end + 1):
+            inside[member] += (header,)
+    iterations: dict[int, int] = {}  # loop header -> iterations begun in the current entry
+    done: set[int] = set()  # loops whose trips in the current entry are done
+    runs = {header: LoopRun(loop.label, kernel.instructions[cfg.starts[header]].where.line)
+            for header, loop in sorted(loops.items())}
+    arrivals: Tally = Tally()  # branch block -> times the path reached it
     path: list[int] = []
-    entered: Tally = Tally()  # block -> times the path entered it
+    entered: set[int] = set()
     followed = 0
+    previous: tuple[int, ...] = ()
     block: int | None = 0
     while block is not None and len(path) < MAX_TRACE and cfg.blocks:
-        entered[block] += 1
+        for header in inside[block]:
+            if header not in previous:  # entered from outside the loop: a new entry, its trips counted afresh
+                iterations[header] = 1
+                done.discard(header)
+                runs[header].entries += 1
+                runs[header].trips += 1
+        previous = inside[block]
+        entered.add(block)
         current = cfg.blocks[block]
         path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
         last = current.terminator
@@ -156,25 +230,53 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]
         label = branch_label(last)
         target_block = cfg.block_of_label.get(label) if label else None
         conditional = is_conditional_branch(last.mnemonic)
+        if conditional:
+            arrivals[block] += 1
         if label and target_block is not None and target_block <= block and (
                 conditional or is_unconditional_branch(last.mnemonic)):
-            if target_block not in exhausted:  # a back-edge: one more trip, or the loop is done
-                trips[target_block] += 1
-                if trips[target_block] < trip_counts.get(label, DEFAULT_TRIP_COUNT):
-                    block = target_block
-                    continue
-                exhausted[target_block] = block
+            loop = loops[target_block]
+            steer = taken.get(str(last.where.line), taken.get(label)) if conditional else None
+            if steer is not None:
+                wanted = _decides(steer, arrivals[block])
+            else:  # a conditional latch with another one after it falls through: each trip runs the whole body
+                wanted = not conditional or block == loop.end
+            if not wanted:
+                block = following
+                continue
+            if target_block not in done and iterations[target_block] < trip_counts.get(label, DEFAULT_TRIP_COUNT):
+                iterations[target_block] += 1
+                runs[target_block].trips += 1
+                block = target_block
+                continue
+            done.add(target_block)
             # done: leave through the fall-through (or, after an unconditional latch, past it)
             block = following
         elif conditional and target_block is not None:
-            leaves = any(header <= block <= latch < target_block for header, latch in exhausted.items())
-            into_loop = loop_ahead[target_block] and (following is None or not loop_ahead[following])
-            block = target_block if (label in taken or leaves or into_loop) else following
+            steer = taken.get(str(last.where.line), taken.get(label or ""))
+            if steer is not None:
+                block = target_block if _decides(steer, arrivals[block]) else following
+                continue
+            leaves = any(header <= block <= loops[header].end < target_block for header in done)
+            ahead = named_ahead if named_ahead[target_block] != (following is not None and named_ahead[following]) \
+                else loop_ahead
+            into_loop = ahead[target_block] and (following is None or not ahead[following])
+            block = target_block if (leaves or into_loop) else following
         elif is_unconditional_branch(last.mnemonic):
             block = target_block
         else:
             block = following
-    return _described(kernel, cfg, path, entered, headers, followed)
+    result = _described(kernel, cfg, path, entered, headers, followed)
+    result.loops = list(runs.values())
+    result.trips = {run.label: run.trips for run in result.loops if run.trips}
+    result.truncated = block is not None and len(path) >= MAX_TRACE
+    result.unknown = [f"--trip-count {label}: no loop branches back to {label}" for label in trip_counts
+                      if label not in by_label]
+    branches = [b.terminator for b in cfg.blocks
+                if b.terminator is not None and is_conditional_branch(b.terminator.mnemonic)]
+    named_branches = {branch_label(branch) for branch in branches} | {str(branch.where.line) for branch in branches}
+    result.unknown += [f"--taken {name}: no conditional branch goes to {name} or is at line {name}" for name in taken
+                       if name not in named_branches]
+    return result
 
 
 def _back_edge_label(block, cfg) -> str | None:
@@ -186,8 +288,8 @@ def _back_edge_label(block, cfg) -> str | None:
     return label if target is not None and target <= block.index else None
 
 
-def _loop_ahead(cfg, headers: dict[int, str], long_branches: dict[int, int]) -> list[bool]:
-    """Per block: whether a loop header can be reached from it going forward (branches, fall-throughs and
+def _loop_ahead(cfg, headers: set[int], long_branches: dict[int, int]) -> list[bool]:
+    """Per block: whether one of `headers` can be reached from it going forward (branches, fall-throughs and
     long branches to later blocks)."""
     ahead = [False] * len(cfg.blocks)
     for block in reversed(cfg.blocks):
@@ -235,16 +337,15 @@ def _symbols(instruction: Instruction) -> set[str]:
     return names
 
 
-def _described(kernel: Kernel, cfg, path: list[int], entered: Tally, headers: dict[int, str],
+def _described(kernel: Kernel, cfg, path: list[int], entered: set[int], headers: dict[int, str],
                followed: int) -> SimulatedPath:
     on_path = set(path)
     mfmas = [index for index, instruction in enumerate(kernel.instructions)
              if instruction.mnemonic.startswith(("v_mfma", "v_smfmac", "v_wmma", "v_swmmac"))]
     return SimulatedPath(
         path, len(entered), len(cfg.blocks),
-        trips={label: entered[header] for header, label in sorted(headers.items()) if entered[header]},
         skipped_loops=[(label, kernel.instructions[cfg.starts[header]].where.line)
-                       for header, label in sorted(headers.items()) if not entered[header]],
+                       for header, label in sorted(headers.items()) if header not in entered],
         long_branches=followed, mfmas=len(mfmas), mfmas_run=sum(index in on_path for index in mfmas),
         never_run=[index for index in range(len(kernel.instructions)) if index not in on_path])
 
@@ -297,7 +398,7 @@ class _Wave:
 
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
-             taken: set[str] | None = None, simds: int | None = None) -> Simulation | None:
+             taken: dict[str, str] | set[str] | None = None, simds: int | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
     `simds` narrows the unit to its first SIMDs (tests)."""
     if module.target is None or not kernel.instructions:
@@ -312,7 +413,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     pipes = machine.memory_pipes(cumode)
     unit_simds = machine.simds(cumode)
     simds = unit_simds if simds is None else min(simds, unit_simds)
-    simulated = trace(manager, trip_counts or {}, taken or set())
+    steered = taken if isinstance(taken, dict) else dict.fromkeys(taken or (), "T")
+    simulated = trace(manager, trip_counts or {}, steered)
     path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
     by_index = _steps(kernel, manager)
@@ -417,6 +519,11 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
                         work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode))
     result.bottleneck = bottleneck(result)
+    if any(w.done_at is None for w in crew):
+        result.warnings.append(
+            f"the simulation stops at its cap of {MAX_CYCLES} cycles before every wave ends" if cycle >= MAX_CYCLES
+            else f"the simulation stops: no wave issued for {STUCK_CYCLES} cycles (a wait or barrier that nothing "
+                 "satisfies)")
     return result
 
 
