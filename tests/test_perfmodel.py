@@ -93,7 +93,7 @@ def test_gcn_keeps_its_cadence(snippet):
 def test_the_report_names_the_unit(snippet, capsys):
     path = snippet.write(valu_loop("gfx1100"))
     assert main(["report", "--no-config", "--simulate", "--waves", "8", str(path)]) == 0
-    assert "simulation:    8 waves on one WGP" in capsys.readouterr().out
+    assert "simulation:    8 waves (one work-group) on one WGP" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- launch geometry: work-groups per CU or WGP
@@ -302,3 +302,38 @@ def test_the_path_cap_is_said(snippet, capsys):
     path, _ = path_of(snippet, text, {".Louter": 8, ".Linner": 512, ".Linnermost": 512})
     assert path.truncated and len(path.indices) >= 200_000
     assert path.warnings()[-1].startswith("the path stops at the simulator's cap of 200000 instructions")
+
+
+# ---------------------------------------------------------------- one barrier per work-group
+
+BARRIER = GFX942 + "".join(f"  v_mov_b32 v{3 + i % 8}, 0\n" for i in range(50)) + \
+    "  s_barrier\n  v_add_f32 v2, v1, v1\n  s_endpgm\n"
+
+
+def test_each_work_group_waits_at_its_own_barrier(snippet):
+    """Four waves on one SIMD (a turn every 4 cycles, one VALU a turn, oldest first), in work-groups of two. Wave 0
+    issues its 50 VALUs at turns 0..196 and arrives at 200; wave 1 issues at 200..396 and arrives at 400, which
+    releases group 0: wave 0 waited from turn 204 to 400, 50 turns. Group 1 (waves 2, 3) repeats that from cycle
+    400 on: another 50 turns, 400 cycles of barrier stalls in all. One barrier for all four waves (before): wave 0
+    waits until wave 3 arrives at 800 (150 turns), wave 1 100 turns, wave 2 50: 1200 cycles."""
+    module = snippet.build(BARRIER)
+    kernel = module.kernels[0]
+    per_group = simulate(module, kernel, 4, simds=1, group_waves=2)
+    assert per_group.stalls["barrier"] == 2 * 50 * 4
+    together = simulate(module, kernel, 4, simds=1, group_waves=4)
+    assert together.stalls["barrier"] == (150 + 100 + 50) * 4
+    assert per_group.cycles <= together.cycles
+
+
+def test_work_groups_follow_the_kernels_size(snippet):
+    """Without `group_waves` the work-group is the kernel's: 128 work-items of wave64 (`--wg-size 128`) are two
+    waves, as above."""
+    module = snippet.build(BARRIER, wg_size=(128, 128))
+    result = simulate(module, module.kernels[0], 4, simds=1)
+    assert result.stalls["barrier"] == 2 * 50 * 4
+
+
+def test_the_report_says_how_the_waves_group(snippet, capsys):
+    path = snippet.write(BARRIER + DESCRIPTOR)
+    assert main(["report", "--no-config", "--simulate", "--waves", "5", "--wg-size", "128", str(path)]) == 0
+    assert "simulation:    5 waves (3 work-groups of 2) on one CU" in capsys.readouterr().out

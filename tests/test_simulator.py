@@ -92,7 +92,7 @@ def test_seed_gemm_is_mfma_bound_with_hidden_latency(snippet):
 def test_report_simulate_text_and_json(capsys):
     assert main(["report", "--no-config", "--simulate", "--trip-count", ".Lloop=2", str(GEMM)]) == 0
     text = capsys.readouterr().out
-    assert "simulation:    4 waves on one CU" in text and "MFMA-bound" in text and "stalled here" in text
+    assert "simulation:    4 waves (one work-group) on one CU" in text and "MFMA-bound" in text and "stalled here" in text
     assert main(["report", "--no-config", "--simulate", "--waves", "8", "--format", "json", str(GEMM)]) == 0
     (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
     assert kernel["simulation"]["waves"] == 8 and kernel["simulation"]["utilization"]["MFMA"] > 0.5
@@ -102,7 +102,7 @@ def test_html_report_shows_the_simulation(tmp_path):
     output = tmp_path / "report.html"
     assert main(["report", "--no-config", "--simulate", "--format", "html", "-o", str(output), str(GEMM)]) == 0
     page = output.read_text()
-    assert "<b>Simulation</b>: 4 waves on one CU" in page and "MFMA-bound" in page and "stalled here" in page
+    assert "<b>Simulation</b>: 4 waves (one work-group) on one CU" in page and "MFMA-bound" in page and "stalled here" in page
 
 
 def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):

@@ -135,7 +135,8 @@ def spread_text(spread: dict[str, Any], smallest: int, largest: int, advice: str
 
 
 def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -> None:
-    out.write(f"  simulation:    {simulation['waves']} waves on one {simulation.get('unit', 'CU')}, {simulation['cycles']} cycles, "
+    out.write(f"  simulation:    {simulation['waves']} waves{groups_text(simulation)} on one {simulation.get('unit', 'CU')}, "
+              f"{simulation['cycles']} cycles, "
               f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
               f"stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; SIMD idle on memory "
               f"{simulation.get('wait_rate', 0):.0%}), starve rate {simulation['starve_rate']:.0%}\n")
@@ -153,6 +154,15 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -
         out.write(f"    stalls by reason: {stalls}\n")
     out.writelines(f"    {_hot_place(hot, path)}: stalled here {hot['share']:.0%} ({hot['reason']})\n"
                    for hot in simulation.get("hot_lines", []))
+
+
+def groups_text(simulation: dict[str, Any]) -> str:
+    """" (2 work-groups of 16)" or " (one work-group)"; empty for a document without it."""
+    per_group = simulation.get("workgroup_waves")
+    if not per_group:
+        return ""
+    groups = -(-simulation["waves"] // per_group)
+    return " (one work-group)" if groups == 1 else f" ({groups} work-groups of {per_group})"
 
 
 def _hot_place(hot: dict[str, Any], path: str) -> str:

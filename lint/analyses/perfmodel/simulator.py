@@ -22,7 +22,8 @@ the loops and MFMAs it left out and any cap it reached.
 
 Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
 table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
-SMEM in order; the workgroup is all simulated waves (for barriers).
+SMEM in order. Consecutive simulated waves form work-groups of the kernel's size (the last one may be partial),
+each with its own barrier.
 """
 
 from __future__ import annotations
@@ -86,13 +87,14 @@ class Simulation:
     bottleneck: str = ""
     unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
     warnings: list[str] = field(default_factory=list)  # a cap the simulation stopped at
+    group_waves: int = 0  # waves per work-group (each work-group has its own barrier)
 
     @property
     def trace_length(self) -> int:
         return len(self.path.indices)
 
     def to_json(self) -> dict:
-        return {"waves": self.waves, "unit": self.unit, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
+        return {"waves": self.waves, "unit": self.unit, "workgroup_waves": self.group_waves, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
                 "work_items_per_cycle": round(self.work_items_per_cycle, 3),
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
                 "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
@@ -398,9 +400,11 @@ class _Wave:
 
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
-             taken: dict[str, str] | set[str] | None = None, simds: int | None = None) -> Simulation | None:
+             taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
+             group_waves: int | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
-    `simds` narrows the unit to its first SIMDs (tests)."""
+    Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
+    with its own barrier. `simds` narrows the unit to its first SIMDs (tests)."""
     if module.target is None or not kernel.instructions:
         return None
     manager = AnalysisManager(module, kernel)
@@ -421,6 +425,9 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
                                     for index in path).most_common())
     crew = [_Wave(w, w % simds) for w in range(waves)]
+    if group_waves is None:
+        group_waves = -(-resources.wg_size // wave_size) if resources is not None else waves
+    groups = [crew[first:first + max(group_waves, 1)] for first in range(0, waves, max(group_waves, 1))]
     on_simd = [[wave for wave in crew if wave.simd == simd] for simd in range(simds)]  # oldest first
     turn_simds = [[simd for simd in range(simds) if simd % interval == phase] for phase in range(interval)]
     busy: Tally = Tally()  # unit -> busy cycles
@@ -475,7 +482,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         progress += 1
                         continue
                     if step.barrier and not wave.at_barrier and wave.ready <= cycle:
-                        wave.at_barrier = True  # arrives; held until every wave has arrived
+                        wave.at_barrier = True  # arrives; held until every wave of its work-group has
                         issued_any = True
                         break
                     reason = _blocked(wave, step, cycle, matrix_free[simd], valu_free[simd], pipe_free, issued_categories)
@@ -501,7 +508,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                 idle_turns += 1
                 idle = True
             last_turn[simd] = stalled, idle
-        progress += _release_barrier(crew, cycle)
+        progress += sum(_release_barrier(group) for group in groups)
         if progress != before:
             quiet_since = cycle + 1
         cycle += 1
@@ -517,7 +524,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         min(1.0, sum(stalls.values()) / max(1, wave_time)), dict(stalls),
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
-                        work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode))
+                        work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode),
+                        group_waves=min(group_waves, waves))
     result.bottleneck = bottleneck(result)
     if any(w.done_at is None for w in crew):
         result.warnings.append(
@@ -585,12 +593,13 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     wave.busy_with = "s_nop" if step.nop else "busy"
 
 
-def _release_barrier(crew, cycle: int) -> bool:
-    """Release the waves at a barrier when every running wave has reached it (True if it did)."""
-    if any(w.done_at is None and not w.at_barrier for w in crew):
+def _release_barrier(group: list[_Wave]) -> bool:
+    """Release a work-group's waves at its barrier when every running wave of it has reached it (True if it
+    did)."""
+    if any(w.done_at is None and not w.at_barrier for w in group):
         return False
     released = False
-    for wave in crew:
+    for wave in group:
         if wave.done_at is None:
             wave.at_barrier = False
             wave.released = released = True
