@@ -337,3 +337,27 @@ def test_the_report_says_how_the_waves_group(snippet, capsys):
     path = snippet.write(BARRIER + DESCRIPTOR)
     assert main(["report", "--no-config", "--simulate", "--waves", "5", "--wg-size", "128", str(path)]) == 0
     assert "simulation:    5 waves (3 work-groups of 2) on one CU" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- RDNA WMMA holds the VALU
+
+WMMAS = "".join(f"  v_wmma_f32_16x16x16_f16 v[{8 * i}:{8 * i + 7}], v[32:39], v[40:47], v[{8 * i}:{8 * i + 7}]\n"
+                for i in range(4))
+
+
+def test_a_wmma_holds_the_rdna_valu_for_its_cycles(snippet):
+    """gfx1100: a wave32 f16 WMMA holds its SIMD's VALU 32 cycles (AMD's matrix calculator; before: 1, a plain
+    VALU). One wave per SIMD, 8 trips of 4 WMMAs and the latch: 1 + 8 x (4 x 32 + 1 + 1 + 32) + 1 = 1298 cycles,
+    the VALU busy 8 x 4 x 32 of them. iu4 takes 16 cycles; on gfx1201 an f16 WMMA takes 16."""
+    text = VALU_LOOP.format(cpu="gfx1100", body=WMMAS, extra="").replace("next_free_vgpr 24", "next_free_vgpr 48")
+    module = snippet.build(text, "f16.s")
+    result = simulate(module, module.kernels[0], 4, trip_counts={".Lloop": 8})
+    assert result.cycles == 1 + 8 * (4 * 32 + 1 + 1 + 32) + 1
+    assert result.utilization["VALU"] == pytest.approx(8 * 4 * 32 / result.cycles)
+    iu4 = snippet.build(text.replace("v_wmma_f32_16x16x16_f16", "v_wmma_i32_16x16x16_iu4")
+                        .replace("v[32:39], v[40:47]", "v[32:33], v[34:35]"), "iu4.s")
+    assert simulate(iu4, iu4.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 16 + 34) + 1
+    rdna4 = snippet.build(text.replace("gfx1100", "gfx1201").replace("v[32:39], v[40:47]", "v[32:35], v[40:43]"),
+                          "rdna4.s")
+    assert not rdna4.findings
+    assert simulate(rdna4, rdna4.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 16 + 34) + 1

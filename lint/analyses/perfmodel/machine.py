@@ -4,7 +4,7 @@ and per WGP, how often a SIMD may issue, how a wave64 passes through a SIMD32.""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -23,6 +23,8 @@ class Machine:
     wave64_passes: int  # passes a wave64 VALU instruction takes through the SIMD
     mfma_pass_cycles: int  # cycles of one MFMA pass on the matrix pipe
     memory_pipes_per_cu: int  # vector memory / LDS request paths per CU
+    #: per ISA generation ("gfx11"), cycles a wave32 WMMA holds the VALU by its operand type (f16, iu8, ...)
+    wmma_cycles: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def unit(self, cumode: bool) -> str:
         """What one simulated unit is: a CU, or a WGP in gfx10+ WGP mode."""
@@ -36,6 +38,12 @@ class Machine:
         """SIMDs a work-group's waves may run on."""
         return self.simds_per_cu * self.cus(cumode)
 
+    def wmma_issue_cycles(self, target: Target, mnemonic: str) -> int | None:
+        """Cycles a wave32 WMMA or SWMMAC holds its SIMD's VALU; None where the table has no figure."""
+        if target.is_gfx1250:
+            return None
+        return self.wmma_cycles.get(f"gfx{target.major}", {}).get(mnemonic.rsplit("_", 1)[-1])
+
     def memory_pipes(self, cumode: bool) -> int:
         """Vector memory (and LDS) request paths of one unit."""
         return self.memory_pipes_per_cu * self.cus(cumode)
@@ -44,7 +52,8 @@ class Machine:
 @cache
 def _machines() -> dict[str, Machine]:
     document = json.loads((Path(__file__).parent / "machines.json").read_text())
-    return {name: Machine(name, **{key: value for key, value in fields.items() if key not in ("targets", "source")})
+    return {name: Machine(name, **{key: value for key, value in fields.items()
+                                   if key not in ("targets", "source", "wmma_source")})
             for name, fields in document["generations"].items()}
 
 
