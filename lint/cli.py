@@ -203,8 +203,10 @@ def _report_options(report: argparse.ArgumentParser) -> None:
     report.add_argument("--baseline", metavar="FILE",
                         help="a snapshot from 'amdgpu-lint baseline': the GitHub job summary shows occupancy changes")
     report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
-    report.add_argument("--simulate", action="store_true", help="simulate the kernel's waves on one CU (a Scrutinizer-style model)")
-    report.add_argument("--waves", type=_positive, metavar="N", help="waves per CU to simulate (default: the occupancy)")
+    report.add_argument("--simulate", action="store_true",
+                        help="simulate the kernel's waves on one CU, or WGP in WGP mode (a Scrutinizer-style model)")
+    report.add_argument("--waves", type=_positive, metavar="N",
+                        help="waves per CU (WGP) to simulate (default: the occupancy)")
     report.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
                         help="iterations per entry of the loop that branches back to LABEL (default 8); the path "
                              "enters the loops named")

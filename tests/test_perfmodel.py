@@ -361,3 +361,11 @@ def test_a_wmma_holds_the_rdna_valu_for_its_cycles(snippet):
                           "rdna4.s")
     assert not rdna4.findings
     assert simulate(rdna4, rdna4.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 16 + 34) + 1
+
+
+def test_a_loop_is_named_by_any_of_its_labels(snippet):
+    """Two labels on one block, each the target of a back-edge: one loop, and --trip-count names it by either."""
+    text = GFX942 + ".Lhead:\n.Lagain:\n  v_add_f32 v1, v1, v1\n  s_cbranch_scc1 .Lhead\n  s_cbranch_vccz .Lagain\n" \
+                    "  s_endpgm\n"
+    path, mnemonics = path_of(snippet, text, {".Lagain": 3})
+    assert mnemonics.count("v_add_f32") == 3 and path.warnings() == []

@@ -163,6 +163,11 @@ class _Loop:
     label: str
     end: int  # its last latch
     latches: set[int] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)  # every label its back-edges go to (one block may have several)
+
+    def trip_count(self, trip_counts: dict[str, int]) -> int:
+        """Its trips per entry: the count given for one of its labels, else the default."""
+        return next((trip_counts[label] for label in sorted(self.labels) if label in trip_counts), DEFAULT_TRIP_COUNT)
 
 
 def _loops_of(cfg) -> dict[int, _Loop]:
@@ -176,6 +181,7 @@ def _loops_of(cfg) -> dict[int, _Loop]:
         loop = loops.setdefault(header, _Loop(header, label, block.index))
         loop.end = max(loop.end, block.index)
         loop.latches.add(block.index)
+        loop.labels.add(label)
     return loops
 
 
@@ -193,7 +199,7 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
     long_branches = _long_branch_targets(kernel, cfg)
     loops = _loops_of(cfg)
     headers = {header: loop.label for header, loop in loops.items()}
-    by_label = {loop.label: header for header, loop in loops.items()}
+    by_label = {label: header for header, loop in loops.items() for label in loop.labels}
     named = {by_label[label] for label in trip_counts if label in by_label}
     loop_ahead = _loop_ahead(cfg, set(headers), long_branches)
     named_ahead = _loop_ahead(cfg, named, long_branches) if named else loop_ahead
@@ -245,7 +251,7 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
             if not wanted:
                 block = following
                 continue
-            if target_block not in done and iterations[target_block] < trip_counts.get(label, DEFAULT_TRIP_COUNT):
+            if target_block not in done and iterations[target_block] < loop.trip_count(trip_counts):
                 iterations[target_block] += 1
                 runs[target_block].trips += 1
                 block = target_block
