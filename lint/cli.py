@@ -210,6 +210,9 @@ def _report_options(report: argparse.ArgumentParser) -> None:
     report.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
                         help="iterations per entry of the loop that branches back to LABEL (default 8); the path "
                              "enters the loops named")
+    report.add_argument("--kernarg", action="append", default=[], type=_defsym, metavar="NAME=VALUE",
+                        help="a kernel argument's value (by its metadata name): loops and branches on scalars "
+                             "computed from it go the way the kernel would")
     report.add_argument("--taken", action="append", default=[], type=_branch_pattern, metavar="LABEL|LINE[=PATTERN]",
                         help="conditional branches to LABEL, or the one at LINE (back-edges too), go as PATTERN says "
                              "at each arrival: T taken, N not, repeated (default T: always taken)")
@@ -440,7 +443,8 @@ def run_report(args: argparse.Namespace) -> int:
 
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
-    simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": dict(args.taken)}
+    simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": dict(args.taken),
+                   "kernargs": dict(args.kernarg)}
                   if args.simulate else None)
     reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
 

@@ -221,8 +221,8 @@ def test_the_report_lists_the_loops(snippet, capsys):
     assert "loops .Louter (line 6) x3, .Linner (line 9) 3 x 5; executed" in capsys.readouterr().out
     assert main(["report", "--no-config", "--simulate", "--waves", "1", "--format", "json", str(kernel)]) == 0
     path = json.loads(capsys.readouterr().out)["kernels"][0]["simulation"]["path"]
-    assert path["loops"] == [{"label": ".Louter", "line": 6, "entries": 1, "trips": 8},
-                             {"label": ".Linner", "line": 9, "entries": 8, "trips": 64}]
+    assert path["loops"] == [{"label": ".Louter", "line": 6, "entries": 1, "trips": 8, "from_kernargs": False},
+                             {"label": ".Linner", "line": 9, "entries": 8, "trips": 64, "from_kernargs": False}]
 
 
 DOUBLE_BUFFER = GFX942 + """  s_mov_b32 s4, 0
@@ -369,3 +369,99 @@ def test_a_loop_is_named_by_any_of_its_labels(snippet):
                     "  s_endpgm\n"
     path, mnemonics = path_of(snippet, text, {".Lagain": 3})
     assert mnemonics.count("v_add_f32") == 3 and path.warnings() == []
+
+
+# ---------------------------------------------------------------- trip counts from kernel arguments
+
+KERNARG_LOOP = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+.text
+.globl k
+.p2align 8
+.type k,@function
+k:
+  s_load_dwordx2 s[6:7], s[0:1], 0x8
+  v_mov_b32 v0, 0
+  v_mov_b32 v1, 0
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, 0
+  s_waitcnt lgkmcnt(0)
+  s_lshr_b32 s8, s6, 4
+  s_cmp_eq_u32 s8, 0
+  s_cbranch_scc1 .Lend
+.Lloop:
+  v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]
+  s_sub_u32 s8, s8, 1
+  s_cmp_lg_u32 s8, 0
+  s_cbranch_scc1 .Lloop
+.Lend:
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 24
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .name: k
+    .symbol: k.kd
+    .kernarg_segment_size: 16
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 24
+    .max_flat_workgroup_size: 256
+    .args:
+      - .name: a
+        .offset: 0
+        .size: 8
+        .value_kind: global_buffer
+        .address_space: global
+      - .name: K
+        .offset: 8
+        .size: 4
+        .value_kind: by_value
+      - .name: tile
+        .offset: 12
+        .size: 4
+        .value_kind: by_value
+amdhsa.version:
+  - 1
+  - 2
+...
+.end_amdgpu_metadata
+"""
+
+
+def test_kernel_arguments_give_the_trip_count(snippet):
+    """numIter = K >> 4 counted down to 0: K = 4096 runs the loop 256 times (without --kernarg: the default 8);
+    K = 0 takes the early exit, and the path says it skips the loop; --trip-count still wins."""
+    from amdgpu_lint.analyses.manager import AnalysisManager
+    from amdgpu_lint.analyses.perfmodel.simulator import trace
+
+    module = snippet.build(KERNARG_LOOP)
+    kernel = module.kernels[0]
+
+    def run(kernargs, trips=None):
+        return trace(AnalysisManager(module, kernel), trips or {}, {}, kernargs)
+
+    assert run({}).trips == {".Lloop": 8}
+    derived = run({"K": 4096})
+    assert derived.trips == {".Lloop": 256} and derived.loops[0].from_kernargs and derived.warnings() == []
+    assert run({"K": 16}).trips == {".Lloop": 1}
+    empty = run({"K": 0})
+    assert empty.trips == {} and empty.skipped_loops == [(".Lloop", 17)]
+    assert run({"K": 4096}, {".Lloop": 3}).trips == {".Lloop": 3}
+    assert run({"N": 1}).warnings() == ["--kernarg N: the kernel has no argument N (its arguments: K, a, tile)"]
+
+
+def test_kernarg_on_the_command_line(snippet, capsys):
+    path = snippet.write(KERNARG_LOOP)
+    assert main(["report", "--no-config", "--simulate", "--waves", "4", "--kernarg", "K=512", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "loops .Lloop (line 17) x32 from --kernarg; executed" in out and "MFMA-bound" in out

@@ -134,13 +134,14 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
 
 
 def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, waves: int | None,
-                   trip_counts: dict[str, int], taken: dict[str, str]) -> None:
+                   trip_counts: dict[str, int], taken: dict[str, str], kernargs: dict[str, int]) -> None:
     """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report."""
     from ..analyses.perfmodel.simulator import hot_lines, line_stalls, simulate
 
     if not kernel.is_kernel:
         return
-    result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken)
+    result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken,
+                      kernargs=kernargs)
     if result is not None:
         executed = {(kernel.instructions[index].where.path, kernel.instructions[index].where.line)
                     for index in set(result.path.indices)}

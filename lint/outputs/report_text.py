@@ -176,6 +176,7 @@ def path_text(path: dict[str, Any], length: int) -> str:
     """"412 instructions in 9 of 12 blocks; loops .LBB0_2 (line 40) x8, .LBB0_3 (line 52) 8 x 512; long branches 1;
     valu 200, vmem 40, ..." (a loop entered more than once: entries x trips per entry)."""
     loops = ", ".join(f"{loop['label']} (line {loop['line']}) {_trips_text(loop['entries'], loop['trips'])}"
+                      + (" from --kernarg" if loop.get("from_kernargs") else "")
                       for loop in path["loops"] if loop["entries"]) or "none entered"
     classes = ", ".join(f"{name} {count}" for name, count in path["executed_by_class"].items())
     branches = f"; long branches followed {path['long_branches']}" if path["long_branches"] else ""

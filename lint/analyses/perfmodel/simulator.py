@@ -18,7 +18,8 @@ every loop, such as Tensile's numIter == 0 test, is not taken), and otherwise fa
 conditional branch, back-edges too, by its label or its line: T/N at each arrival, the pattern repeated. A long
 branch (`s_getpc_b64`, a PC-relative label offset added, `s_setpc_b64`) goes to its label when that is in the
 kernel. The result says which path ran: blocks and lines, each loop's entries and trips, instructions by class,
-the loops and MFMAs it left out and any cap it reached.
+the loops and MFMAs it left out and any cap it reached. With `kernargs` (scalars.py) a branch on an SCC that the
+kernel's scalar code computes from the arguments given goes the way the kernel would.
 
 Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
 table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
@@ -42,6 +43,7 @@ from ..manager import AnalysisManager
 from ..prefetch import PrefetchAnalysis
 from ..resources import ResourceAnalysis
 from .machine import machine_for
+from .scalars import kernel_arguments
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
@@ -110,9 +112,11 @@ class LoopRun:
     line: int  # the line of its first instruction
     entries: int = 0  # times the path entered it
     trips: int = 0  # iterations over all entries
+    from_kernargs: bool = False  # its trips came from the kernel's scalar code on the arguments given
 
     def to_json(self) -> dict:
-        return {"label": self.label, "line": self.line, "entries": self.entries, "trips": self.trips}
+        return {"label": self.label, "line": self.line, "entries": self.entries, "trips": self.trips,
+                "from_kernargs": self.from_kernargs}
 
 
 @dataclass(slots=True)
@@ -165,6 +169,10 @@ class _Loop:
     latches: set[int] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)  # every label its back-edges go to (one block may have several)
 
+    def counted(self, trip_counts: dict[str, int]) -> bool:
+        """Whether --trip-count names it."""
+        return not self.labels.isdisjoint(trip_counts)
+
     def trip_count(self, trip_counts: dict[str, int]) -> int:
         """Its trips per entry: the count given for one of its labels, else the default."""
         return next((trip_counts[label] for label in sorted(self.labels) if label in trip_counts), DEFAULT_TRIP_COUNT)
@@ -190,12 +198,16 @@ def _decides(pattern: str, arrivals: int) -> bool:
     return pattern[(arrivals - 1) % len(pattern)] == "T"
 
 
-def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str, str]) -> SimulatedPath:
+def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str, str],
+          kernargs: dict[str, int] | None = None) -> SimulatedPath:
     """The path one wave executes, each loop run its trip count per entry (the module docstring says how it
     chooses at branches). `taken` maps a label, or the line of one branch, to the pattern (T/N) of the conditional
-    branches to that label (at that line)."""
+    branches to that label (at that line). With `kernargs` (argument name -> value) a branch on a known SCC goes
+    the way the kernel's scalar code decides (scalars.py), unless --taken or --trip-count says otherwise."""
     cfg = manager.get(CFGAnalysis)
     kernel = manager.kernel
+    scalars, problems = kernel_arguments(kernel, kernargs or {})
+    defs = [info.defs for info in manager.get(DefUseAnalysis).per_instruction] if scalars is not None else []
     long_branches = _long_branch_targets(kernel, cfg)
     loops = _loops_of(cfg)
     headers = {header: loop.label for header, loop in loops.items()}
@@ -228,6 +240,9 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
         entered.add(block)
         current = cfg.blocks[block]
         path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
+        if scalars is not None:
+            for index in range(cfg.starts[block], cfg.starts[block] + len(current.instructions)):
+                scalars.run(kernel.instructions[index], defs[index])
         last = current.terminator
         following = block + 1 if block + 1 < len(cfg.blocks) else None
         if last is not None and block in long_branches:
@@ -238,12 +253,23 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
         label = branch_label(last)
         target_block = cfg.block_of_label.get(label) if label else None
         conditional = is_conditional_branch(last.mnemonic)
+        known = scalars.branch(last.mnemonic) if scalars is not None and conditional else None
         if conditional:
             arrivals[block] += 1
         if label and target_block is not None and target_block <= block and (
                 conditional or is_unconditional_branch(last.mnemonic)):
             loop = loops[target_block]
             steer = taken.get(str(last.where.line), taken.get(label)) if conditional else None
+            if steer is None and known is not None and not loop.counted(trip_counts):
+                runs[target_block].from_kernargs = True
+                if known:  # the kernel's own counter decides: no trip count
+                    iterations[target_block] += 1
+                    runs[target_block].trips += 1
+                    block = target_block
+                else:
+                    done.add(target_block)
+                    block = following
+                continue
             if steer is not None:
                 wanted = _decides(steer, arrivals[block])
             else:  # a conditional latch with another one after it falls through: each trip runs the whole body
@@ -261,8 +287,8 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
             block = following
         elif conditional and target_block is not None:
             steer = taken.get(str(last.where.line), taken.get(label or ""))
-            if steer is not None:
-                block = target_block if _decides(steer, arrivals[block]) else following
+            if steer is not None or known is not None:
+                block = target_block if (_decides(steer, arrivals[block]) if steer is not None else known) else following
                 continue
             leaves = any(header <= block <= loops[header].end < target_block for header in done)
             ahead = named_ahead if named_ahead[target_block] != (following is not None and named_ahead[following]) \
@@ -277,8 +303,8 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
     result.loops = list(runs.values())
     result.trips = {run.label: run.trips for run in result.loops if run.trips}
     result.truncated = block is not None and len(path) >= MAX_TRACE
-    result.unknown = [f"--trip-count {label}: no loop branches back to {label}" for label in trip_counts
-                      if label not in by_label]
+    result.unknown = problems + [f"--trip-count {label}: no loop branches back to {label}" for label in trip_counts
+                                 if label not in by_label]
     branches = [b.terminator for b in cfg.blocks
                 if b.terminator is not None and is_conditional_branch(b.terminator.mnemonic)]
     named_branches = {branch_label(branch) for branch in branches} | {str(branch.where.line) for branch in branches}
@@ -407,7 +433,7 @@ class _Wave:
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
              taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
-             group_waves: int | None = None) -> Simulation | None:
+             group_waves: int | None = None, kernargs: dict[str, int] | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
     Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
     with its own barrier. `simds` narrows the unit to its first SIMDs (tests)."""
@@ -424,7 +450,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     unit_simds = machine.simds(cumode)
     simds = unit_simds if simds is None else min(simds, unit_simds)
     steered = taken if isinstance(taken, dict) else dict.fromkeys(taken or (), "T")
-    simulated = trace(manager, trip_counts or {}, steered)
+    simulated = trace(manager, trip_counts or {}, steered, kernargs)
     path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
     by_index = _steps(kernel, manager)
