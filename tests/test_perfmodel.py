@@ -465,3 +465,17 @@ def test_kernarg_on_the_command_line(snippet, capsys):
     assert main(["report", "--no-config", "--simulate", "--waves", "4", "--kernarg", "K=512", str(path)]) == 0
     out = capsys.readouterr().out
     assert "loops .Lloop (line 17) x32 from --kernarg; executed" in out and "MFMA-bound" in out
+
+
+def test_kernel_arguments_are_signed_where_the_compare_is(snippet):
+    """A counter from K = -3 counted up with s_add_i32 while s_cmp_lt_i32 against 2 holds: -2, -1, 0, 1 go
+    round again, 2 leaves: 5 trips (an unsigned compare would see 0xfffffffe and run 1)."""
+    from amdgpu_lint.analyses.manager import AnalysisManager
+    from amdgpu_lint.analyses.perfmodel.simulator import trace
+
+    body = KERNARG_LOOP[KERNARG_LOOP.index("  s_lshr_b32"):KERNARG_LOOP.index(".Lend:")]
+    counting_up = ("  s_mov_b32 s8, s6\n.Lloop:\n  v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+                   "  s_add_i32 s8, s8, 1\n  s_cmp_lt_i32 s8, 2\n  s_cbranch_scc1 .Lloop\n")
+    module = snippet.build(KERNARG_LOOP.replace(body, counting_up))
+    path = trace(AnalysisManager(module, module.kernels[0]), {}, {}, {"K": -3})
+    assert path.trips == {".Lloop": 5}
