@@ -161,12 +161,10 @@ class SimulatedPath:
 
 @dataclass(slots=True)
 class _Loop:
-    """A loop found from its back-edges: blocks header..end in layout order."""
+    """A loop found from its back-edges: the blocks from its header (its key) to `end`, in layout order."""
 
-    header: int
     label: str
     end: int  # its last latch
-    latches: set[int] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)  # every label its back-edges go to (one block may have several)
 
     def counted(self, trip_counts: dict[str, int]) -> bool:
@@ -186,9 +184,8 @@ def _loops_of(cfg) -> dict[int, _Loop]:
         if label is None:
             continue
         header = cfg.block_of_label[label]
-        loop = loops.setdefault(header, _Loop(header, label, block.index))
+        loop = loops.setdefault(header, _Loop(label, block.index))
         loop.end = max(loop.end, block.index)
-        loop.latches.add(block.index)
         loop.labels.add(label)
     return loops
 
