@@ -57,6 +57,14 @@ def _defsym(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"value of '{name}' must be an integer, got '{value}'") from None
 
 
+def _branch_pattern(text: str) -> tuple[str, str]:
+    label, sep, pattern = text.partition("=")
+    pattern = pattern.strip().upper() if sep else "T"
+    if not label.strip() or not pattern or set(pattern) - {"T", "N"}:
+        raise argparse.ArgumentTypeError(f"expected LABEL or LINE, or either =PATTERN of T (taken) and N (not), got '{text}'")
+    return label.strip(), pattern
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text, 0)
@@ -195,12 +203,19 @@ def _report_options(report: argparse.ArgumentParser) -> None:
     report.add_argument("--baseline", metavar="FILE",
                         help="a snapshot from 'amdgpu-lint baseline': the GitHub job summary shows occupancy changes")
     report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
-    report.add_argument("--simulate", action="store_true", help="simulate the kernel's waves on one CU (a Scrutinizer-style model)")
-    report.add_argument("--waves", type=_positive, metavar="N", help="waves per CU to simulate (default: the occupancy)")
+    report.add_argument("--simulate", action="store_true",
+                        help="simulate the kernel's waves on one CU, or WGP in WGP mode (a Scrutinizer-style model)")
+    report.add_argument("--waves", type=_positive, metavar="N",
+                        help="waves per CU (WGP) to simulate (default: the occupancy)")
     report.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
-                        help="iterations of the loop that branches back to LABEL (default 8)")
-    report.add_argument("--taken", action="append", default=[], metavar="LABEL",
-                        help="forward conditional branches to LABEL are taken (default: fall through)")
+                        help="iterations per entry of the loop that branches back to LABEL (default 8); the path "
+                             "enters the loops named")
+    report.add_argument("--kernarg", action="append", default=[], type=_defsym, metavar="NAME=VALUE",
+                        help="a kernel argument's value (by its metadata name): loops and branches on scalars "
+                             "computed from it go the way the kernel would")
+    report.add_argument("--taken", action="append", default=[], type=_branch_pattern, metavar="LABEL|LINE[=PATTERN]",
+                        help="conditional branches to LABEL, or the one at LINE (back-edges too), go as PATTERN says "
+                             "at each arrival: T taken, N not, repeated (default T: always taken)")
 
 
 def _calculator_options(calculator: argparse.ArgumentParser) -> None:
@@ -447,7 +462,8 @@ def run_report(args: argparse.Namespace) -> int:
 
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
-    simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": set(args.taken)}
+    simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": dict(args.taken),
+                   "kernargs": dict(args.kernarg)}
                   if args.simulate else None)
     reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
 
