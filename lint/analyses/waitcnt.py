@@ -380,7 +380,8 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                     state[need.counter] = state[need.counter].waited(need.count)
         if facts.unit == "call":
             # an LLVM callee waits for everything but stores (and asynchronous LDS copies) before it
-            # returns: they may be in flight. A hand-written subroutine may leave anything in flight: a later wait is never useless.
+            # returns: they may be in flight. A hand-written subroutine may leave anything in flight: a
+            # later wait is never useless.
             for name in state:
                 stores = name in _LEFT_BY_CALLEES
                 state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset(),

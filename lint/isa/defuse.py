@@ -313,7 +313,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
             problem = f"{mnemonic} takes {' or '.join(map(str, counts))} operands, not {len(operands)}"
         # unknown form: be conservative, the first operand is written and the others are read (an
         # asynchronous LDS copy's first operand is its LDS address: read)
-        written = 0 if not is_async_lds(mnemonic) else -1
+        written = -1 if is_async_lds(mnemonic) else 0
         for index, node in enumerate(operands):
             (defs if index == written else uses).update(register_units(node))
         klass = classify(mnemonic, variants[0].encoding if variants else "", target, False, mod_names)

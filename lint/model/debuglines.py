@@ -73,8 +73,6 @@ def debug_lines(text: str, listing: str) -> DebugLines:
     return found
 
 
-
-
 def llvm_inline_asm(source: SourceFile) -> frozenset[int] | None:
     """The lines of an LLVM listing that lie between `;;#ASMSTART` and `;;#ASMEND`, where inline asm the compiler
     did not analyse issued its instructions; None for a file that is not LLVM's listing (hand-written, or a code
