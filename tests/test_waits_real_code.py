@@ -646,3 +646,22 @@ def test_gfx1250_xcnt_wait_before_an_exec_write_is_not_overstrict(snippet):
     (loose,) = findings(snippet, kernel("gfx1250", body.replace("s_or_b32 exec_lo, exec_lo, s3", "s_or_b32 s4, s4, s3")),
                         "overstrict-wait")
     assert "remove it" in loose.message
+
+
+def test_gfx1250_cluster_load_counts_on_loadcnt(snippet):
+    # the tables (the GFX12 page) do not list gfx1250's cluster loads: the `cluster_` prefix makes them global loads
+    ir = """
+declare i32 @llvm.amdgcn.cluster.load.b32(ptr addrspace(1), i32, i32)
+define amdgpu_kernel void @multicast(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %mask) {
+  %v = call i32 @llvm.amdgcn.cluster.load.b32(ptr addrspace(1) %in, i32 0, i32 %mask)
+  %w = add i32 %v, 1
+  store i32 %w, ptr addrspace(1) %out
+  ret void
+}
+"""
+    listing = compile_ir(ir, "gfx1250")
+    assert "cluster_load_b32 v1" in listing and "\ts_wait_loadcnt 0x0\n" in listing
+    assert findings(snippet, listing) == [] and findings(snippet, listing, "redundant-wait") == []  # before: redundant
+    # without the load, nothing is left for the wait
+    (redundant,) = findings(snippet, listing.replace("\tcluster_load_b32 v1, v0, s[0:1]\n", ""), "redundant-wait")
+    assert "s_wait_loadcnt waits for nothing" in redundant.message
