@@ -4,8 +4,10 @@
   Triton cache entry, the dynamic LDS its `.json` requests at launch (`shared`).
 - **warning**: a `ds_*` instruction whose constant offset alone reaches past the LDS the
   kernel allocates, in a kernel whose metadata shows it takes no dynamic LDS: no LDS pointer
-  argument, and code object v5+ hidden arguments without `hidden_dynamic_lds_size`. Without
-  metadata, or with older metadata, an `extern __shared__` array sized at launch cannot be ruled out.
+  argument, no by-value vector or structure (8 bytes or more, which may hold LDS pointers), and
+  code object v5+ hidden arguments without `hidden_dynamic_lds_size`. Without `.amdgpu_metadata`
+  (Mesa, PAL, a bare `amdgcn` triple), or with older metadata, an `extern __shared__` array sized
+  at launch cannot be ruled out: no finding there.
   Where the launch is known (a Triton entry's `shared`), offsets are judged against static plus launch LDS.
 
 ## Why it matters
@@ -71,13 +73,22 @@ def _allocation_is_known(module_metadata: dict | None, metadata: dict | None) ->
     if not metadata or ".args" not in metadata:
         return False
     args = [arg for arg in metadata[".args"] if isinstance(arg, dict)]
-    if any(arg.get(".value_kind") == "dynamic_shared_pointer" or arg.get(".address_space") == "local" for arg in args):
+    if any(arg.get(".value_kind") == "dynamic_shared_pointer" or arg.get(".address_space") == "local" or
+           _may_hold_lds_pointers(arg) for arg in args):
         return False
     version = (module_metadata or {}).get("amdhsa.version")
     if not isinstance(version, list) or [v for v in version[:2] if isinstance(v, int)] < [1, 2]:
         return False
     hidden = {str(arg.get(".value_kind")) for arg in args if str(arg.get(".value_kind")).startswith("hidden_")}
     return bool(hidden) and "hidden_dynamic_lds_size" not in hidden
+
+
+def _may_hold_lds_pointers(arg: dict) -> bool:
+    """A by-value argument of two or more 32-bit words: a vector or structure, which may hold LDS pointers
+    the metadata does not mark (LLVM's ds_read2 tests pass `<2 x ptr addrspace(3)>` by value). One word alone
+    is data: LLVM marks a lone LDS pointer argument `dynamic_shared_pointer`."""
+    size = arg.get(".size")
+    return arg.get(".value_kind") == "by_value" and isinstance(size, int) and size >= 8 and size % 4 == 0
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:

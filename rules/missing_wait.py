@@ -16,7 +16,10 @@ be in flight on some path, with the weakest sufficient wait:
   tell: the block sets M0 for every DMA still in flight but the access address has another source
   (double-buffered kernels such as aiter's flatmm read one buffer while DMAs fill the other), or
   M0 is set in another block; a partial `vmcnt(N)` wait on the way (a double-buffered prefetch
-  the compiler proved safe with alias scopes) is named. `ds_permute`, `ds_bpermute` and
+  the compiler proved safe with alias scopes) is named. In LLVM's own listing (hipcc
+  `--save-temps`, `clang -S`, Triton's `.amdgcn`) with no inline asm from the DMA to the access,
+  that warning is not given: LLVM counts each DMA and chooses the wait (or none) from the IR's
+  alias scopes, which the listing does not show. `ds_permute`, `ds_bpermute` and
   `ds_swizzle` touch no LDS memory and race with no DMA;
 - LDS written by this wave (`ds_write`, atomics) still in flight at `s_barrier` when an LDS read
   can follow that barrier before the writes are waited for and another barrier is passed: other
@@ -84,6 +87,7 @@ from amdgpu_lint.analyses.waitcnt import LDS_DMA_UNPROVEN, LDS_STORE, Need, Wait
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_counts, wait_text
+from amdgpu_lint.model.debuglines import llvm_inline_asm
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.model.targets import Target
 
@@ -107,9 +111,24 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         if races:
             yield _finding(context, target, index, races, None)
         for access in _NOT_PROVEN:  # LLVM's barrier policy; LDS DMA regions the listing cannot compare
-            unproven = [need for need in needs if need.access == access]
+            unproven = [need for need in needs if need.access == access and not _llvm_chose(context, need, index)]
             if unproven:
                 yield _finding(context, target, index, unproven, Severity.WARNING)
+
+
+def _llvm_chose(context: KernelContext, need: Need, consumer: int) -> bool:
+    """An LDS DMA still in flight at an LDS access in LLVM's listing, with no inline asm from the DMA to the access:
+    LLVM's wait counting chose to leave it in flight (its alias scopes keep the two apart)."""
+    if need.access not in LDS_DMA_UNPROVEN or need.producer is None:
+        return False
+    instructions = context.kernel.instructions
+    path = instructions[consumer].where.path
+    source = context.module.sources.get(path)
+    inline_asm = llvm_inline_asm(source) if source is not None else None
+    if inline_asm is None:
+        return False
+    return all(instructions[index].where.path == path and instructions[index].where.line not in inline_asm
+               for index in (need.producer, *_between(need.producer, consumer, len(instructions)), consumer))
 
 
 def _finding(context: KernelContext, target: Target, consumer: int, needs: list[Need],
@@ -182,13 +201,19 @@ def _partial_wait(context: KernelContext, target: Target, need: Need, consumer: 
     keeps the newest DMA going on purpose (where its compiler proved the buffers apart)."""
     if need.producer is None:
         return ""
-    producer, instructions = need.producer, context.kernel.instructions
-    between = range(producer + 1, consumer) if producer < consumer else [*range(producer + 1, len(instructions)),
-                                                                        *range(consumer)]  # around the loop
-    for index in between:
+    instructions = context.kernel.instructions
+    for index in _between(need.producer, consumer, len(instructions)):
         instruction = instructions[index]
         counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
         if counts.get(need.counter, 0) > 0:
             return (f"; `{instruction.mnemonic}` at line {instruction.where.line} leaves {counts[need.counter]} "
                     f"on {need.counter} in flight on purpose")
     return ""
+
+
+def _between(producer: int, consumer: int, count: int) -> list[int]:
+    """The instructions from `producer` to `consumer` in program order (around the loop when the consumer comes
+    first), both left out."""
+    if producer < consumer:
+        return list(range(producer + 1, consumer))
+    return [*range(producer + 1, count), *range(consumer)]

@@ -3,7 +3,10 @@ A wait with a lower count than needed: every register read or written before the
 that counter (in the same basic block) comes from operations that a larger count already
 retires. The message names the sufficient count. A wait followed by an atomic, a barrier, a
 call, cache maintenance or an access with coherence bits (`glc`, `sc0`, `scope:`, ...) is left
-alone: LLVM's memory model drains everything there.
+alone: LLVM's memory model drains everything there. So is a count that retires an LDS DMA
+(`buffer_load ... lds`) before an LDS access: the listing may not show which DMA the access
+touches, and a compiler chooses that count with its alias scopes; and on gfx1250 an `s_wait_xcnt`
+before a write to EXEC, which the accesses still being translated read (LLVM waits there).
 
 ## Why it matters
 `vmcnt(0)` in a software-pipelined loop waits for the prefetch of the *next* iteration too:
@@ -55,6 +58,7 @@ def _block_end(cfg: ControlFlowGraph, index: int) -> tuple[int, bool]:
 _ORDERING_BITS = frozenset(("glc", "sc0", "sc1", "dlc", "nt", "scope", "th"))
 _MEMORY_UNITS = ("vmem", "smem", "ds")  # InstructionClass.is_memory: only these can order memory
 _WAITS = attrgetter("waits")
+_EXEC = frozenset((("exec", 0), ("exec", 1)))
 
 
 def _orders_memory(instruction, info) -> bool:
@@ -119,6 +123,8 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
         needed, closed = None, final
         regs = counter.regs
         held = regs.keys()
+        # the count that retires every LDS DMA in flight (each writes LDS the listing may not locate)
+        dma_count = min((entry[0] for unit, entry in regs.items() if unit[0] == "lds_dma"), default=None)
         for later in range(index + 1, end):
             counts_later = facts[later].counts
             if counts_later and name in counts_later:
@@ -130,6 +136,13 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
                     unit in _MEMORY_UNITS and _orders_memory(kernel.instructions[later], info)):
                 needed = 0  # the wait may be a release for this access, not a register wait
                 break
+            if name == "xcnt" and "translation" in counter.types and not _EXEC.isdisjoint(info.defs):
+                needed = 0  # VMEM accesses read EXEC: LLVM waits for their translation before writing it
+                break
+            if dma_count is not None and unit == "ds" and info.klass.memory == "lds" and info.klass.kind != "other":
+                # an LDS access while LDS DMAs are in flight: the listing may not show which of them it
+                # touches (a compiler chose the count with its alias scopes), so no looser count is advised
+                needed = dma_count if needed is None else min(needed, dma_count)
             if held.isdisjoint(info.uses) and held.isdisjoint(info.defs):
                 continue
             for unit in info.uses | info.defs:

@@ -14,6 +14,21 @@ from amdgpu_lint.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+LLC = "llc-22"
+
+
+def llc_listing(ir: str, triple: str, cpu: str, mattr: str = "") -> str:
+    """The listing Debian's llc-22 writes for `ir` with any triple (llvmlite's LLVM writes amdhsa only); the
+    test is skipped where llc-22 is not installed."""
+    import shutil
+    import subprocess
+
+    if shutil.which(LLC) is None:
+        pytest.skip("llc-22 is not installed (Debian's llvm-22)")
+    command = [LLC, f"-mtriple={triple}", f"-mcpu={cpu}", *([f"-mattr={mattr}"] if mattr else []), "-o", "-"]
+    run = subprocess.run(command, input=ir, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
 
 
 class Snippet:

@@ -49,8 +49,11 @@ LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds a
 _REGISTER_FILES = frozenset(("v", "s", "a"))
 LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
 STORE_COUNTERS = frozenset(("vscnt", "storecnt"))
-#: Counters whose events write no register a later instruction could see half-written.
-_NO_REGISTER_RESULTS = STORE_COUNTERS | {"xcnt"}
+#: Counters whose events write no register a later instruction could see half-written (gfx1250's
+#: asynchronous LDS copies write LDS).
+_NO_REGISTER_RESULTS = STORE_COUNTERS | {"xcnt", "asynccnt"}
+#: Counters a callee may leave events on: LLVM waits for stores and asynchronous LDS copies only where asked.
+_LEFT_BY_CALLEES = STORE_COUNTERS | {"asynccnt"}
 #: Counters that protect registers an operation reads (its sources may not be overwritten yet):
 #: a read of them needs no wait. expcnt for export/GDS/gfx6 store data, gfx1250 xcnt for addresses.
 _SOURCE_LOCKS = frozenset(("export", "translation"))
@@ -175,8 +178,9 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
                               Event(counter, "lds", registers if may_reach_lds else frozenset()))
             elif klass.lds_dma:  # before gfx10 the same event type as loads: they retire in order together
                 events.append(Event(counter, "lds_dma" if gfx10 else "vmem", frozenset({LDS_DMA})))
-            elif counter in STORE_COUNTERS or klass.kind == "cache":
-                events.append(Event(counter, "write" if counter in STORE_COUNTERS else "read", frozenset()))
+            elif counter in STORE_COUNTERS or klass.kind == "cache" or counter == "asynccnt":
+                kind = "write" if counter in STORE_COUNTERS else "async" if counter == "asynccnt" else "read"
+                events.append(Event(counter, kind, frozenset()))
             else:
                 kind = (klass.sampler or "read") if gfx10 else "vmem"
                 events.append(Event(counter, kind, registers, flat=flat))
@@ -350,8 +354,10 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         counts = facts.counts
         if counts is not None and facts.unit == "wait":
             report.states_before[index] = dict(state)
-            # when a translation is done (xcnt) is inferred, not known: never called useless
-            if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
+            # when a translation is done (xcnt) is inferred, not known, and not all that gfx1250 counts on
+            # asynccnt is modelled (the async barrier arrive): never called useless
+            if counts and counts.keys().isdisjoint(("xcnt", "asynccnt")) and not any(
+                    _retires(state[name], count) for name, count in counts.items()):
                 report.useless_waits.append(index)
             for name, count in counts.items():
                 state[name] = state[name].waited(count)
@@ -373,10 +379,11 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 elif need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
                     state[need.counter] = state[need.counter].waited(need.count)
         if facts.unit == "call":
-            # an LLVM callee waits for everything but stores before it returns: its stores may be in
-            # flight. A hand-written subroutine may leave anything in flight: a later wait is never useless.
+            # an LLVM callee waits for everything but stores (and asynchronous LDS copies) before it
+            # returns: they may be in flight. A hand-written subroutine may leave anything in flight: a
+            # later wait is never useless.
             for name in state:
-                stores = name in STORE_COUNTERS
+                stores = name in _LEFT_BY_CALLEES
                 state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset(),
                                       unseen=True)
             continue
@@ -403,7 +410,7 @@ def _idle(state: State) -> bool:
     return not any(counter.regs or counter.unknown for counter in state.values())
 
 
-_ACCESS_COUNTERS = ("loadcnt", "storecnt", "samplecnt", "bvhcnt")
+_ACCESS_COUNTERS = ("loadcnt", "storecnt", "samplecnt", "bvhcnt", "asynccnt")
 
 
 def _translated(state: State) -> None:

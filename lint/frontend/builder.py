@@ -23,7 +23,14 @@ from .metadata import (
     unusable_counts,
     usable_entry,
 )
-from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
+from .preprocessor import (
+    DEFAULT_EXPANSION_BUDGET,
+    DEFAULT_STATEMENT_BUDGET,
+    Emitted,
+    PlainRun,
+    Preprocessor,
+    plain_block_texts,
+)
 from .syntax import ParseFailure, parse_expressions
 
 TYPE_CHECKING = False
@@ -43,7 +50,8 @@ class BuildOptions:
     mcpu: str | None = None
     include_dirs: list[str] = field(default_factory=list)
     defsyms: dict[str, Value] = field(default_factory=dict)
-    statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements expansion may produce per file
+    statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements per file, its own and what expansion makes
+    expansion_budget: int = DEFAULT_EXPANSION_BUDGET  # statements `.rept`, `.irp` and macros may make per file
     wg_size: tuple[int, int] | None = None  # launch work-group sizes (smallest, largest), overriding the kernel's
     launch: Launch | None = None  # grid and device, for the launch-fill analysis
     min_waves: int | None = None  # occupancy every kernel should reach
@@ -500,6 +508,7 @@ def build_module(source: SourceFile, options: BuildOptions,
         options.defsyms,
         predefined=target.generation_symbols(_is_hsa(source, declared)) if target else None,
         statement_budget=options.statement_budget,
+        expansion_budget=options.expansion_budget,
         functions=target_functions(target) if target else None,
         size_of=_size_function(target) if target else None,
         register_files=target.register_files if target else None,

@@ -58,8 +58,11 @@ MAX_EXPANSION_CHARS = 1 << 22
 EXPANSION_TEXT_BUDGET = 1 << 24
 #: Files that go through the C preprocessor before the assembler (clang's `.S` and `.sx`).
 CPP_SUFFIXES = (".S", ".sx")
-#: Upper bound on statements produced by expansion for one input file.
+#: Upper bound on the statements of one input file, its own lines and what expansion makes.
 DEFAULT_STATEMENT_BUDGET = 4_000_000
+#: Upper bound on the statements `.rept`, `.irp` and macro expansions make in one input file: seven lines of
+#: nested `.rept` make millions, and a statement costs about 200 bytes once built (1M: ~200 MB).
+DEFAULT_EXPANSION_BUDGET = 1_000_000
 
 #: Raw blocks: opening directive -> closing directive. Their lines are not assembly.
 RAW_BLOCKS = {
@@ -460,6 +463,7 @@ class Preprocessor:
         defsyms: dict[str, Value] | None = None,
         predefined: Mapping[str, Value] | None = None,
         statement_budget: int = DEFAULT_STATEMENT_BUDGET,
+        expansion_budget: int = DEFAULT_EXPANSION_BUDGET,
         functions: Functions | None = None,
         size_of: Callable[[Statement], int | None] | None = None,
         register_files: dict[str, int] | None = None,
@@ -486,6 +490,8 @@ class Preprocessor:
         self.sources: dict[str, SourceFile] = {}
         self.statement_budget = statement_budget
         self.budget = statement_budget
+        self.expansion_budget = expansion_budget
+        self.expansion_left = expansion_budget  # of the statements expansions may still make
         self._budget_reported = False
         self._expansion_text_left = EXPANSION_TEXT_BUDGET
         self._macro_instantiations = 0  # the value of `\@`, as llvm-mc counts it
@@ -522,11 +528,12 @@ class Preprocessor:
             line = frame.lines[frame.index]
             frame.index += 1
             # the fast path in an expansion: a plain statement in an active region, with no #define or macro to apply
-            if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0:
+            if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0 and (
+                    frame.source is not None or self.expansion_left > 0):
                 plain = self._plain_text(line.text, plain_texts)
                 if (plain is not None and plain.first_word not in self.macros
                         and self.symbols.keys().isdisjoint(plain.names)):
-                    self._count(plain)
+                    self._count(plain, frame.source is None)
                     yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
                     continue
             yield from self._process(line, frame)
@@ -545,9 +552,10 @@ class Preprocessor:
             known[text] = plain
         return plain
 
-    def _count(self, plain: _Plain) -> None:
-        """What a plain statement changes: the budget, the next free registers and the location counter."""
+    def _count(self, plain: _Plain, expanded: bool) -> None:
+        """What a plain statement changes: the budgets, the next free registers and the location counter."""
         self.budget -= 1
+        self.expansion_left -= expanded
         for counts in (self._next_free, self._kernel_free):
             counts["v"] = max(counts["v"], plain.vgpr_end)
             counts["s"] = max(counts["s"], plain.sgpr_end)
@@ -736,10 +744,12 @@ class Preprocessor:
         if isinstance(parsed, ParseFailure):
             self._report("parse-error", parsed.message, line, frame, line.column + parsed.column - 1)
             return
-        if self.budget <= 0:
+        expanded = frame.source is None
+        if self.budget <= 0 or (expanded and self.expansion_left <= 0):
             self._out_of_budget(line, frame)
             return
         self.budget -= 1
+        self.expansion_left -= expanded
         if parsed.kind == "instruction":
             if not parsed.resolved or (parsed.pair is not None and not parsed.pair.resolved):
                 resolved = self._resolve_symbols(parsed, line, frame)
@@ -884,10 +894,11 @@ class Preprocessor:
         if not self._budget_reported:
             self._budget_reported = True
             step = f"{frame.chain[0].describe()} at {frame.chain[0].path}:{frame.chain[0].line}" if frame.chain else f"at {line.path}:{line.number}"
+            made = (f"expansions made more than {self.expansion_budget:,} statements" if self.budget > 0 else
+                    f"expansion produced more than {self.statement_budget:,} statements")
             self._report(
                 "parse-error",
-                f"expansion produced more than {self.statement_budget:,} statements ({step}); "
-                "remaining expansions skipped",
+                f"{made} ({step}); remaining expansions skipped",
                 line,
                 frame,
             )

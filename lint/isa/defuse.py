@@ -18,7 +18,7 @@ from . import OperandSpec, Variant, instruction_set
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-from .classes import InstructionClass, classify
+from .classes import InstructionClass, classify, is_async_lds
 
 Unit = tuple[str, int]
 
@@ -311,9 +311,11 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
         if variants:
             counts = sorted({v.required_count for v in variants} | {len(v.operands) for v in variants})
             problem = f"{mnemonic} takes {' or '.join(map(str, counts))} operands, not {len(operands)}"
-        # unknown form: be conservative, the first operand is written and every operand is read
+        # unknown form: be conservative, the first operand is written and the others are read (an
+        # asynchronous LDS copy's first operand is its LDS address: read)
+        written = -1 if is_async_lds(mnemonic) else 0
         for index, node in enumerate(operands):
-            (defs if index == 0 else uses).update(register_units(node))
+            (defs if index == written else uses).update(register_units(node))
         klass = classify(mnemonic, variants[0].encoding if variants else "", target, False, mod_names)
     else:
         variant, (used, implicit) = chosen

@@ -1,5 +1,5 @@
 """What a compiler listing's `.file`/`.loc` lines say: the source line each instruction came from, and which
-instructions inline asm issued (`;;#ASMSTART` ... `;;#ASMEND`)."""
+instructions inline asm issued (`;;#ASMSTART` ... `;;#ASMEND`); whether a file is LLVM's listing at all."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .ir import SourceFile
 
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
@@ -72,3 +74,22 @@ def debug_lines(text: str, listing: str) -> DebugLines:
     return found
 
 
+def llvm_inline_asm(source: SourceFile) -> frozenset[int] | None:
+    """The lines of an LLVM listing that lie between `;;#ASMSTART` and `;;#ASMEND`, where inline asm the compiler
+    did not analyse issued its instructions; None for a file that is not LLVM's listing (hand-written, or a code
+    object's disassembly). LLVM marks each function's end with a `.Lfunc_end<N>` label, and with verbose output
+    (llc, clang -S, hipcc --save-temps) its start with `; -- Begin function`."""
+    comments = source.comments
+    if "\n.Lfunc_end" not in source.text and not any(text.startswith("-- Begin function") for text in comments.values()):
+        return None
+    lines: set[int] = set()
+    start = None
+    for number, text in sorted(comments.items()):
+        if "#ASMSTART" in text:
+            start = number
+        elif "#ASMEND" in text and start is not None:
+            lines.update(range(start + 1, number))
+            start = None
+    if start is not None:  # an unterminated region runs to the end
+        lines.update(range(start + 1, source.line_count + 1))
+    return frozenset(lines)

@@ -321,7 +321,7 @@ class Target:
         """Largest encodable count per wait counter (a count of MAX never waits)."""
         if self.major >= 12:
             if self.is_gfx1250:  # no image or export instructions: no samplecnt, bvhcnt or expcnt
-                return {"loadcnt": 63, "storecnt": 63, "dscnt": 63, "kmcnt": 31, "xcnt": 63}
+                return {"loadcnt": 63, "storecnt": 63, "dscnt": 63, "kmcnt": 31, "xcnt": 63, "asynccnt": 63}
             return {"loadcnt": 63, "storecnt": 63, "samplecnt": 63, "bvhcnt": 7, "dscnt": 63, "kmcnt": 31,
                     "expcnt": 7}
         if self.major >= 10:
