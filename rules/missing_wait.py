@@ -86,7 +86,7 @@ from amdgpu_lint.isa.waits import wait_counts, wait_text
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.model.targets import Target
 
-_NOT_PROVEN = ("barrier-vmem", *LDS_DMA_UNPROVEN)  # reported as warnings
+_NOT_PROVEN = ("barrier-drain", "message", *LDS_DMA_UNPROVEN)  # reported as warnings
 
 CODE = "AGL201"
 NAME = "missing-wait"
@@ -145,10 +145,22 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     origin = f"{producer.mnemonic} at {producer.where}" if producer else "the caller's memory operations"
     if first.access == "barrier-lds":
         return (f"s_barrier while LDS written by {origin} may still be in flight: other waves can read stale LDS")
-    if first.access == "barrier-vmem":
-        return (f"{target.name} has no back-off barrier: LLVM drains vector memory operations (last "
-                f"{origin}) before s_barrier so that XNACK replay and traps cannot stall the barrier; this is its "
-                "code-generation policy, not a data race")
+    if first.access == "barrier-drain":
+        counters = " and ".join(sorted({need.counter for need in needs}))
+        return (f"{target.name} has no back-off barrier: memory operations (last {origin}) are in flight at "
+                f"s_barrier on {counters}; if one faults (XNACK replay, a memory violation, the debugger) the wave "
+                "cannot leave the barrier to take the trap and the workgroup may hang. LLVM waits for every "
+                "counter here; no data race is implied")
+    if first.access == "trap-return":
+        return (f"s_rfe returns from trap handler '{kernel.name}' while {origin} may still be writing "
+                f"{format_units({need.unit for need in needs if need.access == 'trap-return'})}: the interrupted "
+                "code resumes not knowing to wait for it")
+    if first.access == "message":
+        sent = _last_message(context, consumer)
+        where = f"{sent.mnemonic} at {sent.where}" if sent is not None else "a message"
+        return (f"{mnemonic} in trap handler '{kernel.name}' while {where} may still be going out; wait for "
+                "it to leave the wave first (the handler's s_sendmsg is then delivered before the wave resumes or "
+                "ends)")
     if first.access == "invalidate":
         return f"{mnemonic} invalidates the cache while loads (last {origin}) are in flight"
     if first.access == "return":
@@ -174,6 +186,13 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     if first.access == "read":
         return f"{units} {be} read here but may still be loading ({origin})"
     return f"{units} {be} overwritten here but may still be being written ({origin})"
+
+
+def _last_message(context: KernelContext, consumer: int):
+    """The nearest s_sendmsg* before the consumer in the listing (the message still in flight)."""
+    instructions = context.kernel.instructions
+    return next((instructions[index] for index in range(consumer - 1, -1, -1)
+                 if instructions[index].mnemonic.startswith("s_sendmsg")), None)
 
 
 def _partial_wait(context: KernelContext, target: Target, need: Need, consumer: int) -> str:

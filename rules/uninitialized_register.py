@@ -34,10 +34,10 @@ reachable from the entry; registers read after a call are not judged.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.initialized import InitializedAnalysis
+from amdgpu_lint.analyses.initialized import InitializedAnalysis, Uninitialized
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 
 CODE = "AGL007"
 NAME = "uninitialized-register"
@@ -51,6 +51,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     result = context.get(InitializedAnalysis)
     if result is None:
         return
+    yield from _bytes_never_written(context, result)
     for index, units in sorted(result.reads.items()):
         instruction = context.kernel.instructions[index]
         message = (f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
@@ -59,3 +60,43 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         if copies:
             message += f" ({format_units(copies)} {'holds a value' if len(copies) == 1 else 'hold values'} derived from such a register)"
         yield context.diagnostic(instruction.where, message, kernel=context.kernel.name)
+
+
+def bit_ranges(byte_mask: int) -> str:
+    """Bytes of a 32-bit register as bit ranges: 0b1100 is `31:16`, 0b0101 is `7:0 and 23:16`."""
+    ranges, byte = [], 0
+    while byte < 4:
+        if byte_mask >> byte & 1:
+            end = byte
+            while end + 1 < 4 and byte_mask >> (end + 1) & 1:
+                end += 1
+            ranges.append(f"{end * 8 + 7}:{byte * 8}")
+            byte = end + 1
+        else:
+            byte += 1
+    return " and ".join(ranges)
+
+
+def _bytes_never_written(context: KernelContext, result: Uninitialized) -> Iterator[Diagnostic]:
+    """Reads of bytes of a register that only narrower writes (d16 loads, fp8 packing, SDWA, true16) reached."""
+    instructions = context.kernel.instructions
+    if result.partial and context.module.symbols.get(f"{context.kernel.name}.num_vgpr") is not None:
+        return  # LLVM's output (its resource symbols): a register written in part holds an IR value with poison lanes
+    for index, reads in sorted(result.partial.items()):
+        instruction = instructions[index]
+        for unit, wanted, written, writer in reads:
+            register = format_units((unit,))
+            partly = instructions[writer]
+            missing, fresh = wanted & ~written, wanted & written
+            origin = (f"only bits {bit_ranges(written)} are written ({partly.mnemonic} at line {partly.where.line} "
+                      f"writes part of {register} and keeps the rest)")
+            if fresh:
+                message = (f"{instruction.mnemonic} reads bits {bit_ranges(wanted)} of {register}, but bits "
+                           f"{bit_ranges(missing)} are never written on any path from the kernel entry: {origin}; "
+                           "the value is half written, half garbage")
+            else:
+                message = (f"bits {bit_ranges(missing)} of {register} are read by {instruction.mnemonic} but never "
+                           f"written on any path from the kernel entry: {origin}")
+            yield context.diagnostic(instruction.where, message, kernel=context.kernel.name,
+                                     notes=(Note(f"{partly.mnemonic} writes part of {register} here",
+                                                 partly.where.path, partly.where.line, partly.where.column),))
