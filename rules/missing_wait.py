@@ -28,10 +28,21 @@ be in flight on some path, with the weakest sufficient wait:
   followed back through copies, labels and SGPRs spilled to VGPR lanes, is a tail call, not a
   return; a jump to the address the function was entered with (`s[30:31]`) is a return.
 
-As a warning: any vector memory operation in flight at `s_barrier` on gfx6-gfx908, which have
-no back-off barrier. LLVM drains them there as a code-generation policy (XNACK replay and traps
-must not stall a barrier), not because of a dependency; the analysis never assumes the barrier
-drained anything.
+- `s_sendmsg_rtn_b32/b64` results: the destination (an SGPR, a trap temporary, or EXEC) is written
+  when the answer returns, on `lgkmcnt` (gfx12 `kmcnt`);
+- in a trap handler (code that returns with `s_rfe`), results still coming into registers at
+  `s_rfe`: the interrupted code resumes not knowing to wait for them.
+
+As warnings:
+- anything in flight at `s_barrier` (`vmcnt`, `expcnt`, `lgkmcnt`) on gfx6-gfx908, which have no
+  back-off barrier: a memory operation that faults (XNACK replay, a memory violation, the debugger)
+  while the wave sits in the barrier cannot be handled and the workgroup may hang. LLVM waits for
+  every counter there (LLVM 22: gfx600-gfx908 get `s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)` as
+  needed; gfx90a, gfx94x, gfx950 and gfx10+ have the back-off barrier and get none). No data race
+  is implied, and the analysis never assumes the barrier drained anything;
+- messages in flight (`s_sendmsg`) at a trap handler's `s_rfe` or `s_endpgm`: wait for them to
+  leave the wave (ROCm's handler waits `lgkmcnt(0)` after `sendmsg(MSG_INTERRUPT)`). A kernel may end
+  with messages in flight (LLVM's `MSG_DEALLOC_VGPRS` before `s_endpgm`).
 
 The model follows LLVM's SIInsertWaitcnts: loads of one kind retire in order, SMEM does not,
 a counter with mixed kinds of events (LDS and SMEM on `lgkmcnt`) or a FLAT access pending needs a
@@ -70,6 +81,14 @@ race. It is the most common bug in hand-written GPU assembly.
 global_load_dwordx4 v[4:7], v0, s[0:1]
 global_load_dwordx4 v[8:11], v0, s[0:1] offset:16
 v_add_f32 v12, v4, v8          ; v[4:7] and v[8:11] may still be loading
+```
+```
+s_sendmsg_rtn_b32 ttmp3, sendmsg(MSG_RTN_GET_DOORBELL)
+s_and_b32 ttmp3, ttmp3, 0x3ff  ; the answer may not be back: s_waitcnt lgkmcnt(0) first
+```
+```
+ds_read_b32 v2, v1             ; gfx908
+s_barrier                      ; warning: lgkmcnt in flight at a barrier without back-off
 ```
 
 ## How to fix

@@ -286,7 +286,11 @@ def _known_reads(instruction: Instruction, info: DefUse) -> tuple[tuple[Unit, in
             bytes_read = selected if selected is not None else _operand_halves(operand)
             if bytes_read != ALL_BYTES:
                 read.extend((unit, bytes_read) for unit in register_units(operand)[:1])
-    return tuple((unit, bytes_read) for unit, bytes_read in read if unit[0] in ("v", "a"))
+    merged: dict[Unit, int] = {}  # a register named twice (an MFMA's A and B): once, with the bytes of both
+    for unit, bytes_read in read:
+        if unit[0] in ("v", "a"):
+            merged[unit] = merged.get(unit, 0) | bytes_read
+    return tuple(merged.items())
 
 
 class _Bits:
