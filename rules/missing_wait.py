@@ -178,8 +178,7 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
         sent = _last_message(context, consumer)
         where = f"{sent.mnemonic} at {sent.where}" if sent is not None else "a message"
         return (f"{mnemonic} in trap handler '{kernel.name}' while {where} may still be going out; wait for "
-                "it to leave the wave first (the handler's s_sendmsg is then delivered before the wave resumes or "
-                "ends)")
+                "it to leave the wave first, as ROCm's trap handler does after sendmsg(MSG_INTERRUPT)")
     if first.access == "invalidate":
         return f"{mnemonic} invalidates the cache while loads (last {origin}) are in flight"
     if first.access == "return":
