@@ -31,10 +31,21 @@ be in flight on some path, with the weakest sufficient wait:
   followed back through copies, labels and SGPRs spilled to VGPR lanes, is a tail call, not a
   return; a jump to the address the function was entered with (`s[30:31]`) is a return.
 
-As a warning: any vector memory operation in flight at `s_barrier` on gfx6-gfx908, which have
-no back-off barrier. LLVM drains them there as a code-generation policy (XNACK replay and traps
-must not stall a barrier), not because of a dependency; the analysis never assumes the barrier
-drained anything.
+- `s_sendmsg_rtn_b32/b64` results: the destination (an SGPR, a trap temporary, or EXEC) is written
+  when the answer returns, on `lgkmcnt` (gfx12 `kmcnt`);
+- in a trap handler (code that returns with `s_rfe`), results still coming into registers at
+  `s_rfe`: the interrupted code resumes not knowing to wait for them.
+
+As warnings:
+- anything in flight at `s_barrier` (`vmcnt`, `expcnt`, `lgkmcnt`) on gfx6-gfx908, which have no
+  back-off barrier: a memory operation that faults (XNACK replay, a memory violation, the debugger)
+  while the wave sits in the barrier cannot be handled and the workgroup may hang. LLVM waits for
+  every counter there (LLVM 22: gfx600-gfx908 get `s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)` as
+  needed; gfx90a, gfx94x, gfx950 and gfx10+ have the back-off barrier and get none). No data race
+  is implied, and the analysis never assumes the barrier drained anything;
+- messages in flight (`s_sendmsg`) at a trap handler's `s_rfe` or `s_endpgm`: wait for them to
+  leave the wave (ROCm's handler waits `lgkmcnt(0)` after `sendmsg(MSG_INTERRUPT)`). A kernel may end
+  with messages in flight (LLVM's `MSG_DEALLOC_VGPRS` before `s_endpgm`).
 
 The model follows LLVM's SIInsertWaitcnts: loads of one kind retire in order, SMEM does not,
 a counter with mixed kinds of events (LDS and SMEM on `lgkmcnt`) or a FLAT access pending needs a
@@ -75,6 +86,14 @@ global_load_dwordx4 v[4:7], v0, s[0:1]
 global_load_dwordx4 v[8:11], v0, s[0:1] offset:16
 v_add_f32 v12, v4, v8          ; v[4:7] and v[8:11] may still be loading
 ```
+```
+s_sendmsg_rtn_b32 ttmp3, sendmsg(MSG_RTN_GET_DOORBELL)
+s_and_b32 ttmp3, ttmp3, 0x3ff  ; the answer may not be back: s_waitcnt lgkmcnt(0) first
+```
+```
+ds_read_b32 v2, v1             ; gfx908
+s_barrier                      ; warning: lgkmcnt in flight at a barrier without back-off
+```
 
 ## How to fix
 Insert the wait the message names (`amdgpu-lint check --fix` does it), as late as possible:
@@ -91,7 +110,7 @@ from amdgpu_lint.model.debuglines import llvm_inline_asm
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.model.targets import Target
 
-_NOT_PROVEN = ("barrier-vmem", *LDS_DMA_UNPROVEN)  # reported as warnings
+_NOT_PROVEN = ("barrier-drain", "message", *LDS_DMA_UNPROVEN)  # reported as warnings
 
 CODE = "AGL201"
 NAME = "missing-wait"
@@ -165,10 +184,21 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     origin = f"{producer.mnemonic} at {producer.where}" if producer else "the caller's memory operations"
     if first.access == "barrier-lds":
         return (f"s_barrier while LDS written by {origin} may still be in flight: other waves can read stale LDS")
-    if first.access == "barrier-vmem":
-        return (f"{target.name} has no back-off barrier: LLVM drains vector memory operations (last "
-                f"{origin}) before s_barrier so that XNACK replay and traps cannot stall the barrier; this is its "
-                "code-generation policy, not a data race")
+    if first.access == "barrier-drain":
+        counters = " and ".join(sorted({need.counter for need in needs}))
+        return (f"{target.name} has no back-off barrier: memory operations (last {origin}) are in flight at "
+                f"s_barrier on {counters}; if one faults (XNACK replay, a memory violation, the debugger) the wave "
+                "cannot leave the barrier to take the trap and the workgroup may hang. LLVM waits for every "
+                "counter here; no data race is implied")
+    if first.access == "trap-return":
+        return (f"s_rfe returns from trap handler '{kernel.name}' while {origin} may still be writing "
+                f"{format_units({need.unit for need in needs if need.access == 'trap-return'})}: the interrupted "
+                "code resumes not knowing to wait for it")
+    if first.access == "message":
+        sent = _last_message(context, consumer)
+        where = f"{sent.mnemonic} at {sent.where}" if sent is not None else "a message"
+        return (f"{mnemonic} in trap handler '{kernel.name}' while {where} may still be going out; wait for "
+                "it to leave the wave first, as ROCm's trap handler does after sendmsg(MSG_INTERRUPT)")
     if first.access == "invalidate":
         return f"{mnemonic} invalidates the cache while loads (last {origin}) are in flight"
     if first.access == "return":
@@ -194,6 +224,13 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     if first.access == "read":
         return f"{units} {be} read here but may still be loading ({origin})"
     return f"{units} {be} overwritten here but may still be being written ({origin})"
+
+
+def _last_message(context: KernelContext, consumer: int):
+    """The nearest s_sendmsg* before the consumer in the listing (the message still in flight)."""
+    instructions = context.kernel.instructions
+    return next((instructions[index] for index in range(consumer - 1, -1, -1)
+                 if instructions[index].mnemonic.startswith("s_sendmsg")), None)
 
 
 def _partial_wait(context: KernelContext, target: Target, need: Need, consumer: int) -> str:

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .cfg import ControlFlowGraph
     from .hazards import Facts
-    from .initialized import FlowBits
+    from .initialized import ByteWidths, FlowBits
     from .latency import LatencyTable
     from .rdna_hazards import RdnaFacts
     from .waitcnt import WaitFacts
@@ -69,8 +69,9 @@ class InstructionFacts:
     hazard: Facts | None = None  # the hazard rows' view (hazards.py)
     rdna: RdnaFacts | None = None  # the RDNA hazard rows' view (rdna_hazards.py)
     waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
-    #: (numbering, uses, defs, how it moves written values) in the register bits of initialized.py
-    registers: tuple[int, int, int, FlowBits | None] | None = None
+    #: (numbering, uses, defs, how it moves written values, the bytes it writes or reads where it names them) in
+    #: the register bits of initialized.py
+    registers: tuple[int, int, int, FlowBits | None, ByteWidths | None] | None = None
     extent: RegisterExtent | None = None  # see register_extent
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
 

@@ -18,7 +18,10 @@ the kernel (or function) can build an LDS address, i.e. reads the shared apertur
 access, as LLVM treats flat-for-global and tgsplit code. An `s_setpc_b64` whose target was built
 from a symbol (`s_getpc_b64` + `@rel32`, a GOT load) on every path into it, through copies and
 VGPR-lane spills, is a tail call: the callee waits at entry.
-On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported but never assumed.
+On targets without a back-off barrier every counter drained before `s_barrier` is reported but never
+assumed. A trap handler (it returns with `s_rfe`) must not leave results in flight into registers at
+`s_rfe`, nor messages in flight at `s_rfe` or `s_endpgm`; `s_sendmsg_rtn` writes its destination
+(EXEC too) when the message returns, on the LDS/SMEM counter.
 """
 
 from __future__ import annotations
@@ -47,6 +50,11 @@ LDS_DMA_UNPROVEN = ("lds-dma-unproven", "lds-dma-m0-elsewhere")
 LDS_DMA: Unit = ("lds_dma", -1)  # LDS written by buffer_load ... lds / global_load_lds; in a state ("lds_dma", index)
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics
 _REGISTER_FILES = frozenset(("v", "s", "a"))
+#: Registers a memory operation or message may write later: the register files, the trap temporaries, and
+#: EXEC, VCC and M0 (`s_sendmsg_rtn_b32 exec_lo` or an SMEM load into them).
+_RESULT_FILES = _REGISTER_FILES | {"ttmp", "exec", "vcc", "m0"}
+#: What a target without a back-off barrier drains before s_barrier (LLVM waits for every counter there).
+_BARRIER_DRAINED = ("vmcnt", "expcnt", "lgkmcnt")
 LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
 STORE_COUNTERS = frozenset(("vscnt", "storecnt"))
 #: Counters whose events write no register a later instruction could see half-written (gfx1250's
@@ -134,7 +142,8 @@ class Need:
     unit: Unit
     producer: int | None  # instruction index; None for the caller's events at function entry
     #: "read", "overwritten", "source-overwritten" (a register the operation reads), "barrier-lds",
-    #: "barrier-vmem", "invalidate", "return", or one of LDS_DMA_UNPROVEN
+    #: "barrier-drain", "invalidate", "return", "trap-return" (s_rfe), "message" (a trap handler's exit with a
+    #: message in flight), or one of LDS_DMA_UNPROVEN
     access: str
 
 
@@ -155,7 +164,7 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
         return []
     gfx10 = target.major >= 10
     events = []
-    registers = frozenset(unit for unit in info.defs if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
+    registers = frozenset(unit for unit in info.defs if unit[0] in _RESULT_FILES) if info.variant else frozenset()
     registers = info.defs if registers == info.defs else registers  # one set kept, not two equal ones
     may_reach_lds = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
     flat = may_reach_lds and target.major < 10  # gfx10+ count FLAT's two halves in order (LLVM)
@@ -189,8 +198,8 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
         elif klass.unit == "ds":
             marked = registers | ({LDS_STORE} if klass.kind in ("write", "write2", "atomic") else frozenset())
             events.append(Event(counter, klass.memory, marked))
-        elif klass.unit == "message":
-            events.append(Event(counter, "message", frozenset()))
+        elif klass.unit == "message":  # s_sendmsg_rtn writes its destination when the answer comes back
+            events.append(Event(counter, "message", registers))
         else:  # gfx12 barrier state queries and s_barrier_leave count as SMEM
             events.append(Event(counter, "smem", registers))
     return events
@@ -255,7 +264,7 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
         shared.waits = WaitFacts(
             wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction),
             invalidates, _reads_shared_aperture(instruction), _test_key(instruction), _bound(instruction),
-            (as_global, as_lds), klass.unit, invalidates or klass.unit in ("barrier", "return"))
+            (as_global, as_lds), klass.unit, invalidates or klass.unit in ("barrier", "return", "endpgm"))
     return shared.waits
 
 
@@ -274,6 +283,7 @@ class _Walk:
     lds_places: _LdsPlaces  # where LDS DMAs write and DS instructions access, as far as the listing shows
     lds_read_follows: Callable[[int, int], bool]  # (barrier, latest LDS writer) -> may other waves read it
     banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb modes meet: `v5` may name v261, so VGPRs are not tracked
+    trap_handler: bool = False  # returns with s_rfe: entered by the hardware, returns to interrupted code
     maxima: dict[str, int] = field(default_factory=dict)  # the target's most outstanding events per counter
 
 
@@ -310,7 +320,7 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "read"))
         for unit in defs:
             entry = regs.get(unit)
-            if entry is None or unit[0] not in _REGISTER_FILES:
+            if entry is None or unit[0] not in _RESULT_FILES:
                 continue
             if name in LOAD_COUNTERS and access.starts(name, entry[2]):
                 continue  # loads of one type write their VGPRs in order
@@ -325,22 +335,43 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             store = lds_counter.regs.get(LDS_STORE) if lds_counter else None
             if lds_counter is not None and store is not None and walk.lds_read_follows(index, store[1]):
                 needs.append(Need(name, 0 if lds_counter.out_of_order else store[0], LDS_STORE, store[1], "barrier-lds"))
-        vm = state.get("vmcnt")
-        if not target.has_back_off_barrier and vm is not None and vm.pending:
-            producer = max((entry[1] for entry in vm.regs.values()), default=None)
-            needs.append(Need("vmcnt", 0, ("vmem", 0), producer, "barrier-vmem"))
+        if not target.has_back_off_barrier:
+            drained = {need.counter for need in needs if need.access == "barrier-lds"}  # said as a race already
+            for name in _BARRIER_DRAINED:
+                outstanding = state.get(name)
+                if outstanding is not None and outstanding.pending and name not in drained:
+                    producer = max((entry[1] for entry in outstanding.regs.values()), default=None)
+                    needs.append(Need(name, 0, ("memory", 0), producer, "barrier-drain"))
     if facts.invalidates:
         for name in ("vmcnt", "loadcnt"):
             loads = state.get(name)
             if loads is not None and loads.pending:
                 producer = max((entry[1] for entry in loads.regs.values()), default=None)
                 needs.append(Need(name, 0, ("vmem", 0), producer, "invalidate"))
+    if walk.trap_handler and info.klass.unit in ("return", "endpgm"):
+        needs.extend(_trap_exit_needs(index, info, state, walk))
     if walk.is_function and info.klass.unit == "return" and index not in walk.tail_calls:
         for name, counter in state.items():
             if name not in _NO_REGISTER_RESULTS and (counter.regs or counter.unknown):
                 unit = min(counter.regs) if counter.regs else ("v", 0)
                 producer = counter.regs[unit][1] if counter.regs else None
                 needs.append(Need(name, 0, unit, producer, "return"))
+    return needs
+
+
+def _trap_exit_needs(index: int, info: DefUse, state: State, walk: _Walk) -> list[Need]:
+    """A trap handler's exit: at `s_rfe` the interrupted code resumes and cannot know of results still
+    coming into registers; at `s_rfe` and `s_endpgm` messages must have gone out."""
+    needs = []
+    returns = info.klass.unit == "return" and walk.kernel.instructions[index].mnemonic.startswith("s_rfe")
+    for name, counter in state.items():
+        results = [unit for unit, entry in counter.regs.items() if unit[0] in _RESULT_FILES
+                   and entry[2] not in _SOURCE_LOCKS] if returns and name not in _NO_REGISTER_RESULTS else ()
+        if results:
+            unit = min(results)
+            needs.append(Need(name, 0, unit, counter.regs[unit][1], "trap-return"))
+        elif (returns or info.klass.unit == "endpgm") and counter.pending and "message" in counter.types:
+            needs.append(Need(name, 0, ("message", 0), None, "message"))
     return needs
 
 
@@ -376,7 +407,7 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 if need.access in LDS_DMA_UNPROVEN:  # said once; the loads' own registers stay tracked
                     state[need.counter] = replace(state[need.counter], regs={
                         unit: entry for unit, entry in state[need.counter].regs.items() if unit[0] != "lds_dma"})
-                elif need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
+                elif need.access != "barrier-drain":  # a policy, not a dependency: never assumed to drain
                     state[need.counter] = state[need.counter].waited(need.count)
         if facts.unit == "call":
             # an LLVM callee waits for everything but stores (and asynchronous LDS copies) before it
@@ -761,7 +792,7 @@ class WaitcntAnalysis(Analysis):
                      is_function, flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
-                     def_use.banks_unknown, maxima)
+                     def_use.banks_unknown, any(m.startswith("s_rfe") for m in mnemonics), maxima)
 
         def initial() -> State:
             # a function starts with the caller's events in flight (stores write no register)
