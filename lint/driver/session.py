@@ -64,6 +64,7 @@ class Flags:
     includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
     compiler: str | None = None  # --compiler: the HIP/OpenCL compiler
     trust_repository_compiler: bool = False  # --trust-repository-compiler: a repository's `compiler =` may run
+    assembler: str | None = None  # --assembler: the assembler run alongside the lint ("none": none)
     locations: str = "source"  # findings on a -g listing: at its source lines, or on the "listing"
 
 
@@ -144,21 +145,34 @@ def _config_in(directory: Path, flags: Flags) -> Config:
 
 
 def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
-    """How HIP and OpenCL inputs are compiled: the compiler the command line or the user's own configuration names,
-    a repository's only where the user trusts it (else a note says it was not used)."""
+    """How HIP and OpenCL inputs are compiled, and which assembler checks assembly: the programs the command line
+    (or for the assembler, `$AMDGPU_LINT_ASSEMBLER`) or the user's own configuration names, a repository's only where
+    the user trusts it (else a note says it was not used)."""
     from .config import user_config, user_config_path
 
     own = user_config(user_config_path()) if flags.use_config else Config()
+    trusted = own.trust_repository_compiler or flags.trust_repository_compiler or config.path == user_config_path()
     compiler, notes = flags.compiler or own.compiler, []
     if config.compiler and compiler is None:
-        if own.trust_repository_compiler or flags.trust_repository_compiler or config.path == user_config_path():
+        if trusted:
             compiler = config.compiler
         else:
             notes.append(f"{config.path} names the compiler '{config.compiler}': not run (a linted repository does "
                          "not choose the program that runs; allow it with trust-repository-compiler = true in "
                          f"{user_config_path()} or --trust-repository-compiler)")
+    assembler = flags.assembler or os.environ.get("AMDGPU_LINT_ASSEMBLER") or own.assembler
+    if config.assembler and assembler is None and trusted:
+        assembler = config.assembler
+    found = None
+    if assembler is None or assembler.strip().lower() != "none":  # nothing to import for none
+        from ..frontend.assembler import find_assembler
+
+        try:
+            found = find_assembler(assembler)
+        except LookupError as error:
+            raise UsageError(f"assembler: {error}") from None
     return {"compiler": compiler, "compile_flags": tuple(config.compile_flags),
-            "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes)}
+            "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes), "assembler": found}
 
 
 def settings_for(path: Path, flags: Flags) -> Settings:
@@ -360,7 +374,10 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     cached = cache.load(key)
     if cached is not None:
         diagnostics, quoted = cached
-        return [FileResult(str(job.path), None, diagnostics, None, quoted)]
+        from ..rules import assembler_error
+
+        checked = settings.options.assembler if assembler_error.CODE in job.rule_codes else None
+        return [FileResult(str(job.path), None, diagnostics, None, quoted, assembler=checked)]
     (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False, processes=processes)
     if result.module is not None and result.error is None:
         included = [p for p in result.module.sources if p != result.path]

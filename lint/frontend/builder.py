@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .assembler import Assembler, AssemblerRun
+
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
 KernelHandler = Callable[[Module, list[Kernel]], None]
@@ -55,6 +58,7 @@ class BuildOptions:
     compile_flags: tuple[str, ...] = ()  # the configuration's flags for HIP/OpenCL inputs
     hip_suffixes: tuple[str, ...] = ()  # suffixes compiled as HIP besides .hip
     input_notes: tuple[str, ...] = ()  # what choosing them left out (a repository's compiler, refused flags)
+    assembler: Assembler | None = None  # the user's assembler, run on assembly files alongside the lint
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
@@ -96,6 +100,34 @@ def resolve_target(
         except UnknownTarget as error:
             findings.append(Finding("unknown-target", f"unknown processor '{error}' in target '{text}'", where))
     return None
+
+
+def start_assembler(source: SourceFile, options: BuildOptions) -> AssemblerRun | None:
+    """The user's assembler started on the file for the target the build reads (`.amdgcn_target`, else `--mcpu`),
+    with its include directories and symbols; None without an assembler or a known target."""
+    if options.assembler is None:
+        return None
+    declared = _scan_target(source)
+    target = next((found for found in map(_known_target, (declared[0] if declared else None, options.mcpu)) if found),
+                  None)
+    if target is None:
+        return None
+    if declared and "--" in declared[0]:
+        triple = declared[0].rsplit("--", 1)[0]
+    else:
+        triple = "amdgcn-amd-amdhsa" if _is_hsa(source, declared) else "amdgcn-amd-amdpal"
+    from .assembler import start
+
+    return start(source.text, source.path, options.assembler, triple, target,
+                 [os.path.abspath(directory) for directory in options.include_dirs],
+                 {name: value for name, value in options.defsyms.items() if isinstance(value, int)})
+
+
+def _known_target(text: str | None) -> Target | None:
+    try:
+        return parse_target_id(text) if text else None
+    except UnknownTarget:
+        return None
 
 
 @dataclass(slots=True)

@@ -174,7 +174,7 @@ def compile_listing(source: Path, cpu: str, compiler: Compiler, flags: list[str]
     """(listing path, listing text) of `source` compiled for `cpu`; a cached listing when nothing it was made from
     changed. Raises CompileError."""
     base = _command(compiler, source, cpu, flags, opencl)
-    version = _version(compiler.path)
+    version = program_version(compiler.path)
     key = hashlib.sha256("\0".join([str(source.resolve()), source.read_text(errors="replace"), version, *base])
                          .encode()).hexdigest()[:24]
     directory = Path(tempfile.gettempdir()) / "amdgpu-lint" / key
@@ -213,8 +213,8 @@ def _command(compiler: Compiler, source: Path, cpu: str, flags: list[str], openc
     return [*base, *chosen, str(source)]
 
 
-def _version(compiler: str) -> str:
-    """The compiler's `--version` line, asked once per build of the compiler (by path, size and time) and kept
+def program_version(compiler: str) -> str:
+    """A compiler's (or assembler's) `--version` line, asked once per build of the compiler (by path, size and time) and kept
     beside the listings: a process start saved on every lint."""
     try:
         status = os.stat(shutil.which(compiler) or compiler)
