@@ -156,7 +156,10 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
     registers = info.defs if registers == info.defs else registers  # one set kept, not two equal ones
     may_reach_lds = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
     flat = may_reach_lds and target.major < 10  # gfx10+ count FLAT's two halves in order (LLVM)
+    kept = target.wait_counter_max
     for counter in klass.counters:
+        if counter not in kept:  # a counter the target does not have (an instruction it lacks): nothing to wait for
+            continue
         if counter == "xcnt":  # gfx1250: the registers an access reads stay locked until translated
             sources = frozenset(unit for unit in info.uses if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
             events.append(Event(counter, "smem" if klass.unit == "smem" else "translation", sources))

@@ -189,6 +189,8 @@ class _Place:
 def parse_messages(stderr: str, path: str) -> list[AssemblerMessage]:
     """The errors and warnings in the assembler's output, each at the outermost line of the file at `path`
     (messages that name no line of it, such as an unknown processor, are left out); one per line and message."""
+    if "is not a recognized processor" in stderr:
+        return []  # it assembled for another processor: its messages say nothing of this one
     groups: list[tuple[str, str, list[_Place]]] = []  # (kind, message, places innermost first)
     included: list[tuple[str, int]] = []
     last: _Place | None = None

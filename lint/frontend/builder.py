@@ -12,12 +12,13 @@ from ..model.devices import Launch
 from ..model.expr import EvalError, Value, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import LocalRef, Statement, Sym
-from ..model.targets import Target, UnknownTarget, parse_target_id
+from ..model.targets import Target, UnknownTarget, old_spelling, parse_target_id
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
     AMDHSA_MAXIMA,
     MetadataError,
+    against_target,
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
@@ -96,9 +97,15 @@ def resolve_target(
         candidates.append((mcpu, Provenance(path, 1)))
     for text, where in candidates:
         try:
-            return parse_target_id(text)
+            target = parse_target_id(text)
         except UnknownTarget as error:
             findings.append(Finding("unknown-target", f"unknown processor '{error}' in target '{text}'", where))
+            continue
+        today = old_spelling(text) if declared and text == declared[0] else None
+        if today is not None:
+            findings.append(Finding("unknown-target", f"'{text}' is the target spelling of before 2020, which llvm-mc 22 "
+                                    f"refuses; read as '{today}' (write \"{_today(text, today)}\")", where))
+        return target
     return None
 
 
@@ -128,6 +135,11 @@ def _known_target(text: str | None) -> Target | None:
         return parse_target_id(text) if text else None
     except UnknownTarget:
         return None
+
+
+def _today(text: str, target_id: str) -> str:
+    """`text` (a target in the spelling of before 2020) with its processor part spelt as `target_id`."""
+    return f"{text.rsplit('--', 1)[0]}--{target_id}" if "--" in text else target_id
 
 
 @dataclass(slots=True)
@@ -441,6 +453,9 @@ class _Builder:
                         "parse-error", f"'.amdhsa_{key}' is {value}, out of range (0 to {AMDHSA_MAXIMA[key]})",
                         directive_where))
                     value = None  # unknown: nothing is sized by it
+                refused = against_target(key, value, module.target)
+                if refused:
+                    module.findings.append(Finding("parse-error", refused, directive_where))
                 values[key] = value
             for missing in fill_descriptor_defaults(values, module.target):
                 module.findings.append(Finding("parse-error", f".amdhsa_kernel '{name}' lacks required '.amdhsa_{missing}'", where))
