@@ -220,3 +220,13 @@ def test_an_assembler_that_does_not_know_the_processor_says_nothing():
              "<stdin>:3:3: error: instruction not supported on this GPU\n"
     assert parse_messages(stderr, "k.s") == []
 
+
+
+@needs_llvm_mc
+def test_the_assembler_assembles_with_the_features_mcpu_adds(capsys, tmp_path):
+    path = tmp_path / "k.s"
+    path.write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx1200"\nk:\n  v_add_f16 v0.l, v1.l, v2.l\n  s_endpgm\n')
+    argv = ["check", "--no-config", "--no-cache", "--assembler", "llvm-mc-22", "--format", "json", str(path)]
+    refused = json.loads(run(capsys, *argv)[1])["diagnostics"]  # gfx12 assembles without 16-bit halves by default
+    assert [(d["line"], d["name"]) for d in refused] == [(3, "assembler-error")]
+    assert json.loads(run(capsys, *argv, "--mcpu", "gfx1200:real-true16+")[1])["diagnostics"] == []

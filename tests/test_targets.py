@@ -222,3 +222,12 @@ def test_the_instructions_gfx1250_lacks_are_what_llvm_mc_22_says():
     script = Path(__file__).resolve().parent.parent / "scripts" / "gen_absent_instructions.py"
     run = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_mcpu_adds_the_features_the_file_target_cannot_carry(snippet):
+    text = '.amdgcn_target "amdgcn-amd-amdhsa--gfx1030"\nk:\n  s_endpgm\n'
+    assert snippet.build(text).target.default_wave_size == 32
+    assert snippet.build(text, mcpu="gfx1030:wavefrontsize64+").target.default_wave_size == 64
+    assert snippet.build(text, mcpu="gfx1100:wavefrontsize64+").target.default_wave_size == 32  # another processor: the file's
+    xnack = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a:xnack-"\nk:\n  s_endpgm\n'
+    assert snippet.build(xnack, mcpu="gfx90a:xnack+:tgsplit+").target.features == {"xnack": False, "tgsplit": True}

@@ -6,7 +6,7 @@ import contextlib
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model.devices import Launch
 from ..model.expr import EvalError, Value, evaluate, target_functions
@@ -105,8 +105,18 @@ def resolve_target(
         if today is not None:
             findings.append(Finding("unknown-target", f"'{text}' is the target spelling of before 2020, which llvm-mc 22 "
                                     f"refuses; read as '{today}' (write \"{_today(text, today)}\")", where))
-        return target
+        return _with_mcpu_features(target, mcpu) if declared and text == declared[0] else target
     return None
+
+
+def _with_mcpu_features(target: Target, mcpu: str | None) -> Target:
+    """The target of `.amdgcn_target` with the features `--mcpu` adds for the same processor: those the directive does
+    not name (`--mcpu gfx1200:real-true16+`, `gfx1030:wavefrontsize64+`: options of the build, not of the target id)."""
+    given = _known_target(mcpu)
+    if given is None or given.name != target.name or not given.features:
+        return target
+    merged = {**given.features, **target.features}
+    return target if merged == target.features else replace(target, features=merged)
 
 
 def start_assembler(source: SourceFile, options: BuildOptions) -> AssemblerRun | None:
@@ -115,8 +125,8 @@ def start_assembler(source: SourceFile, options: BuildOptions) -> AssemblerRun |
     if options.assembler is None:
         return None
     declared = _scan_target(source)
-    target = next((found for found in map(_known_target, (declared[0] if declared else None, options.mcpu)) if found),
-                  None)
+    target = _known_target(declared[0]) if declared else None
+    target = _with_mcpu_features(target, options.mcpu) if target is not None else _known_target(options.mcpu)
     if target is None:
         return None
     if declared and "--" in declared[0]:
