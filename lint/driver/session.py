@@ -147,7 +147,7 @@ def _config_in(directory: Path, flags: Flags) -> Config:
 def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
     """How HIP and OpenCL inputs are compiled, and which assembler checks assembly: the programs the command line
     (or for the assembler, `$AMDGPU_LINT_ASSEMBLER`) or the user's own configuration names, a repository's only where
-    the user trusts it (else a note says it was not used)."""
+    the user trusts it (else a note says the compiler was not used; the default assembler runs instead)."""
     from .config import user_config, user_config_path
 
     own = user_config(user_config_path()) if flags.use_config else Config()
