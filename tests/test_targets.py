@@ -231,3 +231,12 @@ def test_mcpu_adds_the_features_the_file_target_cannot_carry(snippet):
     assert snippet.build(text, mcpu="gfx1100:wavefrontsize64+").target.default_wave_size == 32  # another processor: the file's
     xnack = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a:xnack-"\nk:\n  s_endpgm\n'
     assert snippet.build(xnack, mcpu="gfx90a:xnack+:tgsplit+").target.features == {"xnack": False, "tgsplit": True}
+
+
+def test_a_wait_gfx1250_lacks_waits_for_nothing(snippet):
+    """s_waitcnt and s_wait_expcnt do not assemble on gfx1250: each is one unknown-instruction error, and the load before
+    them is still waited for where its result is read."""
+    text = ('.amdgcn_target "amdgcn-amd-amdhsa--gfx1250"\n.text\nk:\n  global_load_b32 v1, v0, s[0:1]\n'
+            "  s_waitcnt vmcnt(0)\n  s_wait_expcnt 0\n  v_add_f32 v2, v1, v1\n  s_endpgm\n")
+    assert [(d.name, d.line) for d in snippet.lint(text).diagnostics] == [
+        ("unknown-instruction", 5), ("unknown-instruction", 6), ("missing-wait", 7)]

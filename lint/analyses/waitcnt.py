@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from heapq import heappop, heappush
 from operator import attrgetter, itemgetter
 
+from ..isa import absent_mnemonics
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..model.ir import BasicBlock, Instruction, Kernel
@@ -251,8 +252,10 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
         if klass.unit == "vmem" and klass.memory == "flat":
             as_lds = Access(tuple(events_of(info, target, True, instruction)), True)
         invalidates = instruction.mnemonic.startswith(_INVALIDATES)
+        lacked = instruction.mnemonic in absent_mnemonics(target)  # not assembled there: it waits for nothing
         shared.waits = WaitFacts(
-            wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction),
+            None if lacked else wait_counts(instruction.mnemonic, instruction.operands, target),
+            _built_in_expcnt_wait(instruction),
             invalidates, _reads_shared_aperture(instruction), _test_key(instruction), _bound(instruction),
             (as_global, as_lds), klass.unit, invalidates or klass.unit in ("barrier", "return"))
     return shared.waits
