@@ -230,3 +230,12 @@ def test_the_assembler_assembles_with_the_features_mcpu_adds(capsys, tmp_path):
     refused = json.loads(run(capsys, *argv)[1])["diagnostics"]  # gfx12 assembles without 16-bit halves by default
     assert [(d["line"], d["name"]) for d in refused] == [(3, "assembler-error")]
     assert json.loads(run(capsys, *argv, "--mcpu", "gfx1200:real-true16+")[1])["diagnostics"] == []
+
+
+def test_past_an_include_the_assembler_did_not_find_it_says_nothing():
+    """The linter finds an include beside the including file too; llvm-mc does not, and then misses its macros."""
+    stderr = ("<stdin>:3:3: error: invalid operand for instruction\n"
+              "<stdin>:5:12: error: Could not find include file 'macros.inc'\n"
+              "<stdin>:9:3: error: invalid instruction\n")
+    (before,) = parse_messages(stderr, "k.s")
+    assert (before.line, before.message) == (3, "invalid operand for instruction")

@@ -170,7 +170,8 @@ def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
         try:
             found = find_assembler(assembler)
         except LookupError as error:
-            raise UsageError(f"assembler: {error}") from None
+            raise UsageError(f"{error} (named by --assembler, $AMDGPU_LINT_ASSEMBLER or assembler = in the "
+                             "configuration; 'none' runs none)") from None
     return {"compiler": compiler, "compile_flags": tuple(config.compile_flags),
             "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes), "assembler": found}
 

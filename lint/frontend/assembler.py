@@ -131,16 +131,17 @@ class AssemblerRun:
     def __init__(self, arguments: list[str], text: str, path: str):
         self.path = path
         self._messages: list[AssemblerMessage] | None = None
-        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - read and closed once the assembler is done
+        self._process: subprocess.Popen | None = None
+        self._errors = None
         directory = os.path.dirname(os.path.abspath(path))
-        try:
+        try:  # stdin and stderr are files: neither side waits for the other while the lint runs
+            self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - read and closed once the assembler is done
             with tempfile.TemporaryFile() as given:
                 given.write(text.encode("utf-8", errors="replace"))
                 given.seek(0)
-                self._process: subprocess.Popen | None = subprocess.Popen(
-                    arguments, stdin=given, stdout=subprocess.DEVNULL, stderr=self._errors,
-                    cwd=directory if os.path.isdir(directory) else None)
-        except OSError:
+                self._process = subprocess.Popen(arguments, stdin=given, stdout=subprocess.DEVNULL, stderr=self._errors,
+                                                 cwd=directory if os.path.isdir(directory) else None)
+        except OSError:  # no temporary file or the program cannot start: nothing to report
             self._process = None
 
     def messages(self) -> list[AssemblerMessage]:
@@ -154,8 +155,9 @@ class AssemblerRun:
                     self._process.kill()
                     self._process.wait()
                 else:
-                    self._errors.seek(0)
-                    self._messages = parse_messages(self._errors.read().decode(errors="replace"), self.path)
+                    if self._errors is not None:
+                        self._errors.seek(0)
+                        self._messages = parse_messages(self._errors.read().decode(errors="replace"), self.path)
             self.close()
         return self._messages
 
@@ -165,7 +167,9 @@ class AssemblerRun:
             self._process.kill()
             self._process.wait()
         self._process = None
-        self._errors.close()
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
 
 
 def start(source_text: str, path: str, assembler: Assembler, triple: str, target: Target,
@@ -213,13 +217,17 @@ def parse_messages(stderr: str, path: str) -> list[AssemblerMessage]:
         elif kind != "note":
             groups.append((kind, located.group("message"), [last]))
     found: dict[tuple[int, str], AssemblerMessage] = {}
-    for kind, message, places in groups:
-        if message.startswith("Could not find include file"):
-            continue  # the linter looks beside the including file too, and reports an include it cannot find
+    unread = None  # the first line whose include the assembler did not find (the linter also looks beside the
+    for kind, message, places in groups:  # including file, and reports an include it cannot find itself)
         converted = _at_outermost(kind == "error", message, places, path)
-        if converted is not None:
+        if converted is None:
+            continue
+        if message.startswith("Could not find include file"):
+            unread = converted.line if unread is None else min(unread, converted.line)
+        else:
             found.setdefault((converted.line, converted.message), converted)
-    return list(found.values())
+    # past an include it did not read, the assembler may miss macros and symbols the file has: it says nothing there
+    return [message for message in found.values() if unread is None or message.line < unread]
 
 
 def _at_outermost(error: bool, message: str, places: list[_Place], path: str) -> AssemblerMessage | None:
