@@ -217,8 +217,10 @@ def parse_messages(stderr: str, path: str) -> list[AssemblerMessage]:
         elif kind != "note":
             groups.append((kind, located.group("message"), [last]))
     found: dict[tuple[int, str], AssemblerMessage] = {}
-    unread = None  # the first line whose include the assembler did not find (the linter also looks beside the
-    for kind, message, places in groups:  # including file, and reports an include it cannot find itself)
+    # the first line whose include the assembler did not find (the linter also looks beside the including file,
+    # and reports an include it cannot find itself)
+    unread: int | None = None
+    for kind, message, places in groups:
         converted = _at_outermost(kind == "error", message, places, path)
         if converted is None:
             continue
