@@ -12,7 +12,9 @@ checks run: parse-error, unknown-directive, undefined-symbol, unknown-target, in
 unknown-instruction find what they know of (syntax, instruction names and operand forms per target,
 symbols, directives); operand ranges, modifiers per encoding and what only the object writer checks
 are left to the build. Assembly made from another input (LLVM IR, code objects, HIP) is not assembled
-again.
+again. llvm-mc looks for an `.include` in its working directory (the file's) and the include
+directories, not beside an included file: past an include it did not find, its messages are left
+out (they may only say that a macro from it is missing).
 
 ## Why it matters
 The build stops at the first of these; amdgpu-lint reports them all at once, in the editor too
