@@ -94,6 +94,9 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
                         "hipcc, ROCm's amdclang++, the newest clang++-NN on PATH)")
     parser.add_argument("--trust-repository-compiler", action="store_true",
                         help="run the compiler a repository's configuration names (not done otherwise)")
+    parser.add_argument("--assembler", metavar="PROGRAM", help="the assembler run on assembly files alongside the lint, "
+                        "each of its errors a finding (default: $AMDGPU_LINT_ASSEMBLER, ROCm's llvm-mc, the newest "
+                        "llvm-mc-NN on PATH; 'none': do not run one)")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add a .include search directory")
     parser.add_argument("--defsym", action="append", default=[], type=_defsym, metavar="NAME=VALUE", help="define an assembler symbol")
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml / .amdgpu-lint.toml")
@@ -272,7 +275,7 @@ def _flags(args: argparse.Namespace) -> Flags:
         extend_select=args.extend_select if checking else [],
         wg_size=args.wg_size, grid=args.grid, device=args.device, cus=args.cus, min_waves=args.min_waves,
         latency_table=args.latency_table, locations=args.locations, compiler=args.compiler,
-        trust_repository_compiler=args.trust_repository_compiler,
+        trust_repository_compiler=args.trust_repository_compiler, assembler=args.assembler,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
         fail_on=args.fail_on if checking else None, baseline=baseline, use_baseline=checking or baseline is not None,
         includers=checking and args.includers,
@@ -403,6 +406,12 @@ def _print_notes(results: list[FileResult]) -> None:
         print(f"amdgpu-lint: note: {note}", file=sys.stderr)
 
 
+def _assemblers(results: list[FileResult]) -> list[dict[str, str]]:
+    """The user's assemblers the files were checked with (name, path, version), for the outputs' tool sections."""
+    found = {result.assembler.path: result.assembler for result in results if result.assembler is not None}
+    return [{"name": a.name, "path": a.path, "version": a.version} for a in found.values()]
+
+
 def run_check(args: argparse.Namespace) -> int:
     if args.diff:
         return run_diff(args)
@@ -423,12 +432,12 @@ def run_check(args: argparse.Namespace) -> int:
         elif args.format == "json":
             from .outputs.json_format import write_json
 
-            write_json(out, diagnostics, files, fixed=fixed)
+            write_json(out, diagnostics, files, fixed=fixed, assemblers=_assemblers(results))
         elif args.format == "sarif":
             from .outputs.sarif import write_sarif
             from .rules import RULES
 
-            write_sarif(out, diagnostics, RULES, sources, args.sarif_category)
+            write_sarif(out, diagnostics, RULES, sources, args.sarif_category, _assemblers(results))
         elif args.format == "github":
             from .outputs.github import append_step_summary, check_summary, write_github
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from amdgpu_lint.driver.rule import Rule
 
 from . import (
+    assembler_error,
     input_conversion,
     invalid_encoding,
     issue_oversubscription,
@@ -37,6 +38,7 @@ _MODULES = (
     issue_oversubscription,
     invalid_encoding,
     unknown_instruction,
+    assembler_error,
     uninitialized_register,
     register_budget,
     lds_budget,

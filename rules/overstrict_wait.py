@@ -37,6 +37,7 @@ from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.isa import absent_mnemonics
 from amdgpu_lint.isa.waits import wait_text
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
@@ -78,7 +79,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     def_use = context.get(DefUseAnalysis)
     facts = list(map(_WAITS, def_use.facts))  # the wait analysis made them all
     cfg = context.get(CFGAnalysis)
-    if target.major >= 12:
+    if target.major >= 12 and "s_waitcnt" not in absent_mnemonics(target):  # gfx1250 has none: unknown-instruction
         yield from _legacy_waits(context)
     better_at: dict[int, dict[str, int | None]] = {}
     for index, state in sorted(report.states_before.items()):

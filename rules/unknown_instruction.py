@@ -19,16 +19,19 @@ wrong-width register range is usually an off-by-one in a `.set` register allocat
 Use the instruction the target has (the message lists the closest ones), select the right
 target with `.amdgcn_target` or `--mcpu`, or fix the register range.
 
-The check uses LLVM 22's instruction tables. It is skipped for targets LLVM documents only
-through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
+The check uses LLVM 22's instruction tables. For targets LLVM documents only through a neighbour
+(gfx6 uses gfx7's table, gfx1250 gfx12's) it reports only the neighbour's instructions llvm-mc 22
+says the target lacks (gfx1250 has no `export`, no `image_*`); such an instruction counts for
+nothing in the analyses.
 """
 
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.isa import instruction_set, pages_with
+from amdgpu_lint.isa import absent_mnemonics, instruction_set, pages_with
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.targets import Target
 
 CODE = "AGL006"
 NAME = "unknown-instruction"
@@ -40,7 +43,10 @@ REQUIRES = (DefUseAnalysis,)
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     target = context.module.target
-    if target is None or not target.isa_exact:
+    if target is None:
+        return
+    if not target.isa_exact:
+        yield from _absent(context, target)
         return
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
@@ -56,6 +62,16 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                                          kernel=context.kernel.name)
         elif info.problem:
             yield context.diagnostic(instruction.where, info.problem, kernel=context.kernel.name)
+
+
+def _absent(context: KernelContext, target: Target) -> Iterator[Diagnostic]:
+    """On a processor read with a neighbour's tables: the instructions llvm-mc says it lacks."""
+    absent = absent_mnemonics(target)
+    for instruction in context.kernel.instructions if absent else ():
+        for half in (instruction, instruction.pair) if instruction.pair else (instruction,):
+            if half.mnemonic in absent:
+                yield context.diagnostic(instruction.where, f"'{half.mnemonic}' is not an instruction on {target.name} "
+                                         "(llvm-mc 22: not supported on this GPU)", kernel=context.kernel.name)
 
 
 def _unknown_message(mnemonic: str, target: str, instructions) -> str:

@@ -69,6 +69,15 @@ def private_result_cache(tmp_path_factory):
     os.environ["AMDGPU_LINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("result-cache"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_assembler_unless_asked():
+    """Lint without the user's assembler (`$AMDGPU_LINT_ASSEMBLER=none`), so that a machine with llvm-mc on PATH and
+    one without it give every test the same findings; the assembler's own tests (test_assembler.py) name it."""
+    import os
+
+    os.environ["AMDGPU_LINT_ASSEMBLER"] = "none"
+
+
 @pytest.fixture(autouse=True)
 def outside_ci(monkeypatch):
     """Run as on a workstation even inside GitHub Actions or GitLab CI: no job summary to append to,

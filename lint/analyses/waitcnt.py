@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from heapq import heappop, heappush
 from operator import attrgetter, itemgetter
 
+from ..isa import absent_mnemonics
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..model.ir import BasicBlock, Instruction, Kernel
@@ -168,7 +169,10 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
     registers = info.defs if registers == info.defs else registers  # one set kept, not two equal ones
     may_reach_lds = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
     flat = may_reach_lds and target.major < 10  # gfx10+ count FLAT's two halves in order (LLVM)
+    kept = target.wait_counter_max
     for counter in klass.counters:
+        if counter not in kept:  # a counter the target does not have (an instruction it lacks): nothing to wait for
+            continue
         if counter == "xcnt":  # gfx1250: the registers an access reads stay locked until translated
             sources = frozenset(unit for unit in info.uses if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
             events.append(Event(counter, "smem" if klass.unit == "smem" else "translation", sources))
@@ -261,8 +265,10 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
         if klass.unit == "vmem" and klass.memory == "flat":
             as_lds = Access(tuple(events_of(info, target, True, instruction)), True)
         invalidates = instruction.mnemonic.startswith(_INVALIDATES)
+        lacked = instruction.mnemonic in absent_mnemonics(target)  # not assembled there: it waits for nothing
         shared.waits = WaitFacts(
-            wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction),
+            None if lacked else wait_counts(instruction.mnemonic, instruction.operands, target),
+            _built_in_expcnt_wait(instruction),
             invalidates, _reads_shared_aperture(instruction), _test_key(instruction), _bound(instruction),
             (as_global, as_lds), klass.unit, invalidates or klass.unit in ("barrier", "return", "endpgm"))
     return shared.waits

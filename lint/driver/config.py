@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",
               "per-file-ignores", "latency-table", "extend-select", "exclude", "extend-exclude", "compiler",
-              "compile-flags", "hip-suffixes", "trust-repository-compiler"}
+              "compile-flags", "hip-suffixes", "trust-repository-compiler", "assembler"}
 
 
 class ConfigError(ValueError):
@@ -47,6 +47,7 @@ class Config:
     compile_flags: list[str] = field(default_factory=list)
     hip_suffixes: list[str] = field(default_factory=list)  # more suffixes compiled as HIP (".cpp", ".cu")
     trust_repository_compiler: bool = False  # in the user's own configuration: a repository may name the compiler
+    assembler: str | None = None  # run on assembly files ("none": not run); a repository's only when trusted
 
 
 def _string_list(value: Any, key: str, path: Path) -> list[str]:
@@ -99,6 +100,10 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
         if not isinstance(table["compiler"], str):
             raise ConfigError(f"{path}: 'compiler' must be a program name or path")
         config.compiler = table["compiler"]
+    if "assembler" in table:
+        if not isinstance(table["assembler"], str):
+            raise ConfigError(f"{path}: 'assembler' must be a program name, a path or \"none\"")
+        config.assembler = table["assembler"]
     flags = table.get("compile-flags", [])
     if isinstance(flags, str):
         import shlex

@@ -64,6 +64,7 @@ class Flags:
     includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
     compiler: str | None = None  # --compiler: the HIP/OpenCL compiler
     trust_repository_compiler: bool = False  # --trust-repository-compiler: a repository's `compiler =` may run
+    assembler: str | None = None  # --assembler: the assembler run alongside the lint ("none": none)
     locations: str = "source"  # findings on a -g listing: at its source lines, or on the "listing"
 
 
@@ -144,10 +145,11 @@ def _config_in(directory: Path, flags: Flags) -> Config:
 
 
 def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
-    """How HIP and OpenCL inputs are compiled: the compiler the command line or the user's own configuration names,
-    a repository's only where the user trusts it (else a note says it was not used); the user's own `compile-flags`,
-    then the governing configuration's, a repository's kept to the allow-list unless the user trusts it (a note
-    names what was left out)."""
+    """How HIP and OpenCL inputs are compiled, and which assembler checks assembly: the compiler the command line or
+    the user's own configuration names (for the assembler also `$AMDGPU_LINT_ASSEMBLER`), a repository's only where the
+    user trusts it (else a note says the compiler was not used; the default assembler runs instead); the user's own
+    `compile-flags`, then the governing configuration's, a repository's kept to the allow-list unless the user trusts
+    it (a note names what was left out)."""
     from .config import user_config, user_config_path
 
     own = user_config(user_config_path()) if flags.use_config else Config()
@@ -173,8 +175,20 @@ def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
         if kept.dropped:
             notes.append(f"{config.path}: compile-flags {', '.join(kept.dropped)} left out (a linted repository does "
                          f"not choose what the compiler loads or runs; {trust})")
+    assembler = flags.assembler or os.environ.get("AMDGPU_LINT_ASSEMBLER") or own.assembler
+    if config.assembler and assembler is None and trusted:
+        assembler = config.assembler
+    found = None
+    if assembler is None or assembler.strip().lower() != "none":  # nothing to import for none
+        from ..frontend.assembler import find_assembler
+
+        try:
+            found = find_assembler(assembler)
+        except LookupError as error:
+            raise UsageError(f"{error} (named by --assembler, $AMDGPU_LINT_ASSEMBLER or assembler = in the "
+                             "configuration; 'none' runs none)") from None
     return {"compiler": compiler, "compile_flags": tuple(compile_flags),
-            "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes)}
+            "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes), "assembler": found}
 
 
 def settings_for(path: Path, flags: Flags) -> Settings:
@@ -405,7 +419,10 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     cached = cache.load(key)
     if cached is not None:
         diagnostics, quoted = cached
-        return [FileResult(str(job.path), None, diagnostics, None, quoted)]
+        from ..rules import assembler_error
+
+        checked = settings.options.assembler if assembler_error.CODE in job.rule_codes else None
+        return [FileResult(str(job.path), None, diagnostics, None, quoted, assembler=checked)]
     (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False, processes=processes)
     if result.module is not None and result.error is None:
         included = [p for p in result.module.sources if p != result.path]

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model.devices import Launch
 from ..model.expr import EvalError, Value, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import LocalRef, Statement, Sym
-from ..model.targets import Target, UnknownTarget, parse_target_id
+from ..model.targets import Target, UnknownTarget, old_spelling, parse_target_id
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
     AMDHSA_MAXIMA,
     MetadataError,
+    against_target,
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
@@ -36,6 +38,8 @@ from .syntax import ParseFailure, parse_expressions
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from .assembler import Assembler, AssemblerRun
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
@@ -63,6 +67,7 @@ class BuildOptions:
     compile_flags: tuple[str, ...] = ()  # the configuration's flags for HIP/OpenCL inputs
     hip_suffixes: tuple[str, ...] = ()  # suffixes compiled as HIP besides .hip
     input_notes: tuple[str, ...] = ()  # what choosing them left out (a repository's compiler, refused flags)
+    assembler: Assembler | None = None  # the user's assembler, run on assembly files alongside the lint
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
@@ -100,10 +105,59 @@ def resolve_target(
         candidates.append((mcpu, Provenance(path, 1)))
     for text, where in candidates:
         try:
-            return parse_target_id(text)
+            target = parse_target_id(text)
         except UnknownTarget as error:
             findings.append(Finding("unknown-target", f"unknown processor '{error}' in target '{text}'", where))
+            continue
+        today = old_spelling(text) if declared and text == declared[0] else None
+        if today is not None:
+            findings.append(Finding("unknown-target", f"'{text}' is the target spelling of before 2020, which llvm-mc 22 "
+                                    f"refuses; read as '{today}' (write \"{_today(text, today)}\")", where))
+        return _with_mcpu_features(target, mcpu) if declared and text == declared[0] else target
     return None
+
+
+def _with_mcpu_features(target: Target, mcpu: str | None) -> Target:
+    """The target of `.amdgcn_target` with the features `--mcpu` adds for the same processor: those the directive does
+    not name (`--mcpu gfx1200:real-true16+`, `gfx1030:wavefrontsize64+`: options of the build, not of the target id)."""
+    given = _known_target(mcpu)
+    if given is None or given.name != target.name or not given.features:
+        return target
+    merged = {**given.features, **target.features}
+    return target if merged == target.features else replace(target, features=merged)
+
+
+def start_assembler(source: SourceFile, options: BuildOptions) -> AssemblerRun | None:
+    """The user's assembler started on the file for the target the build reads (`.amdgcn_target`, else `--mcpu`),
+    with its include directories and symbols; None without an assembler or a known target."""
+    if options.assembler is None:
+        return None
+    declared = _scan_target(source)
+    target = _known_target(declared[0]) if declared else None
+    target = _with_mcpu_features(target, options.mcpu) if target is not None else _known_target(options.mcpu)
+    if target is None:
+        return None
+    if declared and "--" in declared[0]:
+        triple = declared[0].rsplit("--", 1)[0]
+    else:
+        triple = "amdgcn-amd-amdhsa" if _is_hsa(source, declared) else "amdgcn-amd-amdpal"
+    from .assembler import start
+
+    return start(source.text, source.path, options.assembler, triple, target,
+                 [os.path.abspath(directory) for directory in options.include_dirs],
+                 {name: value for name, value in options.defsyms.items() if isinstance(value, int)})
+
+
+def _known_target(text: str | None) -> Target | None:
+    try:
+        return parse_target_id(text) if text else None
+    except UnknownTarget:
+        return None
+
+
+def _today(text: str, target_id: str) -> str:
+    """`text` (a target in the spelling of before 2020) with its processor part spelt as `target_id`."""
+    return f"{text.rsplit('--', 1)[0]}--{target_id}" if "--" in text else target_id
 
 
 @dataclass(slots=True)
@@ -417,6 +471,9 @@ class _Builder:
                         "parse-error", f"'.amdhsa_{key}' is {value}, out of range (0 to {AMDHSA_MAXIMA[key]})",
                         directive_where))
                     value = None  # unknown: nothing is sized by it
+                refused = against_target(key, value, module.target)
+                if refused:
+                    module.findings.append(Finding("parse-error", refused, directive_where))
                 values[key] = value
             for missing in fill_descriptor_defaults(values, module.target):
                 module.findings.append(Finding("parse-error", f".amdhsa_kernel '{name}' lacks required '.amdhsa_{missing}'", where))

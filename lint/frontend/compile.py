@@ -217,7 +217,7 @@ def compile_listing(source: Path, cpu: str, compiler: Compiler, flags: list[str]
     if buffer is not None and buffer == _read(source):
         buffer = None  # the buffer is the file as saved: compile the file (and share its cached listing)
     base = _command(compiler, cpu, flags, opencl)
-    version = _version(compiler.path)
+    version = program_version(compiler.path)
     text = _read(source) if buffer is None else buffer
     key = hashlib.sha256("\0".join([str(source.resolve()), text, version, *base, "buffer" if buffer is not None else ""])
                          .encode()).hexdigest()[:24]
@@ -329,8 +329,8 @@ def _command(compiler: Compiler, cpu: str, flags: list[str], opencl: bool) -> li
     return [*base, *chosen]
 
 
-def _version(compiler: str) -> str:
-    """The compiler's `--version` line, asked once per build of the compiler (by path, size and time) and kept
+def program_version(compiler: str) -> str:
+    """A compiler's (or assembler's) `--version` line, asked once per build of the compiler (by path, size and time) and kept
     beside the listings: a process start saved on every lint."""
     try:
         status = os.stat(shutil.which(compiler) or compiler)

@@ -303,8 +303,10 @@ def _descriptor_directives(descriptor: bytes, target_cpu: str, sgpr_count: int |
     wave32 = bool(properties & (1 << 10)) and target is not None and target.major >= 10
     granule = target.vgpr_encoding_granule(32 if wave32 else 64) if target else 4
     blocks_sgprs = 0 if target is not None and target.major >= 10 else ((rsrc1 >> 6) & 0xF) * 8 + 8
-    # the counts include the reserved extras; those the target always reserves are added back
-    unavoidable = extra_sgprs(target, False, False, False) if target is not None else 0
+    # the counts include the reserved extras; those the target always reserves are added back, and the XNACK mask
+    # where the target id makes llvm-mc want `.amdhsa_reserve_xnack_mask 1` (xnack on or 'any')
+    xnack = target is not None and "xnack" in target.supported_features and target.features.get("xnack") is not False
+    unavoidable = extra_sgprs(target, False, False, xnack) if target is not None else 0
     lines = [
         f".amdhsa_group_segment_fixed_size {group}",
         f".amdhsa_private_segment_fixed_size {private}",
@@ -317,7 +319,7 @@ def _descriptor_directives(descriptor: bytes, target_cpu: str, sgpr_count: int |
     if target is not None and 7 <= target.major <= 10 and not target.is_gfx94_plus:
         lines.append(".amdhsa_reserve_flat_scratch 0")
     if target is not None and "xnack" in target.supported_features:
-        lines.append(".amdhsa_reserve_xnack_mask 0")
+        lines.append(f".amdhsa_reserve_xnack_mask {int(xnack)}")
     if target is not None and target.has_gfx90a_insts:
         lines.append(f".amdhsa_accum_offset {((rsrc3 & 0x3F) + 1) * 4}")
     if target is not None and target.major >= 10:

@@ -129,6 +129,34 @@ def target_default(name: str, target: Target | None) -> int | None:
     return None
 
 
+#: descriptor directives llvm-mc refuses with architected flat scratch (gfx942, gfx950, gfx11+), and one it refuses without
+_NOT_WITH_ARCHITECTED = frozenset(("user_sgpr_private_segment_buffer", "user_sgpr_flat_scratch_init",
+                                   "system_sgpr_private_segment_wavefront_offset", "reserve_flat_scratch"))
+_ONLY_WITH_ARCHITECTED = frozenset(("enable_private_segment",))
+
+
+def against_target(name: str, value: int | None, target: Target | None) -> str | None:
+    """What llvm-mc 22 says of `.amdhsa_<name> <value>` on `target`; None where it accepts it."""
+    if target is None:
+        return None
+    if name in _NOT_WITH_ARCHITECTED and target.architected_flat_scratch:
+        return f"'.amdhsa_{name}' is not supported with architected flat scratch ({target.name})"
+    if name in _ONLY_WITH_ARCHITECTED and not target.architected_flat_scratch:
+        return f"'.amdhsa_{name}' needs architected flat scratch (gfx942, gfx950, gfx11+), which {target.name} has not"
+    if name != "reserve_xnack_mask":
+        return None
+    if target.major < 8:
+        return "'.amdhsa_reserve_xnack_mask' requires gfx8+"
+    xnack = target.features.get("xnack")
+    supported = "xnack" in target.supported_features
+    wanted = int(supported and xnack is not False)
+    if value is None or value == wanted:
+        return None
+    setting = "not a feature of " + target.name if not supported else (
+        "off (xnack-)" if xnack is False else "on (xnack+)" if xnack else "'any' (the target id names no setting)")
+    return f"'.amdhsa_reserve_xnack_mask {value}' does not match the target id: xnack is {setting}, so it must be {wanted}"
+
+
 def implied_user_sgpr_count(values: dict[str, Any]) -> int:
     """User SGPRs the enables imply; the assembler uses this when .amdhsa_user_sgpr_count is absent."""
     count = sum(size for key, size in USER_SGPRS.items() if values.get(key))

@@ -251,6 +251,17 @@ def _instruction_set(pages: tuple[str, ...], group: int | None) -> InstructionSe
     return InstructionSet(pages, tuple((name, page, row) for name, (page, row) in spellings.items()))
 
 
+@lru_cache(maxsize=1)
+def _absent() -> dict[str, frozenset[str]]:
+    return {name: frozenset(names) for name, names in json.loads((_TABLES / "absent.json").read_text()).items()}
+
+
+def absent_mnemonics(target: Target) -> frozenset[str]:
+    """The mnemonics of the table a processor is read with (a neighbour's) that llvm-mc says it lacks
+    (scripts/gen_absent_instructions.py); none for a processor read with its own tables."""
+    return frozenset() if target.isa_exact else _absent().get(target.name, frozenset())
+
+
 @lru_cache(maxsize=64)
 def instruction_set(target: Target) -> InstructionSet:
     return _instruction_set(target.isa_pages, _spellings()["processors"].get(target.name))

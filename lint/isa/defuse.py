@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
-from . import OperandSpec, Variant, instruction_set
+from . import OperandSpec, Variant, absent_mnemonics, instruction_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -238,6 +238,8 @@ def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[st
 
 @lru_cache(maxsize=1024)
 def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, either_wave: bool) -> DefUse:
+    if mnemonic in absent_mnemonics(target):  # not assembled on the target: no analysis sees it do anything
+        return DefUse(frozenset(), frozenset(), InstructionClass("salu"), None)
     if mnemonic.startswith("s_sendmsg"):  # reads its message's value
         return _worked_out(mnemonic, operands, modifiers, target, wave_size, either_wave)
     # a register as far as def/use depends on it: its file, width and half, not its index

@@ -277,3 +277,4 @@ class Module:
     code_object_version: int | None = None
     metadata: dict[str, Any] | None = None  # the whole .amdgpu_metadata document
     options: Any = None  # the BuildOptions the module was built with (launch figures for analyses)
+    assembled: Any = None  # while its rules run: the user's assembler on the file (frontend.assembler.AssemblerRun)
