@@ -1,0 +1,119 @@
+"""Code object v2 kernels as the LLVM of their day read them (MIOpen's assembly, older Tensile).
+
+What LLVM 14 and LLVM 22 do was probed with llvm-mc-14 and llvm-mc-22; where they are installed, the
+tests that depend on it also ask them again."""
+
+import shutil
+import subprocess
+
+import pytest
+from conftest import names
+
+V2_HEADER = '.hsa_code_object_version 2,1\n.hsa_code_object_isa\n'
+
+
+def _mc(version: int, path, mcpu: str, v2: bool) -> subprocess.CompletedProcess[str]:
+    tool = shutil.which(f"llvm-mc-{version}")
+    if tool is None:
+        pytest.skip(f"llvm-mc-{version} is not installed")
+    flags = ["--amdhsa-code-object-version=2"] if v2 else []
+    return subprocess.run([tool, "-triple", "amdgcn-amd-amdhsa", f"-mcpu={mcpu}", *flags, str(path)],
+                          capture_output=True, text=True, check=False)
+
+
+def errors(result):
+    return [(d.name, d.line) for d in result.diagnostics if d.severity.name == "ERROR"]
+
+
+# ---------------------------------------------------------------- .option.machine_version_*
+
+MACHINE_VERSION = V2_HEADER + """\
+.if .option.machine_version_major == 9 && .option.machine_version_minor == 0
+  .if .option.machine_version_stepping != 6
+    .error "not gfx906"
+  .endif
+.else
+  .error "not gfx9"
+.endif
+.text
+k:
+  s_endpgm
+"""
+
+
+def test_v2_file_has_the_machine_version_symbols(snippet):
+    result = snippet.lint(MACHINE_VERSION, mcpu="gfx906")
+    assert errors(result) == []
+    # the other target takes the other branch, as LLVM 14 does: the symbols follow the target
+    assert errors(snippet.lint(MACHINE_VERSION, mcpu="gfx803")) == [("parse-error", 8)]
+
+
+def test_machine_version_symbols_only_for_v2_files(snippet):
+    # an amdhsa file of code object v3+ has `.amdgcn.gfx_generation_*` instead (LLVM 14 and 22 alike)
+    text = '.amdgcn_target "amdgcn-amd-amdhsa--gfx906"\n' + MACHINE_VERSION.split("\n", 2)[2]
+    result = snippet.lint(text)
+    assert ("parse-error", 2) in errors(result) and "machine_version" in result.diagnostics[0].message
+
+
+def test_llvm14_defines_the_machine_version_in_v2_mode(snippet):
+    path = snippet.write(MACHINE_VERSION.replace(V2_HEADER, ""))
+    assert _mc(14, path, "gfx906", v2=True).returncode == 0
+    assert "not gfx9" in _mc(14, path, "fiji", v2=True).stderr
+    assert "expected absolute expression" in _mc(14, path, "gfx906", v2=False).stderr
+
+
+# ---------------------------------------------------------------- .altmacro parameters named like keywords
+
+S_WAIT = """\
+.altmacro
+.macro s_wait vmcnt=63, lgkmcnt=63
+  vm_cnt = \\vmcnt
+  lgkm_cnt = \\lgkmcnt
+  s_waitcnt vmcnt(0 + vm_cnt) & lgkmcnt(0 + lgkm_cnt)
+.endm
+.text
+k:
+  s_load_dword s2, s[0:1], 0
+  s_wait 0, 0
+  s_add_u32 s3, s2, 1
+  s_endpgm
+"""
+S_WAIT_FIXED = S_WAIT.replace("vmcnt=63, lgkmcnt=63", "vm=63, lgkm=63").replace("\\vmcnt", "\\vm").replace(
+    "\\lgkmcnt", "\\lgkm")
+GFX8 = '.amdgcn_target "amdgcn-amd-amdhsa--gfx803"\n'
+
+
+def test_keyword_named_parameters_are_an_error_under_llvm22(snippet):
+    result = snippet.lint(GFX8 + S_WAIT)
+    (error,) = [d for d in result.diagnostics if d.name == "parse-error"]
+    assert error.line == 6  # the s_waitcnt line of the macro body
+    assert "'vmcnt(' became '0('" in error.message and "'lgkmcnt(' became '0('" in error.message
+    assert "s_waitcnt 0(0 + vm_cnt) & 0(0 + lgkm_cnt)" in error.message and "llvm14" in error.message
+    assert "s_waitcnt" not in [i.mnemonic for i in result.module.kernels[0].instructions]  # not read as numbers
+
+
+def test_renamed_parameters_are_quiet(snippet):
+    result = snippet.lint(GFX8 + S_WAIT_FIXED)
+    assert result.diagnostics == []
+
+
+def test_assembler_compat_llvm14_reads_only_backslash_parameters(snippet):
+    result = snippet.lint(GFX8 + S_WAIT, assembler_compat="llvm14")
+    assert result.diagnostics == []  # the wait is read, and covers the load
+    assert "s_waitcnt" in [i.mnemonic for i in result.module.kernels[0].instructions]
+
+
+def test_v2_files_read_as_llvm14_by_default(snippet):
+    result = snippet.lint(V2_HEADER + S_WAIT, mcpu="gfx803")
+    assert "parse-error" not in names(result)
+    # unless the configuration asks for LLVM 22's reading
+    result = snippet.lint(V2_HEADER + S_WAIT, mcpu="gfx803", assembler_compat="llvm22")
+    assert "parse-error" in names(result)
+
+
+def test_llvm_versions_disagree_on_bare_parameters(snippet):
+    path = snippet.write(GFX8 + S_WAIT)
+    new = _mc(22, path, "fiji", v2=False)
+    assert "s_waitcnt 0(0 + vm_cnt) & 0(0 + lgkm_cnt)" in new.stderr and new.returncode != 0
+    old = _mc(14, path, "fiji", v2=False)
+    assert old.returncode == 0 and "s_waitcnt vmcnt(0) lgkmcnt(0)" in old.stdout
