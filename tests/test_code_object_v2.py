@@ -117,3 +117,70 @@ def test_llvm_versions_disagree_on_bare_parameters(snippet):
     assert "s_waitcnt 0(0 + vm_cnt) & 0(0 + lgkm_cnt)" in new.stderr and new.returncode != 0
     old = _mc(14, path, "fiji", v2=False)
     assert old.returncode == 0 and "s_waitcnt vmcnt(0) lgkmcnt(0)" in old.stdout
+
+
+# ---------------------------------------------------------------- .amd_kernel_code_t allocates the registers
+
+KERNEL_CODE = """\
+.amdgcn_target "amdgcn----gfx803"
+.text
+.globl k
+.p2align 8
+.amdgpu_hsa_kernel k
+k:
+  .amd_kernel_code_t
+    enable_sgpr_kernarg_segment_ptr = 1
+    is_ptr64 = 1
+    compute_pgm_rsrc1_vgprs = 15
+    compute_pgm_rsrc1_sgprs = 1
+    workitem_vgpr_count = 64
+    wavefront_sgpr_count = 16
+    kernarg_segment_byte_size = 8
+  .end_amd_kernel_code_t
+  s_load_dwordx2 s[2:3], s[0:1], 0x0
+  v_mov_b32 v4, 0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v2, s2
+  v_mov_b32 v3, s3
+  flat_store_dword v[2:3], v4
+  s_endpgm
+"""
+KERNEL_CODE_FIXED = (KERNEL_CODE.replace("rsrc1_vgprs = 15", "rsrc1_vgprs = 1").replace("vgpr_count = 64", "vgpr_count = 5")
+                     .replace("rsrc1_sgprs = 1", "rsrc1_sgprs = 0").replace("sgpr_count = 16", "sgpr_count = 8"))
+
+
+def test_kernel_code_t_is_the_allocation(snippet):
+    from amdgpu_lint.analyses.manager import AnalysisManager
+    from amdgpu_lint.analyses.resources import ResourceAnalysis
+
+    result = snippet.lint(KERNEL_CODE)
+    (warning,) = result.diagnostics
+    assert (warning.name, warning.line) == ("register-budget", 10)  # compute_pgm_rsrc1_vgprs = 15
+    assert "64 VGPRs declared, 5 used" in warning.message and "occupancy 4 instead of 10" in warning.message
+    (kernel,) = result.module.kernels
+    resources = AnalysisManager(result.module, kernel).get(ResourceAnalysis)
+    assert (resources.allocated_vgprs, resources.allocated_sgprs) == (64, 16)
+    assert resources.occupancy.waves_per_simd == 4  # 256 VGPRs / 64 on gfx8
+
+
+def test_kernel_code_t_fitting_allocation_is_quiet(snippet):
+    assert snippet.lint(KERNEL_CODE_FIXED).diagnostics == []
+
+
+def test_granulated_count_alone_and_as_the_whole_word(snippet):
+    from amdgpu_lint.analyses.resources import kernel_code_allocation
+    from amdgpu_lint.model.targets import parse_target_id
+
+    gfx8, gfx10 = parse_target_id("gfx803"), parse_target_id("gfx1030")
+    assert kernel_code_allocation(gfx8, {"compute_pgm_rsrc1_vgprs": 15}, 64) == (64, None)
+    assert kernel_code_allocation(gfx8, {"compute_pgm_rsrc1": 0x2C0 | 3}, 64) == (16, 96)  # 3 -> 16; 11 -> 96
+    assert kernel_code_allocation(gfx8, {"workitem_vgpr_count": 12, "compute_pgm_rsrc1_vgprs": 1}, 64) == (12, None)
+    assert kernel_code_allocation(gfx10, {"compute_pgm_rsrc1_vgprs": 1, "compute_pgm_rsrc1_sgprs": 5}, 32) == (16, None)
+
+
+def test_register_above_the_kernel_code_t_allocation(snippet):
+    text = KERNEL_CODE_FIXED.replace("v4", "v9")
+    result = snippet.lint(text)
+    (error,) = result.diagnostics
+    assert (error.name, error.line) == ("register-budget", 17)
+    assert "wave owns v0-v7: its .amd_kernel_code_t allocates 8 VGPRs" in error.message

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Kernel, Module
-from ..model.targets import extra_sgprs, xnack_reserved
+from ..model.targets import Target, extra_sgprs, xnack_reserved
 from .defuse import NO_REGISTERS, DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager
 from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
@@ -100,6 +100,34 @@ def _work_group_size(module: Module, kernel: Kernel) -> tuple[int, int, str]:
     return 1, UNBOUNDED_WG_SIZE, _UNPINNED
 
 
+#: `.amd_kernel_code_t` fields that allocate registers: the granulated counts in COMPUTE_PGM_RSRC1 (on
+#: their own or as the whole word) and the counts the runtime reads.
+_RSRC1_VGPRS, _RSRC1_SGPRS = (0, 0x3F), (6, 0xF)
+#: SGPRs per granulated block in COMPUTE_PGM_RSRC1 (LLVM's getSGPREncodingGranule, gfx6-gfx9).
+_SGPR_ENCODING_GRANULE = 8
+
+
+def kernel_code_allocation(target: Target, fields: dict[str, int | None], wave: int) -> tuple[int | None, int | None]:
+    """The VGPRs and SGPRs an `.amd_kernel_code_t` block allocates (None where it says nothing): the larger
+    of the granulated COMPUTE_PGM_RSRC1 count and `workitem_vgpr_count`/`wavefront_sgpr_count` (both
+    count VCC and the other reserved SGPRs). From gfx10 every wave has the whole SGPR file."""
+    word = fields.get("compute_pgm_rsrc1")
+    vgpr_blocks = fields.get("compute_pgm_rsrc1_vgprs")
+    sgpr_blocks = fields.get("compute_pgm_rsrc1_sgprs")
+    if word is not None:
+        vgpr_blocks = (word >> _RSRC1_VGPRS[0]) & _RSRC1_VGPRS[1] if vgpr_blocks is None else vgpr_blocks
+        sgpr_blocks = (word >> _RSRC1_SGPRS[0]) & _RSRC1_SGPRS[1] if sgpr_blocks is None else sgpr_blocks
+    vgpr_counts = [fields.get("workitem_vgpr_count")]
+    if vgpr_blocks is not None:
+        vgpr_counts.append((vgpr_blocks + 1) * target.vgpr_encoding_granule(wave))
+    sgpr_counts = [fields.get("wavefront_sgpr_count")]
+    if sgpr_blocks is not None:
+        sgpr_counts.append((sgpr_blocks + 1) * _SGPR_ENCODING_GRANULE)
+    vgprs = max((count for count in vgpr_counts if count), default=None)
+    sgprs = max((count for count in sgpr_counts if count), default=None) if target.major < 10 else None
+    return vgprs, sgprs
+
+
 class ResourceAnalysis(Analysis):
     """Usage, allocation and occupancy of one kernel; None when the target is unknown."""
 
@@ -144,11 +172,13 @@ class ResourceAnalysis(Analysis):
                 bool(descriptor.get("reserve_flat_scratch", 1)) and 7 <= target.major <= 10 and not target.is_gfx94_plus,
                 bool(descriptor.get("reserve_xnack_mask", xnack_reserved(target))),
             )
+        wave = def_use.wave_size
+        if kernel.kernel_code_t and allocated_vgprs is None and allocated_sgprs is None:
+            allocated_vgprs, allocated_sgprs = kernel_code_allocation(target, kernel.kernel_code_t, wave)
         lds = metadata.get(".group_segment_fixed_size", descriptor.get("group_segment_fixed_size", 0)) or 0
         launch_lds = module.options.launch_lds if module.options is not None else None
         lds += launch_lds or 0
         scratch = metadata.get(".private_segment_fixed_size", descriptor.get("private_segment_fixed_size", 0)) or 0
-        wave = def_use.wave_size
         cumode = target.major >= 10 and not (
             metadata.get(".workgroup_processor_mode", descriptor.get("workgroup_processor_mode", 1)))
         wg_min, wg_size, wg_source = _work_group_size(module, kernel)

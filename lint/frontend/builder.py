@@ -123,6 +123,7 @@ class KernelCode:
 
     fields: dict[str, int | None]
     where: Provenance
+    lines: dict[str, Provenance]  # where each field is
 
 
 class _Builder:
@@ -270,11 +271,10 @@ class _Builder:
             for offset, text in bad:
                 line = Provenance(where.path, where.line + 1 + offset, 1, where.chain)
                 self.module.findings.append(Finding("parse-error", f"expected 'key = value' in .amd_kernel_code_t, found '{text}'", line))
-            values = {
-                key: self._evaluate_int(text, Provenance(where.path, where.line + 1 + offset, 1, where.chain))
-                for key, (offset, text) in fields.items()
-            }
-            self.code.append(KernelCode(values, where))
+            lines = {key: Provenance(where.path, where.line + 1 + offset, 1, where.chain)
+                     for key, (offset, _) in fields.items()}
+            values = {key: self._evaluate_int(text, lines[key]) for key, (_, text) in fields.items()}
+            self.code.append(KernelCode(values, where, lines))
 
     def _evaluate_int(self, text: str, where: Provenance, lookup: Callable[[str], Any] | None = None) -> int | None:
         """The integer value of `text` (None when it has none), symbols read by `lookup` (the preprocessor's)."""
@@ -396,6 +396,7 @@ class _Builder:
             else:
                 current = current or start_unnamed(item.where)
                 current.kernel_code_t = item.fields
+                current.kernel_code_where = {"": item.where, **item.lines}
                 current.is_kernel = True
         return [(start, k) for start, k in kernels if k.instructions or k.name in self.descriptors]
 

@@ -249,6 +249,7 @@ class Kernel:
     descriptor_where: Provenance | None = None
     metadata: dict[str, Any] | None = None  # this kernel's entry in amdhsa.kernels
     kernel_code_t: dict[str, Any] | None = None  # old .amd_kernel_code_t fields
+    kernel_code_where: dict[str, Provenance] = field(default_factory=dict)  # each of those fields' line
 
     def user_sgpr_position(self, enable: str) -> int:
         """First SGPR of the user SGPR that `enable` (a USER_SGPRS key) turns on, after those before it."""
