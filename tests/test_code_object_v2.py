@@ -184,3 +184,127 @@ def test_register_above_the_kernel_code_t_allocation(snippet):
     (error,) = result.diagnostics
     assert (error.name, error.line) == ("register-budget", 17)
     assert "wave owns v0-v7: its .amd_kernel_code_t allocates 8 VGPRs" in error.message
+
+
+# ---------------------------------------------------------------- metadata against the descriptor and the code
+
+V2_METADATA = """\
+.amdgcn_target "amdgcn----gfx906"
+.text
+.globl k
+.p2align 8
+.amdgpu_hsa_kernel k
+k:
+  .amd_kernel_code_t
+    enable_sgpr_kernarg_segment_ptr = 1
+    is_ptr64 = 1
+    compute_pgm_rsrc1_vgprs = 0
+    workitem_vgpr_count = 2
+    workgroup_group_segment_byte_size = 7040
+    kernarg_segment_byte_size = 8
+  .end_amd_kernel_code_t
+  v_mov_b32 v1, 0
+  ds_write_b32 v1, v1 offset:7036
+  s_endpgm
+.amd_amdgpu_hsa_metadata
+{ Version: [ 1, 0 ],
+  Kernels:
+    - { Name: k, SymbolName: 'k@kd', Language: OpenCL C, LanguageVersion: [ 1, 2 ],
+        Attrs:
+          { ReqdWorkGroupSize: [ 64, 1, 1 ] }
+        CodeProps:
+          { KernargSegmentSize: 8, GroupSegmentFixedSize: 0, PrivateSegmentFixedSize: 0, KernargSegmentAlign: 8, WavefrontSize: 64, MaxFlatWorkGroupSize: 64 }
+        Args:
+        - { Name: p, Size: 8, Align: 8, ValueKind: GlobalBuffer, ValueType: F32, TypeName: 'float*', AddrSpaceQual: Global, AccQual: Default }
+      }
+}
+.end_amd_amdgpu_hsa_metadata
+"""
+
+
+def test_v2_metadata_lds_below_the_descriptor(snippet):
+    result = snippet.lint(V2_METADATA)
+    (error,) = result.diagnostics
+    assert (error.name, error.line, error.column) == ("metadata-mismatch", 25, 36)  # GroupSegmentFixedSize: 0
+    assert "GroupSegmentFixedSize is 0, but .amd_kernel_code_t's workgroup_group_segment_byte_size is 7040; a ds_* " \
+        "offset (line 16) reaches byte 7039" in error.message
+
+
+def test_v2_metadata_lds_with_no_descriptor_figure_is_left_alone(snippet):
+    # the ds_* offsets alone cannot tell static LDS from LDS sized at launch
+    text = V2_METADATA.replace("    workgroup_group_segment_byte_size = 7040\n", "")
+    assert snippet.lint(text).diagnostics == []
+
+
+def test_v2_metadata_that_agrees_is_quiet(snippet):
+    assert snippet.lint(V2_METADATA.replace("GroupSegmentFixedSize: 0", "GroupSegmentFixedSize: 7040")).diagnostics == []
+
+
+def test_v2_code_props_reader_takes_kernel_entries_not_arguments():
+    from amdgpu_lint.frontend.metadata import read_v2_code_props
+
+    block = V2_METADATA.split(".amd_amdgpu_hsa_metadata\n")[1]
+    assert read_v2_code_props(block) == {"k": {"GroupSegmentFixedSize": (0, 6, 36), "PrivateSegmentFixedSize": (0, 6, 62)}}
+
+
+def test_llvm14_reads_the_v2_metadata_style(snippet):
+    text = V2_HEADER + V2_METADATA.replace('.amdgcn_target "amdgcn----gfx906"\n', "")
+    path = snippet.write(text)
+    assert _mc(14, path, "gfx906", v2=True).returncode == 0
+
+
+V3_METADATA = """\
+.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+.amdhsa_code_object_version 5
+.text
+.globl k
+.p2align 8
+.type k,@function
+k:
+  v_mov_b32 v1, 0
+  ds_write_b32 v1, v1 offset:4092
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel k
+  .amdhsa_group_segment_fixed_size 4096
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 8
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .args:           []
+    .group_segment_fixed_size: 1024
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 0
+    .max_flat_workgroup_size: 256
+    .name:           k
+    .private_segment_fixed_size: 0
+    .sgpr_count:     14
+    .symbol:         k.kd
+    .vgpr_count:     12
+    .wavefront_size: 64
+amdhsa.target:   amdgcn-amd-amdhsa--gfx90a
+amdhsa.version:
+  - 1
+  - 2
+...
+.end_amdgpu_metadata
+"""
+
+
+def test_v3_metadata_against_amdhsa_directives(snippet):
+    result = snippet.lint(V3_METADATA)
+    assert [(d.name, d.line, d.severity.name) for d in result.diagnostics] == [
+        ("metadata-mismatch", 23, "ERROR"),  # .group_segment_fixed_size: 1024 against 4096
+        ("metadata-mismatch", 31, "WARNING"),  # .vgpr_count: 12 against .amdhsa_next_free_vgpr 8
+    ]
+    assert ".amdhsa_group_segment_fixed_size is 4096" in result.diagnostics[0].message
+
+
+def test_v3_metadata_that_agrees_is_quiet(snippet):
+    text = V3_METADATA.replace("segment_fixed_size: 1024", "segment_fixed_size: 4096").replace(
+        ".vgpr_count:     12", ".vgpr_count:     8")
+    assert snippet.lint(text).diagnostics == []

@@ -8,10 +8,12 @@ register the instructions reference) and what the descriptor allocates
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Kernel, Module
+from ..model.nodes import Num
 from ..model.targets import Target, extra_sgprs, xnack_reserved
 from .defuse import NO_REGISTERS, DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager
@@ -128,6 +130,28 @@ def kernel_code_allocation(target: Target, fields: dict[str, int | None], wave: 
     return vgprs, sgprs
 
 
+_WIDTH = re.compile(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
+
+
+def _access_bytes(mnemonic: str) -> int:
+    widths = [int(w) for w in _WIDTH.findall(mnemonic)]
+    return max(widths) // 8 if widths else 4
+
+
+def lds_reach(mnemonic: str, modifiers: dict) -> int | None:
+    """Highest byte (exclusive) the constant offsets reach, for a zero address register."""
+    size = _access_bytes(mnemonic)
+    if any(key in modifiers for key in ("offset0", "offset1")):
+        scale = size * (64 if "st64" in mnemonic else 1)
+        slots = [modifiers.get(key) for key in ("offset0", "offset1")]
+        values = [v.value for v in slots if isinstance(v, Num) and isinstance(v.value, int)]
+        return max(values) * scale + size if values else None
+    offset = modifiers.get("offset")
+    if isinstance(offset, Num) and isinstance(offset.value, int):
+        return offset.value + size
+    return None
+
+
 class ResourceAnalysis(Analysis):
     """Usage, allocation and occupancy of one kernel; None when the target is unknown."""
 
@@ -175,7 +199,9 @@ class ResourceAnalysis(Analysis):
         wave = def_use.wave_size
         if kernel.kernel_code_t and allocated_vgprs is None and allocated_sgprs is None:
             allocated_vgprs, allocated_sgprs = kernel_code_allocation(target, kernel.kernel_code_t, wave)
-        lds = metadata.get(".group_segment_fixed_size", descriptor.get("group_segment_fixed_size", 0)) or 0
+        code = kernel.kernel_code_t or {}
+        lds = metadata.get(".group_segment_fixed_size",
+                           descriptor.get("group_segment_fixed_size", code.get("workgroup_group_segment_byte_size"))) or 0
         launch_lds = module.options.launch_lds if module.options is not None else None
         lds += launch_lds or 0
         scratch = metadata.get(".private_segment_fixed_size", descriptor.get("private_segment_fixed_size", 0)) or 0

@@ -20,6 +20,7 @@ from .metadata import (
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
+    read_v2_code_props,
     unusable_counts,
     usable_entry,
 )
@@ -266,6 +267,11 @@ class _Builder:
                     return
             for problem in unusable_counts(self.module.metadata or {}):
                 self.module.findings.append(Finding("parse-error", f"in .amdgpu_metadata: {problem}", where))
+        elif name == ".amd_amdgpu_hsa_metadata":
+            for kernel, props in read_v2_code_props(raw).items():
+                self.module.code_props_v2[kernel] = {
+                    key: (value, Provenance(where.path, where.line + 1 + offset, column, where.chain))
+                    for key, (value, offset, column) in props.items()}
         elif name == ".amd_kernel_code_t":
             fields, bad = parse_kernel_code_t(raw)
             for offset, text in bad:
@@ -531,7 +537,8 @@ def build_module(source: SourceFile, options: BuildOptions,
     module.sources = preprocessor.sources
     module.symbols = preprocessor.symbols
     builder = _Builder(module, preprocessor)
-    if handle_kernels is not None and early and target is not None:
+    # a code object v2 metadata block comes after the kernels it describes: no kernel is handed on early
+    if handle_kernels is not None and early and target is not None and ".amd_amdgpu_hsa_metadata" not in source.text:
         ahead = _metadata_ahead(source)
         if ahead is not None:
             builder.early = _EarlyKernels(handle_kernels, *ahead,

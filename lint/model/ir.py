@@ -277,4 +277,6 @@ class Module:
     defined_labels: set[str] = field(default_factory=set)
     code_object_version: int | None = None
     metadata: dict[str, Any] | None = None  # the whole .amdgpu_metadata document
+    #: code object v2 (.amd_amdgpu_hsa_metadata): each kernel's sizing CodeProps, {key: (value, where)}
+    code_props_v2: dict[str, dict[str, tuple[int, Provenance]]] = field(default_factory=dict)
     options: Any = None  # the BuildOptions the module was built with (launch figures for analyses)
