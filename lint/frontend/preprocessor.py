@@ -38,6 +38,7 @@ from ..model.nodes import (
     within_register_files,
 )
 from ..model.targets import LARGEST_REGISTER_FILES
+from .register_symbols import RegisterSymbols
 from .source import read_source
 from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
 
@@ -495,6 +496,7 @@ class Preprocessor:
         self.bare_parameters = bare_parameters
         #: expanded lines where a bare parameter replaced a keyword before `(`: (the line, what happened)
         self._clobbered: dict[int, tuple[SourceLine, str]] = {}
+        self.register_symbols = RegisterSymbols()  # counters, symbols counted from them, the registers they index
         self.cpp_defines: dict[str, str] = {}
         self._cpp_pattern: re.Pattern[str] | None = None
         self.findings: list[Finding] = []
@@ -547,6 +549,7 @@ class Preprocessor:
                     yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
                     continue
             yield from self._process(line, frame)
+        self.findings.extend(self.register_symbols.findings())
 
     def _plain_text(self, text: str, known: dict[str, _Plain | None]) -> _Plain | None:
         """`_plain(text)`, remembered in `known`; an instruction naming a register the target does not have
@@ -876,6 +879,8 @@ class Preprocessor:
                 self._report("parse-error", f"bad register range {node.kind}[{written}]", line, frame)
                 failures.append(node)
                 return node
+            if not isinstance(node.first, Num):
+                self.register_symbols.indexed(node.first, node.kind, first, self._where(line, frame))
             return Reg(node.kind, first, last - first + 1)
         if isinstance(node, (Sym, BinOp)):
             try:
@@ -969,6 +974,10 @@ class Preprocessor:
             problem = parsed.message if isinstance(parsed, ParseFailure) else "expected one expression"
             self._report("parse-error", f"bad value for '{name}': {problem}", line, frame)
             return
+        if not isinstance(parsed[0], Num):
+            self.register_symbols.defined(name, parsed[0], self._where(line, frame))
+        elif name in self.register_symbols.counted_from:
+            del self.register_symbols.counted_from[name]
         try:
             self.symbols[name] = evaluate(parsed[0], self.lookup, self.functions)
         except EvalError as error:
