@@ -308,3 +308,20 @@ def test_v3_metadata_that_agrees_is_quiet(snippet):
     text = V3_METADATA.replace("segment_fixed_size: 1024", "segment_fixed_size: 4096").replace(
         ".vgpr_count:     12", ".vgpr_count:     8")
     assert snippet.lint(text).diagnostics == []
+
+
+def test_assembler_compat_in_the_configuration(tmp_path, capsys):
+    from amdgpu_lint.cli import main
+    from amdgpu_lint.driver.config import find_config
+
+    (tmp_path / "k.s").write_text(GFX8 + S_WAIT)
+    find_config.cache_clear()
+    assert main(["check", "--no-cache", str(tmp_path / "k.s")]) == 1  # LLVM 22's reading: the parse error
+    (tmp_path / ".amdgpu-lint.toml").write_text('assembler-compat = "llvm14"\n')
+    find_config.cache_clear()
+    assert main(["check", "--no-cache", str(tmp_path / "k.s")]) == 0
+    (tmp_path / ".amdgpu-lint.toml").write_text('assembler-compat = "gas"\n')
+    find_config.cache_clear()
+    assert main(["check", "--no-cache", str(tmp_path / "k.s")]) == 2
+    assert "'assembler-compat' must be one of 'llvm14', 'llvm22'" in capsys.readouterr().err
+    find_config.cache_clear()

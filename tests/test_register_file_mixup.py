@@ -116,3 +116,11 @@ def test_agprs_count_with_vgprs(snippet):
     text = KERNEL.replace("gfx906", "gfx90a").replace("v_add_u32 v[acc+2], v[acc], v[f_gpr]",
                                                         "v_accvgpr_write_b32 a[acc], v[tid]")
     assert "register-file-mixup" not in names(snippet.lint(text))
+
+
+def test_register_handed_on_stays_counted(snippet):
+    # `.set new, old` then `.set old, <invalid>`: the new name is still an SGPR
+    text = KERNEL.replace(".text\n", ".set f_next, f_gpr\n.set f_gpr, 0x7fffffff\n.text\n", 1).replace(
+        "v[acc], v[f_gpr]", "v[acc], v[f_next]").replace("s_load_dword s[f_gpr]", "s_load_dword s[f_next]")
+    ((line, message),) = mixups(snippet.lint(text))
+    assert line == 32 and "'f_next' indexes VGPRs" in message and "at line 17" in message

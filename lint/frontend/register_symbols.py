@@ -96,8 +96,10 @@ class RegisterSymbols:
         base = base_symbol(value)
         if base is None:
             self.counted_from.pop(name, None)
-        else:
-            self.counted_from[name] = (base, where)
+            return
+        # through a counted symbol known now: it stays counted when that symbol is set to something else
+        # (`.set new, old` then `.set old, 0x7fffffff`, as a register is handed on)
+        self.counted_from[name] = self._counter_of(base) or (base, where)
 
     def indexed(self, first: Node, kind: str, index: int, where: Provenance) -> None:
         """A register `kind[first...]` whose index is written with symbols (judged by the definitions so far)."""
