@@ -879,8 +879,10 @@ class Preprocessor:
                 self._report("parse-error", f"bad register range {node.kind}[{written}]", line, frame)
                 failures.append(node)
                 return node
-            if not isinstance(node.first, Num):
-                self.register_symbols.indexed(node.first, node.kind, first, self._where(line, frame))
+            if self.register_symbols.counted_from and not isinstance(node.first, Num):
+                use = self.register_symbols.indexed(node.first, node.kind, first)
+                if use is not None:
+                    self.register_symbols.add(use, self._where(line, frame))
             return Reg(node.kind, first, last - first + 1)
         if isinstance(node, (Sym, BinOp)):
             try:
@@ -977,7 +979,7 @@ class Preprocessor:
         if not isinstance(parsed[0], Num):
             self.register_symbols.defined(name, parsed[0], self._where(line, frame))
         elif name in self.register_symbols.counted_from:
-            del self.register_symbols.counted_from[name]
+            self.register_symbols.defined(name, parsed[0], self._where(line, frame))  # no longer counted
         try:
             self.symbols[name] = evaluate(parsed[0], self.lookup, self.functions)
         except EvalError as error:

@@ -70,14 +70,14 @@ def _family_of_name(name: str) -> str | None:
 
 @dataclass(slots=True)
 class _Use:
-    """One register index naming a counted symbol."""
+    """One register index naming a counted symbol, in a file its counter may not hand out."""
 
     symbol: str
     kind: str
     text: str
-    where: Provenance
     counter: str  # the counter the symbol was counted from
     counted: Provenance  # where
+    where: Provenance | None = None
 
 
 @dataclass(slots=True)
@@ -87,11 +87,19 @@ class RegisterSymbols:
     counted_from: dict[str, tuple[str, Provenance]] = field(default_factory=dict)  # symbol -> (what it was set from, where)
     counters: dict[str, set[str]] = field(default_factory=dict)  # counter -> names of the macros that advance it
     uses: list[_Use] = field(default_factory=list)
+    #: a counter's family by its name or its macros' (None: not told by them), worked out at its first use
+    _named: dict[str, str | None] = field(default_factory=dict)
+    #: for counters not told by name: the symbols of each family they index
+    _symbols: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    #: (symbol, register file) pairs judged fine since the last definition
+    _quiet: set[tuple[str, str]] = field(default_factory=set)
 
     def defined(self, name: str, value: Node, where: Provenance) -> None:
         """A `.set`/`=` definition: a counter advancing, or a symbol set from another."""
+        self._quiet.clear()
         if _mentions(value, name):
             self.counters.setdefault(name, set()).update(step.name for step in where.chain if step.kind == "macro")
+            self._named.pop(name, None)
             return
         base = base_symbol(value)
         if base is None:
@@ -101,13 +109,32 @@ class RegisterSymbols:
         # (`.set new, old` then `.set old, 0x7fffffff`, as a register is handed on)
         self.counted_from[name] = self._counter_of(base) or (base, where)
 
-    def indexed(self, first: Node, kind: str, index: int, where: Provenance) -> None:
-        """A register `kind[first...]` whose index is written with symbols (judged by the definitions so far)."""
-        base = base_symbol(first)
-        if base is not None and base in self.counted_from and kind in _FAMILY:
-            origin = self._counter_of(base)
-            if origin is not None:
-                self.uses.append(_Use(base, kind, f"{kind}[{_text(first)}] is {kind}{index}", where, *origin))
+    def indexed(self, first: Node, kind: str, index: int) -> _Use | None:
+        """A register `kind[first...]` whose index is written with symbols: the use to keep (and give a place,
+        `add`), if its counter may not hand out that file (judged by the definitions so far)."""
+        base = first.name if type(first) is Sym else base_symbol(first)
+        if base is None or (base, kind) in self._quiet:
+            return None
+        family = _FAMILY.get(kind)
+        origin = self._counter_of(base) if family is not None else None
+        if origin is None or family is None:
+            self._quiet.add((base, kind))
+            return None
+        counter = origin[0]
+        named = self._named.get(counter, "?")
+        if named == "?":
+            named = self._named[counter] = self._family_by_name(counter)[0]
+        if named == family:
+            self._quiet.add((base, kind))
+            return None
+        if named is None:
+            self._symbols.setdefault(counter, {"s": set(), "v": set()})[family].add(base)
+        return _Use(base, kind, f"{kind}[{_text(first)}] is {kind}{index}", *origin)
+
+    def add(self, use: _Use, where: Provenance) -> None:
+        """Keep `use`, made by `indexed`, at `where`."""
+        use.where = where
+        self.uses.append(use)
 
     def _counter_of(self, symbol: str) -> tuple[str, Provenance] | None:
         """The counter `symbol` was counted from and where it was, following symbols set from symbols."""
@@ -124,41 +151,37 @@ class RegisterSymbols:
 
     def findings(self) -> list[Finding]:
         """One finding per use of a counted symbol in the other family's register file."""
-        if not self.uses or not self.counters:
-            return []
-        by_counter: dict[str, list[_Use]] = {}
-        for use in self.uses:
-            by_counter.setdefault(use.counter, []).append(use)
         found: list[Finding] = []
-        for counter, uses in by_counter.items():
-            family, why = self._family(counter, uses)
-            if family is None:
+        seen: set[tuple[str, int, str]] = set()
+        for use in self.uses:
+            assert use.where is not None
+            family, why = self._family(use.counter)
+            if family is None or _FAMILY[use.kind] == family or (use.where.path, use.where.line, use.symbol) in seen:
                 continue
-            seen: set[tuple[str, int, str]] = set()
-            for use in uses:
-                if _FAMILY[use.kind] == family or (use.where.path, use.where.line, use.symbol) in seen:
-                    continue
-                seen.add((use.where.path, use.where.line, use.symbol))
-                at = use.counted.chain[-1] if use.counted.chain else use.counted  # the allocator call in its file
-                place = f"line {at.line}" if at.path == use.where.path else f"{os.path.basename(at.path)}:{at.line}"
-                used, counted = _FILE_NAMES[_FAMILY[use.kind]], _FILE_NAMES[family]
-                register = use.text.rsplit(" ", 1)[-1]
-                found.append(Finding(_RULE, (
-                    f"'{use.symbol}' indexes {used}s here ({use.text}), but it was counted into the {counted} block "
-                    f"(from {counter} at {place}, {why}): nothing allocated {register} for it; allocate it in "
-                    f"the {used} block, or index the {counted}s it was counted for"), use.where))
+            seen.add((use.where.path, use.where.line, use.symbol))
+            at = use.counted.chain[-1] if use.counted.chain else use.counted  # the allocator call in its file
+            place = f"line {at.line}" if at.path == use.where.path else f"{os.path.basename(at.path)}:{at.line}"
+            used, counted = _FILE_NAMES[_FAMILY[use.kind]], _FILE_NAMES[family]
+            register = use.text.rsplit(" ", 1)[-1]
+            found.append(Finding(_RULE, (
+                f"'{use.symbol}' indexes {used}s here ({use.text}), but it was counted into the {counted} block "
+                f"(from {use.counter} at {place}, {why}): nothing allocated {register} for it; allocate it in "
+                f"the {used} block, or index the {counted}s it was counted for"), use.where))
         return found
 
-    def _family(self, counter: str, uses: list[_Use]) -> tuple[str | None, str]:
-        """The register family a counter hands out, and why that is known."""
-        names = [counter, *sorted(self.counters[counter])]
-        for name in names:
+    def _family_by_name(self, counter: str) -> tuple[str | None, str]:
+        for name in (counter, *sorted(self.counters.get(counter, ()))):
             family = _family_of_name(name)
             if family is not None:
                 return family, f"an {_FILE_NAMES[family]} counter by the name '{name}'"
-        symbols: dict[str, set[str]] = {"s": set(), "v": set()}
-        for use in uses:
-            symbols[_FAMILY[use.kind]].add(use.symbol)
+        return None, ""
+
+    def _family(self, counter: str) -> tuple[str | None, str]:
+        """The register family a counter hands out, and why that is known."""
+        family, why = self._family_by_name(counter)
+        if family is not None:
+            return family, why
+        symbols = self._symbols.get(counter, {"s": set(), "v": set()})
         for family, other in (("s", "v"), ("v", "s")):
             if len(symbols[family]) >= _USES_TO_DECIDE and len(symbols[other]) <= 1:
                 return family, f"an {_FILE_NAMES[family]} counter: {len(symbols[family])} of its symbols index {_FILE_NAMES[family]}s"
