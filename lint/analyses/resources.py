@@ -102,8 +102,8 @@ def _work_group_size(module: Module, kernel: Kernel) -> tuple[int, int, str]:
     return 1, UNBOUNDED_WG_SIZE, _UNPINNED
 
 
-#: `.amd_kernel_code_t` fields that allocate registers: the granulated counts in COMPUTE_PGM_RSRC1 (on
-#: their own or as the whole word) and the counts the runtime reads.
+#: (bit offset, mask) of the granulated VGPR and SGPR counts in COMPUTE_PGM_RSRC1, for an
+#: `.amd_kernel_code_t` that gives the whole word (`compute_pgm_rsrc1 = ...`).
 _RSRC1_VGPRS, _RSRC1_SGPRS = (0, 0x3F), (6, 0xF)
 #: SGPRs per granulated block in COMPUTE_PGM_RSRC1 (LLVM's getSGPREncodingGranule, gfx6-gfx9).
 _SGPR_ENCODING_GRANULE = 8

@@ -1176,8 +1176,9 @@ class Preprocessor:
             if "\\" in text:
                 text = _SUBSTITUTION.sub(replace, text)
             expanded = SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp)
-            if clobbered and not text.lstrip().startswith("."):  # an instruction, not a conditional
-                self._clobbered[id(expanded)] = (expanded, _clobber_message(macro, clobbered, text))
+            if clobbered:
+                if not text.lstrip().startswith("."):  # an instruction, not a conditional
+                    self._clobbered[id(expanded)] = (expanded, _clobber_message(macro, clobbered, text))
                 clobbered.clear()
             result.append(expanded)
         self._expansion_text_left -= allowed - left
