@@ -879,7 +879,7 @@ class Preprocessor:
                 self._report("parse-error", f"bad register range {node.kind}[{written}]", line, frame)
                 failures.append(node)
                 return node
-            if self.register_symbols.counted_from and not isinstance(node.first, Num):
+            if self.register_symbols.counters and not isinstance(node.first, Num):
                 use = self.register_symbols.indexed(node.first, node.kind, first)
                 if use is not None:
                     self.register_symbols.add(use, self._where(line, frame))
