@@ -111,6 +111,13 @@ def test_v2_files_read_as_llvm14_by_default(snippet):
     assert "parse-error" in names(result)
 
 
+def test_the_v2_directive_decides_when_it_is_assembled(snippet):
+    # MIOpen keeps `.hsa_code_object_isa` under `.if ROCM_METADATA_VERSION == 4`: with 5 the file is not v2
+    text = ".if METADATA == 4\n" + V2_HEADER + ".endif\n" + S_WAIT
+    assert "parse-error" not in names(snippet.lint(text, mcpu="gfx803", defsyms={"METADATA": 4}))
+    assert "parse-error" in names(snippet.lint(text, mcpu="gfx803", defsyms={"METADATA": 5}))
+
+
 def test_llvm_versions_disagree_on_bare_parameters(snippet):
     path = snippet.write(GFX8 + S_WAIT)
     new = _mc(22, path, "fiji", v2=False)

@@ -24,7 +24,14 @@ from .metadata import (
     unusable_counts,
     usable_entry,
 )
-from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
+from .preprocessor import (
+    CODE_OBJECT_V2_MARKS,
+    DEFAULT_STATEMENT_BUDGET,
+    Emitted,
+    PlainRun,
+    Preprocessor,
+    plain_block_texts,
+)
 from .syntax import ParseFailure, parse_expressions
 
 TYPE_CHECKING = False
@@ -56,7 +63,8 @@ class BuildOptions:
     compile_flags: tuple[str, ...] = ()  # the configuration's flags for HIP/OpenCL inputs
     hip_suffixes: tuple[str, ...] = ()  # suffixes compiled as HIP besides .hip
     input_notes: tuple[str, ...] = ()  # what choosing them left out (a repository's compiler, refused flags)
-    #: whose reading of the macro language: "llvm22", "llvm14", or None (LLVM 14's for code object v2 files)
+    #: whose reading of the macro language: "llvm22", "llvm14", or None (LLVM 14's once a code object v2
+    #: directive is assembled)
     assembler_compat: str | None = None
 
 
@@ -84,21 +92,19 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     return not any(text.startswith(_NON_HSA_MARKS) for text in source.lines.texts())
 
 
-#: Directives only code object v2 files contain (LLVM 14 and older assembled them; LLVM 22 refuses them).
-_CODE_OBJECT_V2_MARKS = (".hsa_code_object_version", ".hsa_code_object_isa")
-
-
-def is_code_object_v2(source: SourceFile) -> bool:
-    """Whether the file declares itself code object v2 (`.hsa_code_object_version`/`.hsa_code_object_isa`)."""
+def mentions_code_object_v2(source: SourceFile) -> bool:
+    """Whether the file has a code object v2 directive (`.hsa_code_object_version`/`.hsa_code_object_isa`),
+    in whatever `.if` branch."""
     return ".hsa_code_object_" in source.text and any(
-        text.startswith(_CODE_OBJECT_V2_MARKS) for text in source.lines.texts())
+        text.startswith(CODE_OBJECT_V2_MARKS) for text in source.lines.texts())
 
 
-def _predefined(target: Target, source: SourceFile, declared: tuple[str, int] | None, v2: bool) -> dict[str, int]:
-    """The assembler's predefined symbols; for a code object v2 file also `.option.machine_version_*`,
-    which LLVM up to 14 defined from the target in that mode (MIOpen's macros branch on them)."""
+def _predefined(target: Target, source: SourceFile, declared: tuple[str, int] | None) -> dict[str, int]:
+    """The assembler's predefined symbols; for a file with code object v2 directives also
+    `.option.machine_version_*`, which LLVM up to 14 defined from the target in that mode (MIOpen's macros
+    branch on them before the directives are reached)."""
     symbols = target.generation_symbols(_is_hsa(source, declared))
-    return {**symbols, **target.generation_symbols(False)} if v2 else symbols
+    return {**target.generation_symbols(False), **symbols} if mentions_code_object_v2(source) else symbols
 
 
 def resolve_target(
@@ -521,16 +527,15 @@ def build_module(source: SourceFile, options: BuildOptions,
     findings: list[Finding] = [Finding(p.rule, p.message, Provenance(source.path, p.line, p.column)) for p in source.problems]
     declared = _scan_target(source)
     target = resolve_target(declared, source.path, options.mcpu, findings)
-    v2 = is_code_object_v2(source)
     preprocessor = Preprocessor(
         options.include_dirs,
         options.defsyms,
-        predefined=_predefined(target, source, declared, v2) if target else None,
+        predefined=_predefined(target, source, declared) if target else None,
         statement_budget=options.statement_budget,
         functions=target_functions(target) if target else None,
         size_of=_size_function(target) if target else None,
         register_files=target.register_files if target else None,
-        bare_parameters=(options.assembler_compat or ("llvm14" if v2 else "llvm22")) != "llvm14",
+        bare_parameters=None if options.assembler_compat is None else options.assembler_compat != "llvm14",
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)

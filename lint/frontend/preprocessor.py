@@ -198,7 +198,10 @@ _PLAIN_RUN_MAX = 4096
 
 #: Directives that go the general way: one opens a kernel scope; the builder evaluates the other as it
 #: arrives, with this layer's state as it stands after it (a PlainRun leaves the state after its last one).
-_NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version"))
+#: Directives only code object v2 files assemble (LLVM 14 and older did; LLVM 22 refuses them). In an
+#: active region they switch an undecided .altmacro reading to LLVM 14's.
+CODE_OBJECT_V2_MARKS = (".hsa_code_object_version", ".hsa_code_object_isa")
+_NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version", *CODE_OBJECT_V2_MARKS))
 
 
 #: The shapes of most distinct lines of a compiler listing (one per label or symbol), read without the statement
@@ -474,7 +477,7 @@ class Preprocessor:
         functions: Functions | None = None,
         size_of: Callable[[Statement], int | None] | None = None,
         register_files: dict[str, int] | None = None,
-        bare_parameters: bool = True,
+        bare_parameters: bool | None = True,
     ):
         self.include_dirs = [Path(d) for d in include_dirs or []]
         self.symbols: dict[str, Value | Node] = {**(predefined or {}), **(defsyms or {})}
@@ -492,8 +495,10 @@ class Preprocessor:
         self.macros: dict[str, Macro] = {}
         self.cpp = False  # whether '#' lines are C-preprocessor directives (.S files) or comments
         self.altmacro = False  # GNU as alternate macro mode: bare parameter names, %expr, <strings>
-        #: whether .altmacro substitutes parameters named without `\` (LLVM 22 does, LLVM 14 did not)
-        self.bare_parameters = bare_parameters
+        #: whether .altmacro substitutes parameters named without `\` (LLVM 22 does, LLVM 14 did not);
+        #: undecided (None): LLVM 22's until a code object v2 directive is assembled, then LLVM 14's
+        self.bare_parameters = bare_parameters is not False
+        self._compat_undecided = bare_parameters is None
         #: expanded lines where a bare parameter replaced a keyword before `(`: (the line, what happened)
         self._clobbered: dict[int, tuple[SourceLine, str]] = {}
         self.register_symbols = RegisterSymbols()  # counters, symbols counted from them, the registers they index
@@ -770,6 +775,8 @@ class Preprocessor:
             self._track_next_free(parsed)
         if parsed.kind == "directive" and parsed.name == ".amdgpu_hsa_kernel":
             self._kernel_free = {"v": 0, "s": 0}  # a new kernel scope
+        if self._compat_undecided and parsed.kind == "directive" and parsed.name in CODE_OBJECT_V2_MARKS:
+            self.bare_parameters = self._compat_undecided = False  # a v2 file: what LLVM 14 assembled
         self._advance(parsed)
         yield parsed, self._where(line, frame), ""
 
