@@ -24,14 +24,12 @@ Shrink the tile, split it across work-groups, or raise the allocation
 (`.amdhsa_group_segment_fixed_size`, or the size of the `__shared__` array).
 """
 
-import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.analyses.resources import ResourceAnalysis, lds_reach
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
-from amdgpu_lint.model.nodes import Num
 
 CODE = "AGL102"
 NAME = "lds-budget"
@@ -39,28 +37,6 @@ SEVERITY = Severity.ERROR
 SUMMARY = "LDS above the work-group limit, or LDS offsets past the allocation"
 SCOPE = "kernel"
 REQUIRES = (DefUseAnalysis, ResourceAnalysis)
-
-_WIDTH = re.compile(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
-
-
-def _access_bytes(mnemonic: str) -> int:
-    widths = [int(w) for w in _WIDTH.findall(mnemonic)]
-    return max(widths) // 8 if widths else 4
-
-
-def _reach(mnemonic: str, modifiers: dict) -> int | None:
-    """Highest byte (exclusive) the constant offsets reach, for a zero address register."""
-    size = _access_bytes(mnemonic)
-    if any(key in modifiers for key in ("offset0", "offset1")):
-        scale = size * (64 if "st64" in mnemonic else 1)
-        slots = [modifiers.get(key) for key in ("offset0", "offset1")]
-        values = [v.value for v in slots if isinstance(v, Num) and isinstance(v.value, int)]
-        return max(values) * scale + size if values else None
-    offset = modifiers.get("offset")
-    if isinstance(offset, Num) and isinstance(offset.value, int):
-        return offset.value + size
-    return None
-
 
 def _allocation_is_known(module_metadata: dict | None, metadata: dict | None) -> bool:
     """Whether the metadata shows the kernel takes no dynamic LDS (sized at launch, beyond the static allocation).
@@ -114,7 +90,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
         if info.klass.unit != "ds" or info.klass.memory != "lds" or info.klass.kind == "other":
             continue  # ds_swizzle/ds_permute/ds_bpermute: the offset is a pattern, no LDS is read
-        reach = _reach(instruction.mnemonic, dict(instruction.modifiers))
+        reach = lds_reach(instruction.mnemonic, dict(instruction.modifiers))
         if reach is not None and reach > resources.lds_bytes:
             yield context.diagnostic(
                 instruction.where,

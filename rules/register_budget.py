@@ -9,7 +9,9 @@
   the kernel uses (a0 up to the highest it names) or may use through a call (counted by LLVM's
   `<kernel>.num_agpr` resource symbol or the metadata's `.agpr_count`; any AGPR without them).
   From gfx10 every wave has the whole SGPR file, whatever
-  `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there.
+  `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there. A code
+  object v2 kernel's allocation is its `.amd_kernel_code_t`: the larger of the granulated
+  `compute_pgm_rsrc1_vgprs` (or `compute_pgm_rsrc1`) and `workitem_vgpr_count`.
 - **warning**: such a VGPR that holds no AGPR the kernel uses (it overlaps nothing, but the
   descriptor gives it to the AGPRs); and a descriptor that declares more registers than the
   code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
@@ -38,9 +40,10 @@ from operator import attrgetter
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
-from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.analyses.resources import ResourceAnalysis, kernel_code_allocation
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.ir import Kernel, Provenance
 from amdgpu_lint.model.nodes import Reg
 from amdgpu_lint.model.targets import Target
 
@@ -69,6 +72,11 @@ def _limits(context: KernelContext, target: Target) -> dict[str, tuple[int, str]
             limits["a"] = min(limits["a"], (left, f".amdhsa_next_free_vgpr {next_vgpr} - .amdhsa_accum_offset {accum} leaves {left} AGPRs"))
         elif target.agpr_file == "separate":
             limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
+    code = context.kernel.kernel_code_t
+    if next_vgpr is None and code:
+        allocated, _ = kernel_code_allocation(target, code, context.get(ResourceAnalysis).wave_size)
+        if allocated is not None:
+            limits["v"] = min(limits["v"], (allocated, f"its .amd_kernel_code_t allocates {allocated} VGPRs"))
     if next_sgpr is not None and target.major < 10:  # gfx10+ gives every wave the whole SGPR file (LLVM writes 0 there)
         limits["s"] = min(limits["s"], (next_sgpr, f".amdhsa_next_free_sgpr is {next_sgpr}"))
     return limits
@@ -180,6 +188,18 @@ def _more(indices: list[int]) -> str:
     return f" ({more} more instruction{'s' if more != 1 else ''})" if more else ""
 
 
+#: What allocates the registers: an .amdhsa_kernel descriptor, or an .amd_kernel_code_t block (code object v2).
+_ALLOCATING_FIELDS = {False: ".amdhsa_next_free_vgpr/sgpr",
+                      True: "its .amd_kernel_code_t's compute_pgm_rsrc1_vgprs/sgprs and workitem_vgpr_count/wavefront_sgpr_count"}
+
+
+def _kernel_code_line(kernel: Kernel, vgprs: bool) -> Provenance | None:
+    """The `.amd_kernel_code_t` line that allocates the VGPRs (or the SGPRs), else the block's."""
+    lines = kernel.kernel_code_where
+    fields = ("compute_pgm_rsrc1_vgprs", "workitem_vgpr_count") if vgprs else ("compute_pgm_rsrc1_sgprs", "wavefront_sgpr_count")
+    return next((lines[name] for name in (*fields, "compute_pgm_rsrc1", "") if name in lines), None)
+
+
 def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagnostic]:
     kernel = context.kernel
     resources = context.get(ResourceAnalysis)
@@ -202,9 +222,9 @@ def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagno
     if resources.allocated_sgprs and resources.allocated_sgprs > resources.sgprs:
         parts.append(f"{resources.allocated_sgprs} SGPRs declared, {resources.sgprs} used")
     yield context.diagnostic(
-        kernel.descriptor_where or kernel.where,
+        kernel.descriptor_where or _kernel_code_line(kernel, resources.allocated_vgprs > resources.vgprs) or kernel.where,
         f"kernel '{kernel.name}' allocates more registers than it uses ({'; '.join(parts)}): "
-        f"occupancy {actual} instead of {possible} waves/SIMD; lower .amdhsa_next_free_vgpr/sgpr",
+        f"occupancy {actual} instead of {possible} waves/SIMD; lower {_ALLOCATING_FIELDS[kernel.descriptor_where is None]}",
         kernel=kernel.name,
         severity=Severity.WARNING,
     )

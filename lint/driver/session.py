@@ -204,6 +204,7 @@ def settings_for(path: Path, flags: Flags) -> Settings:
         baseline=_read_baseline(flags.baseline or config.baseline, config) if flags.use_baseline else None,
         latency_table=_latency_table(flags.latency_table or config.latency_table),
         locations=flags.locations,
+        assembler_compat=config.assembler_compat,
         **_compiling(flags, config),
     )
     if flags.select:

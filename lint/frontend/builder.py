@@ -22,11 +22,13 @@ from .metadata import (
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
+    read_v2_code_props,
     unusable_counts,
     usable_entry,
 )
 from .preprocessor import (
     DEFAULT_EXPANSION_BUDGET,
+    CODE_OBJECT_V2_MARKS,
     DEFAULT_STATEMENT_BUDGET,
     Emitted,
     PlainRun,
@@ -68,6 +70,9 @@ class BuildOptions:
     hip_suffixes: tuple[str, ...] = ()  # suffixes compiled as HIP besides .hip
     input_notes: tuple[str, ...] = ()  # what choosing them left out (a repository's compiler, refused flags)
     assembler: Assembler | None = None  # the user's assembler, run on assembly files alongside the lint
+    #: whose reading of the macro language: "llvm22", "llvm14", or None (LLVM 14's once a code object v2
+    #: directive is assembled)
+    assembler_compat: str | None = None
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
@@ -92,6 +97,21 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     if declared:
         return "amdhsa" in declared[0]
     return not any(text.startswith(_NON_HSA_MARKS) for text in source.lines.texts())
+
+
+def mentions_code_object_v2(source: SourceFile) -> bool:
+    """Whether the file has a code object v2 directive (`.hsa_code_object_version`/`.hsa_code_object_isa`),
+    in whatever `.if` branch."""
+    return ".hsa_code_object_" in source.text and any(
+        text.startswith(CODE_OBJECT_V2_MARKS) for text in source.lines.texts())
+
+
+def _predefined(target: Target, source: SourceFile, declared: tuple[str, int] | None) -> dict[str, int]:
+    """The assembler's predefined symbols; for a file with code object v2 directives also
+    `.option.machine_version_*`, which LLVM up to 14 defined from the target in that mode (MIOpen's macros
+    branch on them before the directives are reached)."""
+    symbols = target.generation_symbols(_is_hsa(source, declared))
+    return {**target.generation_symbols(False), **symbols} if mentions_code_object_v2(source) else symbols
 
 
 def resolve_target(
@@ -166,6 +186,7 @@ class KernelCode:
 
     fields: dict[str, int | None]
     where: Provenance
+    lines: dict[str, Provenance]  # where each field is
 
 
 class _Builder:
@@ -308,16 +329,20 @@ class _Builder:
                     return
             for problem in unusable_counts(self.module.metadata or {}):
                 self.module.findings.append(Finding("parse-error", f"in .amdgpu_metadata: {problem}", where))
+        elif name == ".amd_amdgpu_hsa_metadata":
+            for kernel, props in read_v2_code_props(raw).items():
+                self.module.code_props_v2[kernel] = {
+                    key: (value, Provenance(where.path, where.line + 1 + offset, column, where.chain))
+                    for key, (value, offset, column) in props.items()}
         elif name == ".amd_kernel_code_t":
             fields, bad = parse_kernel_code_t(raw)
             for offset, text in bad:
                 line = Provenance(where.path, where.line + 1 + offset, 1, where.chain)
                 self.module.findings.append(Finding("parse-error", f"expected 'key = value' in .amd_kernel_code_t, found '{text}'", line))
-            values = {
-                key: self._evaluate_int(text, Provenance(where.path, where.line + 1 + offset, 1, where.chain))
-                for key, (offset, text) in fields.items()
-            }
-            self.code.append(KernelCode(values, where))
+            lines = {key: Provenance(where.path, where.line + 1 + offset, 1, where.chain)
+                     for key, (offset, _) in fields.items()}
+            values = {key: self._evaluate_int(text, lines[key]) for key, (_, text) in fields.items()}
+            self.code.append(KernelCode(values, where, lines))
 
     def _evaluate_int(self, text: str, where: Provenance, lookup: Callable[[str], Any] | None = None) -> int | None:
         """The integer value of `text` (None when it has none), symbols read by `lookup` (the preprocessor's)."""
@@ -439,6 +464,7 @@ class _Builder:
             else:
                 current = current or start_unnamed(item.where)
                 current.kernel_code_t = item.fields
+                current.kernel_code_where = {"": item.where, **item.lines}
                 current.is_kernel = True
         return [(start, k) for start, k in kernels if k.instructions or k.name in self.descriptors]
 
@@ -563,19 +589,21 @@ def build_module(source: SourceFile, options: BuildOptions,
     preprocessor = Preprocessor(
         options.include_dirs,
         options.defsyms,
-        predefined=target.generation_symbols(_is_hsa(source, declared)) if target else None,
+        predefined=_predefined(target, source, declared) if target else None,
         statement_budget=options.statement_budget,
         expansion_budget=options.expansion_budget,
         functions=target_functions(target) if target else None,
         size_of=_size_function(target) if target else None,
         register_files=target.register_files if target else None,
+        bare_parameters=None if options.assembler_compat is None else options.assembler_compat != "llvm14",
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)
     module.sources = preprocessor.sources
     module.symbols = preprocessor.symbols
     builder = _Builder(module, preprocessor)
-    if handle_kernels is not None and early and target is not None:
+    # a code object v2 metadata block comes after the kernels it describes: no kernel is handed on early
+    if handle_kernels is not None and early and target is not None and ".amd_amdgpu_hsa_metadata" not in source.text:
         ahead = _metadata_ahead(source)
         if ahead is not None:
             builder.early = _EarlyKernels(handle_kernels, *ahead,
