@@ -9,6 +9,7 @@ from . import (
     invalid_encoding,
     issue_oversubscription,
     lds_budget,
+    lds_race,
     missing_nop,
     missing_wait,
     occupancy_below_target,
@@ -48,6 +49,7 @@ _MODULES = (
     missing_wait,
     redundant_wait,
     overstrict_wait,
+    lds_race,
     missing_nop,
     unused_suppression,
 )

@@ -1,0 +1,933 @@
+"""Cross-wave LDS races: an LDS access by one wave and a write of an overlapping range by another wave of the
+same work-group with no barrier between them on some path.
+
+Every wave of a work-group runs the same code. Two accesses race when one wave can be at one of them and
+another wave at the other between the same two barriers: when some path from one to the other (through the
+CFG, around loop back edges) crosses no barrier that the writer's counter (`lgkmcnt`/`dscnt` for DS,
+`vmcnt`/`loadcnt` for an LDS DMA) was drained before. Where it was not drained and a read follows,
+missing-wait reports the barrier; the barrier then counts as drained here, so one mistake gives one finding.
+
+Each access gets an abstract address (`Value`): a uniform base (a constant, a kernel-uniform SGPR value or
+symbol, or a loop phase: a register toggled or stepped per iteration, `s_xor`/`s_add`/`v_xor`, with its
+few possible values) plus a lane-dependent part: a multiple of the work-item id (v0 of a one-dimensional
+work-group) or of the lane id (`v_mbcnt`). Anything else (a shift right, a mask, a value read from memory
+into a VGPR, `v_readfirstlane` of a lane value: the wave id) is unknown, and an access at an unknown address
+is not compared. Two accesses are compared per phase: an overlap on every phase shows the race; on some
+phases only, it cannot be excluded; on none, the buffers are apart.
+
+Accesses are judged executed by every wave only where EXEC is the whole wave (saved and restored copies are
+followed) and no branch so far tested a value the analysis cannot show uniform; elsewhere an overlap cannot
+be shown (only some waves may run them). A work-group of one wave (`.reqd_workgroup_size`, or
+`.max_flat_workgroup_size` no larger than the wave) has no cross-wave race. Non-kernel functions are not
+checked (their callers' registers are unknown).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from operator import attrgetter
+
+from ..isa.defuse import DefUse, Unit, register_units
+from ..isa.waits import wait_counts
+from ..model.ir import Instruction, Kernel, Module
+from ..model.nodes import BinOp, Num, Reg, SpecialReg, Sym
+from ..model.targets import Target
+from .cfg import CFGAnalysis, ControlFlowGraph
+from .defuse import DefUseAnalysis
+from .manager import Analysis, AnalysisManager
+from .waitcnt import WaitcntAnalysis, WaitReport
+
+_MAX_PHASES = 4  # possible values a loop phase keeps before it is unknown
+_MAX_PENDING = 4096  # pending accesses at a block entry before the kernel is given up
+_UNBOUNDED = 1024  # work-items in a work-group nothing bounds
+_IS_LDS_DMA = attrgetter("klass.lds_dma")
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A 32-bit value the same in every wave except for `stride * id`: `base + offsets[phase] + stride * id`.
+    `base` is None (a constant) or a uniform token; `phase` is None or a loop header's (block, register),
+    whose possible values are `offsets`' keys (None when there is no phase); `kind` names the id: "tid"
+    (work-item id in a one-dimensional work-group), "lane" (lane in the wave) or None (no lane part)."""
+
+    base: tuple | None
+    phase: tuple | None
+    offsets: tuple[tuple[int | None, int], ...]
+    kind: str | None = None
+    stride: int = 0
+
+    @property
+    def uniform(self) -> bool:
+        return self.kind is None
+
+
+def _const(value: int) -> Value:
+    return Value(None, None, ((None, _signed(value)),))
+
+
+def _signed(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+_FULL_EXEC = Value(("exec-full",), None, ((None, 0),))  # EXEC (or a saved copy of it) with every lane on
+_EXEC = ("exec", 0)
+_UNIFORM = ("uniform", 0)  # the env key saying every branch so far was uniform (a marker, never a register)
+_UNIFORM_FLAG = Value(("uniform",), None, ((None, 0),))
+_SCC = ("scc-uniform", 0)
+#: a value the same in every wave of the work-group that the analysis does not follow (a loop counter, a size
+#: computed from kernel arguments): it keeps branches on it uniform but is never compared as an address
+SOME_UNIFORM = Value(("?",), None, ((None, 0),))  # the env key saying the latest SCC came from uniform values
+
+
+@dataclass(frozen=True, slots=True)
+class LdsAccess:
+    """One LDS access: where (the address, its pieces of (offset, bytes) per lane) and how it is ordered."""
+
+    index: int
+    writes: bool
+    address: Value | None
+    pieces: tuple[tuple[int, int], ...]
+    everywhere: bool  # full EXEC on a uniform path: every wave runs it
+    counter: str | None  # the counter a write retires on (None for reads)
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """An access (`second`) that may touch what `first` accessed in another wave with no barrier between."""
+
+    first: int
+    second: int
+    shown: bool  # an overlap on every phase, both run by every wave
+    reason: str  # why it is not shown, when it is not
+
+
+@dataclass(slots=True)
+class LdsRaceReport:
+    """Races by the later access, and the accesses with their abstract addresses."""
+
+    races: dict[int, list[Race]]
+    accesses: dict[int, LdsAccess]
+    threads: int
+    wave: int
+
+
+_SIZE = re.compile(r"(?:_[biuf]|_d16_hi_[biu]|_d16_[biu])(8|16|32|64|96|128)(?:_|$)")
+_SUFFIX = re.compile(r"_e(32|64)$")
+
+
+def _element_bytes(mnemonic: str) -> int:
+    match = None
+    for match in _SIZE.finditer(mnemonic):
+        pass
+    return int(match.group(1)) // 8 if match else 4
+
+
+def _modifier(instruction: Instruction, name: str) -> int:
+    value = dict(instruction.modifiers).get(name)
+    return int(value.value) if isinstance(value, Num) and isinstance(value.value, int) else 0
+
+
+def _pieces(instruction: Instruction, kind: str) -> tuple[tuple[int, int], ...]:
+    mnemonic = instruction.mnemonic
+    size = _element_bytes(mnemonic)
+    if kind in ("read2", "write2"):
+        scale = size * (64 if "st64" in mnemonic else 1)
+        return ((_modifier(instruction, "offset0") * scale, size), (_modifier(instruction, "offset1") * scale, size))
+    return ((_modifier(instruction, "offset"), size),)
+
+
+def work_group_threads(module: Module, kernel: Kernel) -> tuple[int, bool]:
+    """(most work-items a work-group has, whether they are one-dimensional: v0 alone is the thread id)."""
+    metadata = kernel.metadata or {}
+    required = metadata.get(".reqd_workgroup_size")
+    one_dimensional = not kernel.descriptor.get("system_vgpr_workitem_id")
+    if isinstance(required, list) and len(required) == 3 and all(isinstance(v, int) and v > 0 for v in required):
+        return required[0] * required[1] * required[2], one_dimensional and required[1] == required[2] == 1
+    options = module.options
+    if options is not None and getattr(options, "wg_size", None):
+        return options.wg_size[1], one_dimensional
+    bound = metadata.get(".max_flat_workgroup_size")
+    if isinstance(bound, int) and bound > 0:
+        return bound, one_dimensional
+    return _UNBOUNDED, one_dimensional
+
+
+class _Values:
+    """Forward dataflow of abstract register values (Value or None: unknown) over the CFG."""
+
+    def __init__(self, kernel: Kernel, module: Module, def_use: list[DefUse], cfg: ControlFlowGraph,
+                 wave: int, threads: int, tid: bool):
+        self.kernel, self.module, self.def_use, self.cfg = kernel, module, def_use, cfg
+        self.wave, self.threads, self.tid = wave, threads, tid
+        self.given_up = False
+
+    def id_range(self, kind: str | None) -> int:
+        """The largest id of this kind."""
+        return self.threads - 1 if kind == "tid" else self.wave - 1 if kind == "lane" else 0
+
+    # values of operands -------------------------------------------------------------------------------
+    def get(self, env: dict, unit: Unit) -> Value | None:
+        if unit in env:
+            return env[unit]
+        if unit[0] == "s":  # never written: what the hardware set up, the same in every wave of the work-group
+            return Value(("entry", unit[1]), None, ((None, 0),))
+        return None
+
+    def operand(self, env: dict, node) -> Value | None:
+        if isinstance(node, Num):
+            return _const(node.value) if isinstance(node.value, int) else None
+        if isinstance(node, Reg):
+            if node.count != 1 or node.half is not None or node.kind not in ("v", "s"):
+                return None
+            return self.get(env, (node.kind, node.index))
+        if isinstance(node, SpecialReg):
+            return env.get(("m0", 0)) if node.name == "m0" else None
+        if isinstance(node, Sym):
+            value = self.module.symbols.get(node.name)
+            if isinstance(value, int):
+                return _const(value)
+            return Value(("symbol", node.name), None, ((None, 0),))
+        if isinstance(node, BinOp) and node.op in ("+", "-"):
+            left, right = self.operand(env, node.left), self.operand(env, node.right)
+            if left is None or right is None:
+                return None
+            return _add(left, right) if node.op == "+" else _subtract(left, right)
+        return None
+
+    # the transfer of one instruction -----------------------------------------------------------------
+    def step(self, env: dict, index: int) -> None:
+        instruction, info = self.kernel.instructions[index], self.def_use[index]
+        defs = info.defs
+        if not defs:
+            return
+        env_before = env if ("scc", 0) not in defs and info.klass.unit != "smem" else dict(env)
+        result = self._result(env, instruction, info) if len(_data_defs(defs)) == 1 else None
+        exec_after = self._exec(env, instruction, defs)
+        for unit in defs:
+            if unit[0] in ("v", "s", "m0"):
+                env[unit] = None
+        if result is not None:
+            (unit,) = _data_defs(defs)
+            env[unit] = result
+        if exec_after is not None:
+            env.update(exec_after)
+        if ("scc", 0) in defs:  # whether the SCC a branch may test is the same in every wave
+            uniform = not any(_is_exec(node) or isinstance(node, SpecialReg) and node.name.startswith("vcc")
+                              for node in instruction.operands) and all(
+                self.get(env_before, unit) is not None for unit in info.uses if unit[0] in ("s", "m0"))
+            env[_SCC] = _UNIFORM_FLAG if uniform and info.klass.unit == "salu" else None
+        if info.klass.unit == "smem":
+            for unit, value in list(env.items()):  # an earlier iteration's load result is another value
+                if value is not None and value.base is not None and value.base[0] == "load" and value.base[1] == index:
+                    env[unit] = None
+            sources = [self.get(env_before, unit) for unit in info.uses if unit[0] == "s"]
+            if sources and all(value is not None and value.uniform for value in sources):
+                for unit in defs:  # a scalar load from a uniform address: the same data in every wave
+                    if unit[0] == "s":
+                        env[unit] = Value(("load", index, unit[1]), None, ((None, 0),))
+
+    def _exec(self, env: dict, instruction: Instruction, defs: frozenset) -> dict | None:
+        """EXEC and the SGPRs holding a full copy of it after an instruction that writes EXEC or copies it."""
+        mnemonic = instruction.mnemonic
+        writes_exec = _EXEC in defs
+        operands = instruction.operands
+        if not writes_exec:
+            if mnemonic.startswith("s_mov_b") and len(operands) == 2 and _is_exec(operands[1]) \
+                    and env.get(_EXEC) == _FULL_EXEC:
+                return {unit: _FULL_EXEC for unit in register_units(operands[0])}
+            return None
+        full = False
+        saved: dict = {}
+        if mnemonic.startswith("s_mov_b") and len(operands) == 2:
+            source = operands[1]
+            units = register_units(source)
+            full = (isinstance(source, Num) and source.value == -1) or (
+                bool(units) and all(env.get(unit) == _FULL_EXEC for unit in units))
+        elif mnemonic.startswith("s_or_b") and len(operands) == 3:
+            full = any(_is_exec(node) and env.get(_EXEC) == _FULL_EXEC or
+                       (units := register_units(node)) and all(env.get(unit) == _FULL_EXEC for unit in units)
+                       for node in operands[1:])
+        if "saveexec" in mnemonic and env.get(_EXEC) == _FULL_EXEC and operands:
+            saved = {unit: _FULL_EXEC for unit in register_units(operands[0])}
+        return {_EXEC: _FULL_EXEC if full else None, **saved}
+
+    def _result(self, env: dict, instruction: Instruction, info: DefUse) -> Value | None:
+        klass = info.klass
+        if klass.unit not in ("valu", "salu") or instruction.pair is not None:
+            if klass.unit == "valu" and instruction.mnemonic.startswith("v_readfirstlane") and len(instruction.operands) == 2:
+                value = self.operand(env, instruction.operands[1])
+                return value if value is not None and value.uniform else None
+            return None
+        if any(name not in ("clamp",) for name, _ in instruction.modifiers):
+            return None
+        mnemonic = _SUFFIX.sub("", instruction.mnemonic)
+        operands = instruction.operands
+        sources = operands[1:]
+        if len(sources) == 3 and mnemonic in _CARRIES:
+            sources = sources[1:]
+        if mnemonic.startswith("v_mbcnt"):
+            return self._mbcnt(env, mnemonic, sources)
+        if mnemonic in _IGNORE_CARRY_IN:  # s_addc_u32 of a high half: not an LDS address
+            return None
+        values = [self.operand(env, node) for node in sources]
+        if any(value is None for value in values) or not values:
+            return None
+        result = self._apply(mnemonic, values)  # type: ignore[arg-type]
+        if (result is None or result.base == SOME_UNIFORM.base) and all(value.uniform for value in values):  # type: ignore[union-attr]
+            return SOME_UNIFORM
+        return result
+
+    def _mbcnt(self, env: dict, mnemonic: str, sources) -> Value | None:
+        if len(sources) != 2 or not (isinstance(sources[0], Num) and _signed(int(sources[0].value)) == -1):
+            return None
+        added = self.operand(env, sources[1])
+        if added is None:
+            return None
+        if mnemonic.startswith("v_mbcnt_lo"):
+            if self.wave == 32 and added.uniform:
+                return _add(added, Value(None, None, ((None, 0),), "lane", 1))
+            return Value(added.base, added.phase, added.offsets, "lanelo", 1) if added.uniform else None
+        if added.kind == "lanelo":  # mbcnt_hi(-1, mbcnt_lo(-1, x)): the lane id plus x
+            return Value(added.base, added.phase, added.offsets, "lane", 1)
+        return None
+
+    def _apply(self, mnemonic: str, values: list[Value]) -> Value | None:
+        if any(value.kind == "lanelo" for value in values):
+            return None
+        name = mnemonic[2:]
+        if mnemonic.startswith(("v_mov_b32", "s_mov_b32", "s_movk_i32")) and len(values) == 1:
+            return values[0]
+        if len(values) == 2:
+            first, second = values
+            if name in ("add_u32", "add_i32", "add_co_u32", "add_nc_u32", "addk_i32"):
+                return _add(first, second)
+            if name in ("sub_u32", "sub_i32", "sub_co_u32", "sub_nc_u32"):
+                return _subtract(first, second)
+            if name in ("subrev_u32", "subrev_co_u32", "subrev_nc_u32"):
+                return _subtract(second, first)
+            if name in ("lshlrev_b32",):
+                return _shift(second, first)
+            if name in ("lshl_b32",):
+                return _shift(first, second)
+            if name in ("mul_lo_u32", "mul_u32_u24", "mul_i32", "mul_i32_i24", "mul_lo_i32", "mulk_i32"):
+                return _multiply(first, second)
+            if name in ("xor_b32",):
+                return self._bits(first, second, "xor")
+            if name in ("or_b32",):
+                return self._bits(first, second, "or")
+            if name in ("and_b32",):
+                return self._and(first, second)
+        if len(values) == 3:
+            first, second, third = values
+            if name in ("add3_u32",):
+                total = _add(first, second)
+                return _add(total, third) if total is not None else None
+            if name in ("lshl_add_u32",):
+                shifted = _shift(first, second)
+                return _add(shifted, third) if shifted is not None else None
+            if name in ("add_lshl_u32",):
+                total = _add(first, second)
+                return _shift(total, third) if total is not None else None
+            if name in ("mad_u32_u24", "mad_i32_i24", "mad_u32_u16"):
+                product = _multiply(first, second)
+                return _add(product, third) if product is not None else None
+        return None
+
+    def _range(self, value: Value, offset: int) -> tuple[int, int]:
+        span = value.stride * self.id_range(value.kind)
+        return (offset + min(0, span), offset + max(0, span))
+
+    def _bits(self, value: Value, other: Value, op: str) -> Value | None:
+        """x ^ c or x | c, exactly where every lane's x agrees on the bits from c's lowest one up (and, for an
+        or, has c's bits clear): then it is x plus one constant per phase."""
+        if not _is_constant(other):
+            value, other = other, value
+        if not _is_constant(other) or value.base is not None:
+            return None
+        constant = other.offsets[0][1] & 0xFFFFFFFF
+        if constant == 0:
+            return value
+        low = (constant & -constant).bit_length() - 1
+        offsets = []
+        for phase, offset in value.offsets:
+            lowest, highest = self._range(value, offset)
+            if lowest < 0 or lowest >> low != highest >> low or (op == "or" and lowest & constant):
+                return None
+            moved = (lowest ^ constant) if op == "xor" else (lowest | constant)
+            offsets.append((phase, offset + _signed(moved) - lowest))
+        return Value(None, value.phase, tuple(offsets), value.kind, value.stride)
+
+    def _and(self, value: Value, other: Value) -> Value | None:
+        """x & (2^k - 1) where every lane's x is already below 2^k: x."""
+        if not _is_constant(other):
+            value, other = other, value
+        if not _is_constant(other) or value.base is not None:
+            return None
+        mask = other.offsets[0][1] & 0xFFFFFFFF
+        if mask & (mask + 1):
+            return None
+        for _, offset in value.offsets:
+            lowest, highest = self._range(value, offset)
+            if lowest < 0 or highest > mask:
+                return None
+        return value
+
+    # joins -------------------------------------------------------------------------------------------
+    def join(self, block: int, incoming: list[dict]) -> dict:
+        if len(incoming) == 1:
+            return dict(incoming[0])
+        keys = set().union(*incoming)
+        joined: dict = {}
+        varying = []
+        for unit in keys:
+            values = [self.get(env, unit) if unit[0] == "s" else env.get(unit) for env in incoming]
+            first = values[0]
+            if all(value == first for value in values):
+                joined[unit] = first
+            elif unit[0] in ("v", "s", "m0"):
+                varying.append((unit, values))
+            else:
+                joined[unit] = None
+        if varying:
+            joined.update(_phases(block, varying, len(incoming)))
+        return joined
+
+    def run(self) -> tuple[list[dict], list[dict]]:
+        """Each block's entry values and its values on the edges out (after its branch)."""
+        blocks, starts = self.cfg.blocks, self.cfg.starts
+        entry: dict = {_EXEC: _FULL_EXEC, _UNIFORM: _UNIFORM_FLAG}
+        if self.tid:
+            entry[("v", 0)] = Value(None, None, ((None, 0),), "tid", 1)
+        ins: list[dict | None] = [None] * len(blocks)
+        outs: list[dict | None] = [None] * len(blocks)
+        if not blocks:
+            return [], []
+        ins[0] = entry
+        worklist, queued, visits = [0], {0}, 0
+        while worklist:
+            visits += 1
+            if visits > 30 * len(blocks) + 100:
+                self.given_up = True
+                break
+            number = min(worklist)
+            worklist.remove(number)
+            queued.discard(number)
+            env = dict(ins[number] or {})
+            start = starts[number]
+            for index in range(start, start + len(blocks[number].instructions)):
+                self.step(env, index)
+            outs[number] = self._edge_values(number, env)
+            for successor in blocks[number].successors:
+                incoming = [outs[p] for p in blocks[successor].predecessors if outs[p] is not None]
+                if successor == 0:
+                    incoming.append(entry)
+                joined = self.join(successor, incoming)  # type: ignore[arg-type]
+                if joined != ins[successor]:
+                    ins[successor] = joined
+                    if successor not in queued:
+                        queued.add(successor)
+                        worklist.append(successor)
+        return [e or {} for e in ins], [e or {} for e in outs]
+
+    def _edge_values(self, number: int, env: dict) -> dict:
+        """The values on a block's edges out: a conditional branch on a test the analysis cannot show the
+        same in every wave makes the paths after it divergent between waves. A branch on EXEC being zero is
+        not: the code it skips would have run with no lane on."""
+        terminator = self.cfg.blocks[number].terminator
+        if terminator is None or len(self.cfg.blocks[number].successors) < 2:
+            return env
+        mnemonic = terminator.mnemonic
+        if mnemonic.startswith("s_cbranch_exec") or (mnemonic.startswith("s_cbranch_scc") and env.get(_SCC) is not None):
+            return env
+        divergent = dict(env)
+        divergent[_UNIFORM] = None
+        return divergent
+
+
+def _data_defs(defs: frozenset) -> list[Unit]:
+    return [unit for unit in defs if unit[0] in ("v", "s", "m0")]
+
+
+def _is_exec(node) -> bool:
+    return isinstance(node, SpecialReg) and node.name in ("exec", "exec_lo")
+
+
+def _is_constant(value: Value) -> bool:
+    return value.base is None and value.phase is None and value.kind is None
+
+
+_CARRIES = frozenset(("v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_u32", "v_sub_u32", "v_subrev_u32",
+                      "v_add_i32", "v_sub_i32", "v_subrev_i32"))
+_IGNORE_CARRY_IN = frozenset(("s_addc_u32", "s_subb_u32", "v_addc_co_u32", "v_addc_u32", "v_subb_co_u32"))
+
+
+def _combine(first: Value, second: Value, op) -> tuple | None:
+    """The offsets of two values combined per phase (one phase at most)."""
+    if first.phase is not None and second.phase is not None and first.phase != second.phase:
+        return None
+    if second.phase is None:
+        (_, constant), = second.offsets
+        return tuple((phase, op(offset, constant)) for phase, offset in first.offsets)
+    if first.phase is None:
+        (_, constant), = first.offsets
+        return tuple((phase, op(constant, offset)) for phase, offset in second.offsets)
+    theirs = dict(second.offsets)
+    if set(theirs) != {phase for phase, _ in first.offsets}:
+        return None
+    return tuple((phase, op(offset, theirs[phase])) for phase, offset in first.offsets)
+
+
+def _add(first: Value, second: Value) -> Value | None:
+    if first.base is not None and second.base is not None:
+        return None
+    if first.kind is not None and second.kind is not None and first.kind != second.kind:
+        return None
+    offsets = _combine(first, second, lambda a, b: _signed(a + b))
+    if offsets is None:
+        return None
+    stride = first.stride + second.stride
+    kind = (first.kind or second.kind) if stride else None
+    return Value(first.base or second.base, first.phase or second.phase, offsets, kind, stride)
+
+
+def _subtract(first: Value, second: Value) -> Value | None:
+    negated = _scale(second, -1)
+    return _add(first, negated) if negated is not None else None
+
+
+def _scale(value: Value, factor: int) -> Value | None:
+    if value.base is not None:
+        return None if factor != 1 else value
+    return Value(None, value.phase, tuple((phase, _signed(offset * factor)) for phase, offset in value.offsets),
+                 value.kind if factor else None, value.stride * factor)
+
+
+def _multiply(first: Value, second: Value) -> Value | None:
+    if _is_constant(second):
+        return _scale(first, second.offsets[0][1])
+    if _is_constant(first):
+        return _scale(second, first.offsets[0][1])
+    return None
+
+
+def _shift(value: Value, amount: Value) -> Value | None:
+    if not _is_constant(amount):
+        return None
+    return _scale(value, 1 << (amount.offsets[0][1] & 31))
+
+
+def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: int) -> dict:
+    """Registers with different values on the edges into a block (a loop header, a join): one phase of the
+    block, whose at most _MAX_PHASES possible values are the vectors of those registers' values (each
+    incoming value a constant, or the same phase moved), so registers toggled together stay together.
+    A register that cannot join the phase is unknown, or only uniform where every incoming value is."""
+    phase = (block,)
+    joined: dict = {}
+    candidates: list[tuple[Unit, list[Value]]] = []
+    for unit, values in sorted(varying):
+        if any(value is None for value in values):
+            joined[unit] = None
+            continue
+        present = [value for value in values if value is not None]
+        uniform = SOME_UNIFORM if all(value.uniform for value in present) else None
+        shapes = {(value.kind, value.stride, value.base) for value in present}
+        if len(shapes) != 1 or SOME_UNIFORM.base in {base for _, _, base in shapes} or any(
+                value.phase not in (None, phase) for value in present):
+            joined[unit] = uniform
+            continue
+        if len({offset for value in present for _, offset in value.offsets}) > _MAX_PHASES:
+            joined[unit] = uniform  # a counter: too many values to follow
+            continue
+        candidates.append((unit, present))
+    alternatives: set[tuple] = set()
+    for edge in range(edges):
+        keys = {tuple(key for key, _ in values[edge].offsets) for _, values in candidates
+                if values[edge].phase == phase}
+        if len(keys) > 1:
+            alternatives = set(range(_MAX_PHASES + 1))  # type: ignore[arg-type]  # too many: give up below
+            break
+        for key in (keys.pop() if keys else (None,)):
+            alternatives.add(tuple(dict(values[edge].offsets)[key] if values[edge].phase == phase
+                                   else values[edge].offsets[0][1] for _, values in candidates))
+    if len(alternatives) > _MAX_PHASES:
+        for unit, values in candidates:
+            joined[unit] = SOME_UNIFORM if all(value.uniform for value in values) else None
+        return joined
+    ordered = sorted(alternatives)
+    for position, (unit, values) in enumerate(candidates):
+        first = values[0]
+        joined[unit] = Value(first.base, phase, tuple((vector, vector[position]) for vector in ordered),
+                             first.kind, first.stride)
+    return joined
+
+
+_BARRIER, _SIGNAL, _WAIT = "barrier", "signal", "wait"
+
+
+def _barrier_kind(mnemonic: str) -> str | None:
+    """How a barrier-class instruction orders LDS between waves: a whole barrier, the signal half or the wait
+    half of gfx12's split one; None for the rest (state queries, leave, named-barrier set-up)."""
+    if mnemonic == "s_barrier":
+        return _BARRIER
+    if mnemonic.startswith("s_barrier_signal"):
+        return _SIGNAL
+    if mnemonic == "s_barrier_wait":
+        return _WAIT
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Ordering:
+    """What a pending write's wave has done towards ordering it: events on its counter since (in order with
+    it), whether a wait retired it, whether a barrier signal followed it retired."""
+
+    newer: int
+    retired: bool
+    signalled: bool
+
+    def worst(self, other: _Ordering) -> _Ordering:
+        return _Ordering(min(self.newer, other.newer), self.retired and other.retired,
+                         self.signalled and other.signalled)
+
+
+_READ = _Ordering(0, True, False)  # a read is ordered by the barrier itself
+
+
+class _Pending:
+    """Forward may-dataflow of the accesses not yet separated from the current point by a barrier, their
+    addresses carried around loops (a phase renamed on the back edge)."""
+
+    def __init__(self, kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph, target: Target,
+                 accesses: dict[int, LdsAccess], outs: list[dict], ins: list[dict], waits: WaitReport | None,
+                 values: _Values):
+        self.kernel, self.def_use, self.cfg, self.target = kernel, def_use, cfg, target
+        self.accesses, self.outs, self.ins, self.values = accesses, outs, ins, values
+        self.reported_barriers = {index for index, needs in (waits.missing.items() if waits else ())
+                                  if any(need.access == "barrier-lds" for need in needs)}
+        self.maxima = target.wait_counter_max
+        self.races: dict[tuple[int, int], Race] = {}
+        self.given_up = False
+
+    def run(self) -> dict[int, list[Race]]:
+        blocks, starts = self.cfg.blocks, self.cfg.starts
+        if not blocks:
+            return {}
+        ins: list[dict | None] = [None] * len(blocks)
+        ins[0] = {}
+        worklist, queued, visits = [0], {0}, 0
+        while worklist:
+            visits += 1
+            if visits > 30 * len(blocks) + 100:
+                self.given_up = True
+                break
+            number = min(worklist)
+            worklist.remove(number)
+            queued.discard(number)
+            state = dict(ins[number] or {})
+            start = starts[number]
+            for index in range(start, start + len(blocks[number].instructions)):
+                self._step(state, index)
+            for successor in blocks[number].successors:
+                moved = self._into(number, successor, state)
+                current = ins[successor]
+                joined = dict(current) if current is not None else {}
+                for key, ordering in moved.items():
+                    before = joined.get(key)
+                    joined[key] = ordering if before is None else before.worst(ordering)
+                if len(joined) > _MAX_PENDING:
+                    self.given_up = True
+                    return {}
+                if joined != current:
+                    ins[successor] = joined
+                    if successor not in queued:
+                        queued.add(successor)
+                        worklist.append(successor)
+        found: dict[int, list[Race]] = {}
+        for (_, second), race in sorted(self.races.items()):
+            found.setdefault(second, []).append(race)
+        return found
+
+    def _into(self, source: int, successor: int, state: dict) -> dict:
+        """The pending accesses on the edge into `successor`: an address in a phase of `successor` renamed
+        to the phase the edge sets (dropped where the edge's value does not say which)."""
+        moved: dict = {}
+        out = self.outs[source]
+        units: list[Unit] | None = None
+        for key, ordering in state.items():
+            writer, address = key
+            phase = address.phase
+            if phase is not None and phase[0] == successor:
+                if units is None:
+                    entry = self.ins[successor]
+                    units = sorted(unit for unit, value in entry.items() if value is not None and value.phase == phase)
+                address = _renamed(address, out, units, self.values)  # type: ignore[assignment]
+                if address is None:
+                    continue
+            moved[writer, address] = ordering
+        return moved
+
+    def _step(self, state: dict, index: int) -> None:
+        info = self.def_use[index]
+        klass = info.klass
+        access = self.accesses.get(index)
+        if access is not None and access.address is not None:
+            self._compare(state, access)
+            key = (index, access.address)
+            ordering = _Ordering(0, False, False) if access.writes else _READ
+            state[key] = ordering if key not in state else state[key].worst(ordering)
+        if not state:
+            return
+        unit = klass.unit
+        if unit == "call":
+            state.clear()
+            return
+        if unit == "smem":  # a scalar load again: addresses built from its earlier result are other values
+            for key in [key for key in state if key[1].base is not None and key[1].base[0] == "load"
+                        and key[1].base[1] == index]:
+                del state[key]
+        if klass.counters:
+            for key, ordering in list(state.items()):
+                pending = self.accesses[key[0]]
+                if pending.counter in klass.counters and not ordering.retired and self._in_order(pending, klass):
+                    newer = ordering.newer + 1
+                    retired = newer >= self.maxima.get(pending.counter, 64)
+                    state[key] = _Ordering(newer, retired, ordering.signalled)
+        if unit == "wait":
+            instruction = self.kernel.instructions[index]
+            counts = wait_counts(instruction.mnemonic, instruction.operands, self.target) or {}
+            for key, ordering in list(state.items()):
+                counter = self.accesses[key[0]].counter
+                if not ordering.retired and counter in counts and counts[counter] <= ordering.newer:
+                    state[key] = _Ordering(ordering.newer, True, ordering.signalled)
+        elif unit == "barrier":
+            kind = _barrier_kind(self.kernel.instructions[index].mnemonic)
+            if kind is None:
+                return
+            reported = index in self.reported_barriers  # missing-wait names the wait this barrier lacks
+            drained = {key for key, ordering in state.items() if ordering.retired or (
+                reported and self.accesses[key[0]].counter in ("lgkmcnt", "dscnt"))}
+            if kind == _BARRIER:
+                for key in drained:
+                    del state[key]
+            elif kind == _SIGNAL:
+                for key in drained:
+                    ordering = state[key]
+                    state[key] = _Ordering(ordering.newer, True, True)
+            else:
+                for key in [key for key, ordering in state.items() if ordering.signalled]:
+                    del state[key]
+
+    def _in_order(self, pending: LdsAccess, klass) -> bool:
+        """Whether an event of `klass` retires in order with the pending write's (so waiting for it to be
+        among the newest N retires the write)."""
+        if pending.counter in ("lgkmcnt", "dscnt"):
+            return klass.unit == "ds"
+        if self.target.major < 10:
+            return klass.unit == "vmem"
+        return bool(klass.lds_dma)
+
+    def _compare(self, state: dict, access: LdsAccess) -> None:
+        for (writer, address), _ in state.items():
+            first = self.accesses[writer]
+            if not (first.writes or access.writes) or (writer, access.index) in self.races:
+                continue
+            self._judge(first, address, access)
+        if access.writes and (access.index, access.index) not in self.races:
+            self._judge(access, access.address, access)  # the same instruction in two waves
+
+    def _judge(self, first: LdsAccess, address: Value | None, second: LdsAccess) -> None:
+        if address is None or second.address is None:
+            return
+        verdict = _overlap(address, first.pieces, second.address, second.pieces, self.values)
+        if verdict is None or not verdict[0]:
+            return
+        _, every_phase = verdict
+        reason = ""
+        if not every_phase:
+            reason = "the buffers overlap on some phases of the loop only"
+        elif not (first.everywhere and second.everywhere):
+            reason = "EXEC or a branch may keep some waves from running them"
+        self.races[first.index, second.index] = Race(first.index, second.index, not reason, reason)
+
+
+def _renamed(address: Value, out: dict, units: list[Unit], values: _Values) -> Value | None:
+    """`address`, in a phase of the block an edge enters, in that block's phase after the edge: each of the
+    old phase's values mapped to the vector of values the edge gives the phase's registers (the same phase
+    moved, or constants); None where the edge does not say (the access is then no longer followed)."""
+    renamed: dict = {}
+    edge_values = [values.get(out, unit) for unit in units]
+    for old, offset in address.offsets:
+        vector = []
+        for value in edge_values:
+            if value is None or value.phase not in (None, address.phase):
+                return None
+            if value.phase is None:
+                vector.append(value.offsets[0][1])
+            else:
+                moved = dict(value.offsets).get(old)
+                if moved is None:
+                    return None
+                vector.append(moved)
+        new = tuple(vector)
+        if renamed.get(new, offset) != offset:
+            return None
+        renamed[new] = offset
+    return Value(address.base, address.phase, tuple(sorted(renamed.items())), address.kind, address.stride)
+
+
+def _overlap(first: Value, first_pieces, second: Value, second_pieces, values: _Values) -> tuple[bool, bool] | None:
+    """(overlap on some phase, on every phase) of two accesses in different waves; None where the
+    addresses cannot be compared."""
+    if first.base != second.base or (first.kind and second.kind and first.kind != second.kind):
+        return None
+    if first.phase is not None and second.phase is not None and first.phase != second.phase:
+        return None
+    if first.phase is not None and second.phase is not None:
+        theirs = dict(second.offsets)
+        pairs = [(offset, theirs[phase]) for phase, offset in first.offsets if phase in theirs]
+    else:
+        pairs = [(a, b) for _, a in first.offsets for _, b in second.offsets]
+    if not pairs:
+        return None
+    kind = first.kind or second.kind
+    results = [any(_cross_wave(a + pa, first.stride, pn, b + pb, second.stride, qn, kind, values)
+                   for pa, pn in first_pieces for pb, qn in second_pieces) for a, b in pairs]
+    return any(results), all(results)
+
+
+def _cross_wave(x: int, sx: int, p: int, y: int, sy: int, q: int, kind: str | None, values: _Values) -> bool:
+    """Whether [x + sx*i, +p) and [y + sy*j, +q) meet for ids i and j in different waves (ids of `kind`)."""
+    if kind is None or (sx == 0 and sy == 0):
+        return -p < x - y < q
+    top = values.id_range(kind)
+    if kind == "lane":  # every wave has every lane
+        return any(_ids_between(x + sx * i - y, sy, p, q, 0, top) for i in range(top + 1))
+    wave = values.wave
+    if sx == sy:  # i - j = d != 0, any such d happens across waves
+        low, high = _solutions(x - y, sx, p, q)
+        return any(d != 0 for d in range(max(low, -top), min(high, top) + 1)) if low <= high else False
+    for i in range(top + 1):
+        low, high = _solutions(x + sx * i - y, -sy, p, q)  # c - sy*j in (-p, q)
+        low, high = max(low, 0), min(high, top)
+        start, end = (i // wave) * wave, (i // wave) * wave + wave - 1
+        if low <= high and (low < start or high > end):
+            return True
+    return False
+
+
+def _ids_between(c: int, s: int, p: int, q: int, low: int, high: int) -> bool:
+    """Whether c - s*j lies in (-p, q) for some j in [low, high]."""
+    first, last = _solutions(c, -s, p, q)
+    return max(first, low) <= min(last, high)
+
+
+def _solutions(c: int, s: int, p: int, q: int) -> tuple[int, int]:
+    """The integers d (a range, empty when low > high) with c + s*d in (-p, q)."""
+    if s == 0:
+        return (-(1 << 40), 1 << 40) if -p < c < q else (1, 0)
+    # -p - c < s*d < q - c
+    lower, upper = -p - c, q - c
+    if s < 0:
+        lower, upper, s = -upper, -lower, -s
+    return lower // s + 1, -((-upper) // s) - 1
+
+
+def _lds_accesses(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph, ins: list[dict],
+                  values: _Values) -> dict[int, LdsAccess]:
+    """Every LDS access with its abstract address, from each block's entry values."""
+    accesses: dict[int, LdsAccess] = {}
+    instructions = kernel.instructions
+    for number, block in enumerate(cfg.blocks):
+        start = cfg.starts[number]
+        if not any(_touches_lds(def_use[index]) for index in range(start, start + len(block.instructions))):
+            continue
+        env = dict(ins[number])
+        for index in range(start, start + len(block.instructions)):
+            info = def_use[index]
+            if _touches_lds(info):
+                accesses[index] = _access(index, instructions[index], info, env, values)
+            values.step(env, index)
+    return accesses
+
+
+def _touches_lds(info: DefUse) -> bool:
+    klass = info.klass
+    return (klass.unit == "ds" and klass.memory == "lds" and klass.kind not in ("other", "")) or klass.lds_dma
+
+
+def _access(index: int, instruction: Instruction, info: DefUse, env: dict, values: _Values) -> LdsAccess:
+    klass = info.klass
+    everywhere = env.get(_EXEC) == _FULL_EXEC and env.get(_UNIFORM) is not None
+    if klass.lds_dma:  # each lane writes its element at M0 + offset + lane * size
+        m0 = env.get(("m0", 0))
+        size = _dma_bytes(instruction.mnemonic)
+        address = None
+        if m0 is not None and m0.uniform and m0.base != SOME_UNIFORM.base:
+            address = _add(m0, Value(None, None, ((None, _modifier(instruction, "offset")),), "lane", size))
+        counter = next((name for name in ("vmcnt", "loadcnt") if name in klass.counters), None)
+        return LdsAccess(index, True, address, ((0, size),), everywhere, counter)
+    writes = klass.kind in ("write", "write2", "atomic")
+    address_node = _address_operand(instruction, info)
+    address = values.operand(env, address_node) if address_node is not None else None
+    if address is not None and (address.kind == "lanelo" or address.base == SOME_UNIFORM.base):
+        address = None
+    counter = next((name for name in ("lgkmcnt", "dscnt") if name in klass.counters), None) if writes else None
+    return LdsAccess(index, writes, address, _pieces(instruction, klass.kind), everywhere, counter)
+
+
+def _dma_bytes(mnemonic: str) -> int:
+    """Bytes an LDS DMA writes per lane: 4 for a dword or less, 4N for dwordxN, or its b32..b128."""
+    match = _DWORDS.search(mnemonic)
+    if match:
+        return 4 * int(match.group(1) or 1)
+    return max(_element_bytes(mnemonic), 4)
+
+
+_DWORDS = re.compile(r"dword(?:x(\d))?$")
+
+
+def _address_operand(instruction: Instruction, info: DefUse):
+    if info.variant is None:
+        return None
+    names = [spec.name for spec in info.variant.operands]
+    for name in ("addr", "vaddr"):
+        if name in names and names.index(name) < len(instruction.operands):
+            return instruction.operands[names.index(name)]
+    return None
+
+
+class LdsRaceAnalysis(Analysis):
+    """Cross-wave LDS races of a kernel; None without a target, for a function, or when it cannot finish."""
+
+    name = "lds-race"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> LdsRaceReport | None:
+        module = manager.module
+        target = module.target
+        def_use = manager.get(DefUseAnalysis)
+        if target is None or def_use is None or not kernel.is_kernel:
+            return None
+        per_instruction = def_use.per_instruction
+        if not any(_touches_lds(info) for info in per_instruction):
+            return None
+        threads, one_dimensional = work_group_threads(module, kernel)
+        wave = def_use.wave_size
+        if threads <= wave:
+            return LdsRaceReport({}, {}, threads, wave)  # one wave: nothing to race with
+        cfg = manager.get(CFGAnalysis)
+        values = _Values(kernel, module, per_instruction, cfg, wave, threads, one_dimensional)
+        ins, outs = values.run()
+        if values.given_up:
+            return None
+        accesses = _lds_accesses(kernel, per_instruction, cfg, ins, values)
+        if not any(access.address is not None for access in accesses.values()):
+            return LdsRaceReport({}, accesses, threads, wave)
+        waits = manager.get(WaitcntAnalysis)
+        pending = _Pending(kernel, per_instruction, cfg, target, accesses, outs, ins, waits, values)
+        races = pending.run()
+        if pending.given_up:
+            return None
+        return LdsRaceReport(races, accesses, threads, wave)
