@@ -18,13 +18,15 @@ phases only, it cannot be excluded; on none, the buffers are apart.
 Accesses are judged executed by every wave only where EXEC is the whole wave (saved and restored copies are
 followed) and no branch so far tested a value the analysis cannot show uniform; elsewhere an overlap cannot
 be shown (only some waves may run them). A work-group of one wave (`.reqd_workgroup_size`, or
-`.max_flat_workgroup_size` no larger than the wave) has no cross-wave race. Non-kernel functions are not
-checked (their callers' registers are unknown).
+`.max_flat_workgroup_size` no larger than the wave) has no cross-wave race, and a kernel whose work-group size
+nothing states (no metadata, no `--wg-size`) is not checked: it may be launched with one wave per work-group.
+Non-kernel functions are not checked (their callers' registers are unknown).
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -40,7 +42,6 @@ from .waitcnt import WaitcntAnalysis, WaitReport
 
 _MAX_PHASES = 4  # possible values a loop phase keeps before it is unknown
 _MAX_PENDING = 4096  # pending accesses at a block entry before the kernel is given up
-_UNBOUNDED = 1024  # work-items in a work-group nothing bounds
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
@@ -91,6 +92,10 @@ class LdsAccess:
     pieces: tuple[tuple[int, int], ...]
     everywhere: bool  # full EXEC on a uniform path: every wave runs it
     counter: str | None  # the counter a write retires on (None for reads)
+    atomic: bool = False
+    #: a write of the same bytes to the same place in every wave (its address and data alike in every wave):
+    #: what it writes, to compare with another such write; None otherwise
+    same_bytes: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,20 +143,22 @@ def _pieces(instruction: Instruction, kind: str) -> tuple[tuple[int, int], ...]:
     return ((_modifier(instruction, "offset"), size),)
 
 
-def work_group_threads(module: Module, kernel: Kernel) -> tuple[int, bool]:
-    """(most work-items a work-group has, whether they are one-dimensional: v0 alone is the thread id)."""
+def work_group_threads(module: Module, kernel: Kernel) -> tuple[int, bool] | None:
+    """(most work-items a work-group has, whether they are one-dimensional: v0 alone is the thread id), from
+    `--wg-size` or the metadata; None where nothing says (a kernel without metadata may be launched with one
+    wave per work-group)."""
     metadata = kernel.metadata or {}
-    required = metadata.get(".reqd_workgroup_size")
     one_dimensional = not kernel.descriptor.get("system_vgpr_workitem_id")
-    if isinstance(required, list) and len(required) == 3 and all(isinstance(v, int) and v > 0 for v in required):
-        return required[0] * required[1] * required[2], one_dimensional and required[1] == required[2] == 1
     options = module.options
     if options is not None and getattr(options, "wg_size", None):
         return options.wg_size[1], one_dimensional
+    required = metadata.get(".reqd_workgroup_size")
+    if isinstance(required, list) and len(required) == 3 and all(isinstance(v, int) and v > 0 for v in required):
+        return required[0] * required[1] * required[2], one_dimensional and required[1] == required[2] == 1
     bound = metadata.get(".max_flat_workgroup_size")
     if isinstance(bound, int) and bound > 0:
         return bound, one_dimensional
-    return _UNBOUNDED, one_dimensional
+    return None
 
 
 class _Values:
@@ -177,7 +184,9 @@ class _Values:
 
     def operand(self, env: dict, node) -> Value | None:
         if isinstance(node, Num):
-            return _const(node.value) if isinstance(node.value, int) else None
+            if isinstance(node.value, float):  # as a 32-bit operand holds it
+                return _const(int.from_bytes(struct.pack("<f", node.value), "little"))
+            return _const(node.value)
         if isinstance(node, Reg):
             if node.count != 1 or node.half is not None or node.kind not in ("v", "s"):
                 return None
@@ -202,31 +211,47 @@ class _Values:
         defs = info.defs
         if not defs:
             return
-        env_before = env if ("scc", 0) not in defs and info.klass.unit != "smem" else dict(env)
+        unit_kind = info.klass.unit
+        # everything read before anything is written
         result = self._result(env, instruction, info) if len(_data_defs(defs)) == 1 else None
         exec_after = self._exec(env, instruction, defs)
+        uniform_in = unit_kind in ("salu", "smem") and self._uniform_inputs(env, info)
+        if ("scc", 0) in defs:  # whether the SCC a branch may test is the same in every wave
+            env[_SCC] = _UNIFORM_FLAG if unit_kind == "salu" and uniform_in and not any(
+                _is_exec(node) for node in instruction.operands) else None
         for unit in defs:
             if unit[0] in ("v", "s", "m0"):
                 env[unit] = None
         if result is not None:
             (unit,) = _data_defs(defs)
             env[unit] = result
+        elif unit_kind == "salu" and uniform_in:
+            for unit in _data_defs(defs):  # a scalar result of values alike in every wave: alike too
+                env[unit] = SOME_UNIFORM
         if exec_after is not None:
             env.update(exec_after)
-        if ("scc", 0) in defs:  # whether the SCC a branch may test is the same in every wave
-            uniform = not any(_is_exec(node) or isinstance(node, SpecialReg) and node.name.startswith("vcc")
-                              for node in instruction.operands) and all(
-                self.get(env_before, unit) is not None for unit in info.uses if unit[0] in ("s", "m0"))
-            env[_SCC] = _UNIFORM_FLAG if uniform and info.klass.unit == "salu" else None
-        if info.klass.unit == "smem":
+        if unit_kind == "smem":
             for unit, value in list(env.items()):  # an earlier iteration's load result is another value
                 if value is not None and value.base is not None and value.base[0] == "load" and value.base[1] == index:
                     env[unit] = None
-            sources = [self.get(env_before, unit) for unit in info.uses if unit[0] == "s"]
-            if sources and all(value is not None and value.uniform for value in sources):
+            if uniform_in:
                 for unit in defs:  # a scalar load from a uniform address: the same data in every wave
                     if unit[0] == "s":
                         env[unit] = Value(("load", index, unit[1]), None, ((None, 0),))
+
+    def _uniform_inputs(self, env: dict, info: DefUse) -> bool:
+        for unit in info.uses:
+            kind = unit[0]
+            if kind == "scc":
+                if env.get(_SCC) is None:
+                    return False
+            elif kind not in ("s", "m0"):
+                return False
+            else:
+                value = self.get(env, unit)
+                if value is None or not value.uniform:
+                    return False
+        return True
 
     def _exec(self, env: dict, instruction: Instruction, defs: frozenset) -> dict | None:
         """EXEC and the SGPRs holding a full copy of it after an instruction that writes EXEC or copies it."""
@@ -269,11 +294,11 @@ class _Values:
             sources = sources[1:]
         if mnemonic.startswith("v_mbcnt"):
             return self._mbcnt(env, mnemonic, sources)
-        if mnemonic in _IGNORE_CARRY_IN:  # s_addc_u32 of a high half: not an LDS address
-            return None
         values = [self.operand(env, node) for node in sources]
         if any(value is None for value in values) or not values:
             return None
+        if mnemonic in _IGNORE_CARRY_IN:  # s_addc_u32 of a high half: not an LDS address, uniform or not
+            return SOME_UNIFORM if all(value.uniform for value in values) else None  # type: ignore[union-attr]
         result = self._apply(mnemonic, values)  # type: ignore[arg-type]
         if (result is None or result.base == SOME_UNIFORM.base) and all(value.uniform for value in values):  # type: ignore[union-attr]
             return SOME_UNIFORM
@@ -738,8 +763,11 @@ class _Pending:
             self._judge(access, access.address, access)  # the same instruction in two waves
 
     def _judge(self, first: LdsAccess, address: Value | None, second: LdsAccess) -> None:
-        if address is None or second.address is None:
-            return
+        if address is None or second.address is None or (first.atomic and second.atomic):
+            return  # atomics of two waves are ordered by the LDS
+        if first.same_bytes is not None and (not second.writes or (
+                second.same_bytes == first.same_bytes and second.address == address)):
+            return  # every wave wrote these bytes alike: a later read sees its own wave's, a like write changes nothing
         verdict = _overlap(address, first.pieces, second.address, second.pieces, self.values)
         if verdict is None or not verdict[0]:
             return
@@ -780,7 +808,7 @@ def _renamed(address: Value, out: dict, units: list[Unit], values: _Values) -> V
 def _overlap(first: Value, first_pieces, second: Value, second_pieces, values: _Values) -> tuple[bool, bool] | None:
     """(overlap on some phase, on every phase) of two accesses in different waves; None where the
     addresses cannot be compared."""
-    if first.base != second.base or (first.kind and second.kind and first.kind != second.kind):
+    if first.base != second.base:
         return None
     if first.phase is not None and second.phase is not None and first.phase != second.phase:
         return None
@@ -792,6 +820,11 @@ def _overlap(first: Value, first_pieces, second: Value, second_pieces, values: _
     if not pairs:
         return None
     kind = first.kind or second.kind
+    if first.kind and second.kind and first.kind != second.kind:
+        kind = "mixed"  # one lane id, one work-item id: any of each, the waves told apart by the lane's
+        if first.kind == "tid":
+            first, first_pieces, second, second_pieces = second, second_pieces, first, first_pieces
+            pairs = [(b, a) for a, b in pairs]
     results = [any(_cross_wave(a + pa, first.stride, pn, b + pb, second.stride, qn, kind, values)
                    for pa, pn in first_pieces for pb, qn in second_pieces) for a, b in pairs]
     return any(results), all(results)
@@ -801,6 +834,9 @@ def _cross_wave(x: int, sx: int, p: int, y: int, sy: int, q: int, kind: str | No
     """Whether [x + sx*i, +p) and [y + sy*j, +q) meet for ids i and j in different waves (ids of `kind`)."""
     if kind is None or (sx == 0 and sy == 0):
         return -p < x - y < q
+    if kind == "mixed":  # i a lane, j a work-item: whichever j, some other wave has lane i
+        tops = values.id_range("lane"), values.id_range("tid")
+        return any(_ids_between(x + sx * i - y, sy, p, q, 0, tops[1]) for i in range(tops[0] + 1))
     top = values.id_range(kind)
     if kind == "lane":  # every wave has every lane
         return any(_ids_between(x + sx * i - y, sy, p, q, 0, top) for i in range(top + 1))
@@ -867,14 +903,31 @@ def _access(index: int, instruction: Instruction, info: DefUse, env: dict, value
         if m0 is not None and m0.uniform and m0.base != SOME_UNIFORM.base:
             address = _add(m0, Value(None, None, ((None, _modifier(instruction, "offset")),), "lane", size))
         counter = next((name for name in ("vmcnt", "loadcnt") if name in klass.counters), None)
-        return LdsAccess(index, True, address, ((0, size),), everywhere, counter)
+        sources = _alike(env, values, [unit for unit in info.uses if unit[0] in ("v", "s")])  # where it loads from
+        same = ("dma", instruction.mnemonic, sources) if sources is not None and address is not None else None
+        return LdsAccess(index, True, address, ((0, size),), everywhere, counter, False, same)
     writes = klass.kind in ("write", "write2", "atomic")
     address_node = _address_operand(instruction, info)
     address = values.operand(env, address_node) if address_node is not None else None
     if address is not None and (address.kind == "lanelo" or address.base == SOME_UNIFORM.base):
         address = None
     counter = next((name for name in ("lgkmcnt", "dscnt") if name in klass.counters), None) if writes else None
-    return LdsAccess(index, writes, address, _pieces(instruction, klass.kind), everywhere, counter)
+    same = None
+    if writes and address is not None and address.kind in (None, "lane") and klass.kind != "atomic":
+        data = _alike(env, values, [unit for unit in info.uses if unit[0] == "v"
+                                    and unit not in register_units(address_node)])
+        same = (instruction.mnemonic, data) if data is not None else None
+    return LdsAccess(index, writes, address, _pieces(instruction, klass.kind), everywhere, counter,
+                     klass.kind == "atomic", same)
+
+
+def _alike(env: dict, values: _Values, units: list[Unit]) -> tuple | None:
+    """The values of these registers where each is the same in every wave lane by lane (uniform, or a function
+    of the lane id alone); None where one is not."""
+    found = tuple(values.get(env, unit) for unit in sorted(units))
+    if any(value is None or value.kind not in (None, "lane") for value in found):
+        return None
+    return found
 
 
 def _dma_bytes(mnemonic: str) -> int:
@@ -913,7 +966,10 @@ class LdsRaceAnalysis(Analysis):
         per_instruction = def_use.per_instruction
         if not any(_touches_lds(info) for info in per_instruction):
             return None
-        threads, one_dimensional = work_group_threads(module, kernel)
+        size = work_group_threads(module, kernel)
+        if size is None:
+            return None
+        threads, one_dimensional = size
         wave = def_use.wave_size
         if threads <= wave:
             return LdsRaceReport({}, {}, threads, wave)  # one wave: nothing to race with
