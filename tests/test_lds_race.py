@@ -154,14 +154,38 @@ def test_lds_dma_needs_vmcnt_before_the_barrier(snippet):
     assert [d.line for d in races(snippet, kernel(fixed))] == [line_of(text, "buffer_load_dword")]
 
 
-def test_disjoint_buffers_per_wave_are_quiet(snippet):
-    """Each wave writes and reads its own 256 bytes (lane id, M0 = wave id from a uniform base): no overlap
-    can be shown, and a read of another buffer is apart."""
-    body = (" v_mbcnt_lo_u32_b32 v1, -1, 0\n v_mbcnt_hi_u32_b32 v1, -1, v1\n v_lshlrev_b32 v1, 2, v1\n"
-            " v_lshrrev_b32 v5, 6, v0\n v_readfirstlane_b32 s4, v5\n s_lshl_b32 s4, s4, 8\n v_add_u32 v2, s4, v1\n"
-            " ds_write_b32 v2, v3\n s_waitcnt lgkmcnt(0)\n ds_read_b32 v4, v2 offset:4\n"
-            " v_lshlrev_b32 v7, 2, v0\n ds_write_b32 v7, v3 offset:32768\n ds_read_b32 v6, v7 offset:16384")
-    assert races(snippet, kernel(body)) == []
+PER_WAVE = """ v_mbcnt_lo_u32_b32 v1, -1, 0
+ v_mbcnt_hi_u32_b32 v1, -1, v1
+ v_lshlrev_b32 v1, 2, v1
+ v_lshrrev_b32 v5, 6, v0
+ v_readfirstlane_b32 s4, v5
+ s_lshl_b32 s4, s4, 9
+ v_add_u32 v2, s4, v1
+ ds_write_b32 v2, v3
+ s_waitcnt lgkmcnt(0)
+ ds_read_b32 v4, v2 offset:4
+ v_and_b32 v6, 63, v0
+ v_lshlrev_b32 v6, 2, v6
+ ds_write_b32 v6, v3 offset:32768
+ s_waitcnt lgkmcnt(0)
+ ds_read_b32 v7, v6 offset:32772"""
+
+
+def test_per_wave_buffers_are_apart(snippet):
+    """Each wave writes and reads its own 512 bytes (the wave id from the work-item id, made scalar with
+    v_readfirstlane): reading the lane above reaches no other wave's buffer."""
+    assert races(snippet, kernel(PER_WAVE.split(" v_and_b32")[0])) == []
+
+
+def test_per_wave_buffers_too_small_and_lane_masked_ids_race(snippet):
+    """256-byte buffers: lane 63's neighbour is the next wave's lane 0. And the work-item id masked to its lane
+    (v_and_b32 63) addresses the same bytes in every wave."""
+    text = kernel(PER_WAVE.replace("s_lshl_b32 s4, s4, 9", "s_lshl_b32 s4, s4, 8"))
+    found = races(snippet, text)
+    assert [(d.line, str(d.severity)) for d in found] == [
+        (line_of(text, "ds_read_b32 v4"), "error"),
+        (line_of(text, "ds_write_b32 v6"), "error"),  # every wave writes it
+        (line_of(text, "ds_read_b32 v7"), "error")]
 
 
 def test_lane_addressed_buffer_is_shared_by_every_wave(snippet):

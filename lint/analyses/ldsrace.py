@@ -28,8 +28,10 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 
+from ..isa.classes import InstructionClass
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..model.ir import Instruction, Kernel, Module
@@ -42,29 +44,50 @@ from .waitcnt import WaitcntAnalysis, WaitReport
 
 _MAX_PHASES = 4  # possible values a loop phase keeps before it is unknown
 _MAX_PENDING = 4096  # pending accesses at a block entry before the kernel is given up
-_IS_LDS_DMA = attrgetter("klass.lds_dma")
+_KLASS = attrgetter("klass")
 
 
 @dataclass(frozen=True, slots=True)
 class Value:
-    """A 32-bit value the same in every wave except for `stride * id`: `base + offsets[phase] + stride * id`.
-    `base` is None (a constant) or a uniform token; `phase` is None or a loop header's (block, register),
-    whose possible values are `offsets`' keys (None when there is no phase); `kind` names the id: "tid"
-    (work-item id in a one-dimensional work-group), "lane" (lane in the wave) or None (no lane part)."""
+    """A 32-bit value `base + offsets[phase] + lane * lane_id + wave * wave_id`. `base` is None (a constant)
+    or a token for a value the same in every wave; `phase` is None or a block's phase (its registers' possible
+    values on entry, the keys of `offsets`; None when there is no phase). The work-item id of a
+    one-dimensional work-group is `lane_id + wave_size * wave_id`. `lanelo`: the half-made lane id of
+    `v_mbcnt_lo` in wave64 (only `v_mbcnt_hi` makes it a value)."""
 
     base: tuple | None
     phase: tuple | None
-    offsets: tuple[tuple[int | None, int], ...]
-    kind: str | None = None
-    stride: int = 0
+    offsets: tuple[tuple, ...]
+    lane: int = 0
+    wave: int = 0
+    lanelo: bool = False
 
     @property
     def uniform(self) -> bool:
-        return self.kind is None
+        """The same in every lane of every wave."""
+        return not (self.lane or self.wave or self.lanelo)
+
+    @property
+    def alike(self) -> bool:
+        """The same in every wave, lane by lane."""
+        return not (self.wave or self.lanelo)
 
 
+@lru_cache(maxsize=1024)
 def _const(value: int) -> Value:
     return Value(None, None, ((None, _signed(value)),))
+
+
+@lru_cache(maxsize=256)
+def _entry(number: int) -> Value:
+    """SGPR `number` as the hardware set it up."""
+    return Value(("entry", number), None, ((None, 0),))
+
+
+@lru_cache(maxsize=1024)
+def _plain(mnemonic: str) -> str:
+    """The mnemonic without its encoding suffix."""
+    return _SUFFIX.sub("", mnemonic)
 
 
 def _signed(value: int) -> int:
@@ -76,7 +99,8 @@ _FULL_EXEC = Value(("exec-full",), None, ((None, 0),))  # EXEC (or a saved copy 
 _EXEC = ("exec", 0)
 _UNIFORM = ("uniform", 0)  # the env key saying every branch so far was uniform (a marker, never a register)
 _UNIFORM_FLAG = Value(("uniform",), None, ((None, 0),))
-_SCC = ("scc-uniform", 0)
+_SCC = ("scc-uniform", 0)  # the env key saying the latest SCC came from uniform values
+_VCC = ("vcc-uniform", 0)  # and VCC
 #: a value the same in every wave of the work-group that the analysis does not follow (a loop counter, a size
 #: computed from kernel arguments): it keeps branches on it uniform but is never compared as an address
 SOME_UNIFORM = Value(("?",), None, ((None, 0),))  # the env key saying the latest SCC came from uniform values
@@ -170,16 +194,22 @@ class _Values:
         self.wave, self.threads, self.tid = wave, threads, tid
         self.given_up = False
 
-    def id_range(self, kind: str | None) -> int:
-        """The largest id of this kind."""
-        return self.threads - 1 if kind == "tid" else self.wave - 1 if kind == "lane" else 0
+    @property
+    def waves(self) -> int:
+        """Waves in the largest work-group."""
+        return -(-self.threads // self.wave)
+
+    def span(self, value: Value) -> tuple[int, int]:
+        """The least and most the lane and wave parts of a value add."""
+        lane, wave = value.lane * (self.wave - 1), value.wave * (self.waves - 1)
+        return min(0, lane) + min(0, wave), max(0, lane) + max(0, wave)
 
     # values of operands -------------------------------------------------------------------------------
     def get(self, env: dict, unit: Unit) -> Value | None:
         if unit in env:
             return env[unit]
         if unit[0] == "s":  # never written: what the hardware set up, the same in every wave of the work-group
-            return Value(("entry", unit[1]), None, ((None, 0),))
+            return _entry(unit[1])
         return None
 
     def operand(self, env: dict, node) -> Value | None:
@@ -212,22 +242,22 @@ class _Values:
         if not defs:
             return
         unit_kind = info.klass.unit
+        data_defs = _data_defs(defs)
         # everything read before anything is written
-        result = self._result(env, instruction, info) if len(_data_defs(defs)) == 1 else None
+        result = self._result(env, instruction, info) if len(data_defs) == 1 else None
         exec_after = self._exec(env, instruction, defs)
         uniform_in = unit_kind in ("salu", "smem") and self._uniform_inputs(env, info)
         if ("scc", 0) in defs:  # whether the SCC a branch may test is the same in every wave
-            env[_SCC] = _UNIFORM_FLAG if unit_kind == "salu" and uniform_in and not any(
-                _is_exec(node) for node in instruction.operands) else None
-        for unit in defs:
-            if unit[0] in ("v", "s", "m0"):
-                env[unit] = None
+            env[_SCC] = _UNIFORM_FLAG if unit_kind == "salu" and uniform_in else None
+        if ("vcc", 0) in defs:  # likewise VCC (LLVM branches on `s_and_b64 vcc, exec, s[0:1]` too)
+            env[_VCC] = _UNIFORM_FLAG if unit_kind == "salu" and uniform_in else None
         if result is not None:
-            (unit,) = _data_defs(defs)
-            env[unit] = result
-        elif unit_kind == "salu" and uniform_in:
-            for unit in _data_defs(defs):  # a scalar result of values alike in every wave: alike too
-                env[unit] = SOME_UNIFORM
+            env[data_defs[0]] = result
+        else:
+            # a scalar result of values alike in every wave is alike too
+            filler = SOME_UNIFORM if unit_kind == "salu" and uniform_in else None
+            for unit in data_defs:
+                env[unit] = filler
         if exec_after is not None:
             env.update(exec_after)
         if unit_kind == "smem":
@@ -244,6 +274,12 @@ class _Values:
             kind = unit[0]
             if kind == "scc":
                 if env.get(_SCC) is None:
+                    return False
+            elif kind == "exec":  # the whole wave's EXEC is alike in every wave
+                if env.get(_EXEC) != _FULL_EXEC:
+                    return False
+            elif kind == "vcc":
+                if env.get(_VCC) is None:
                     return False
             elif kind not in ("s", "m0"):
                 return False
@@ -281,13 +317,13 @@ class _Values:
     def _result(self, env: dict, instruction: Instruction, info: DefUse) -> Value | None:
         klass = info.klass
         if klass.unit not in ("valu", "salu") or instruction.pair is not None:
-            if klass.unit == "valu" and instruction.mnemonic.startswith("v_readfirstlane") and len(instruction.operands) == 2:
-                value = self.operand(env, instruction.operands[1])
-                return value if value is not None and value.uniform else None
             return None
+        if instruction.mnemonic.startswith("v_readfirstlane") and len(instruction.operands) == 2:
+            value = self.operand(env, instruction.operands[1])  # a wave id stays one
+            return value if value is not None and not value.lane and not value.lanelo else None
         if any(name not in ("clamp",) for name, _ in instruction.modifiers):
             return None
-        mnemonic = _SUFFIX.sub("", instruction.mnemonic)
+        mnemonic = _plain(instruction.mnemonic)
         operands = instruction.operands
         sources = operands[1:]
         if len(sources) == 3 and mnemonic in _CARRIES:
@@ -312,14 +348,14 @@ class _Values:
             return None
         if mnemonic.startswith("v_mbcnt_lo"):
             if self.wave == 32 and added.uniform:
-                return _add(added, Value(None, None, ((None, 0),), "lane", 1))
-            return Value(added.base, added.phase, added.offsets, "lanelo", 1) if added.uniform else None
-        if added.kind == "lanelo":  # mbcnt_hi(-1, mbcnt_lo(-1, x)): the lane id plus x
-            return Value(added.base, added.phase, added.offsets, "lane", 1)
+                return _add(added, Value(None, None, ((None, 0),), 1))
+            return Value(added.base, added.phase, added.offsets, lanelo=True) if added.uniform else None
+        if added.lanelo and not added.lane and not added.wave:  # mbcnt_hi(-1, mbcnt_lo(-1, x)): the lane id plus x
+            return Value(added.base, added.phase, added.offsets, 1)
         return None
 
     def _apply(self, mnemonic: str, values: list[Value]) -> Value | None:
-        if any(value.kind == "lanelo" for value in values):
+        if any(value.lanelo for value in values):
             return None
         name = mnemonic[2:]
         if mnemonic.startswith(("v_mov_b32", "s_mov_b32", "s_movk_i32")) and len(values) == 1:
@@ -344,6 +380,10 @@ class _Values:
                 return self._bits(first, second, "or")
             if name in ("and_b32",):
                 return self._and(first, second)
+            if name in ("lshrrev_b32",):
+                return self._shift_right(second, first)
+            if name in ("lshr_b32",):
+                return self._shift_right(first, second)
         if len(values) == 3:
             first, second, third = values
             if name in ("add3_u32",):
@@ -361,8 +401,8 @@ class _Values:
         return None
 
     def _range(self, value: Value, offset: int) -> tuple[int, int]:
-        span = value.stride * self.id_range(value.kind)
-        return (offset + min(0, span), offset + max(0, span))
+        low, high = self.span(value)
+        return offset + low, offset + high
 
     def _bits(self, value: Value, other: Value, op: str) -> Value | None:
         """x ^ c or x | c, exactly where every lane's x agrees on the bits from c's lowest one up (and, for an
@@ -382,10 +422,11 @@ class _Values:
                 return None
             moved = (lowest ^ constant) if op == "xor" else (lowest | constant)
             offsets.append((phase, offset + _signed(moved) - lowest))
-        return Value(None, value.phase, tuple(offsets), value.kind, value.stride)
+        return Value(None, value.phase, tuple(offsets), value.lane, value.wave)
 
     def _and(self, value: Value, other: Value) -> Value | None:
-        """x & (2^k - 1) where every lane's x is already below 2^k: x."""
+        """x & (2^k - 1): the parts of x that are multiples of 2^k drop out (the wave part of a work-item id
+        masked to its lane); what is left must stay within [0, 2^k) in every lane."""
         if not _is_constant(other):
             value, other = other, value
         if not _is_constant(other) or value.base is not None:
@@ -393,30 +434,54 @@ class _Values:
         mask = other.offsets[0][1] & 0xFFFFFFFF
         if mask & (mask + 1):
             return None
-        for _, offset in value.offsets:
-            lowest, highest = self._range(value, offset)
+        size = mask + 1
+        lane = value.lane if value.lane % size else 0
+        wave = value.wave if value.wave % size else 0
+        kept = Value(None, value.phase, tuple((phase, offset % size) for phase, offset in value.offsets), lane, wave)
+        for _, offset in kept.offsets:
+            lowest, highest = self._range(kept, offset)
             if lowest < 0 or highest > mask:
                 return None
-        return value
+        return kept
+
+    def _shift_right(self, value: Value, amount: Value) -> Value | None:
+        """x >> k: exact where the parts of x that are not multiples of 2^k, with the constant's low bits, stay
+        within [0, 2^k) in every lane (the work-item id >> 6 in wave64: the wave id)."""
+        if not _is_constant(amount) or value.base is not None or value.lanelo:
+            return None
+        bits = amount.offsets[0][1] & 31
+        size = 1 << bits
+        lane, wave = value.lane, value.wave
+        dropped = Value(None, None, ((None, 0),), lane if lane % size else 0, wave if wave % size else 0)
+        low, high = self.span(dropped)
+        offsets = []
+        for phase, offset in value.offsets:
+            if low + offset % size < 0 or high + offset % size >= size:
+                return None
+            offsets.append((phase, offset >> bits))
+        return Value(None, value.phase, tuple(offsets), 0 if lane % size else lane >> bits,
+                     0 if wave % size else wave >> bits)
 
     # joins -------------------------------------------------------------------------------------------
-    def join(self, block: int, incoming: list[dict]) -> dict:
+    def join(self, block: int, incoming: list[dict], before: dict | None = None) -> dict:
+        """The values on entry to `block` from its predecessors' (`before`: the previous ones there)."""
         if len(incoming) == 1:
             return dict(incoming[0])
         keys = set().union(*incoming)
         joined: dict = {}
         varying = []
+        get = self.get
         for unit in keys:
-            values = [self.get(env, unit) if unit[0] == "s" else env.get(unit) for env in incoming]
+            values = [get(env, unit) if unit[0] == "s" else env.get(unit) for env in incoming]
             first = values[0]
-            if all(value == first for value in values):
+            if all(value is first or value == first for value in values):
                 joined[unit] = first
             elif unit[0] in ("v", "s", "m0"):
                 varying.append((unit, values))
             else:
                 joined[unit] = None
         if varying:
-            joined.update(_phases(block, varying, len(incoming)))
+            joined.update(_phases(block, varying, len(incoming), before))
         return joined
 
     def run(self) -> tuple[list[dict], list[dict]]:
@@ -424,7 +489,7 @@ class _Values:
         blocks, starts = self.cfg.blocks, self.cfg.starts
         entry: dict = {_EXEC: _FULL_EXEC, _UNIFORM: _UNIFORM_FLAG}
         if self.tid:
-            entry[("v", 0)] = Value(None, None, ((None, 0),), "tid", 1)
+            entry[("v", 0)] = Value(None, None, ((None, 0),), 1, self.wave)
         ins: list[dict | None] = [None] * len(blocks)
         outs: list[dict | None] = [None] * len(blocks)
         if not blocks:
@@ -448,7 +513,7 @@ class _Values:
                 incoming = [outs[p] for p in blocks[successor].predecessors if outs[p] is not None]
                 if successor == 0:
                     incoming.append(entry)
-                joined = self.join(successor, incoming)  # type: ignore[arg-type]
+                joined = self.join(successor, incoming, ins[successor])  # type: ignore[arg-type]
                 if joined != ins[successor]:
                     ins[successor] = joined
                     if successor not in queued:
@@ -464,7 +529,8 @@ class _Values:
         if terminator is None or len(self.cfg.blocks[number].successors) < 2:
             return env
         mnemonic = terminator.mnemonic
-        if mnemonic.startswith("s_cbranch_exec") or (mnemonic.startswith("s_cbranch_scc") and env.get(_SCC) is not None):
+        if mnemonic.startswith("s_cbranch_exec") or (mnemonic.startswith("s_cbranch_scc") and env.get(_SCC) is not None) \
+                or (mnemonic.startswith("s_cbranch_vcc") and env.get(_VCC) is not None):
             return env
         divergent = dict(env)
         divergent[_UNIFORM] = None
@@ -480,7 +546,7 @@ def _is_exec(node) -> bool:
 
 
 def _is_constant(value: Value) -> bool:
-    return value.base is None and value.phase is None and value.kind is None
+    return value.base is None and value.phase is None and value.uniform
 
 
 _CARRIES = frozenset(("v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_u32", "v_sub_u32", "v_subrev_u32",
@@ -507,14 +573,13 @@ def _combine(first: Value, second: Value, op) -> tuple | None:
 def _add(first: Value, second: Value) -> Value | None:
     if first.base is not None and second.base is not None:
         return None
-    if first.kind is not None and second.kind is not None and first.kind != second.kind:
+    if first.lanelo or second.lanelo:
         return None
     offsets = _combine(first, second, lambda a, b: _signed(a + b))
     if offsets is None:
         return None
-    stride = first.stride + second.stride
-    kind = (first.kind or second.kind) if stride else None
-    return Value(first.base or second.base, first.phase or second.phase, offsets, kind, stride)
+    return Value(first.base or second.base, first.phase or second.phase, offsets, first.lane + second.lane,
+                 first.wave + second.wave)
 
 
 def _subtract(first: Value, second: Value) -> Value | None:
@@ -525,8 +590,10 @@ def _subtract(first: Value, second: Value) -> Value | None:
 def _scale(value: Value, factor: int) -> Value | None:
     if value.base is not None:
         return None if factor != 1 else value
+    if value.lanelo:
+        return None
     return Value(None, value.phase, tuple((phase, _signed(offset * factor)) for phase, offset in value.offsets),
-                 value.kind if factor else None, value.stride * factor)
+                 value.lane * factor, value.wave * factor)
 
 
 def _multiply(first: Value, second: Value) -> Value | None:
@@ -543,7 +610,22 @@ def _shift(value: Value, amount: Value) -> Value | None:
     return _scale(value, 1 << (amount.offsets[0][1] & 31))
 
 
-def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: int) -> dict:
+def _steps(unit: Unit, values: list[Value], phase: tuple, before: dict | None) -> bool:
+    """Whether a register comes back around a loop as its own phase plus one nonzero constant (a counter: its
+    values never repeat), told from its previous values at the block."""
+    previous = before.get(unit) if before else None
+    if previous is None or previous.phase != phase:
+        return False
+    own = dict(previous.offsets)
+    for value in values:
+        if value.phase == phase:
+            moves = {offset - own[key] for key, offset in value.offsets if key in own}
+            if len(moves) == 1 and 0 not in moves:
+                return True
+    return False
+
+
+def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: int, before: dict | None) -> dict:
     """Registers with different values on the edges into a block (a loop header, a join): one phase of the
     block, whose at most _MAX_PHASES possible values are the vectors of those registers' values (each
     incoming value a constant, or the same phase moved), so registers toggled together stay together.
@@ -551,18 +633,19 @@ def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: i
     phase = (block,)
     joined: dict = {}
     candidates: list[tuple[Unit, list[Value]]] = []
-    for unit, values in sorted(varying):
-        if any(value is None for value in values):
+    for unit, incoming in sorted(varying):
+        present = [value for value in incoming if value is not None]
+        if len(present) < len(incoming):
             joined[unit] = None
             continue
-        present = [value for value in values if value is not None]
         uniform = SOME_UNIFORM if all(value.uniform for value in present) else None
-        shapes = {(value.kind, value.stride, value.base) for value in present}
-        if len(shapes) != 1 or SOME_UNIFORM.base in {base for _, _, base in shapes} or any(
+        shapes = {(value.lane, value.wave, value.lanelo, value.base) for value in present}
+        if len(shapes) != 1 or SOME_UNIFORM.base in {shape[3] for shape in shapes} or any(
                 value.phase not in (None, phase) for value in present):
             joined[unit] = uniform
             continue
-        if len({offset for value in present for _, offset in value.offsets}) > _MAX_PHASES:
+        if len({offset for value in present for _, offset in value.offsets}) > _MAX_PHASES or _steps(
+                unit, present, phase, before):
             joined[unit] = uniform  # a counter: too many values to follow
             continue
         candidates.append((unit, present))
@@ -577,14 +660,14 @@ def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: i
             alternatives.add(tuple(dict(values[edge].offsets)[key] if values[edge].phase == phase
                                    else values[edge].offsets[0][1] for _, values in candidates))
     if len(alternatives) > _MAX_PHASES:
-        for unit, values in candidates:
-            joined[unit] = SOME_UNIFORM if all(value.uniform for value in values) else None
+        for unit, known in candidates:
+            joined[unit] = SOME_UNIFORM if all(value.uniform for value in known) else None
         return joined
     ordered = sorted(alternatives)
-    for position, (unit, values) in enumerate(candidates):
-        first = values[0]
+    for position, (unit, known) in enumerate(candidates):
+        first = known[0]
         joined[unit] = Value(first.base, phase, tuple((vector, vector[position]) for vector in ordered),
-                             first.kind, first.stride)
+                             first.lane, first.wave, first.lanelo)
     return joined
 
 
@@ -687,9 +770,10 @@ class _Pending:
                 if units is None:
                     entry = self.ins[successor]
                     units = sorted(unit for unit, value in entry.items() if value is not None and value.phase == phase)
-                address = _renamed(address, out, units, self.values)  # type: ignore[assignment]
-                if address is None:
+                renamed = _renamed(address, out, units, self.values)
+                if renamed is None:
                     continue
+                address = renamed
             moved[writer, address] = ordering
         return moved
 
@@ -754,7 +838,7 @@ class _Pending:
         return bool(klass.lds_dma)
 
     def _compare(self, state: dict, access: LdsAccess) -> None:
-        for (writer, address), _ in state.items():
+        for writer, address in state:
             first = self.accesses[writer]
             if not (first.writes or access.writes) or (writer, access.index) in self.races:
                 continue
@@ -802,7 +886,7 @@ def _renamed(address: Value, out: dict, units: list[Unit], values: _Values) -> V
         if renamed.get(new, offset) != offset:
             return None
         renamed[new] = offset
-    return Value(address.base, address.phase, tuple(sorted(renamed.items())), address.kind, address.stride)
+    return Value(address.base, address.phase, tuple(sorted(renamed.items())), address.lane, address.wave)
 
 
 def _overlap(first: Value, first_pieces, second: Value, second_pieces, values: _Values) -> tuple[bool, bool] | None:
@@ -819,38 +903,45 @@ def _overlap(first: Value, first_pieces, second: Value, second_pieces, values: _
         pairs = [(a, b) for _, a in first.offsets for _, b in second.offsets]
     if not pairs:
         return None
-    kind = first.kind or second.kind
-    if first.kind and second.kind and first.kind != second.kind:
-        kind = "mixed"  # one lane id, one work-item id: any of each, the waves told apart by the lane's
-        if first.kind == "tid":
-            first, first_pieces, second, second_pieces = second, second_pieces, first, first_pieces
-            pairs = [(b, a) for a, b in pairs]
-    results = [any(_cross_wave(a + pa, first.stride, pn, b + pb, second.stride, qn, kind, values)
-                   for pa, pn in first_pieces for pb, qn in second_pieces) for a, b in pairs]
+    if first.lanelo or second.lanelo:
+        return None
+    results = []
+    for a, b in pairs:
+        verdicts = [_cross_wave(a + pa, first, pn, b + pb, second, qn, values)
+                    for pa, pn in first_pieces for pb, qn in second_pieces]
+        if None in verdicts and True not in verdicts:
+            return None  # too many cases to try
+        results.append(True in verdicts)
     return any(results), all(results)
 
 
-def _cross_wave(x: int, sx: int, p: int, y: int, sy: int, q: int, kind: str | None, values: _Values) -> bool:
-    """Whether [x + sx*i, +p) and [y + sy*j, +q) meet for ids i and j in different waves (ids of `kind`)."""
-    if kind is None or (sx == 0 and sy == 0):
-        return -p < x - y < q
-    if kind == "mixed":  # i a lane, j a work-item: whichever j, some other wave has lane i
-        tops = values.id_range("lane"), values.id_range("tid")
-        return any(_ids_between(x + sx * i - y, sy, p, q, 0, tops[1]) for i in range(tops[0] + 1))
-    top = values.id_range(kind)
-    if kind == "lane":  # every wave has every lane
-        return any(_ids_between(x + sx * i - y, sy, p, q, 0, top) for i in range(top + 1))
-    wave = values.wave
-    if sx == sy:  # i - j = d != 0, any such d happens across waves
-        low, high = _solutions(x - y, sx, p, q)
-        return any(d != 0 for d in range(max(low, -top), min(high, top) + 1)) if low <= high else False
-    for i in range(top + 1):
-        low, high = _solutions(x + sx * i - y, -sy, p, q)  # c - sy*j in (-p, q)
-        low, high = max(low, 0), min(high, top)
-        start, end = (i // wave) * wave, (i // wave) * wave + wave - 1
-        if low <= high and (low < start or high > end):
-            return True
-    return False
+_MOST_TRIES = 4096  # (wave, wave, lane) cases one comparison may try before it gives up
+
+
+def _cross_wave(x: int, first: Value, p: int, y: int, second: Value, q: int, values: _Values) -> bool | None:
+    """Whether [x + first's lane and wave parts, +p) and [y + second's, +q) meet for a lane of one wave and a
+    lane of another; None where that takes too many cases to try."""
+    a1, b1, a2, b2 = first.lane, first.wave, second.lane, second.wave
+    top_wave = values.waves - 1
+    if b1 == b2:  # only the waves' difference counts: any nonzero one happens
+        shifts: list[int] = [b1 * d for d in range(-top_wave, top_wave + 1) if d]
+    elif (top_wave + 1) ** 2 * (1 if a1 == a2 or not (a1 and a2) else values.wave) > _MOST_TRIES:
+        return None
+    else:
+        shifts = sorted({b1 * w1 - b2 * w2 for w1 in range(top_wave + 1) for w2 in range(top_wave + 1) if w1 != w2})
+    return any(_lanes_meet(x - y + shift, a1, a2, p, q, values.wave - 1) for shift in shifts)
+
+
+def _lanes_meet(c: int, a1: int, a2: int, p: int, q: int, top: int) -> bool:
+    """Whether c + a1*i - a2*j lies in (-p, q) for some lanes i and j (each in [0, top])."""
+    if a1 == a2:
+        low, high = _solutions(c, a1, p, q)  # d = i - j
+        return max(low, -top) <= min(high, top)
+    if a1 == 0:
+        return _ids_between(c, a2, p, q, 0, top)
+    if a2 == 0:
+        return _ids_between(c, -a1, p, q, 0, top)
+    return any(_ids_between(c + a1 * i, a2, p, q, 0, top) for i in range(top + 1))
 
 
 def _ids_between(c: int, s: int, p: int, q: int, low: int, high: int) -> bool:
@@ -889,7 +980,10 @@ def _lds_accesses(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph, 
 
 
 def _touches_lds(info: DefUse) -> bool:
-    klass = info.klass
+    return _class_touches_lds(info.klass)
+
+
+def _class_touches_lds(klass: InstructionClass) -> bool:
     return (klass.unit == "ds" and klass.memory == "lds" and klass.kind not in ("other", "")) or klass.lds_dma
 
 
@@ -900,20 +994,20 @@ def _access(index: int, instruction: Instruction, info: DefUse, env: dict, value
         m0 = env.get(("m0", 0))
         size = _dma_bytes(instruction.mnemonic)
         address = None
-        if m0 is not None and m0.uniform and m0.base != SOME_UNIFORM.base:
-            address = _add(m0, Value(None, None, ((None, _modifier(instruction, "offset")),), "lane", size))
-        counter = next((name for name in ("vmcnt", "loadcnt") if name in klass.counters), None)
+        if m0 is not None and not m0.lane and not m0.lanelo and m0.base != SOME_UNIFORM.base:
+            address = _add(m0, Value(None, None, ((None, _modifier(instruction, "offset")),), size))
+        counter: str | None = next((name for name in ("vmcnt", "loadcnt") if name in klass.counters), None)
         sources = _alike(env, values, [unit for unit in info.uses if unit[0] in ("v", "s")])  # where it loads from
-        same = ("dma", instruction.mnemonic, sources) if sources is not None and address is not None else None
+        same: tuple | None = ("dma", instruction.mnemonic, sources) if sources is not None and address is not None else None
         return LdsAccess(index, True, address, ((0, size),), everywhere, counter, False, same)
     writes = klass.kind in ("write", "write2", "atomic")
     address_node = _address_operand(instruction, info)
     address = values.operand(env, address_node) if address_node is not None else None
-    if address is not None and (address.kind == "lanelo" or address.base == SOME_UNIFORM.base):
+    if address is not None and (address.lanelo or address.base == SOME_UNIFORM.base):
         address = None
     counter = next((name for name in ("lgkmcnt", "dscnt") if name in klass.counters), None) if writes else None
     same = None
-    if writes and address is not None and address.kind in (None, "lane") and klass.kind != "atomic":
+    if writes and address is not None and address.alike and klass.kind != "atomic":
         data = _alike(env, values, [unit for unit in info.uses if unit[0] == "v"
                                     and unit not in register_units(address_node)])
         same = (instruction.mnemonic, data) if data is not None else None
@@ -925,7 +1019,7 @@ def _alike(env: dict, values: _Values, units: list[Unit]) -> tuple | None:
     """The values of these registers where each is the same in every wave lane by lane (uniform, or a function
     of the lane id alone); None where one is not."""
     found = tuple(values.get(env, unit) for unit in sorted(units))
-    if any(value is None or value.kind not in (None, "lane") for value in found):
+    if any(value is None or not value.alike for value in found):
         return None
     return found
 
@@ -964,7 +1058,8 @@ class LdsRaceAnalysis(Analysis):
         if target is None or def_use is None or not kernel.is_kernel:
             return None
         per_instruction = def_use.per_instruction
-        if not any(_touches_lds(info) for info in per_instruction):
+        classes = {id(klass): klass for klass in map(_KLASS, per_instruction)}  # a few distinct ones
+        if not any(map(_class_touches_lds, classes.values())):
             return None
         size = work_group_threads(module, kernel)
         if size is None:
