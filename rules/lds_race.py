@@ -3,21 +3,29 @@ Cross-wave LDS races: in one work-group, an LDS write by one wave (`ds_write`/`d
 an LDS DMA: `buffer_load ... lds`, `global_load_lds_*`) and a read or write of an overlapping LDS range by
 another wave with no barrier between them on some path, or only a barrier that the writer's counter
 (`lgkmcnt`/`dscnt`; `vmcnt`/`loadcnt` for a DMA) was not drained before. Paths go around loop back edges:
-a double or triple buffer whose base toggles per iteration (`s_xor_b32`/`s_add_u32` on an SGPR base,
-`v_xor_b32` on a lane offset) is followed phase by phase, so a loop that writes one iteration's buffer and
-reads it in the next iteration without a barrier between is found, and one that reads one buffer while it
-fills the other is not.
+a double buffer whose base toggles per iteration (`s_xor_b32` on an SGPR base or on M0, `v_xor_b32` on a
+lane offset; registers toggled together stay together) is followed phase by phase, so a loop that writes
+one iteration's buffer and reads it in the next without a barrier between is found, and one that reads one
+buffer while it fills the other is not.
 
 Each access gets an abstract address: a uniform base (a constant, a symbol, a kernel-uniform SGPR value, a
-loop phase) plus a multiple of the work-item id (v0 of a one-dimensional work-group) or of the lane id
-(`v_mbcnt`). An error where the ranges overlap on every phase and both accesses run in every wave (full
-EXEC, branches on uniform values only); a warning naming the reason where an overlap cannot be excluded
-(on some phases only, or under EXEC masks and wave-dependent branches); nothing where the ranges are apart
-or an address is beyond the analysis (a shift right, a mask, a wave id from `v_readfirstlane`): most
-production kernels build their LDS addresses that way, and the rule stays quiet on them. A barrier whose
-missing drain missing-wait (AGL201) already reports counts as drained here. A work-group of one wave
+loop phase of up to four values) plus multiples of the lane id and of the wave id. The work-item id (v0 of
+a one-dimensional work-group) is the lane plus the wave size times the wave; `v_mbcnt` gives the lane,
+`v_lshrrev_b32 v1, 6, v0` (wave64) the wave, `v_and_b32 v1, 63, v0` the lane, and `v_readfirstlane_b32`
+keeps a wave id, so per-wave buffers are told apart. An error where the ranges of two waves overlap on
+every phase and both accesses run in every wave (full EXEC, branches on values alike in every wave); a
+warning naming the reason where an overlap cannot be excluded (on some phases only, or under EXEC masks
+and wave-dependent branches); nothing where the ranges are apart, or an address is beyond the analysis
+(a mask or shift that splits the lane id, a value read from memory into a VGPR, a base stepped by
+`s_add` and wrapped with `s_cselect`): production kernels mostly build their LDS addresses that way, and
+the rule stays quiet on them. Writes of the same bytes by every wave (the address and the data alike in
+every wave) race with no read and no like write; atomics do not race with atomics. A barrier whose missing
+drain missing-wait (AGL201) already reports counts as drained here. A work-group of one wave
 (`.reqd_workgroup_size`, `.max_flat_workgroup_size` at most the wave size, `--wg-size`) has no cross-wave
-race; non-kernel functions are not checked.
+race, and a kernel whose work-group size nothing states (no metadata, no `--wg-size`) is not checked: it
+may be launched one wave per work-group. Non-kernel functions are not checked. v0 is taken as the
+work-item id where the descriptor enables only the X id: a kernel that reads only X but is launched with
+a two-dimensional work-group is beyond the rule.
 
 ## Why it matters
 Waves of a work-group run at their own pace: without a barrier another wave may read the LDS before this

@@ -207,3 +207,42 @@ def test_gfx12_split_barrier(snippet):
     undrained = fixed.replace(" s_wait_dscnt 0\n s_barrier_signal", " s_barrier_signal")
     assert [d.name for d in snippet.lint(kernel(undrained, target="gfx1200")).diagnostics
             if d.severity.name == "ERROR"] == ["missing-wait"]
+
+
+# aiter-style: each wave's LDS DMA fills its 256 bytes of one buffer (M0 = phase + wave id * 256) while the
+# work-group reads the other buffer, the lane above (another wave's data for lane 63); one barrier a trip
+DMA_DOUBLE_BUFFER = """ s_mov_b32 s6, 0
+ s_mov_b32 s7, 0
+ v_lshrrev_b32 v5, 6, v0
+ v_readfirstlane_b32 s4, v5
+ s_lshl_b32 s4, s4, 8
+ v_lshlrev_b32 v2, 2, v0
+ s_add_u32 m0, s4, s6
+ buffer_load_dword v1, s[8:11], 0 offen lds
+ s_waitcnt vmcnt(0)
+ s_barrier
+.Lloop:
+ s_xor_b32 s6, s6, 0x4000
+ s_add_u32 m0, s4, s6
+ buffer_load_dword v1, s[8:11], 0 offen lds
+ s_xor_b32 s5, s6, 0x4000
+ v_add_u32 v3, s5, v2
+ ds_read_b32 v4, v3 offset:4
+ s_waitcnt vmcnt(0) lgkmcnt(0)
+ s_barrier
+ s_add_u32 s7, s7, 1
+ s_cmp_lt_u32 s7, 16
+ s_cbranch_scc1 .Lloop"""
+
+
+def test_lds_dma_double_buffer_with_vmcnt_before_its_barrier_is_quiet(snippet):
+    assert races(snippet, kernel(DMA_DOUBLE_BUFFER)) == []
+
+
+def test_lds_dma_double_buffer_waiting_after_its_barrier_races(snippet):
+    """vmcnt(0) after the barrier: the next trip reads what another wave's DMA may still be writing."""
+    text = kernel(DMA_DOUBLE_BUFFER.replace(" s_waitcnt vmcnt(0) lgkmcnt(0)\n s_barrier\n",
+                                            " s_waitcnt lgkmcnt(0)\n s_barrier\n s_waitcnt vmcnt(0)\n"))
+    found = races(snippet, text)
+    assert [(d.line, str(d.severity)) for d in found] == [(line_of(text, "ds_read_b32"), "error")]
+    assert "another wave's buffer_load_dword" in found[0].message

@@ -8,12 +8,15 @@ CFG, around loop back edges) crosses no barrier that the writer's counter (`lgkm
 missing-wait reports the barrier; the barrier then counts as drained here, so one mistake gives one finding.
 
 Each access gets an abstract address (`Value`): a uniform base (a constant, a kernel-uniform SGPR value or
-symbol, or a loop phase: a register toggled or stepped per iteration, `s_xor`/`s_add`/`v_xor`, with its
-few possible values) plus a lane-dependent part: a multiple of the work-item id (v0 of a one-dimensional
-work-group) or of the lane id (`v_mbcnt`). Anything else (a shift right, a mask, a value read from memory
-into a VGPR, `v_readfirstlane` of a lane value: the wave id) is unknown, and an access at an unknown address
-is not compared. Two accesses are compared per phase: an overlap on every phase shows the race; on some
-phases only, it cannot be excluded; on none, the buffers are apart.
+symbol, or a block's phase: the registers toggled or stepped per iteration, `s_xor`/`s_add`/`v_xor`, with
+their few possible values together) plus multiples of the lane id and the wave id (the work-item id v0 of
+a one-dimensional work-group is lane + wave size * wave; `v_mbcnt` is the lane; shifts and masks that keep
+those parts whole are followed, so is `v_readfirstlane` of a wave id). Anything else (a mask that splits the
+lane id, a value read from memory into a VGPR) is unknown, and an access at an unknown address is not
+compared. Two accesses are compared per phase, for a lane of one wave and a lane of another: an overlap on
+every phase shows the race; on some phases only, it cannot be excluded; on none, the buffers are apart.
+Writes of the same bytes in every wave (address and data alike in every wave) race with no read and no
+like write, and atomics not with atomics.
 
 Accesses are judged executed by every wave only where EXEC is the whole wave (saved and restored copies are
 followed) and no branch so far tested a value the analysis cannot show uniform; elsewhere an overlap cannot
