@@ -246,3 +246,15 @@ def test_lds_dma_double_buffer_waiting_after_its_barrier_races(snippet):
     found = races(snippet, text)
     assert [(d.line, str(d.severity)) for d in found] == [(line_of(text, "ds_read_b32"), "error")]
     assert "another wave's buffer_load_dword" in found[0].message
+
+
+def test_branch_on_a_uniform_vcc_keeps_every_wave_together(snippet):
+    """LLVM branches on uniform conditions through VCC (`s_and_b64 vcc, exec, s[0:1]`): every wave takes the same
+    way, so the race stays shown; a branch on a lane compare (v_cmp) may split the waves: a warning."""
+    uniform = (" s_cmp_eq_u32 s2, 0\n s_cselect_b64 s[0:1], -1, 0\n s_and_b64 vcc, exec, s[0:1]\n"
+               " s_cbranch_vccnz .Lskip\n v_mov_b32 v9, 0\n.Lskip:\n")
+    (found,) = races(snippet, kernel(uniform + NEIGHBOUR))
+    assert str(found.severity) == "error"
+    lanes = " v_cmp_gt_u32 vcc, 64, v0\n s_cbranch_vccnz .Lskip\n v_mov_b32 v9, 0\n.Lskip:\n"
+    (found,) = races(snippet, kernel(lanes + NEIGHBOUR))
+    assert str(found.severity) == "warning" and "EXEC or a branch" in found.message
