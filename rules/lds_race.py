@@ -4,9 +4,10 @@ an LDS DMA: `buffer_load ... lds`, `global_load_lds_*`) and a read or write of a
 another wave with no barrier between them on some path, or only a barrier that the writer's counter
 (`lgkmcnt`/`dscnt`; `vmcnt`/`loadcnt` for a DMA) was not drained before. Paths go around loop back edges:
 a double buffer whose base toggles per iteration (`s_xor_b32` on an SGPR base or on M0, `v_xor_b32` on a
-lane offset; registers toggled together stay together) is followed phase by phase, so a loop that writes
-one iteration's buffer and reads it in the next without a barrier between is found, and one that reads one
-buffer while it fills the other is not.
+lane offset; registers toggled together stay together) or a triple buffer whose base steps and wraps
+(`s_add_u32`, then `s_cmp_eq_u32` and `s_cselect_b32`) is followed phase by phase, so a loop that writes one
+iteration's buffer and reads it in the next without a barrier between is found, and one that reads one
+buffer while it fills another is not.
 
 Each access gets an abstract address: a uniform base (a constant, a symbol, a kernel-uniform SGPR value, a
 loop phase of up to four values) plus multiples of the lane id and of the wave id. The work-item id (v0 of
@@ -16,8 +17,8 @@ keeps a wave id, so per-wave buffers are told apart. An error where the ranges o
 every phase and both accesses run in every wave (full EXEC, branches on values alike in every wave); a
 warning naming the reason where an overlap cannot be excluded (on some phases only, or under EXEC masks
 and wave-dependent branches); nothing where the ranges are apart, or an address is beyond the analysis
-(a mask or shift that splits the lane id, a value read from memory into a VGPR, a base stepped by
-`s_add` and wrapped with `s_cselect`): production kernels mostly build their LDS addresses that way, and
+(a mask or shift that splits the lane id, a value read from memory into a VGPR, a counter with more than
+four values): production kernels mostly build their LDS addresses that way, and
 the rule stays quiet on them. Writes of the same bytes by every wave (the address and the data alike in
 every wave) race with no read and no like write; atomics do not race with atomics. A barrier whose missing
 drain missing-wait (AGL201) already reports counts as drained here. A work-group of one wave

@@ -103,12 +103,36 @@ VECTOR_TOGGLE = """ v_lshlrev_b32 v1, 4, v0
  s_cbranch_scc1 .Lloop"""
 
 
-@pytest.mark.parametrize("loop", [SCALAR_TOGGLE, VECTOR_TOGGLE], ids=["s_xor", "v_xor"])
+# three buffers in turn: the next one is the current one plus 0x2000, wrapped at 0x6000 (s_add, s_cselect)
+ROTATING = """ v_lshlrev_b32 v1, 4, v0
+ s_mov_b32 s6, 0
+ s_mov_b32 s7, 0
+ ds_write_b128 v1, v[8:11]
+ s_waitcnt lgkmcnt(0)
+ s_barrier
+.Lloop:
+ v_add_u32 v2, s6, v1
+ ds_read_b128 v[12:15], v2 offset:1024
+ s_add_u32 s8, s6, 0x2000
+ s_cmp_eq_u32 s8, 0x6000
+ s_cselect_b32 s6, 0, s8
+ v_add_u32 v3, s6, v1
+ ds_write_b128 v3, v[8:11]
+ s_waitcnt lgkmcnt(0)
+ s_barrier
+ s_add_u32 s7, s7, 1
+ s_cmp_lt_u32 s7, 16
+ s_cbranch_scc1 .Lloop"""
+
+LOOPS = [SCALAR_TOGGLE, VECTOR_TOGGLE, ROTATING]
+
+
+@pytest.mark.parametrize("loop", LOOPS, ids=["s_xor", "v_xor", "three"])
 def test_double_buffer_loop_with_its_barrier_is_quiet(snippet, loop):
     assert races(snippet, kernel(loop)) == []
 
 
-@pytest.mark.parametrize("loop", [SCALAR_TOGGLE, VECTOR_TOGGLE], ids=["s_xor", "v_xor"])
+@pytest.mark.parametrize("loop", LOOPS, ids=["s_xor", "v_xor", "three"])
 def test_double_buffer_loop_missing_its_barrier_races_across_iterations(snippet, loop):
     text = kernel(loop.replace(" s_waitcnt lgkmcnt(0)\n s_barrier\n s_add_u32", " s_add_u32"))
     found = races(snippet, text)

@@ -8,8 +8,8 @@ CFG, around loop back edges) crosses no barrier that the writer's counter (`lgkm
 missing-wait reports the barrier; the barrier then counts as drained here, so one mistake gives one finding.
 
 Each access gets an abstract address (`Value`): a uniform base (a constant, a kernel-uniform SGPR value or
-symbol, or a block's phase: the registers toggled or stepped per iteration, `s_xor`/`s_add`/`v_xor`, with
-their few possible values together) plus multiples of the lane id and the wave id (the work-item id v0 of
+symbol, or a block's phase: the registers toggled or stepped per iteration, `s_xor`/`v_xor`, `s_add` wrapped
+by `s_cmp` and `s_cselect`, with their few possible values together) plus multiples of the lane id and the wave id (the work-item id v0 of
 a one-dimensional work-group is lane + wave size * wave; `v_mbcnt` is the lane; shifts and masks that keep
 those parts whole are followed, so is `v_readfirstlane` of a wave id). Anything else (a mask that splits the
 lane id, a value read from memory into a VGPR) is unknown, and an access at an unknown address is not
@@ -104,6 +104,7 @@ _UNIFORM = ("uniform", 0)  # the env key saying every branch so far was uniform 
 _UNIFORM_FLAG = Value(("uniform",), None, ((None, 0),))
 _SCC = ("scc-uniform", 0)  # the env key saying the latest SCC came from uniform values
 _VCC = ("vcc-uniform", 0)  # and VCC
+_SCC_VALUE = ("scc-value", 0)  # SCC (1 or 0) per phase, where a comparison of known values set it
 #: a value the same in every wave of the work-group that the analysis does not follow (a loop counter, a size
 #: computed from kernel arguments): it keeps branches on it uniform but is never compared as an address
 SOME_UNIFORM = Value(("?",), None, ((None, 0),))  # the env key saying the latest SCC came from uniform values
@@ -250,8 +251,9 @@ class _Values:
         result = self._result(env, instruction, info) if len(data_defs) == 1 else None
         exec_after = self._exec(env, instruction, defs)
         uniform_in = unit_kind in ("salu", "smem") and self._uniform_inputs(env, info)
-        if ("scc", 0) in defs:  # whether the SCC a branch may test is the same in every wave
+        if ("scc", 0) in defs:  # whether the SCC a branch may test is the same in every wave, and its value
             env[_SCC] = _UNIFORM_FLAG if unit_kind == "salu" and uniform_in else None
+            env[_SCC_VALUE] = self._comparison(env, instruction) if uniform_in else None
         if ("vcc", 0) in defs:  # likewise VCC (LLVM branches on `s_and_b64 vcc, exec, s[0:1]` too)
             env[_VCC] = _UNIFORM_FLAG if unit_kind == "salu" and uniform_in else None
         if result is not None:
@@ -271,6 +273,48 @@ class _Values:
                 for unit in defs:  # a scalar load from a uniform address: the same data in every wave
                     if unit[0] == "s":
                         env[unit] = Value(("load", index, unit[1]), None, ((None, 0),))
+
+    def _comparison(self, env: dict, instruction: Instruction) -> Value | None:
+        """SCC after `s_cmp[k]_<op>_{u32,i32}` of known values without lane parts: 1 or 0 per phase."""
+        match = _COMPARISON.match(instruction.mnemonic)
+        if match is None or len(instruction.operands) != 2:
+            return None
+        first, second = (self.operand(env, node) for node in instruction.operands)
+        if first is None or second is None or not (first.uniform and second.uniform) or first.base != second.base:
+            return None
+        test, signed = _TESTS[match.group(1)], match.group(2) == "i"
+
+        def outcome(a: int, b: int) -> int:
+            if not signed:
+                a, b = a & 0xFFFFFFFF, b & 0xFFFFFFFF
+            return int(test(a, b))
+
+        offsets = _combine(first, second, outcome)
+        return Value(None, first.phase or second.phase, offsets) if offsets is not None else None
+
+    def _select(self, env: dict, values: list[Value]) -> Value | None:
+        """`s_cselect_b32 d, a, b`: a where SCC is 1, b where it is 0, phase by phase."""
+        condition = env.get(_SCC_VALUE)
+        first, second = values
+        if condition is None or first.base != second.base or (first.lane, first.wave) != (second.lane, second.wave):
+            return None
+        phases = {value.phase for value in (condition, first, second)} - {None}
+        if len(phases) > 1:
+            return None
+        phase = phases.pop() if phases else None
+        keys = next((tuple(key for key, _ in value.offsets) for value in (condition, first, second)
+                     if value.phase is not None), (None,))
+
+        def at(value: Value, key) -> int | None:
+            return value.offsets[0][1] if value.phase is None else dict(value.offsets).get(key)
+
+        offsets = []
+        for key in keys:
+            chosen = at(first, key) if at(condition, key) else at(second, key)
+            if chosen is None:
+                return None
+            offsets.append((key, chosen))
+        return Value(first.base, phase, tuple(offsets), first.lane, first.wave)
 
     def _uniform_inputs(self, env: dict, info: DefUse) -> bool:
         for unit in info.uses:
@@ -338,7 +382,10 @@ class _Values:
             return None
         if mnemonic in _IGNORE_CARRY_IN:  # s_addc_u32 of a high half: not an LDS address, uniform or not
             return SOME_UNIFORM if all(value.uniform for value in values) else None  # type: ignore[union-attr]
-        result = self._apply(mnemonic, values)  # type: ignore[arg-type]
+        if mnemonic == "s_cselect_b32" and len(values) == 2:
+            result = self._select(env, values)  # type: ignore[arg-type]
+        else:
+            result = self._apply(mnemonic, values)  # type: ignore[arg-type]
         if (result is None or result.base == SOME_UNIFORM.base) and all(value.uniform for value in values):  # type: ignore[union-attr]
             return SOME_UNIFORM
         return result
@@ -466,8 +513,8 @@ class _Values:
                      0 if wave % size else wave >> bits)
 
     # joins -------------------------------------------------------------------------------------------
-    def join(self, block: int, incoming: list[dict], before: dict | None = None) -> dict:
-        """The values on entry to `block` from its predecessors' (`before`: the previous ones there)."""
+    def join(self, block: int, incoming: list[dict]) -> dict:
+        """The values on entry to `block` from its predecessors'."""
         if len(incoming) == 1:
             return dict(incoming[0])
         keys = set().union(*incoming)
@@ -484,7 +531,7 @@ class _Values:
             else:
                 joined[unit] = None
         if varying:
-            joined.update(_phases(block, varying, len(incoming), before))
+            joined.update(_phases(block, varying, len(incoming)))
         return joined
 
     def run(self) -> tuple[list[dict], list[dict]]:
@@ -516,7 +563,7 @@ class _Values:
                 incoming = [outs[p] for p in blocks[successor].predecessors if outs[p] is not None]
                 if successor == 0:
                     incoming.append(entry)
-                joined = self.join(successor, incoming, ins[successor])  # type: ignore[arg-type]
+                joined = self.join(successor, incoming)  # type: ignore[arg-type]
                 if joined != ins[successor]:
                     ins[successor] = joined
                     if successor not in queued:
@@ -554,6 +601,9 @@ def _is_constant(value: Value) -> bool:
 
 _CARRIES = frozenset(("v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_u32", "v_sub_u32", "v_subrev_u32",
                       "v_add_i32", "v_sub_i32", "v_subrev_i32"))
+_COMPARISON = re.compile(r"s_cmpk?_(eq|lg|lt|le|gt|ge)_([iu])32$")
+_TESTS = {"eq": lambda a, b: a == b, "lg": lambda a, b: a != b, "lt": lambda a, b: a < b,
+          "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
 _IGNORE_CARRY_IN = frozenset(("s_addc_u32", "s_subb_u32", "v_addc_co_u32", "v_addc_u32", "v_subb_co_u32"))
 
 
@@ -613,22 +663,7 @@ def _shift(value: Value, amount: Value) -> Value | None:
     return _scale(value, 1 << (amount.offsets[0][1] & 31))
 
 
-def _steps(unit: Unit, values: list[Value], phase: tuple, before: dict | None) -> bool:
-    """Whether a register comes back around a loop as its own phase plus one nonzero constant (a counter: its
-    values never repeat), told from its previous values at the block."""
-    previous = before.get(unit) if before else None
-    if previous is None or previous.phase != phase:
-        return False
-    own = dict(previous.offsets)
-    for value in values:
-        if value.phase == phase:
-            moves = {offset - own[key] for key, offset in value.offsets if key in own}
-            if len(moves) == 1 and 0 not in moves:
-                return True
-    return False
-
-
-def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: int, before: dict | None) -> dict:
+def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: int) -> dict:
     """Registers with different values on the edges into a block (a loop header, a join): one phase of the
     block, whose at most _MAX_PHASES possible values are the vectors of those registers' values (each
     incoming value a constant, or the same phase moved), so registers toggled together stay together.
@@ -647,8 +682,7 @@ def _phases(block: int, varying: list[tuple[Unit, list[Value | None]]], edges: i
                 value.phase not in (None, phase) for value in present):
             joined[unit] = uniform
             continue
-        if len({offset for value in present for _, offset in value.offsets}) > _MAX_PHASES or _steps(
-                unit, present, phase, before):
+        if len({offset for value in present for _, offset in value.offsets}) > _MAX_PHASES:
             joined[unit] = uniform  # a counter: too many values to follow
             continue
         candidates.append((unit, present))
