@@ -10,6 +10,7 @@ from . import (
     invalid_encoding,
     issue_oversubscription,
     lds_budget,
+    lds_race,
     metadata_mismatch,
     missing_nop,
     missing_wait,
@@ -54,6 +55,7 @@ _MODULES = (
     missing_wait,
     redundant_wait,
     overstrict_wait,
+    lds_race,
     missing_nop,
     unused_suppression,
 )
