@@ -39,7 +39,7 @@ refresh the baseline with `amdgpu-lint baseline`.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.perfmodel.mainloop import UNIT_BOUNDS, LoopCost, main_loop_cost
+from amdgpu_lint.analyses.perfmodel.mainloop import RECORDED_LINES, UNIT_BOUNDS, LoopCost, main_loop_cost
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
@@ -88,7 +88,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     now = main_loop_cost(context.module, context.kernel, resources.occupancy.waves_per_cu or 4,
                          trip_counts=_numbers(before.get("trip_counts"), whole=True), taken=_strings(before.get("taken")),
                          kernargs=_numbers(before.get("kernargs"), whole=True), manager=context.analyses,
-                         prefer=label if isinstance(label, str) else None)
+                         prefer=label if isinstance(label, str) else None, keep_lines=None)
     if now is None or now.per_wave < THRESHOLD * cycles / was_waves:
         return
     yield context.diagnostic(context.kernel.where, _message(context.kernel.name, before, cycles, was_waves, now),
@@ -117,18 +117,26 @@ def _message(kernel: str, before: dict, cycles: float, was_waves: int, now: Loop
     return text
 
 
-def _grown_lines(before: dict, now: LoopCost) -> list[tuple[str, float]]:
-    """The lines whose cost per trip grew most (a line the baseline did not record counts from 0)."""
+def _was(before: dict) -> tuple[dict[str, float], float]:
+    """The lines the baseline recorded, and what one it did not record cost at most: 0, unless it kept only the
+    costliest lines (then the least of those)."""
     was = _numbers(before.get("lines"))
-    growth = [(key, round(cost - was.get(key, 0), 1)) for key, cost in now.lines.items()]
+    return was, min(was.values()) if len(was) >= RECORDED_LINES else 0
+
+
+def _grown_lines(before: dict, now: LoopCost) -> list[tuple[str, float]]:
+    """The lines whose cost per trip grew most."""
+    was, floor = _was(before)
+    growth = [(key, round(cost - was.get(key, floor), 1)) for key, cost in now.lines.items()]
     return sorted((item for item in growth if item[1] >= 0.5), key=lambda item: -item[1])[:SHOWN_LINES]
 
 
 def _notes(before: dict, now: LoopCost) -> tuple[Note, ...]:
-    was = _numbers(before.get("lines"))
+    was, floor = _was(before)
     notes = []
     for key, _ in _grown_lines(before, now):
         where = now.where[key]
-        notes.append(Note(f"{key}: {was.get(key, 0):g} -> {now.lines[key]:g} cycles per wave and trip", where.path,
+        earlier = f"{was[key]:g}" if key in was else f"at most {floor:g}" if floor else "0"
+        notes.append(Note(f"{key}: {earlier} -> {now.lines[key]:g} cycles per wave and trip", where.path,
                           where.line, where.column))
     return tuple(notes)

@@ -12,6 +12,7 @@ stall cycles of the line's instructions). Deterministic: the simulator has no ra
 from __future__ import annotations
 
 from collections import Counter as Tally
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ...model.ir import Kernel, Module, Provenance
@@ -20,6 +21,7 @@ from .simulator import Simulation, loop_bodies, simulate
 
 LOW_TRIPS = 2  # trips per entry of the main loop in the first run, of every loop not named in the runs
 HIGH_TRIPS = 10  # the main loop's in the second
+RECORDED_LINES = 64  # the costliest lines a baseline records
 #: the simulator's units (its utilization keys) -> the bound their busy cycles are
 _UNIT_BOUNDS = {"VALU": "VALU issue", "MFMA": "MFMA pipe", "SALU": "scalar issue", "SMEM": "scalar issue",
                 "branch": "scalar issue", "VMEM": "VMEM issue", "LDS": "LDS issue", "export": "export"}
@@ -27,6 +29,8 @@ _UNIT_BOUNDS = {"VALU": "VALU issue", "MFMA": "MFMA pipe", "SALU": "scalar issue
 _STALL_BOUNDS = {"barrier": "barriers", "MFMA result": "MFMA dependencies", "MFMA pipe busy": "MFMA pipe contention",
                  "VALU busy": "multi-cycle VALU", "VMEM pipe busy": "VMEM pipe contention",
                  "LDS pipe busy": "LDS pipe contention", "s_nop": "s_nop"}
+#: stall reasons that are waits for a unit another wave holds
+CONTENTION = frozenset({"VALU busy", "VMEM pipe busy", "LDS pipe busy", "MFMA pipe busy"})
 #: the bounds that are a unit's busy cycles (per SIMD or pipe); the others are stalls, per wave
 UNIT_BOUNDS = frozenset(_UNIT_BOUNDS.values())
 _LDS_SMEM_COUNTERS = ("lgkmcnt", "dscnt", "kmcnt")
@@ -65,10 +69,10 @@ class LoopCost:
 def main_loop_cost(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
                    taken: dict[str, str] | None = None, kernargs: dict[str, int] | None = None,
                    manager: AnalysisManager | None = None, prefer: str | None = None,
-                   keep_lines: int = 16) -> LoopCost | None:
+                   keep_lines: int | None = RECORDED_LINES) -> LoopCost | None:
     """The main loop's cost per trip with `waves` waves on the unit; None when the kernel has no loop the path
     enters, no known target, or a run stops at a cap. `prefer`: the loop to measure when it is a candidate (the
-    one a baseline measured); `keep_lines`: the costliest lines kept."""
+    one a baseline measured); `keep_lines`: the costliest lines kept (None: all)."""
     if module.target is None or not kernel.instructions:
         return None
     manager = manager or AnalysisManager(module, kernel)
@@ -103,7 +107,7 @@ def main_loop_cost(module: Module, kernel: Kernel, waves: int, *, trip_counts: d
         return None
     body = bodies[main]
     low_lines, high_lines = _line_cycles(low, body), _line_cycles(high, body)
-    per_line: Tally = Tally()
+    per_line: dict[str, float] = defaultdict(float)
     key_of: dict[tuple[str, int], str] = {}  # (path, line) -> its key
     first: dict[str, Provenance] = {}  # key -> its first instruction's place
     seen: Tally = Tally()
@@ -117,19 +121,23 @@ def main_loop_cost(module: Module, kernel: Kernel, waves: int, *, trip_counts: d
             key_of[spot] = text if seen[text] == 1 else f"{text} #{seen[text]}"
             first[key_of[spot]] = at
         per_line[key_of[spot]] += (high_lines.get(index, 0) - low_lines.get(index, 0)) / (trips * waves)
-    kept = {key: round(value, 1) for key, value in per_line.most_common(keep_lines) if round(value, 1) > 0}
+    costliest = sorted(per_line.items(), key=lambda item: -item[1])[:keep_lines]
+    kept = {key: round(value, 1) for key, value in costliest if round(value, 1) > 0}
     return LoopCost(main, kernel.instructions[body.start].where.line, waves, round(cycles, 1),
                     _bounds(low, high, trips), kept, high.unit, {key: first[key] for key in kept})
 
 
 def _line_cycles(result: Simulation, body: range) -> dict[int, int]:
-    """Wave-cycles each instruction of `body` took: its issues and its stalls."""
-    return {index: result.issued.get(index, 0) + sum(result.per_line.get(index, {}).values()) for index in body
-            if index in result.issued or index in result.per_line}
+    """Wave-cycles each instruction of `body` cost: its issues and the stalls it caused (waiting for what it needs,
+    not for a unit another wave's instruction holds: that wait is the other instruction's cost, shown in the
+    unit's bound)."""
+    return {index: result.issued.get(index, 0) + sum(cycles for reason, cycles in result.per_line.get(index, {}).items()
+                                                     if reason not in CONTENTION)
+            for index in body if index in result.issued or index in result.per_line}
 
 
 def _bounds(low: Simulation, high: Simulation, trips: int) -> dict[str, float]:
-    bounds: Tally = Tally()
+    bounds: dict[str, float] = defaultdict(float)
     for unit, name in _UNIT_BOUNDS.items():
         bounds[name] += (high.utilization[unit] * high.cycles - low.utilization[unit] * low.cycles) / trips
     for reason in set(low.stalls) | set(high.stalls):
