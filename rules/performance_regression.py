@@ -24,11 +24,13 @@ a prefetch moved after its wait, an extra barrier. The model's numbers are not t
 which way the loop moved and where.
 
 ## Example
+A prefetch a trip ahead undone (the load now waited for right after it is issued), on a gfx942
+kernel at 2 waves/SIMD:
 ```
-'gemm' is predicted 14% slower: its main loop (.Lloop, line 24) takes 2914 cycles per trip
-on a CU running 4 waves, 2560 in the baseline; the bound that moved: memory latency 0 -> 312
-cycles per trip; most of it at line 31 (+290 cycles per wave and trip)
-  note: s_waitcnt vmcnt(0): 2 -> 292 cycles per wave and trip
+k.s:7:3: warning: 'k' is predicted 23% slower: its main loop (.Lloop, line 13) takes 804 cycles
+per trip on a CU running 8 waves, 656 in the baseline; the bound that moved: memory latency
+500 -> 648 cycles per wave and trip; most of it at line 14 (+148 cycles per wave and trip)
+k.s:14:3: note: s_waitcnt vmcnt(0): 504 -> 652 cycles per wave and trip
 ```
 
 ## How to fix
