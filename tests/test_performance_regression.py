@@ -104,8 +104,9 @@ def test_a_removed_prefetch_is_reported_with_memory_latency_and_the_wait(tmp_pat
 
 
 @pytest.mark.parametrize("source", [VALU_BOUND, kernel(PREFETCH + FMAS.replace("  v_fmac_f32 v19, v3, v3\n", "")),
-                                    kernel(PREFETCH + FMAS, name="other")],
-                         ids=["unchanged", "faster", "not-in-the-baseline"])
+                                    kernel(PREFETCH + FMAS, name="other"),
+                                    VALU_BOUND.replace("  v_fmac_f32 v4, v3, v3\n", "\n\n  v_fmac_f32 v4, v3, v3 // a\n")],
+                         ids=["unchanged", "faster", "not-in-the-baseline", "moved-and-commented"])
 def test_unchanged_faster_and_new_kernels_are_quiet(tmp_path, capsys, source):
     write_baseline(tmp_path, VALU_BOUND)
     assert check(tmp_path, capsys, source) == []

@@ -11,6 +11,7 @@ stall cycles of the line's instructions). Deterministic: the simulator has no ra
 
 from __future__ import annotations
 
+import re
 from collections import Counter as Tally
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ _UNIT_BOUNDS = {"VALU": "VALU issue", "MFMA": "MFMA pipe", "SALU": "scalar issue
 _STALL_BOUNDS = {"barrier": "barriers", "MFMA result": "MFMA dependencies", "MFMA pipe busy": "MFMA pipe contention",
                  "VALU busy": "multi-cycle VALU", "VMEM pipe busy": "VMEM pipe contention",
                  "LDS pipe busy": "LDS pipe contention", "s_nop": "s_nop"}
+_COMMENT = re.compile(r"//|;")  # where a line's comment starts (a key leaves it out: editing it moves nothing)
 #: stall reasons that are waits for a unit another wave holds
 CONTENTION = frozenset({"VALU busy", "VMEM pipe busy", "LDS pipe busy", "MFMA pipe busy"})
 #: the bounds that are a unit's busy cycles (per SIMD or pipe); the others are stalls, per wave
@@ -52,7 +54,7 @@ class LoopCost:
     waves: int
     cycles_per_trip: float  # the unit's cycles for one trip of every wave
     bounds: dict[str, float]  # bound -> cycles per trip: a unit's busy cycles (per SIMD or pipe), a stall's per wave
-    lines: dict[str, float]  # line key (its stripped text, "#n" from the second alike) -> its wave-cycles per trip
+    lines: dict[str, float]  # line key (its code, spaces collapsed, "#n" from the second alike) -> wave-cycles per trip
     unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
     where: dict[str, Provenance] = field(default_factory=dict)  # line key -> where it is now
 
@@ -82,8 +84,9 @@ def main_loop_cost(module: Module, kernel: Kernel, waves: int, *, trip_counts: d
     given = dict(trip_counts or {})
     counts = {label: given.get(label, LOW_TRIPS) for label in bodies} | given
 
-    def run(counts: dict[str, int]) -> Simulation | None:
-        result = simulate(module, kernel, waves, trip_counts=counts, taken=taken, kernargs=kernargs, manager=manager)
+    def run(per_entry: dict[str, int]) -> Simulation | None:
+        result = simulate(module, kernel, waves, trip_counts=per_entry, taken=taken, kernargs=kernargs,
+                          manager=manager)
         return None if result is None or result.warnings or result.path.truncated else result
 
     low = run(counts)
@@ -116,7 +119,8 @@ def main_loop_cost(module: Module, kernel: Kernel, waves: int, *, trip_counts: d
         spot = (at.path, at.line)
         if spot not in key_of:
             source = module.sources.get(at.path)
-            text = " ".join((source.line_text(at.line) if source else "").split()) or kernel.instructions[index].mnemonic
+            code = _COMMENT.split(source.line_text(at.line) if source else "", maxsplit=1)[0]
+            text = " ".join(code.split()) or kernel.instructions[index].mnemonic
             seen[text] += 1
             key_of[spot] = text if seen[text] == 1 else f"{text} #{seen[text]}"
             first[key_of[spot]] = at
