@@ -210,15 +210,25 @@ def _report_options(report: argparse.ArgumentParser) -> None:
                         help="simulate the kernel's waves on one CU, or WGP in WGP mode (a Scrutinizer-style model)")
     report.add_argument("--waves", type=_positive, metavar="N",
                         help="waves per CU (WGP) to simulate (default: the occupancy)")
-    report.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
-                        help="iterations per entry of the loop that branches back to LABEL (default 8); the path "
+    _add_path_options(report, "default 8")
+
+
+def _add_path_options(parser: argparse.ArgumentParser, default: str) -> None:
+    """How the simulated path goes: `report --simulate` and `baseline` (its main loop's cycles per trip)."""
+    parser.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
+                        help=f"iterations per entry of the loop that branches back to LABEL ({default}); the path "
                              "enters the loops named")
-    report.add_argument("--kernarg", action="append", default=[], type=_defsym, metavar="NAME=VALUE",
+    parser.add_argument("--kernarg", action="append", default=[], type=_defsym, metavar="NAME=VALUE",
                         help="a kernel argument's value (by its metadata name): loops and branches on scalars "
                              "computed from it go the way the kernel would")
-    report.add_argument("--taken", action="append", default=[], type=_branch_pattern, metavar="LABEL|LINE[=PATTERN]",
+    parser.add_argument("--taken", action="append", default=[], type=_branch_pattern, metavar="LABEL|LINE[=PATTERN]",
                         help="conditional branches to LABEL, or the one at LINE (back-edges too), go as PATTERN says "
                              "at each arrival: T taken, N not, repeated (default T: always taken)")
+
+
+def _baseline_options(baseline: argparse.ArgumentParser) -> None:
+    _add_input_options(baseline)
+    _add_path_options(baseline, "default 2; the main loop is among the loops named, when any is")
 
 
 def _calculator_options(calculator: argparse.ArgumentParser) -> None:
@@ -255,7 +265,7 @@ def _explain_options(explain: argparse.ArgumentParser) -> None:
 _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "check": ("lint assembly files", _check_options),
     "report": ("describe each kernel: resources, occupancy, limiter, what-if", _report_options),
-    "baseline": ("write each kernel's resources and occupancy as a JSON snapshot", _add_input_options),
+    "baseline": ("write each kernel's resources, occupancy and main-loop cycles as a JSON snapshot", _baseline_options),
     "occupancy": ("occupancy calculator: waves for given registers, LDS, work-group", _calculator_options),
     "rules": ("list every rule", _listing_options),
     "explain": ("show a rule's documentation", _explain_options),
@@ -509,8 +519,8 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run_baseline(args: argparse.Namespace) -> int:
-    """Each kernel's resources and occupancy, and every finding, keyed by paths relative to the key root
-    (driver/baseline.py), so `check --baseline` matches them from any directory."""
+    """Each kernel's resources, occupancy and main loop's cycles per trip, and every finding, keyed by paths
+    relative to the key root (driver/baseline.py), so `check --baseline` matches them from any directory."""
     from .driver.baseline import (
         ROOT_DESCRIPTION,
         ROOT_ENTRY,
@@ -520,10 +530,12 @@ def run_baseline(args: argparse.Namespace) -> int:
         relative_kernel_key,
         with_absolute_keys,
     )
-    from .driver.report import kernel_report
+    from .driver.report import kernel_report, performance_record
     from .rules.occupancy_regression import baseline_key
+    from .rules.performance_regression import RECORD
 
     flags = _flags(args)
+    paths = {"trip_counts": dict(args.trip_count), "taken": dict(args.taken), "kernargs": dict(args.kernarg)}
     kernels = {}
     findings = []
     errors = False
@@ -545,10 +557,12 @@ def run_baseline(args: argparse.Namespace) -> int:
                 report = kernel_report(result.module, kernel)
                 rows.append((report, replaced.get(baseline_key(result.module.path, kernel.name))))
                 if "waves_per_simd" in report:
-                    kernels[relative_kernel_key(baseline_key(result.module.path, kernel.name), root)] = {
-                        key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
-                                                     "scratch_bytes", "wg_size", "waves_per_simd", "limiter")
-                    }
+                    entry = {key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
+                                                          "scratch_bytes", "wg_size", "waves_per_simd", "limiter")}
+                    performance = performance_record(result.module, kernel, report, **paths)
+                    if performance is not None:
+                        entry[RECORD] = performance
+                    kernels[relative_kernel_key(baseline_key(result.module.path, kernel.name), root)] = entry
     document = {"version": __version__, ROOT_ENTRY: ROOT_DESCRIPTION, "kernels": kernels, "findings": sorted(findings)}
     with _output(args.output) as out:
         json.dump(document, out, indent=2, sort_keys=True)

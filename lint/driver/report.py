@@ -133,6 +133,32 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
     return report
 
 
+def performance_record(module: Module, kernel: Kernel, report: dict[str, Any], *, trip_counts: dict[str, int],
+                       taken: dict[str, str], kernargs: dict[str, int]) -> dict[str, Any] | None:
+    """What `amdgpu-lint baseline` records of a kernel's speed (None: nothing the model can say): its main loop's
+    cycles per trip (analyses/perfmodel/mainloop.py) with the options it was measured under, and a whole launch's
+    predicted milliseconds when the module has a launch and the simulation predicts them."""
+    from ..analyses.perfmodel.mainloop import main_loop_cost
+
+    if not kernel.is_kernel or "waves_per_cu" not in report:
+        return None
+    cost = main_loop_cost(module, kernel, report["waves_per_cu"] or 4, trip_counts=trip_counts, taken=taken,
+                          kernargs=kernargs)
+    if cost is None:
+        return None
+    record = cost.to_json() | {name: value for name, value in (
+        ("trip_counts", trip_counts), ("taken", taken), ("kernargs", kernargs)) if value}
+    if module.options is not None and module.options.launch is not None:
+        simulated = dict(report)
+        add_simulation(module, kernel, simulated, waves=None, trip_counts=trip_counts, taken=taken, kernargs=kernargs)
+        for part in ("simulation", "launch"):
+            milliseconds = (simulated.get(part) or {}).get("predicted_ms")
+            if isinstance(milliseconds, (int, float)):
+                record["predicted_ms"] = milliseconds
+                break
+    return record
+
+
 def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, waves: int | None,
                    trip_counts: dict[str, int], taken: dict[str, str], kernargs: dict[str, int]) -> None:
     """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report."""

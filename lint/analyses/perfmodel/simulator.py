@@ -90,6 +90,7 @@ class Simulation:
     unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
     warnings: list[str] = field(default_factory=list)  # a cap the simulation stopped at
     group_waves: int = 0  # waves per work-group (each work-group has its own barrier)
+    issued: dict[int, int] = field(default_factory=dict)  # instruction index -> wave-cycles its issues took
 
     @property
     def trace_length(self) -> int:
@@ -310,6 +311,14 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
     return result
 
 
+def loop_bodies(manager: AnalysisManager) -> dict[str, range]:
+    """Each loop (by the label the path's trips are counted under) -> the indices of its instructions, from its
+    header to its last latch."""
+    cfg = manager.get(CFGAnalysis)
+    return {loop.label: range(cfg.starts[header], cfg.starts[loop.end] + len(cfg.blocks[loop.end].instructions))
+            for header, loop in sorted(_loops_of(cfg).items())}
+
+
 def _back_edge_label(block, cfg) -> str | None:
     """The label a block's branch goes back to (its loop's header), if it does."""
     last = block.terminator
@@ -430,13 +439,15 @@ class _Wave:
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
              taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
-             group_waves: int | None = None, kernargs: dict[str, int] | None = None) -> Simulation | None:
+             group_waves: int | None = None, kernargs: dict[str, int] | None = None,
+             manager: AnalysisManager | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
     Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
-    with its own barrier. `simds` narrows the unit to its first SIMDs (tests)."""
+    with its own barrier. `simds` narrows the unit to its first SIMDs (tests); `manager`: the kernel's analyses,
+    when the caller has them."""
     if module.target is None or not kernel.instructions:
         return None
-    manager = AnalysisManager(module, kernel)
+    manager = manager or AnalysisManager(module, kernel)
     if manager.get(DefUseAnalysis) is None:
         return None
     resources = manager.get(ResourceAnalysis)
@@ -554,7 +565,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
                         work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode),
-                        group_waves=min(group_waves, waves))
+                        group_waves=min(group_waves, waves),
+                        issued={index: count * by_index[index].cost * waves for index, count in Tally(path).items()})
     result.bottleneck = bottleneck(result)
     if any(w.done_at is None for w in crew):
         result.warnings.append(
