@@ -27,8 +27,8 @@ from .metadata import (
     usable_entry,
 )
 from .preprocessor import (
-    DEFAULT_EXPANSION_BUDGET,
     CODE_OBJECT_V2_MARKS,
+    DEFAULT_EXPANSION_BUDGET,
     DEFAULT_STATEMENT_BUDGET,
     Emitted,
     PlainRun,
