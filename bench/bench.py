@@ -9,6 +9,7 @@ llvm-mc-22), the ratio of our median to llvm-mc's `-filetype=obj` median on the 
 - `report --format json` on the 2k and 100k files (also as a ratio to `check`);
 - `report --simulate --trip-count` on one loop kernel at several trip counts (ms per added trip: linearity);
 - `check --jobs 1` against `--jobs 2` on four 25k-line files;
+- `check --no-cache` of the 100k file with and without the user's assembler (`--assembler`);
 - `check --format json` with a warm result cache on the 100k file.
 `--profile` instead prints where a `check --no-cache` of the 100k file spends its time: cProfile's
 exclusive time grouped by phase (time in shared helpers and the standard library goes to the phases
@@ -199,6 +200,17 @@ class Bench:
                    for jobs in (1, 2)]
         self.note(f"--jobs 2 speed-up: {medians[0] / medians[1]:.2f}x")
 
+    def assembler(self, path: Path) -> None:
+        """`check --no-cache` with the user's assembler (started before the lint, read after it) against without."""
+        if not self.llvm_mc:
+            return
+        without, with_it = paired([lint("check", "--no-cache", "--assembler", "none", str(path)),
+                                   lint("check", "--no-cache", "--assembler", self.llvm_mc, str(path))], self.runs)
+        lines = path.read_text().count("\n")
+        for label, series in (("check --no-cache --assembler none", without), ("check --no-cache --assembler llvm-mc", with_it)):
+            print(f"{label:<50} {lines:>9,} {series.spread()}   {statistics.median(series.rss):>6}", flush=True)
+        self.note(f"the assembler's cost: {(with_it.median / without.median - 1) * 100:+.1f}% wall (medians)")
+
     def warm_cache(self, path: Path) -> None:
         warm = lint("check", "--format", "json", str(path))
         paired([warm], 1)  # fills the cache
@@ -212,6 +224,7 @@ class Bench:
         self.reports([sized[2_000], sized[lines]])
         self.simulations(trips)
         self.workers(lines)
+        self.assembler(sized[lines])
         self.warm_cache(sized[lines])
 
 

@@ -57,6 +57,14 @@ def _defsym(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"value of '{name}' must be an integer, got '{value}'") from None
 
 
+def _branch_pattern(text: str) -> tuple[str, str]:
+    label, sep, pattern = text.partition("=")
+    pattern = pattern.strip().upper() if sep else "T"
+    if not label.strip() or not pattern or set(pattern) - {"T", "N"}:
+        raise argparse.ArgumentTypeError(f"expected LABEL or LINE, or either =PATTERN of T (taken) and N (not), got '{text}'")
+    return label.strip(), pattern
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text, 0)
@@ -86,6 +94,9 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
                         "hipcc, ROCm's amdclang++, the newest clang++-NN on PATH)")
     parser.add_argument("--trust-repository-compiler", action="store_true",
                         help="run the compiler a repository's configuration names (not done otherwise)")
+    parser.add_argument("--assembler", metavar="PROGRAM", help="the assembler run on assembly files alongside the lint, "
+                        "each of its errors a finding (default: $AMDGPU_LINT_ASSEMBLER, ROCm's llvm-mc, the newest "
+                        "llvm-mc-NN on PATH; 'none': do not run one)")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add a .include search directory")
     parser.add_argument("--defsym", action="append", default=[], type=_defsym, metavar="NAME=VALUE", help="define an assembler symbol")
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml / .amdgpu-lint.toml")
@@ -195,12 +206,29 @@ def _report_options(report: argparse.ArgumentParser) -> None:
     report.add_argument("--baseline", metavar="FILE",
                         help="a snapshot from 'amdgpu-lint baseline': the GitHub job summary shows occupancy changes")
     report.add_argument("--plots", metavar="DIR", help="write the what-if curves of each kernel as SVG files into DIR")
-    report.add_argument("--simulate", action="store_true", help="simulate the kernel's waves on one CU (a Scrutinizer-style model)")
-    report.add_argument("--waves", type=_positive, metavar="N", help="waves per CU to simulate (default: the occupancy)")
-    report.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
-                        help="iterations of the loop that branches back to LABEL (default 8)")
-    report.add_argument("--taken", action="append", default=[], metavar="LABEL",
-                        help="forward conditional branches to LABEL are taken (default: fall through)")
+    report.add_argument("--simulate", action="store_true",
+                        help="simulate the kernel's waves on one CU, or WGP in WGP mode (a Scrutinizer-style model)")
+    report.add_argument("--waves", type=_positive, metavar="N",
+                        help="waves per CU (WGP) to simulate (default: the occupancy)")
+    _add_path_options(report, "default 8")
+
+
+def _add_path_options(parser: argparse.ArgumentParser, default: str) -> None:
+    """How the simulated path goes: `report --simulate` and `baseline` (its main loop's cycles per trip)."""
+    parser.add_argument("--trip-count", action="append", default=[], type=_defsym, metavar="LABEL=N",
+                        help=f"iterations per entry of the loop that branches back to LABEL ({default}); the path "
+                             "enters the loops named")
+    parser.add_argument("--kernarg", action="append", default=[], type=_defsym, metavar="NAME=VALUE",
+                        help="a kernel argument's value (by its metadata name): loops and branches on scalars "
+                             "computed from it go the way the kernel would")
+    parser.add_argument("--taken", action="append", default=[], type=_branch_pattern, metavar="LABEL|LINE[=PATTERN]",
+                        help="conditional branches to LABEL, or the one at LINE (back-edges too), go as PATTERN says "
+                             "at each arrival: T taken, N not, repeated (default T: always taken)")
+
+
+def _baseline_options(baseline: argparse.ArgumentParser) -> None:
+    _add_input_options(baseline)
+    _add_path_options(baseline, "default 2; the main loop is among the loops named, when any is")
 
 
 def _calculator_options(calculator: argparse.ArgumentParser) -> None:
@@ -237,7 +265,7 @@ def _explain_options(explain: argparse.ArgumentParser) -> None:
 _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "check": ("lint assembly files", _check_options),
     "report": ("describe each kernel: resources, occupancy, limiter, what-if", _report_options),
-    "baseline": ("write each kernel's resources and occupancy as a JSON snapshot", _add_input_options),
+    "baseline": ("write each kernel's resources, occupancy and main-loop cycles as a JSON snapshot", _baseline_options),
     "occupancy": ("occupancy calculator: waves for given registers, LDS, work-group", _calculator_options),
     "rules": ("list every rule", _listing_options),
     "explain": ("show a rule's documentation", _explain_options),
@@ -257,7 +285,7 @@ def _flags(args: argparse.Namespace) -> Flags:
         extend_select=args.extend_select if checking else [],
         wg_size=args.wg_size, grid=args.grid, device=args.device, cus=args.cus, min_waves=args.min_waves,
         latency_table=args.latency_table, locations=args.locations, compiler=args.compiler,
-        trust_repository_compiler=args.trust_repository_compiler,
+        trust_repository_compiler=args.trust_repository_compiler, assembler=args.assembler,
         select=(args.select or []) if checking else ["ALL"], ignore=(args.ignore or []) if checking else [],
         fail_on=args.fail_on if checking else None, baseline=baseline, use_baseline=checking or baseline is not None,
         includers=checking and args.includers,
@@ -367,6 +395,33 @@ def run_diff(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if fixes or failing else EXIT_CLEAN
 
 
+MOST_NAMED_SKIPPED = 10  # files one note names as skipped for the same reason (the rest are counted)
+
+
+def _print_notes(results: list[FileResult]) -> None:
+    """On stderr: the files skipped, one note per reason; then how a file's listing was made differently (once
+    per file, though it was compiled for several targets)."""
+    skipped: dict[str, list[str]] = {}
+    for result in results:
+        if result.skipped:
+            skipped.setdefault(result.skipped, []).append(result.path)
+    for reason, paths in skipped.items():
+        if len(paths) == 1:
+            print(f"amdgpu-lint: note: {paths[0]}: skipped: {reason}", file=sys.stderr)
+            continue
+        named = ", ".join(paths[:MOST_NAMED_SKIPPED]) + (f" and {len(paths) - MOST_NAMED_SKIPPED} more"
+                                                          if len(paths) > MOST_NAMED_SKIPPED else "")
+        print(f"amdgpu-lint: note: skipped {len(paths)} files: {reason}: {named}", file=sys.stderr)
+    for note in dict.fromkeys(note for result in results for note in result.notes):
+        print(f"amdgpu-lint: note: {note}", file=sys.stderr)
+
+
+def _assemblers(results: list[FileResult]) -> list[dict[str, str]]:
+    """The user's assemblers the files were checked with (name, path, version), for the outputs' tool sections."""
+    found = {result.assembler.path: result.assembler for result in results if result.assembler is not None}
+    return [{"name": a.name, "path": a.path, "version": a.version} for a in found.values()]
+
+
 def run_check(args: argparse.Namespace) -> int:
     if args.diff:
         return run_diff(args)
@@ -387,12 +442,12 @@ def run_check(args: argparse.Namespace) -> int:
         elif args.format == "json":
             from .outputs.json_format import write_json
 
-            write_json(out, diagnostics, files, fixed=fixed)
+            write_json(out, diagnostics, files, fixed=fixed, assemblers=_assemblers(results))
         elif args.format == "sarif":
             from .outputs.sarif import write_sarif
             from .rules import RULES
 
-            write_sarif(out, diagnostics, RULES, sources, args.sarif_category)
+            write_sarif(out, diagnostics, RULES, sources, args.sarif_category, _assemblers(results))
         elif args.format == "github":
             from .outputs.github import append_step_summary, check_summary, write_github
 
@@ -407,9 +462,7 @@ def run_check(args: argparse.Namespace) -> int:
 
             write_text(out, diagnostics, sources, files, colour=use_colour(out, args.color),
                        concise=args.format == "concise", summary=not args.quiet and files > 0, fixed=fixed)
-    for result in results:
-        if result.skipped:
-            print(f"amdgpu-lint: note: {result.path}: skipped: {result.skipped}", file=sys.stderr)
+    _print_notes(results)
     for message in unreadable:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
     if unreadable:
@@ -428,7 +481,8 @@ def run_report(args: argparse.Namespace) -> int:
 
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
-    simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": set(args.taken)}
+    simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": dict(args.taken),
+                   "kernargs": dict(args.kernarg)}
                   if args.simulate else None)
     reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
 
@@ -457,6 +511,7 @@ def run_report(args: argparse.Namespace) -> int:
 
         rows = [(report, before(module, kernel.name)) for (module, kernel), report in zip(kernels, reports, strict=True)]
         append_step_summary(occupancy_summary("report", rows, args.baseline))
+    _print_notes(results)
     errors = [result.error for result in results if result.error]
     for message in errors:
         print(f"amdgpu-lint: {message}", file=sys.stderr)
@@ -464,8 +519,8 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run_baseline(args: argparse.Namespace) -> int:
-    """Each kernel's resources and occupancy, and every finding, keyed by paths relative to the key root
-    (driver/baseline.py), so `check --baseline` matches them from any directory."""
+    """Each kernel's resources, occupancy and main loop's cycles per trip, and every finding, keyed by paths
+    relative to the key root (driver/baseline.py), so `check --baseline` matches them from any directory."""
     from .driver.baseline import (
         ROOT_DESCRIPTION,
         ROOT_ENTRY,
@@ -475,10 +530,12 @@ def run_baseline(args: argparse.Namespace) -> int:
         relative_kernel_key,
         with_absolute_keys,
     )
-    from .driver.report import kernel_report
+    from .driver.report import kernel_report, performance_record
     from .rules.occupancy_regression import baseline_key
+    from .rules.performance_regression import RECORD
 
     flags = _flags(args)
+    paths = {"trip_counts": dict(args.trip_count), "taken": dict(args.taken), "kernargs": dict(args.kernarg)}
     kernels = {}
     findings = []
     errors = False
@@ -500,10 +557,12 @@ def run_baseline(args: argparse.Namespace) -> int:
                 report = kernel_report(result.module, kernel)
                 rows.append((report, replaced.get(baseline_key(result.module.path, kernel.name))))
                 if "waves_per_simd" in report:
-                    kernels[relative_kernel_key(baseline_key(result.module.path, kernel.name), root)] = {
-                        key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
-                                                     "scratch_bytes", "wg_size", "waves_per_simd", "limiter")
-                    }
+                    entry = {key: report[key] for key in ("target", "vgpr", "arch_vgpr", "agpr", "sgpr", "lds_bytes",
+                                                          "scratch_bytes", "wg_size", "waves_per_simd", "limiter")}
+                    performance = performance_record(result.module, kernel, report, **paths)
+                    if performance is not None:
+                        entry[RECORD] = performance
+                    kernels[relative_kernel_key(baseline_key(result.module.path, kernel.name), root)] = entry
     document = {"version": __version__, ROOT_ENTRY: ROOT_DESCRIPTION, "kernels": kernels, "findings": sorted(findings)}
     with _output(args.output) as out:
         json.dump(document, out, indent=2, sort_keys=True)

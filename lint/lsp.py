@@ -11,6 +11,10 @@ A header (`.inc`, `.h`, `.hpp`) is linted through the kernel files under the wor
 saved on disk, or as open in the editor): its diagnostics are the findings inside it. When a file is saved,
 the open documents that include it are linted again. A configuration that cannot be read is a message
 in the editor and a diagnostic on line 1, not only a line in the server's log.
+
+A HIP or OpenCL source (`.hip`, `.cl`) is compiled as it is in the editor, saved or not (a copy in a temporary
+directory, its quoted includes searched in the file's own directory first; frontend/compile.py), once typing
+pauses for COMPILE_DEBOUNCE_SECONDS, and its findings are published at its lines.
 """
 
 from __future__ import annotations
@@ -42,8 +46,9 @@ from .model.ir import Module
 from .outputs.report_text import spread_text
 
 DEBOUNCE_SECONDS = 0.3
+COMPILE_DEBOUNCE_SECONDS = 1.0  # a HIP or OpenCL buffer is compiled once typing pauses this long
 HEADER_SUFFIXES = (".inc", ".h", ".hpp")  # linted through the kernel files that include them
-COMPILED_SUFFIXES = (".hip", ".cl")  # compiled (as saved) and linted through their listings
+COMPILED_SUFFIXES = (".hip", ".cl")  # compiled (the buffer as in the editor) and linted through their listings
 KERNEL_SUFFIXES = (".s", ".S", ".asm")
 MOST_INCLUDERS = 8  # kernel files a header is linted through
 MOST_FILES_SEARCHED = 5000  # files read while looking for a header's includers
@@ -149,17 +154,15 @@ def lint_text(path: str, text: str, version: int | None = None) -> Linted:
     return Linted(version, [d for d, _ in shown], [item for _, item in shown], hovers, frozenset(module.sources))
 
 
-def lint_compiled(path: str, version: int | None = None) -> Linted:
-    """A HIP or OpenCL source as saved: compiled for each configured target and linted; findings at its lines, and
+def lint_compiled(path: str, buffer: str, version: int | None = None) -> Linted:
+    """A HIP or OpenCL source as open in the editor (its `buffer`, compiled from a temporary copy whose includes
+    resolve as the file's would): compiled for each configured target and linted; findings at its lines, and
     the hover of each kernel at its declaration line (per target)."""
     diagnostics: list[Diagnostic] = []
     published: list[types.Diagnostic] = []
     hovers: dict[int, list[str]] = {}
-    try:
-        text = Path(path).read_text(errors="replace").split("\n")
-    except OSError:
-        text = []
-    for result in lint_saved(path):
+    text = buffer.split("\n")
+    for result in lint_saved(path, buffer=buffer):
         module = result.module
         for diagnostic in result.diagnostics:
             shown = to_lsp(module, path, diagnostic) if diagnostic.path == path else None
@@ -307,7 +310,7 @@ class AmdgpuLanguageServer(LanguageServer):
         loop = asyncio.get_running_loop()
         try:
             if path.endswith(COMPILED_SUFFIXES):
-                linted = await loop.run_in_executor(self.worker, lint_compiled, path, document.version)
+                linted = await loop.run_in_executor(self.worker, lint_compiled, path, document.source, document.version)
             elif path.endswith(HEADER_SUFFIXES):
                 root = self.workspace.root_path or str(Path(path).parent)
                 texts = {to_fs_path(open_uri) or open_uri: open_document.source
@@ -361,8 +364,8 @@ def did_open(ls: AmdgpuLanguageServer, params: types.DidOpenTextDocumentParams) 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: AmdgpuLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-    if not params.text_document.uri.endswith(COMPILED_SUFFIXES):  # those are compiled as saved: linted on save
-        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+    compiled = params.text_document.uri.endswith(COMPILED_SUFFIXES)
+    ls.schedule(params.text_document.uri, COMPILE_DEBOUNCE_SECONDS if compiled else DEBOUNCE_SECONDS)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))

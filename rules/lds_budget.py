@@ -4,8 +4,10 @@
   Triton cache entry, the dynamic LDS its `.json` requests at launch (`shared`).
 - **warning**: a `ds_*` instruction whose constant offset alone reaches past the LDS the
   kernel allocates, in a kernel whose metadata shows it takes no dynamic LDS: no LDS pointer
-  argument, and code object v5+ hidden arguments without `hidden_dynamic_lds_size`. Without
-  metadata, or with older metadata, an `extern __shared__` array sized at launch cannot be ruled out.
+  argument, no by-value vector or structure (8 bytes or more, which may hold LDS pointers), and
+  code object v5+ hidden arguments without `hidden_dynamic_lds_size`. Without `.amdgpu_metadata`
+  (Mesa, PAL, a bare `amdgcn` triple), or with older metadata, an `extern __shared__` array sized
+  at launch cannot be ruled out: no finding there.
   Where the launch is known (a Triton entry's `shared`), offsets are judged against static plus launch LDS.
 
 ## Why it matters
@@ -22,14 +24,12 @@ Shrink the tile, split it across work-groups, or raise the allocation
 (`.amdhsa_group_segment_fixed_size`, or the size of the `__shared__` array).
 """
 
-import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.analyses.resources import ResourceAnalysis, lds_reach
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
-from amdgpu_lint.model.nodes import Num
 
 CODE = "AGL102"
 NAME = "lds-budget"
@@ -37,28 +37,6 @@ SEVERITY = Severity.ERROR
 SUMMARY = "LDS above the work-group limit, or LDS offsets past the allocation"
 SCOPE = "kernel"
 REQUIRES = (DefUseAnalysis, ResourceAnalysis)
-
-_WIDTH = re.compile(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
-
-
-def _access_bytes(mnemonic: str) -> int:
-    widths = [int(w) for w in _WIDTH.findall(mnemonic)]
-    return max(widths) // 8 if widths else 4
-
-
-def _reach(mnemonic: str, modifiers: dict) -> int | None:
-    """Highest byte (exclusive) the constant offsets reach, for a zero address register."""
-    size = _access_bytes(mnemonic)
-    if any(key in modifiers for key in ("offset0", "offset1")):
-        scale = size * (64 if "st64" in mnemonic else 1)
-        slots = [modifiers.get(key) for key in ("offset0", "offset1")]
-        values = [v.value for v in slots if isinstance(v, Num) and isinstance(v.value, int)]
-        return max(values) * scale + size if values else None
-    offset = modifiers.get("offset")
-    if isinstance(offset, Num) and isinstance(offset.value, int):
-        return offset.value + size
-    return None
-
 
 def _allocation_is_known(module_metadata: dict | None, metadata: dict | None) -> bool:
     """Whether the metadata shows the kernel takes no dynamic LDS (sized at launch, beyond the static allocation).
@@ -71,13 +49,22 @@ def _allocation_is_known(module_metadata: dict | None, metadata: dict | None) ->
     if not metadata or ".args" not in metadata:
         return False
     args = [arg for arg in metadata[".args"] if isinstance(arg, dict)]
-    if any(arg.get(".value_kind") == "dynamic_shared_pointer" or arg.get(".address_space") == "local" for arg in args):
+    if any(arg.get(".value_kind") == "dynamic_shared_pointer" or arg.get(".address_space") == "local" or
+           _may_hold_lds_pointers(arg) for arg in args):
         return False
     version = (module_metadata or {}).get("amdhsa.version")
     if not isinstance(version, list) or [v for v in version[:2] if isinstance(v, int)] < [1, 2]:
         return False
     hidden = {str(arg.get(".value_kind")) for arg in args if str(arg.get(".value_kind")).startswith("hidden_")}
     return bool(hidden) and "hidden_dynamic_lds_size" not in hidden
+
+
+def _may_hold_lds_pointers(arg: dict) -> bool:
+    """A by-value argument of two or more 32-bit words: a vector or structure, which may hold LDS pointers
+    the metadata does not mark (LLVM's ds_read2 tests pass `<2 x ptr addrspace(3)>` by value). One word alone
+    is data: LLVM marks a lone LDS pointer argument `dynamic_shared_pointer`."""
+    size = arg.get(".size")
+    return arg.get(".value_kind") == "by_value" and isinstance(size, int) and size >= 8 and size % 4 == 0
 
 
 def check(context: KernelContext) -> Iterator[Diagnostic]:
@@ -103,7 +90,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
         if info.klass.unit != "ds" or info.klass.memory != "lds" or info.klass.kind == "other":
             continue  # ds_swizzle/ds_permute/ds_bpermute: the offset is a pattern, no LDS is read
-        reach = _reach(instruction.mnemonic, dict(instruction.modifiers))
+        reach = lds_reach(instruction.mnemonic, dict(instruction.modifiers))
         if reach is not None and reach > resources.lds_bytes:
             yield context.diagnostic(
                 instruction.where,

@@ -20,7 +20,9 @@ VALU writes a VGPR that `v_readlane` reads, 1; `v_cmpx` before `v_readlane`/`v_r
 VALU, 1) are in the wait-state table of AMD's CDNA3 (MI300) and CDNA4 ISA guides (section 4.5, Table 11)
 with LLVM's counts: errors, and the message names the table row. Where LLVM asks for more than the guide,
 the finding is a warning that says so ("LLVM inserts N wait states; AMD's ISA guide does not require it"): an
-SGPR or VCC read as the carry-in of `v_addc`/`v_subb`/`v_subbrev` (the table lists 0), `v_readfirstlane`
+SGPR or VCC read as a lane mask, the carry-in of `v_addc`/`v_subb`/`v_subbrev` (the table lists 0) or
+`v_cndmask`'s condition (the guide's "Wave64 use of SGPRs" reads it as it reads a carry-in, a mask with a bit
+per lane, not a constant; a `v_cmp` result selected by the next `v_cndmask` is the common case), `v_readfirstlane`
 after a VGPR write (the table names `v_readlane` only), a partial-dword result the next VALU only
 overwrites, and a DPP instruction's other VGPRs (second source, accumulator, old value of the destination;
 AMD's examples and MIOpen protect only the permuted first source). The other rows are LLVM's.

@@ -16,7 +16,10 @@ be in flight on some path, with the weakest sufficient wait:
   tell: the block sets M0 for every DMA still in flight but the access address has another source
   (double-buffered kernels such as aiter's flatmm read one buffer while DMAs fill the other), or
   M0 is set in another block; a partial `vmcnt(N)` wait on the way (a double-buffered prefetch
-  the compiler proved safe with alias scopes) is named. `ds_permute`, `ds_bpermute` and
+  the compiler proved safe with alias scopes) is named. In LLVM's own listing (hipcc
+  `--save-temps`, `clang -S`, Triton's `.amdgcn`) with no inline asm from the DMA to the access,
+  that warning is not given: LLVM counts each DMA and chooses the wait (or none) from the IR's
+  alias scopes, which the listing does not show. `ds_permute`, `ds_bpermute` and
   `ds_swizzle` touch no LDS memory and race with no DMA;
 - LDS written by this wave (`ds_write`, atomics) still in flight at `s_barrier` when an LDS read
   can follow that barrier before the writes are waited for and another barrier is passed: other
@@ -28,10 +31,21 @@ be in flight on some path, with the weakest sufficient wait:
   followed back through copies, labels and SGPRs spilled to VGPR lanes, is a tail call, not a
   return; a jump to the address the function was entered with (`s[30:31]`) is a return.
 
-As a warning: any vector memory operation in flight at `s_barrier` on gfx6-gfx908, which have
-no back-off barrier. LLVM drains them there as a code-generation policy (XNACK replay and traps
-must not stall a barrier), not because of a dependency; the analysis never assumes the barrier
-drained anything.
+- `s_sendmsg_rtn_b32/b64` results: the destination (an SGPR, a trap temporary, or EXEC) is written
+  when the answer returns, on `lgkmcnt` (gfx12 `kmcnt`);
+- in a trap handler (code that returns with `s_rfe`), results still coming into registers at
+  `s_rfe`: the interrupted code resumes not knowing to wait for them.
+
+As warnings:
+- anything in flight at `s_barrier` (`vmcnt`, `expcnt`, `lgkmcnt`) on gfx6-gfx908, which have no
+  back-off barrier: a memory operation that faults (XNACK replay, a memory violation, the debugger)
+  while the wave sits in the barrier cannot be handled and the workgroup may hang. LLVM waits for
+  every counter there (LLVM 22: gfx600-gfx908 get `s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)` as
+  needed; gfx90a, gfx94x, gfx950 and gfx10+ have the back-off barrier and get none). No data race
+  is implied, and the analysis never assumes the barrier drained anything;
+- messages in flight (`s_sendmsg`) at a trap handler's `s_rfe` or `s_endpgm`: wait for them to
+  leave the wave (ROCm's handler waits `lgkmcnt(0)` after `sendmsg(MSG_INTERRUPT)`). A kernel may end
+  with messages in flight (LLVM's `MSG_DEALLOC_VGPRS` before `s_endpgm`).
 
 The model follows LLVM's SIInsertWaitcnts: loads of one kind retire in order, SMEM does not,
 a counter with mixed kinds of events (LDS and SMEM on `lgkmcnt`) or a FLAT access pending needs a
@@ -50,8 +64,9 @@ the loop's `vmcnt(1)` is judged only on the paths that issued that stage. Nothin
 SGPR values is inferred (a counter updated in a loop is unknown after the update, and every SGPR
 after a call).
 
-On gfx1250, code that switches VGPR banks with `s_set_vgpr_msb` names two registers `v5`:
-its VGPRs are not tracked.
+On gfx1250, `s_set_vgpr_msb` selects the bank of the VGPRs the next instructions name (`v5` is v261
+under `s_set_vgpr_msb 0x41`): the waits are judged on the registers the mode selects, followed along
+every path. Where paths with different modes meet, its VGPRs are not tracked.
 
 FLAT accesses: a listing does not show address spaces, so a `flat_*` access counts as LDS
 (needing `lgkmcnt`/`dscnt` too) only when the same kernel or function reads the shared aperture
@@ -71,6 +86,14 @@ global_load_dwordx4 v[4:7], v0, s[0:1]
 global_load_dwordx4 v[8:11], v0, s[0:1] offset:16
 v_add_f32 v12, v4, v8          ; v[4:7] and v[8:11] may still be loading
 ```
+```
+s_sendmsg_rtn_b32 ttmp3, sendmsg(MSG_RTN_GET_DOORBELL)
+s_and_b32 ttmp3, ttmp3, 0x3ff  ; the answer may not be back: s_waitcnt lgkmcnt(0) first
+```
+```
+ds_read_b32 v2, v1             ; gfx908
+s_barrier                      ; warning: lgkmcnt in flight at a barrier without back-off
+```
 
 ## How to fix
 Insert the wait the message names (`amdgpu-lint check --fix` does it), as late as possible:
@@ -83,10 +106,11 @@ from amdgpu_lint.analyses.waitcnt import LDS_DMA_UNPROVEN, LDS_STORE, Need, Wait
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_counts, wait_text
+from amdgpu_lint.model.debuglines import llvm_inline_asm
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.model.targets import Target
 
-_NOT_PROVEN = ("barrier-vmem", *LDS_DMA_UNPROVEN)  # reported as warnings
+_NOT_PROVEN = ("barrier-drain", "message", *LDS_DMA_UNPROVEN)  # reported as warnings
 
 CODE = "AGL201"
 NAME = "missing-wait"
@@ -106,9 +130,24 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         if races:
             yield _finding(context, target, index, races, None)
         for access in _NOT_PROVEN:  # LLVM's barrier policy; LDS DMA regions the listing cannot compare
-            unproven = [need for need in needs if need.access == access]
+            unproven = [need for need in needs if need.access == access and not _llvm_chose(context, need, index)]
             if unproven:
                 yield _finding(context, target, index, unproven, Severity.WARNING)
+
+
+def _llvm_chose(context: KernelContext, need: Need, consumer: int) -> bool:
+    """An LDS DMA still in flight at an LDS access in LLVM's listing, with no inline asm from the DMA to the access:
+    LLVM's wait counting chose to leave it in flight (its alias scopes keep the two apart)."""
+    if need.access not in LDS_DMA_UNPROVEN or need.producer is None:
+        return False
+    instructions = context.kernel.instructions
+    path = instructions[consumer].where.path
+    source = context.module.sources.get(path)
+    inline_asm = llvm_inline_asm(source) if source is not None else None
+    if inline_asm is None:
+        return False
+    return all(instructions[index].where.path == path and instructions[index].where.line not in inline_asm
+               for index in (need.producer, *_between(need.producer, consumer, len(instructions)), consumer))
 
 
 def _finding(context: KernelContext, target: Target, consumer: int, needs: list[Need],
@@ -145,10 +184,21 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     origin = f"{producer.mnemonic} at {producer.where}" if producer else "the caller's memory operations"
     if first.access == "barrier-lds":
         return (f"s_barrier while LDS written by {origin} may still be in flight: other waves can read stale LDS")
-    if first.access == "barrier-vmem":
-        return (f"{target.name} has no back-off barrier: LLVM drains vector memory operations (last "
-                f"{origin}) before s_barrier so that XNACK replay and traps cannot stall the barrier; this is its "
-                "code-generation policy, not a data race")
+    if first.access == "barrier-drain":
+        counters = " and ".join(sorted({need.counter for need in needs}))
+        return (f"{target.name} has no back-off barrier: memory operations (last {origin}) are in flight at "
+                f"s_barrier on {counters}; if one faults (XNACK replay, a memory violation, the debugger) the wave "
+                "cannot leave the barrier to take the trap and the workgroup may hang. LLVM waits for every "
+                "counter here; no data race is implied")
+    if first.access == "trap-return":
+        return (f"s_rfe returns from trap handler '{kernel.name}' while {origin} may still be writing "
+                f"{format_units({need.unit for need in needs if need.access == 'trap-return'})}: the interrupted "
+                "code resumes not knowing to wait for it")
+    if first.access == "message":
+        sent = _last_message(context, consumer)
+        where = f"{sent.mnemonic} at {sent.where}" if sent is not None else "a message"
+        return (f"{mnemonic} in trap handler '{kernel.name}' while {where} may still be going out; wait for "
+                "it to leave the wave first, as ROCm's trap handler does after sendmsg(MSG_INTERRUPT)")
     if first.access == "invalidate":
         return f"{mnemonic} invalidates the cache while loads (last {origin}) are in flight"
     if first.access == "return":
@@ -176,18 +226,31 @@ def _message(context: KernelContext, target: Target, mnemonic: str, needs, first
     return f"{units} {be} overwritten here but may still be being written ({origin})"
 
 
+def _last_message(context: KernelContext, consumer: int):
+    """The nearest s_sendmsg* before the consumer in the listing (the message still in flight)."""
+    instructions = context.kernel.instructions
+    return next((instructions[index] for index in range(consumer - 1, -1, -1)
+                 if instructions[index].mnemonic.startswith("s_sendmsg")), None)
+
+
 def _partial_wait(context: KernelContext, target: Target, need: Need, consumer: int) -> str:
     """A wait between the DMA and the access that leaves some operations in flight: a double-buffered prefetch
     keeps the newest DMA going on purpose (where its compiler proved the buffers apart)."""
     if need.producer is None:
         return ""
-    producer, instructions = need.producer, context.kernel.instructions
-    between = range(producer + 1, consumer) if producer < consumer else [*range(producer + 1, len(instructions)),
-                                                                        *range(consumer)]  # around the loop
-    for index in between:
+    instructions = context.kernel.instructions
+    for index in _between(need.producer, consumer, len(instructions)):
         instruction = instructions[index]
         counts = wait_counts(instruction.mnemonic, instruction.operands, target) or {}
         if counts.get(need.counter, 0) > 0:
             return (f"; `{instruction.mnemonic}` at line {instruction.where.line} leaves {counts[need.counter]} "
                     f"on {need.counter} in flight on purpose")
     return ""
+
+
+def _between(producer: int, consumer: int, count: int) -> list[int]:
+    """The instructions from `producer` to `consumer` in program order (around the loop when the consumer comes
+    first), both left out."""
+    if producer < consumer:
+        return list(range(producer + 1, consumer))
+    return [*range(producer + 1, count), *range(consumer)]

@@ -3,7 +3,10 @@ A wait with a lower count than needed: every register read or written before the
 that counter (in the same basic block) comes from operations that a larger count already
 retires. The message names the sufficient count. A wait followed by an atomic, a barrier, a
 call, cache maintenance or an access with coherence bits (`glc`, `sc0`, `scope:`, ...) is left
-alone: LLVM's memory model drains everything there.
+alone: LLVM's memory model drains everything there. So is a count that retires an LDS DMA
+(`buffer_load ... lds`) before an LDS access: the listing may not show which DMA the access
+touches, and a compiler chooses that count with its alias scopes; and on gfx1250 an `s_wait_xcnt`
+before a write to EXEC, which the accesses still being translated read (LLVM waits there).
 
 ## Why it matters
 `vmcnt(0)` in a software-pipelined loop waits for the prefetch of the *next* iteration too:
@@ -34,6 +37,7 @@ from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
 from amdgpu_lint.driver.rule import KernelContext
+from amdgpu_lint.isa import absent_mnemonics
 from amdgpu_lint.isa.waits import wait_text
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 
@@ -55,6 +59,7 @@ def _block_end(cfg: ControlFlowGraph, index: int) -> tuple[int, bool]:
 _ORDERING_BITS = frozenset(("glc", "sc0", "sc1", "dlc", "nt", "scope", "th"))
 _MEMORY_UNITS = ("vmem", "smem", "ds")  # InstructionClass.is_memory: only these can order memory
 _WAITS = attrgetter("waits")
+_EXEC = frozenset((("exec", 0), ("exec", 1)))
 
 
 def _orders_memory(instruction, info) -> bool:
@@ -74,7 +79,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     def_use = context.get(DefUseAnalysis)
     facts = list(map(_WAITS, def_use.facts))  # the wait analysis made them all
     cfg = context.get(CFGAnalysis)
-    if target.major >= 12:
+    if target.major >= 12 and "s_waitcnt" not in absent_mnemonics(target):  # gfx1250 has none: unknown-instruction
         yield from _legacy_waits(context)
     better_at: dict[int, dict[str, int | None]] = {}
     for index, state in sorted(report.states_before.items()):
@@ -119,6 +124,8 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
         needed, closed = None, final
         regs = counter.regs
         held = regs.keys()
+        # the count that retires every LDS DMA in flight (each writes LDS the listing may not locate)
+        dma_count = min((entry[0] for unit, entry in regs.items() if unit[0] == "lds_dma"), default=None)
         for later in range(index + 1, end):
             counts_later = facts[later].counts
             if counts_later and name in counts_later:
@@ -130,6 +137,13 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
                     unit in _MEMORY_UNITS and _orders_memory(kernel.instructions[later], info)):
                 needed = 0  # the wait may be a release for this access, not a register wait
                 break
+            if name == "xcnt" and "translation" in counter.types and not _EXEC.isdisjoint(info.defs):
+                needed = 0  # VMEM accesses read EXEC: LLVM waits for their translation before writing it
+                break
+            if dma_count is not None and unit == "ds" and info.klass.memory == "lds" and info.klass.kind != "other":
+                # an LDS access while LDS DMAs are in flight: the listing may not show which of them it
+                # touches (a compiler chose the count with its alias scopes), so no looser count is advised
+                needed = dma_count if needed is None else min(needed, dma_count)
             if held.isdisjoint(info.uses) and held.isdisjoint(info.defs):
                 continue
             for unit in info.uses | info.defs:

@@ -2,6 +2,10 @@
 Statements the assembler cannot read: syntax errors (with what was expected), bad expressions,
 unterminated `.macro`, `.rept` or `.if` blocks, `.include` files that cannot be found, runaway
 macro or `.rept` expansion, invalid `.amdgpu_metadata` YAML, and `.err`/`#error` directives.
+Under `.altmacro`, a macro parameter named like a keyword (`vmcnt`, `lgkmcnt`) that LLVM 22
+substitutes inside `vmcnt(...)`, making `s_waitcnt 2(...)`: the message says what happened, and
+that LLVM 14 read the file differently (`assembler-compat = "llvm14"`, the default once a code
+object v2 directive is assembled).
 
 ## Why it matters
 llvm-mc would refuse the file, so the kernel never builds. Every other rule also needs the

@@ -15,7 +15,9 @@ s_waitcnt vmcnt(0)      ; nothing was issued since the first wait
 ```
 
 A wait in a macro or `.rept` body is reported only when every expansion of it waits for nothing.
-`s_wait_xcnt` is never reported: when an address translation is done is inferred, not known.
+`s_wait_xcnt` is never reported: when an address translation is done is inferred, not known; nor
+is gfx1250's `s_wait_asynccnt`, since not everything that counts on it is modelled (the async
+barrier arrive).
 
 ## How to fix
 Delete it.

@@ -5,10 +5,14 @@
   hardware does not have at all (v256 before gfx1250, which addresses 1024; s102 on gfx8/gfx9,
   `v[0:999999]`, ...: one error on each line naming one, and no other rule or analysis reads it). On
   gfx90a/gfx94x/gfx950 a
-  VGPR at or above `accum_offset` is the storage of the AGPRs: an error when the kernel uses
-  AGPRs (or calls code that may). From gfx10 every wave has the whole SGPR file, whatever
-  `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there.
-- **warning**: such a VGPR in a kernel that uses no AGPRs (it overlaps nothing, but the
+  VGPR at or above `accum_offset` is the storage of the AGPRs: an error when it holds an AGPR
+  the kernel uses (a0 up to the highest it names) or may use through a call (counted by LLVM's
+  `<kernel>.num_agpr` resource symbol or the metadata's `.agpr_count`; any AGPR without them).
+  From gfx10 every wave has the whole SGPR file, whatever
+  `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there. A code
+  object v2 kernel's allocation is its `.amd_kernel_code_t`: the larger of the granulated
+  `compute_pgm_rsrc1_vgprs` (or `compute_pgm_rsrc1`) and `workitem_vgpr_count`.
+- **warning**: such a VGPR that holds no AGPR the kernel uses (it overlaps nothing, but the
   descriptor gives it to the AGPRs); and a descriptor that declares more registers than the
   code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
   `amdgpu-waves-per-eu`).
@@ -36,9 +40,10 @@ from operator import attrgetter
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
-from amdgpu_lint.analyses.resources import ResourceAnalysis
+from amdgpu_lint.analyses.resources import ResourceAnalysis, kernel_code_allocation
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.ir import Kernel, Provenance
 from amdgpu_lint.model.nodes import Reg
 from amdgpu_lint.model.targets import Target
 
@@ -67,6 +72,11 @@ def _limits(context: KernelContext, target: Target) -> dict[str, tuple[int, str]
             limits["a"] = min(limits["a"], (left, f".amdhsa_next_free_vgpr {next_vgpr} - .amdhsa_accum_offset {accum} leaves {left} AGPRs"))
         elif target.agpr_file == "separate":
             limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
+    code = context.kernel.kernel_code_t
+    if next_vgpr is None and code:
+        allocated, _ = kernel_code_allocation(target, code, context.get(ResourceAnalysis).wave_size)
+        if allocated is not None:
+            limits["v"] = min(limits["v"], (allocated, f"its .amd_kernel_code_t allocates {allocated} VGPRs"))
     if next_sgpr is not None and target.major < 10:  # gfx10+ gives every wave the whole SGPR file (LLVM writes 0 there)
         limits["s"] = min(limits["s"], (next_sgpr, f".amdhsa_next_free_sgpr is {next_sgpr}"))
     return limits
@@ -97,18 +107,15 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     offenders: dict[str, list[int]] = {}
     highest: dict[str, int] = {}
-    in_agprs: list[int] = []  # VGPRs at or above accum_offset the wave owns
-    uses_agprs = False
+    # VGPRs at or above accum_offset the wave owns: (instruction, VGPR), where the AGPRs are stored
+    in_agprs: list[tuple[int, int]] = []
     for index, info in enumerate(def_use.per_instruction):
-        uses_agprs |= info.klass.unit == "call"
         for kind, number in info.defs | info.uses:
-            uses_agprs |= kind == "a"
             if kind in limits and number >= limits[kind][0]:
                 offenders.setdefault(kind, []).append(index)
                 highest[kind] = max(highest.get(kind, 0), number)
             elif kind == "v" and accum is not None and number >= accum:
-                in_agprs.append(index)
-                highest["v in a"] = max(highest.get("v in a", 0), number)
+                in_agprs.append((index, number))
     for kind, indices in offenders.items():
         limit, reason = limits[kind]
         owned = f"the wave owns {kind}0-{kind}{limit - 1}" if limit else f"the wave owns no {kind.upper()}GPRs"
@@ -116,16 +123,50 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                                  f"{kind}{highest[kind]} is used but {owned}: {reason}{_more(indices)}",
                                  kernel=context.kernel.name)
     if in_agprs and accum is not None:  # in_agprs is only filled with an accum_offset
-        number = highest["v in a"]
-        message = f"v{number} is at or above .amdhsa_accum_offset {accum}, where the AGPRs start"
-        if uses_agprs:
-            message += f": it shares storage with a{number - accum}, and the kernel uses AGPRs (or calls code that may)"
-        else:
-            message += (f"; the kernel uses no AGPRs, so it overlaps nothing: raise .amdhsa_accum_offset to "
-                        f"{min(-(-(number + 1) // 4) * 4, 256)}")
-        yield context.diagnostic(context.kernel.instructions[in_agprs[0]].where, message + _more(in_agprs),
-                                 kernel=context.kernel.name, severity=None if uses_agprs else Severity.WARNING)
+        yield from _vgprs_in_agprs(context, in_agprs, accum, _agprs_in_use(context, def_use.per_instruction, referenced))
     yield from _wasted_occupancy(context, target)
+
+
+def _agprs_in_use(context: KernelContext, per_instruction, resources) -> int | None:
+    """How many AGPRs from a0 up the kernel uses, with those of the code it calls (LLVM's `<kernel>.num_agpr`
+    resource symbol or the metadata's `.agpr_count` count them); None when it calls code that may use any."""
+    if not any(info.klass.unit == "call" for info in per_instruction):
+        return resources.referenced_agprs
+    name, symbols = context.kernel.name, context.module.symbols
+    counted = f"{name}.num_agpr" in symbols or f".L{name}.num_agpr" in symbols or (
+        ".agpr_count" in (context.kernel.metadata or {}))
+    return resources.agprs if counted else None
+
+
+def _vgprs_in_agprs(context: KernelContext, in_agprs: list[tuple[int, int]], accum: int,
+                    agprs: int | None) -> Iterator[Diagnostic]:
+    """VGPRs stored where the AGPRs are: an error for those that share storage with an AGPR the kernel uses (or
+    may use through calls), a warning for the rest, which overlap nothing."""
+    instructions, name = context.kernel.instructions, context.kernel.name
+    shared = [(index, number) for index, number in in_agprs if agprs is None or number - accum < agprs]
+    apart = [(index, number) for index, number in in_agprs if agprs is not None and number - accum >= agprs]
+    if shared:
+        number = max(number for _, number in shared)
+        used = "AGPRs it may use through calls" if agprs is None else f"a0-a{agprs - 1}, which the kernel uses"
+        yield context.diagnostic(
+            instructions[shared[0][0]].where,
+            f"v{number} is at or above .amdhsa_accum_offset {accum}, where the AGPRs start: it shares storage with "
+            f"a{number - accum}, one of {used}{_more([index for index, _ in shared])}", kernel=name)
+    if apart and not shared:
+        number = max(number for _, number in apart)
+        raised = min(-(-(number + 1) // 4) * 4, 256)
+        if agprs:
+            room = raised + agprs  # the AGPRs keep their room above the raised offset
+            next_vgpr = context.kernel.descriptor.get("next_free_vgpr")
+            also = f" and .amdhsa_next_free_vgpr to {room}" if next_vgpr is None or next_vgpr < room else ""
+            overlap = (f"; the kernel uses only a0-a{agprs - 1}, so it overlaps none of them: raise "
+                       f".amdhsa_accum_offset to {raised}{also}")
+        else:
+            overlap = f"; the kernel uses no AGPRs, so it overlaps nothing: raise .amdhsa_accum_offset to {raised}"
+        yield context.diagnostic(
+            instructions[apart[0][0]].where,
+            f"v{number} is at or above .amdhsa_accum_offset {accum}, where the AGPRs start{overlap}"
+            f"{_more([index for index, _ in apart])}", kernel=name, severity=Severity.WARNING)
 
 
 _MISSING = attrgetter("missing")
@@ -147,13 +188,26 @@ def _more(indices: list[int]) -> str:
     return f" ({more} more instruction{'s' if more != 1 else ''})" if more else ""
 
 
+#: What allocates the registers: an .amdhsa_kernel descriptor, or an .amd_kernel_code_t block (code object v2).
+_ALLOCATING_FIELDS = {False: ".amdhsa_next_free_vgpr/sgpr",
+                      True: "its .amd_kernel_code_t's compute_pgm_rsrc1_vgprs/sgprs and workitem_vgpr_count/wavefront_sgpr_count"}
+
+
+def _kernel_code_line(kernel: Kernel, vgprs: bool) -> Provenance | None:
+    """The `.amd_kernel_code_t` line that allocates the VGPRs (or the SGPRs), else the block's."""
+    lines = kernel.kernel_code_where
+    fields = ("compute_pgm_rsrc1_vgprs", "workitem_vgpr_count") if vgprs else ("compute_pgm_rsrc1_sgprs", "wavefront_sgpr_count")
+    return next((lines[name] for name in (*fields, "compute_pgm_rsrc1", "") if name in lines), None)
+
+
 def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagnostic]:
     kernel = context.kernel
     resources = context.get(ResourceAnalysis)
     if resources is None or kernel.metadata or resources.allocated_vgprs is None:
         return
-    if any(instruction.mnemonic == "s_set_vgpr_msb" for instruction in kernel.instructions):
-        return  # gfx1250: `v5` may name v261, so the highest VGPR the code uses is not in its names
+    def_use = context.get(DefUseAnalysis)
+    if def_use is None or def_use.banks_unknown:
+        return  # gfx1250 modes meet: `v5` may name v261, so the highest VGPR the code uses is not known
     allocated = resources.inputs
     if (allocated.vgprs, allocated.sgprs) == (resources.vgprs, resources.sgprs):
         return  # it allocates what it uses
@@ -168,9 +222,9 @@ def _wasted_occupancy(context: KernelContext, target: Target) -> Iterator[Diagno
     if resources.allocated_sgprs and resources.allocated_sgprs > resources.sgprs:
         parts.append(f"{resources.allocated_sgprs} SGPRs declared, {resources.sgprs} used")
     yield context.diagnostic(
-        kernel.descriptor_where or kernel.where,
+        kernel.descriptor_where or _kernel_code_line(kernel, resources.allocated_vgprs > resources.vgprs) or kernel.where,
         f"kernel '{kernel.name}' allocates more registers than it uses ({'; '.join(parts)}): "
-        f"occupancy {actual} instead of {possible} waves/SIMD; lower .amdhsa_next_free_vgpr/sgpr",
+        f"occupancy {actual} instead of {possible} waves/SIMD; lower {_ALLOCATING_FIELDS[kernel.descriptor_where is None]}",
         kernel=kernel.name,
         severity=Severity.WARNING,
     )

@@ -1,7 +1,10 @@
 """## What it finds
 With `--grid X[,Y,Z]` and `--device NAME` (or `--cus N`): launches that leave compute units
 idle because there are fewer work-groups than CUs, or that fill the device only partly in
-their one and only round of work-groups.
+their one and only round of work-groups. Work-groups are counted per CU, or per WGP in gfx10+
+WGP mode (the default; `.amdhsa_workgroup_processor_mode 0` is CU mode), up to as many as every
+limiter allows on one: the waves per SIMD that VGPRs, SGPRs and wave slots allow, the LDS in the
+dispatcher's whole allocation units, and barriers.
 
 ## Why it matters
 Theoretical occupancy says how many waves fit on a CU; achieved occupancy also depends on
@@ -18,7 +21,7 @@ concurrently on separate streams.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.launch import fill
+from amdgpu_lint.analyses.perfmodel.launch import fill
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
@@ -39,21 +42,22 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if resources is None or target is None or options is None or options.launch is None or not kernel.is_kernel:
         return
     launch = options.launch
-    result = fill(launch, target, resources.occupancy.workgroups_per_cu, resources.cumode)
+    result = fill(launch, target, resources.occupancy, resources.cumode)
     device = launch.device or f"{launch.compute_units} CUs"
-    unit = "WGPs" if result.units != launch.compute_units else "CUs"
+    unit = result.unit
+    fit = f"{result.per_unit} work-groups of {resources.wg_size} fit per {unit}, limited by {' and '.join(result.limiter)}"
     if result.workgroups < result.units:
         yield context.diagnostic(
             kernel.where,
-            f"{result.workgroups} work-groups leave {result.units - result.workgroups} of {result.units} {unit} of "
-            f"{device} idle ({resources.occupancy.workgroups_per_cu} work-groups fit per {unit[:-1]})",
+            f"{result.workgroups} work-groups leave {result.units - result.workgroups} of {result.units} {unit}s of "
+            f"{device} idle ({fit})",
             kernel=kernel.name,
         )
     elif result.waves == 1 and result.last_wave_efficiency < 0.5:
         yield context.diagnostic(
             kernel.where,
             f"{result.workgroups} work-groups fill {result.last_wave_efficiency:.0%} of the "
-            f"{result.slots_per_wave} work-group slots of {device}: each {unit[:-1]} runs fewer waves than it could",
+            f"{result.slots_per_wave} work-group slots of {device} ({fit}): each {unit} runs fewer waves than it could",
             kernel=kernel.name,
             severity=Severity.INFO,
         )

@@ -10,6 +10,16 @@ message, uses nothing). Likewise the high half of a `v_mad_u64_u32` addend, whic
 the result's high half and carry, and LLVM's flat-scratch setup in a kernel without scratch,
 which adds the absent private-segment wave offset SGPR into a flat_scratch nothing uses.
 
+Where an instruction writes only some bytes of a VGPR and keeps the rest (d16 loads, one half;
+`v_cvt_pk_fp8_f32`/`v_cvt_pk_bf8_f32`, the half `op_sel` or `.h` picks; `v_cvt_sr_fp8_f32`/
+`v_cvt_sr_bf8_f32`, one byte; SDWA `dst_sel` with `dst_unused:UNUSED_PRESERVE`; true16 `.l`/`.h`
+destinations; `v_fma_mixlo/mixhi_f16`), the bytes are tracked, and a read known to take given
+bytes (store data, MFMA/WMMA A and B sources, true16 and SDWA source halves) of bytes no path
+wrote is reported at the read, with a note at the partial write: only never-written bits, or half
+written, half garbage. Other writes count as writes of the whole register, other reads as reads
+of written bits. In LLVM's output (a kernel with its `.set <kernel>.num_vgpr` resource symbols) a
+register written in part holds an IR value with poison lanes: those reads are not reported.
+
 ## Why it matters
 The register holds whatever the previous wave left there: results are wrong only sometimes,
 and only on some hardware.
@@ -22,10 +32,20 @@ and only on some hardware.
 ...
   v_add_u32 v2, v0, v1        ; v1 was never written
 ```
+A community FP8 kernel packed the fp8 pairs meant for one register into two, with one conversion
+each, and consumed each register whole:
+```
+v_cvt_pk_fp8_f32 v6, v2, v3                  ; bits 15:0 of v6 only
+v_cvt_pk_fp8_f32 v7, v4, v5                  ; meant for bits 31:16 of v6
+v_mfma_f32_16x16x32_fp8_fp8 v[8:11], v[6:7], v[6:7], 0   ; bits 31:16 of v6 never written
+```
 
 ## How to fix
 Write the register before reading it, or enable the input in the kernel descriptor
 (`.amdhsa_system_vgpr_workitem_id 1` provides v1 on targets without packed work-item IDs).
+For bytes never written, write the rest of the register (`v_cvt_pk_fp8_f32 v6, v4, v5
+op_sel:[0,0,1]` fills bits 31:16; a `_d16_hi` load the high half) or read only what was written
+(`global_store_short` for a d16 load's half).
 
 Only kernels with an `.amdhsa_kernel` descriptor are checked (their entry state is known; a
 function's comes from its caller, a graphics shader's from the pipeline), and only code
@@ -34,10 +54,10 @@ reachable from the entry; registers read after a call are not judged.
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.initialized import InitializedAnalysis
+from amdgpu_lint.analyses.initialized import InitializedAnalysis, Uninitialized
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
-from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 
 CODE = "AGL007"
 NAME = "uninitialized-register"
@@ -51,6 +71,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     result = context.get(InitializedAnalysis)
     if result is None:
         return
+    yield from _bytes_never_written(context, result)
     for index, units in sorted(result.reads.items()):
         instruction = context.kernel.instructions[index]
         message = (f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
@@ -59,3 +80,43 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         if copies:
             message += f" ({format_units(copies)} {'holds a value' if len(copies) == 1 else 'hold values'} derived from such a register)"
         yield context.diagnostic(instruction.where, message, kernel=context.kernel.name)
+
+
+def bit_ranges(byte_mask: int) -> str:
+    """Bytes of a 32-bit register as bit ranges: 0b1100 is `31:16`, 0b0101 is `7:0 and 23:16`."""
+    ranges, byte = [], 0
+    while byte < 4:
+        if byte_mask >> byte & 1:
+            end = byte
+            while end + 1 < 4 and byte_mask >> (end + 1) & 1:
+                end += 1
+            ranges.append(f"{end * 8 + 7}:{byte * 8}")
+            byte = end + 1
+        else:
+            byte += 1
+    return " and ".join(ranges)
+
+
+def _bytes_never_written(context: KernelContext, result: Uninitialized) -> Iterator[Diagnostic]:
+    """Reads of bytes of a register that only narrower writes (d16 loads, fp8 packing, SDWA, true16) reached."""
+    instructions = context.kernel.instructions
+    if result.partial and context.module.symbols.get(f"{context.kernel.name}.num_vgpr") is not None:
+        return  # LLVM's output (its resource symbols): a register written in part holds an IR value with poison lanes
+    for index, reads in sorted(result.partial.items()):
+        instruction = instructions[index]
+        for unit, wanted, written, writer in reads:
+            register = format_units((unit,))
+            partly = instructions[writer]
+            missing, fresh = wanted & ~written, wanted & written
+            origin = (f"only bits {bit_ranges(written)} are written ({partly.mnemonic} at line {partly.where.line} "
+                      f"writes part of {register} and keeps the rest)")
+            if fresh:
+                message = (f"{instruction.mnemonic} reads bits {bit_ranges(wanted)} of {register}, but bits "
+                           f"{bit_ranges(missing)} are never written on any path from the kernel entry: {origin}; "
+                           "the value is half written, half garbage")
+            else:
+                message = (f"bits {bit_ranges(missing)} of {register} are read by {instruction.mnemonic} but never "
+                           f"written on any path from the kernel entry: {origin}")
+            yield context.diagnostic(instruction.where, message, kernel=context.kernel.name,
+                                     notes=(Note(f"{partly.mnemonic} writes part of {register} here",
+                                                 partly.where.path, partly.where.line, partly.where.column),))

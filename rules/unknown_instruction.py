@@ -22,9 +22,13 @@ target with `.amdgcn_target` or `--mcpu`, or fix the register range.
 Whether a target has a mnemonic at all (in its wave size) comes from probing llvm-mc 22 with every
 mnemonic on every processor LLVM 22 knows (`scripts/gen_mnemonic_verdicts.py`), so the finding carries
 llvm-mc's own words ("instruction not supported on this GPU", "sdwa variant of this instruction is not
-supported", "instruction requires wavesize=32") on every target, gfx6 and gfx1250 included. Operand checks
-use LLVM 22's instruction-syntax tables and are skipped for targets LLVM documents only through a
-neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
+supported", "instruction requires wavesize=32") on every target, gfx6 and gfx1250 included; such an
+instruction counts for nothing in the analyses. Special registers a target lacks (`tba` on gfx9+,
+`ttmp12` before gfx9, `null` before gfx10) and the modifiers and kinds of operand llvm-mc refuses on an
+instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a literal in a VOP3 before
+gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
+The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
+through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 """
 
 from collections.abc import Iterator

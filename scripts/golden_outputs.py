@@ -200,7 +200,9 @@ def workspace() -> Iterator[list[str]]:
     """A scratch directory holding every input, made the working directory; yields the inputs."""
     previous = Path.cwd()
     # gitlab paths relative to the working directory; no GitHub job summary (and its mention in the notice)
-    saved = {name: os.environ.pop(name) for name in ("CI_PROJECT_DIR", "GITHUB_STEP_SUMMARY") if name in os.environ}
+    saved = {name: os.environ.pop(name) for name in ("CI_PROJECT_DIR", "GITHUB_STEP_SUMMARY", "AMDGPU_LINT_ASSEMBLER")
+             if name in os.environ}
+    os.environ["AMDGPU_LINT_ASSEMBLER"] = "none"  # the same findings with or without llvm-mc on PATH
     with tempfile.TemporaryDirectory(prefix="amdgpu-lint-golden-") as directory:
         inputs = prepare_workspace(Path(directory))
         os.chdir(directory)
@@ -208,6 +210,7 @@ def workspace() -> Iterator[list[str]]:
             yield [*inputs, DIRECTORY_INPUT]
         finally:
             os.chdir(previous)
+            os.environ.pop("AMDGPU_LINT_ASSEMBLER")
             os.environ.update(saved)
 
 

@@ -14,6 +14,21 @@ from amdgpu_lint.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+LLC = "llc-22"
+
+
+def llc_listing(ir: str, triple: str, cpu: str, mattr: str = "") -> str:
+    """The listing Debian's llc-22 writes for `ir` with any triple (llvmlite's LLVM writes amdhsa only); the
+    test is skipped where llc-22 is not installed."""
+    import shutil
+    import subprocess
+
+    if shutil.which(LLC) is None:
+        pytest.skip("llc-22 is not installed (Debian's llvm-22)")
+    command = [LLC, f"-mtriple={triple}", f"-mcpu={cpu}", *([f"-mattr={mattr}"] if mattr else []), "-o", "-"]
+    run = subprocess.run(command, input=ir, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
 
 
 class Snippet:
@@ -52,6 +67,15 @@ def private_result_cache(tmp_path_factory):
     import os
 
     os.environ["AMDGPU_LINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("result-cache"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_assembler_unless_asked():
+    """Lint without the user's assembler (`$AMDGPU_LINT_ASSEMBLER=none`), so that a machine with llvm-mc on PATH and
+    one without it give every test the same findings; the assembler's own tests (test_assembler.py) name it."""
+    import os
+
+    os.environ["AMDGPU_LINT_ASSEMBLER"] = "none"
 
 
 @pytest.fixture(autouse=True)

@@ -7,12 +7,20 @@ KERNEL = '.amdgcn_target "amdgcn-amd-amdhsa--{target}"\nk:\n{body}\n s_endpgm\n'
 
 # (target, producer, consumer, severity, wait states, a phrase the message has)
 CASES = [
-    ("gfx942", "v_cmp_eq_u32_e64 s[4:5], v0, v1", "v_cndmask_b32_e64 v2, 0, 1, s[4:5]", "ERROR", 2,
+    # row 10 (issue 40, 10): an SGPR read as a constant is the guide's row (2); read as a lane mask (carry-in, and
+    # v_cndmask's condition, which the guide reads as it reads a carry-in) the guide lists 0, LLVM 22 still 2
+    ("gfx942", "v_readfirstlane_b32 s4, v0", "v_add_f32_e64 v2, s4, v3", "ERROR", 2,
      "VALU reads that SGPR as a constant: 2"),
+    ("gfx942", "v_cmp_eq_u32_e64 s[4:5], v0, v1", "v_cndmask_b32_e64 v2, s4, v1, s[4:5]", "ERROR", 2,
+     "VALU reads that SGPR as a constant: 2"),
+    ("gfx942", "v_cmp_eq_u32_e64 s[4:5], v0, v1", "v_cndmask_b32_e64 v2, 0, 1, s[4:5]", "WARNING", 2,
+     "reads v_cndmask's condition as it reads a carry-in"),
+    ("gfx950", "v_cmp_gt_i32_e32 vcc, v0, v1", "v_cndmask_b32_e32 v2, v3, v4, vcc", "WARNING", 2,
+     "LLVM inserts 2 wait states; AMD's ISA guide does not require them"),
     ("gfx942", "v_add_co_u32_e32 v0, vcc, v1, v2", "v_addc_co_u32_e32 v3, vcc, v4, v5, vcc", "WARNING", 2,
-     "LLVM inserts 2 wait states; AMD's ISA guide does not require it"),
+     "LLVM inserts 2 wait states; AMD's ISA guide does not require them"),
     ("gfx950", "v_add_co_u32_e64 v0, s[6:7], v1, v2", "v_addc_co_u32_e64 v3, s[8:9], v4, v5, s[6:7]", "WARNING", 2,
-     "lists 0 for a read as carry-in"),
+     "0 for a carry-in"),
     ("gfx942", "v_add_f32_e32 v1, v2, v3", "v_readlane_b32 s0, v1, 0", "ERROR", 1, "V_READLANE reads that VGPR: 1"),
     ("gfx942", "v_add_f32_e32 v1, v2, v3", "v_readfirstlane_b32 s0, v1", "WARNING", 1,
      "LLVM inserts 1 wait state; AMD's ISA guide does not require it"),

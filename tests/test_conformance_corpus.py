@@ -53,6 +53,11 @@ KNOWN_CODEGEN_GAPS = {
     "CodeGen/insert_waitcnt_for_precise_memory.ll[gfx1100 +precise-memory]": (1, "image_store v[1:4] with dmask:0x1"),
     "CodeGen/insert_waitcnt_for_precise_memory.ll[gfx1200 +precise-memory]": (1, "image_store v[1:4] with dmask:0x1"),
     "CodeGen/llvm.amdgcn.image.dim.gfx90a.ll[gfx90a ]": (3, "image_load with lwe into 5 VGPRs"),
+    # compiled with -architected-flat-scratch, which no target id carries: llvm-mc 22 for gfx1100 (architected flat
+    # scratch) refuses the private-segment and flat-scratch directives ("not supported with architected flat
+    # scratch"): llvm-mc's verdict, kept (it reports the first and stops reading the block; we report all four)
+    "CodeGen/large-alloca-compute.ll[gfx1100 -flat-for-global,-architected-flat-scratch,-user-sgpr-init16-bug]": (
+        4, ".amdhsa_user_sgpr_private_segment_buffer and three more on gfx1100"),
 }
 
 
@@ -66,8 +71,9 @@ REAL_CODEGEN_FINDINGS = {
         4, "LLVM spills s102 with v_writelane_b32 in a callable function (four lines); gfx8 addresses 102 SGPRs and llvm-mc 22 "
            "rejects s102 ('register not available on this GPU'): number 102 is flat_scratch_lo there"),
 }
-#: Rules whose error-level findings on compiler output are false (uninitialized-register: any finding).
+#: Rules whose error-level findings on compiler output are false (uninitialized-register and lds-race: any finding).
 CORRECTNESS_RULES = ("missing-wait", "missing-nop", "register-budget")
+ANY_FINDING_RULES = ("uninitialized-register", "lds-race")
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +117,7 @@ def test_llvm_output_for_its_codegen_tests_has_no_parse_level_findings(codegen_f
 
 def test_llvm_output_draws_no_false_correctness_findings(codegen_findings):
     found = Counter((case, d.name) for case, diagnostics in codegen_findings.items() for d in diagnostics
-                    if (d.name in CORRECTNESS_RULES and str(d.severity) == "error") or d.name == "uninitialized-register")
+                    if (d.name in CORRECTNESS_RULES and str(d.severity) == "error") or d.name in ANY_FINDING_RULES)
     assert dict(found) == {key: count for key, (count, _) in REAL_CODEGEN_FINDINGS.items()}
 
 

@@ -270,6 +270,23 @@ def test_nested_runaway_rept_hits_the_budget(snippet):
     assert result.module.kernels[0].instructions[-1].mnemonic == "s_endpgm"
 
 
+def test_nested_rept_of_millions_stops_at_the_expansion_budget(snippet):
+    # issue 40: seven lines of nested .rept made 4M statements (about 850 MB, 16 s); expansions stop near 1M
+    from amdgpu_lint.frontend.preprocessor import DEFAULT_EXPANSION_BUDGET, DEFAULT_STATEMENT_BUDGET
+
+    assert (DEFAULT_EXPANSION_BUDGET, DEFAULT_STATEMENT_BUDGET) == (1_000_000, 4_000_000)
+    runaway = HEADER + ".rept 2048\n.rept 2048\ns_nop 0\n.endr\n.endr\ns_endpgm\n"
+    result = snippet.lint(runaway, expansion_budget=20_000)
+    ((line, message),) = [(d.line, d.message) for d in result.diagnostics]
+    assert line == 4 and message.startswith("expansions made more than 20,000 statements (in .rept expansion at ")
+    assert message.endswith("kernel.s:3); remaining expansions skipped")
+    instructions = [i.mnemonic for i in result.module.kernels[0].instructions]
+    assert len(instructions) == 20_001 and instructions[-1] == "s_endpgm"  # the file's own lines go on
+    # the file's own statements do not count against it, and a later expansion within it is made
+    plain = HEADER + "s_nop 0\n" * 30_000 + ".rept 3\ns_nop 1\n.endr\ns_endpgm\n"
+    assert names(snippet.lint(plain, expansion_budget=20_000)) == []
+
+
 def test_recursive_macro_stops(snippet):
     result = snippet.lint(HEADER + """
         .macro FOREVER

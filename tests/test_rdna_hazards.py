@@ -7,6 +7,9 @@ from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.model.targets import parse_target_id
 from conftest import ROOT
 
+_BANKED_WMMA = ("s_set_vgpr_msb 0x41\n v_wmma_f32_16x16x32_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
+                " s_set_vgpr_msb {mode}\n v_wmma_f32_16x16x32_f16 v[24:31], v[0:7], v[16:23], v[24:31]")
+
 # (row, target, body, the fix llc-22 writes before the body's last line, or None where nothing is missing). Row Q's
 # cases are callable functions (they return), where every SGPR pair counts as read by a VALU before
 # (test_row_q_in_a_kernel_only_tracks_sgprs_a_valu_has_read covers kernels).
@@ -21,6 +24,11 @@ CASES = [
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n v_readfirstlane_b32 s2, v1\n v_add3_u32 v2, s0, s2, v0",
      "s_wait_alu depctr_sa_sdst(0) depctr_va_sdst(0)"),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_load_b32 s4, s[6:7], 0x0\n v_add_nc_u32_e32 v2, s0, v0", None),
+    # issue 40, 3: a VALU compare's SGPR read as a lane mask waits on va_sdst, not va_vcc (llc-22 adds va_sdst(0) to
+    # the va_vcc wait of this pattern, amdgpu-wait-sgpr-hazards on MIR)
+    ("Q", "gfx1201", "v_cmp_gt_i32_e64 s0, v1, v2\n s_wait_alu depctr_va_vcc(0)\n v_cndmask_b32_e64 v21, v3, v4, s0",
+     "s_wait_alu depctr_va_sdst(0)"),
+    ("Q", "gfx1201", "v_cmp_gt_i32_e64 s0, v1, v2\n s_wait_alu depctr_va_sdst(0)\n v_cndmask_b32_e64 v21, v3, v4, s0", None),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_wait_alu 0xfffe\n v_add_nc_u32_e32 v2, s0, v0", None),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_waitcnt_depctr depctr_sa_sdst(0)\n v_add_nc_u32_e32 v2, s0, v0", None),
     ("Q", "gfx1201", "s_mov_b32 s0, 7\n s_nop 15\n v_nop\n v_nop\n v_nop\n v_nop\n v_nop\n v_add_nc_u32_e32 v2, s0, v0",
@@ -72,6 +80,17 @@ CASES = [
     ("H", "gfx1010", "v_cmpx_eq_u32_e32 v1, v2\n v_permlane16_b32 v3, v4, s0, s1", "v_mov_b32_e32 v4, v4"),
     ("H", "gfx1100", "v_cmpx_eq_u32_e32 v1, v2\n v_mov_b32_e32 v6, 0\n v_permlane16_b32 v3, v4, s0, s1", None),
     ("H", "gfx1030", "v_cmpx_eq_u32_e32 v1, v2\n v_permlane16_b32 v3, v4, s0, s1", None),
+    # gfx1250 banks: the v_mov names the source as the permlane does, under the same mode (dst and src0 in bank 1)
+    ("H", "gfx1250", "v_cmpx_eq_u32_e32 v1, v2\n s_set_vgpr_msb 0x41\n v_permlane16_b32 v3, v4, s0, s1", "v_mov_b32_e32 v4, v4"),
+    # P with true16 halves (issue 40, 2; llc-22 -mattr=+real-true16 -run-pass=post-RA-hazard-rec on gfx1250 MIR, as
+    # gfx1100 for L): v0.h and v0.l are two registers
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_f16_e32 v2.l, v0.l, v3.l", None),
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_f16_e32 v1.h, v2.l, v3.l", None),
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_f16_e32 v1.l, v2.l, v3.l", "v_nop"),
+    ("P", "gfx1250", "v_sqrt_f16_e32 v0.h, v1.l\n v_add_nc_u32_e32 v2, v0, v3", "v_nop"),
+    # P through banks (issue 40, 1): the sqrt writes v257; the add reads v1 in bank 0 (another register), or in bank 1
+    ("P", "gfx1250", "s_set_vgpr_msb 0x40\n v_sqrt_f32_e32 v1, v0\n s_set_vgpr_msb 0x4000\n v_add_f32_e32 v2, v1, v3", None),
+    ("P", "gfx1250", "s_set_vgpr_msb 0x40\n v_sqrt_f32_e32 v1, v0\n s_set_vgpr_msb 0x4001\n v_add_f32_e32 v2, v1, v3", "v_nop"),
     # L: gfx1100-1103 transcendental result used within 5 VALUs
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n v_add_f32_e32 v3, v1, v4", "s_waitcnt_depctr depctr_va_vdst(0)"),
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n" + " v_nop\n" * 5 + " v_add_f32_e32 v3, v1, v4",
@@ -82,6 +101,11 @@ CASES = [
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n ds_load_b32 v5, v6\n v_add_f32_e32 v3, v1, v4", None),
     ("L", "gfx1100", "v_exp_f32_e32 v1, v2\n s_waitcnt_depctr 0xfff\n v_add_f32_e32 v3, v1, v4", None),
     ("L", "gfx1151", "v_exp_f32_e32 v1, v2\n v_add_f32_e32 v3, v1, v4", None),
+    # true16 (issue 40, 2): v0.l and v0.h are two registers to LLVM 22; a 32-bit read of v0 reads both
+    ("L", "gfx1100", "v_rsq_f16_e32 v0.h, v0.h\n v_rsq_f16_e32 v0.l, v0.l", None),
+    ("L", "gfx1100", "v_rsq_f16_e32 v0.h, v0.h\n v_add_f16_e32 v1.l, v0.h, v2.l", "s_waitcnt_depctr depctr_va_vdst(0)"),
+    ("L", "gfx1100", "v_rsq_f16_e32 v0.h, v1.l\n v_add_f32_e32 v3, v0, v4", "s_waitcnt_depctr depctr_va_vdst(0)"),
+    ("L", "gfx1100", "v_exp_f32_e32 v0, v1\n v_add_f16_e32 v3.l, v0.l, v4.l", "s_waitcnt_depctr depctr_va_vdst(0)"),
     # N: WMMA result read as A/B of the next WMMA (a VALU between ends it; C overlapping D is fine)
     ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
      " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]"), "v_nop"),
@@ -91,6 +115,12 @@ CASES = [
      " v_wmma_f32_16x16x16_f16 v[24:31], v[0:7], v[16:23], v[24:31]"), None),
     ("N", "gfx1100", ("v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]\n"
      " v_wmma_f32_16x16x16_f16 v[0:7], v[8:15], v[16:23], v[0:7]"), None),
+    # N, O on gfx1250 through s_set_vgpr_msb (issue 40, 1): the first WMMA writes v[256:263] (dst's bank 1); `v[0:7]`
+    # read as A in bank 0 is another register, in bank 1 (src0's) its result
+    ("N", "gfx1250", _BANKED_WMMA.format(mode="0x4100"), None),
+    ("O", "gfx1250", _BANKED_WMMA.format(mode="0x4100"), None),
+    ("N", "gfx1250", _BANKED_WMMA.format(mode="0x4101"), "v_nop"),
+    ("O", "gfx1250", _BANKED_WMMA.format(mode="0x4101"), "v_nop\n v_nop\n v_nop\n v_nop\n v_nop"),
     # P: gfx1250 transcendental then a VALU reading its result or overwriting its source
     ("P", "gfx1250", "v_sqrt_f32_e32 v1, v0\n v_add_f32_e32 v2, v1, v3", "v_nop"),
     ("P", "gfx1250", "v_sqrt_f32_e32 v1, v0\n s_nop 3\n v_mov_b32_e32 v0, 0", "v_nop"),
@@ -239,6 +269,13 @@ def test_row_q_in_a_kernel_only_tracks_sgprs_a_valu_has_read(snippet):
     read = " v_add_nc_u32_e32 v1, s0, v0\n" + unread
     (finding,) = [d for d in snippet.lint(_kernel(read)).diagnostics if d.name == "missing-nop"]
     assert "(row Q)" in finding.message
+
+
+def test_row_q_names_va_sdst_for_a_mask_after_a_va_vcc_wait(snippet):
+    """Issue 40, 3: a compare's SGPR read as v_cndmask's mask after a va_vcc wait: the message says why va_sdst."""
+    body = "v_cmp_gt_i32_e64 s0, v1, v2\n s_wait_alu depctr_va_vcc(0)\n v_cndmask_b32_e64 v21, v3, v4, s0"
+    (finding,) = _lint(snippet, "gfx1201", body, "Q")
+    assert "va_vcc waits for VCC only" in finding.message and "s_wait_alu depctr_va_sdst(0)" in finding.message
 
 
 def test_row_q_merges_paths_and_loops(snippet):

@@ -25,9 +25,9 @@ from llvm_oracle import compile_ir
 #: (processor, features): wave32 by default on gfx10+, and the wave64 rows (M) with +wavefrontsize64
 TARGETS = (("gfx1010", ""), ("gfx1030", ""), ("gfx1100", ""), ("gfx1151", ""), ("gfx1201", ""), ("gfx1250", ""),
            ("gfx1100", "+wavefrontsize64"), ("gfx1151", "+wavefrontsize64"), ("gfx1201", "+wavefrontsize64"))
-FIXTURE_NAMES = ("rdna/hazards.ll", "rdna/wmma_gfx1250.ll", "llvm/loop_saxpy.ll", "llvm/lds_reduce.ll", "llvm/many_args.ll",
+FIXTURE_NAMES = ("rdna/hazards.ll", "rdna/wmma_gfx1250.ll", "rdna/wmma_banks_gfx1250.ll", "llvm/loop_saxpy.ll", "llvm/lds_reduce.ll", "llvm/many_args.ll",
                  "llvm/calls_atomics.ll")
-ONLY_ON = {"rdna/wmma_gfx1250.ll": "gfx1250"}  # fixtures whose intrinsics one processor has
+ONLY_ON = {"rdna/wmma_gfx1250.ll": "gfx1250", "rdna/wmma_banks_gfx1250.ll": "gfx1250"}  # fixtures whose intrinsics one processor has
 _MITIGATION = re.compile(r"\s*(s_waitcnt_depctr|s_wait_alu|s_mov_b32 null, 0$|v_nop$|s_nop \d+$|v_mov_b32_e32 (v\d+), \2$)")
 _VSCNT = re.compile(r"\s*s_waitcnt_vscnt null, 0x0$")
 _ROW = re.compile(r"\(row ([A-Z])\)")

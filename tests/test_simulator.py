@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from amdgpu_lint.analyses.simulator import simulate
+from amdgpu_lint.analyses.perfmodel.simulator import simulate
 from amdgpu_lint.cli import main
 from conftest import FIXTURES
 
@@ -92,7 +92,7 @@ def test_seed_gemm_is_mfma_bound_with_hidden_latency(snippet):
 def test_report_simulate_text_and_json(capsys):
     assert main(["report", "--no-config", "--simulate", "--trip-count", ".Lloop=2", str(GEMM)]) == 0
     text = capsys.readouterr().out
-    assert "simulation:    4 waves on one CU" in text and "MFMA-bound" in text and "stalled here" in text
+    assert "simulation:    4 waves (one work-group) on one CU" in text and "MFMA-bound" in text and "stalled here" in text
     assert main(["report", "--no-config", "--simulate", "--waves", "8", "--format", "json", str(GEMM)]) == 0
     (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
     assert kernel["simulation"]["waves"] == 8 and kernel["simulation"]["utilization"]["MFMA"] > 0.5
@@ -102,14 +102,14 @@ def test_html_report_shows_the_simulation(tmp_path):
     output = tmp_path / "report.html"
     assert main(["report", "--no-config", "--simulate", "--format", "html", "-o", str(output), str(GEMM)]) == 0
     page = output.read_text()
-    assert "<b>Simulation</b>: 4 waves on one CU" in page and "MFMA-bound" in page and "stalled here" in page
+    assert "<b>Simulation</b>: 4 waves (one work-group) on one CU" in page and "MFMA-bound" in page and "stalled here" in page
 
 
 def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
     """LLVM's rotated loops: entered in the middle, latched by an unconditional s_branch, left by
     a forward conditional branch. After the trip count the forward exit is taken."""
     from amdgpu_lint.analyses.manager import AnalysisManager
-    from amdgpu_lint.analyses.simulator import trace
+    from amdgpu_lint.analyses.perfmodel.simulator import trace
 
     module = snippet.build(HEAD + """  s_mov_b32 s2, 0
   s_branch .L2
@@ -126,7 +126,7 @@ def test_trace_leaves_a_loop_whose_exit_is_a_forward_branch(snippet):
   s_endpgm
 """)
     kernel = module.kernels[0]
-    path = trace(AnalysisManager(module, kernel), {".L1": 3}, set()).indices
+    path = trace(AnalysisManager(module, kernel), {".L1": 3}, {}).indices
     mnemonics = [kernel.instructions[i].mnemonic for i in path]
     assert mnemonics[-1] == "s_endpgm"
     # the body (.L2) runs 3 times; the third back-edge finds the loop done, and the trace leaves
@@ -199,7 +199,7 @@ def test_a_long_branch_is_followed_and_a_skipped_loop_is_said(snippet, tmp_path,
     (tmp_path / "k.s").write_text(GUARDED_LOOP.format(skip=0, branch_to="NoBranch"))
     assert main(["report", "--no-config", "--simulate", "--taken", ".LNoBranch", str(tmp_path / "k.s")]) == 0
     out = capsys.readouterr().out
-    assert "path: " in out and "loops .LLoop x8; long branches" not in out  # the branch taken: no long branch
+    assert "path: " in out and "loops .LLoop (line 13) x8; executed" in out  # the branch taken: no long branch
     assert main(["report", "--no-config", "--simulate", str(tmp_path / "k.s"), "--format", "json"]) == 0
     simulation = json.loads(capsys.readouterr().out)["kernels"][0]["simulation"]
     assert simulation["path"]["trips"] == {".LLoop": 8} and simulation["path"]["warnings"] == []

@@ -128,9 +128,9 @@ def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager, ends: list
             branches[index] = offset
     if not branches or manager.module.target is None:
         return {}
-    from .defuse import DefUseAnalysis
+    from .defuse import EncodedDefUseAnalysis
 
-    facts = manager.get(DefUseAnalysis)
+    facts = manager.get(EncodedDefUseAnalysis)
     target = manager.module.target
     offsets: list[int | None] = [0]
     for instruction, info in zip(kernel.instructions, facts.per_instruction, strict=True):

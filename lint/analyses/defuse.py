@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..isa import banks
 from ..isa.defuse import DefUse, def_use
 from ..model.ir import Instruction, Kernel, Module
 from ..model.memo import Remembered
@@ -14,8 +15,9 @@ from .manager import Analysis, AnalysisManager
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .cfg import ControlFlowGraph
     from .hazards import Facts
-    from .initialized import FlowBits
+    from .initialized import ByteWidths, FlowBits
     from .latency import LatencyTable
     from .rdna_hazards import RdnaFacts
     from .waitcnt import WaitFacts
@@ -67,8 +69,9 @@ class InstructionFacts:
     hazard: Facts | None = None  # the hazard rows' view (hazards.py)
     rdna: RdnaFacts | None = None  # the RDNA hazard rows' view (rdna_hazards.py)
     waits: WaitFacts | None = None  # the wait walk's view (waitcnt.py)
-    #: (numbering, uses, defs, how it moves written values) in the register bits of initialized.py
-    registers: tuple[int, int, int, FlowBits | None] | None = None
+    #: (numbering, uses, defs, how it moves written values, the bytes it writes or reads where it names them) in
+    #: the register bits of initialized.py
+    registers: tuple[int, int, int, FlowBits | None, ByteWidths | None] | None = None
     extent: RegisterExtent | None = None  # see register_extent
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
 
@@ -151,12 +154,19 @@ class KernelDefUse:
     wave_size: int
     per_instruction: list[DefUse]  # aligned with kernel.instructions (VOPD halves merged)
     facts: list[InstructionFacts]  # aligned likewise; content-equal instructions share one
+    #: the instructions as the hardware reads them: gfx1250's VGPRs renamed by the `s_set_vgpr_msb` mode
+    #: (isa/banks.py); kernel.instructions where nothing is renamed
+    instructions: list[Instruction]
+    #: where paths with different `s_set_vgpr_msb` modes meet, or a mode is not a number: the VGPRs of
+    #: the instructions there are not known (they keep the numbers they are written with)
+    banks_unknown: bool = False
 
 
-class DefUseAnalysis(Analysis):
-    """What every instruction of the kernel reads and writes; None when the target is unknown."""
+class EncodedDefUseAnalysis(Analysis):
+    """Def/use of the instructions as written (gfx1250's VGPR banks not applied); None without a target.
+    The CFG's sizes come from it; everything else asks DefUseAnalysis."""
 
-    name = "def-use"
+    name = "def-use-encoded"
 
     @classmethod
     def run(cls, kernel: Kernel, manager: AnalysisManager) -> KernelDefUse | None:
@@ -166,8 +176,64 @@ class DefUseAnalysis(Analysis):
             return None
         wave, known = kernel_wave_size(module, kernel)
         either = not known  # operand widths of either wave size are fine
-        table = _interned.get((target, wave, either))
-        if table is None:
-            table = _interned[target, wave, either] = _Interned()
+        table = _table(target, wave, either)
         facts = [_facts_of(instruction, target, wave, either, table) for instruction in kernel.instructions]
-        return KernelDefUse(wave, [entry.info for entry in facts], facts)
+        return KernelDefUse(wave, [entry.info for entry in facts], facts, kernel.instructions)
+
+
+def _table(target: Target, wave: int, either: bool) -> _Interned:
+    table = _interned.get((target, wave, either))
+    if table is None:
+        table = _interned[target, wave, either] = _Interned()
+    return table
+
+
+class DefUseAnalysis(Analysis):
+    """What every instruction of the kernel reads and writes, in the registers it really names (gfx1250:
+    through `s_set_vgpr_msb`); None when the target is unknown."""
+
+    name = "def-use"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> KernelDefUse | None:
+        target = manager.module.target
+        if target is None or not target.is_gfx1250 or not any(
+                instruction.mnemonic == banks.MNEMONIC for instruction in kernel.instructions):
+            return manager.get(EncodedDefUseAnalysis)
+        from .cfg import CFGAnalysis
+
+        modes = _bank_modes(kernel, manager.get(CFGAnalysis))
+        wave, known = kernel_wave_size(manager.module, kernel)
+        table = _table(target, wave, not known)
+        instructions = [banks.in_bank(instruction, mode, target) if mode else instruction
+                        for instruction, mode in zip(kernel.instructions, modes, strict=True)]
+        facts = [_facts_of(instruction, target, wave, not known, table) for instruction in instructions]
+        return KernelDefUse(wave, [entry.info for entry in facts], facts, instructions, None in modes)
+
+
+def _bank_modes(kernel: Kernel, cfg: ControlFlowGraph) -> list[int | None]:
+    """The `s_set_vgpr_msb` mode each instruction runs under: 0 at the start (as a wave starts, and as LLVM
+    leaves it at every branch; blocks nothing reaches as well), then the last one set on every path; None where
+    paths bring different modes."""
+    instructions = kernel.instructions
+    modes: list[int | None] = [0] * len(instructions)
+    unreached = -1
+    entry: list[int | None] = [0 if not block.predecessors else unreached for block in cfg.blocks]
+    if entry:
+        entry[0] = 0
+    pending = [number for number, mode in enumerate(entry) if mode != unreached]
+    while pending:
+        number = pending.pop()
+        mode = entry[number]
+        start = cfg.starts[number]
+        for index in range(start, start + len(cfg.blocks[number].instructions)):
+            modes[index] = mode
+            if instructions[index].mnemonic == banks.MNEMONIC:
+                mode = banks.set_mode(instructions[index])
+        for successor in cfg.blocks[number].successors:
+            old = entry[successor]
+            new = mode if old in (unreached, mode) else None
+            if new != old:
+                entry[successor] = new
+                pending.append(successor)
+    return modes

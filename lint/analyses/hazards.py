@@ -118,14 +118,26 @@ class HazardRow:
 
 #: The wait-state table of AMD's MI300 (CDNA3) and CDNA4 ISA guides, which list the gfx940 co-execution rows.
 _TABLE = "AMD's CDNA3/CDNA4 ISA guide, section 4.5, Table 11"
-_CARRY_IN = ("v_addc_co_u32", "v_subb_co_u32", "v_subbrev_co_u32")
+#: VALUs that read an SGPR pair (or VCC) as a per-lane mask, in their last operand: a carry-in or v_cndmask's
+#: condition. AMD's guide tells these apart from a read "as a constant" (one value for every lane).
+_MASK_READERS = ("v_addc_co_u32", "v_subb_co_u32", "v_subbrev_co_u32", "v_cndmask_b32", "v_cndmask_b16")
 
 
-def _carry_in(c: Facts) -> frozenset:
-    """The SGPRs (or VCC) a v_addc/v_subb/v_subbrev reads as its carry-in (its last operand)."""
-    if c.mnemonic.startswith(_CARRY_IN) and c.operands:
-        return frozenset(register_units(c.operands[-1]))
+def _mask_read(c: Facts) -> frozenset:
+    """The SGPRs (or VCC) a VALU reads as a lane mask: a v_addc/v_subb/v_subbrev's carry-in, v_cndmask's condition."""
+    if c.mnemonic.startswith(_MASK_READERS) and c.operands:
+        return frozenset(unit for unit in register_units(c.operands[-1]) if unit[0] in _SCALAR)
     return frozenset()
+
+
+def _constant_read(c: Facts) -> frozenset:
+    """What a VALU reads other than as a lane mask (a mask reader's other operands may name the same SGPRs)."""
+    mask = _mask_read(c)
+    if not mask:
+        return c.info.uses
+    others = (frozenset(register_units(operand)) for operand in c.operands[:-1])  # the mask again: a carry-out
+    return (c.info.uses - mask) | frozenset(unit for units in others if units != mask for unit in units
+                                            if unit in c.info.uses)
 
 
 def _gfx940(t: Target) -> bool:
@@ -377,16 +389,18 @@ ROWS: tuple[HazardRow, ...] = (
               producer=lambda p: p.unit == "salu" and ("m0", 0) in p.info.defs),
     HazardRow(9, "VALU overwrites the data VGPRs of a store wider than 64 bits", lambda t: t.major <= 9, _row9,
               consumer=lambda c: c.valu, producer=lambda p: bool(_wide_store_data(p))),
-    HazardRow(10, "VALU writes an SGPR/VCC that the next VALU reads (gfx940 co-execution)", _gfx940,
-              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & (c.info.uses - _carry_in(c)) else 0,
+    HazardRow(10, "VALU writes an SGPR/VCC that the next VALU reads as a constant (gfx940 co-execution)", _gfx940,
+              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & _constant_read(c) else 0,
               consumer=lambda c: c.valu, producer=lambda p: p.valu,
               guide=f"{_TABLE}: VALU writes SGPR, VALU reads that SGPR as a constant: 2"),
-    HazardRow(10, "VALU writes the SGPR/VCC that the next VALU reads as its carry-in (gfx940 co-execution)", _gfx940,
-              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & _carry_in(c)
-              and not p.scalar_defs & (c.info.uses - _carry_in(c)) else 0,
-              consumer=lambda c: bool(_carry_in(c)), producer=lambda p: p.valu,
-              advisory=f"LLVM inserts 2 wait states; AMD's ISA guide does not require it ({_TABLE} lists 0 for a "
-                       "read as carry-in)"),
+    HazardRow(10, "VALU writes the SGPR/VCC that the next VALU reads as a lane mask (carry-in, v_cndmask's "
+                  "condition) (gfx940 co-execution)", _gfx940,
+              lambda p, c, t: 2 if p.valu and c.valu and p.scalar_defs & _mask_read(c)
+              and not p.scalar_defs & _constant_read(c) else 0,
+              consumer=lambda c: bool(_mask_read(c)), producer=lambda p: p.valu,
+              advisory=f"LLVM inserts 2 wait states; AMD's ISA guide does not require them ({_TABLE} asks 2 for a "
+                       "read as a constant and 0 for a carry-in; its 'Wave64 use of SGPRs' reads v_cndmask's "
+                       "condition as it reads a carry-in, a mask with a bit per lane)"),
     HazardRow(11, "VALU writes a VGPR that v_readlane reads", _gfx940,
               lambda p, c, t: 1 if p.valu and c.mnemonic.startswith("v_readlane")
               and len(c.operands) > 1 and p.vector_defs & frozenset(register_units(c.operands[1])) else 0,
@@ -565,7 +579,7 @@ class HazardAnalysis(Analysis):
             return None
         rows = _rows_of(target)
         facts = [shared.hazard or _shared_facts(shared, instruction, rows)
-                 for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
+                 for instruction, shared in zip(def_use.instructions, def_use.facts, strict=True)]
         lookahead, far = SHORT_LOOKAHEAD, None
         if any(map(_IS_MFMA, facts)):  # an MFMA's result may need up to 19 states
             lookahead, far = 19, _FarProducers(facts)

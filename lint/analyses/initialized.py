@@ -23,15 +23,22 @@ except where the garbage goes nowhere:
 
 Only code reachable from the entry is judged; an `s_setpc_b64` in a kernel is taken to jump to
 any label the kernel uses as an address (LLVM's long branches).
+
+Bytes of a VGPR are tracked where an instruction is known to write only some of them and keep the rest
+(`_partial_writes`: d16 loads, `v_cvt_pk_{fp8,bf8}_f32`, `v_cvt_sr_{fp8,bf8}_f32`, SDWA `dst_sel` with
+`UNUSED_PRESERVE`, true16 `.l`/`.h` destinations, `v_{fma,mad}_mix{lo,hi}_f16`); every other write counts as
+a write of the whole register. Where such a register is read by an instruction known to read given bytes
+(`_known_reads`: store data, matrix A/B sources, true16 and SDWA source halves), bytes no path wrote are
+reported; other reads of it count as reads of written bits.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..isa.defuse import Unit, register_units
+from ..isa.defuse import DefUse, Unit, register_units
 from ..model.ir import Instruction, Kernel
 from ..model.nodes import BinOp, Call, Node, Num, Sym, UnOp
 from ..model.targets import Target
@@ -57,6 +64,22 @@ _WIDE_MADS = re.compile(r"v_mad(_co)?_[iu]64_[iu]32(_e64)?")
 #: Packed 32-bit arithmetic on 64-bit register pairs (gfx90a+).
 _PACKED_F32 = re.compile(r"v_pk_(fma|mul|add)_f32")
 _STORES = ("scratch_store_", "buffer_store_")
+
+#: Bytes of a 32-bit register, as a 4-bit mask.
+ALL_BYTES = 0xF
+_HALF_BYTES = {"l": 0x3, "h": 0xC}
+_SEL_BYTES = {"BYTE_0": 0x1, "BYTE_1": 0x2, "BYTE_2": 0x4, "BYTE_3": 0x8, "WORD_0": 0x3, "WORD_1": 0xC}
+#: Conversions into fp8/bf8 that write one half (pk) or one byte (sr) of the destination and keep the rest.
+_FP8_PACKS = re.compile(r"v_cvt_pk_(fp8|bf8)_f32(_e64)?")
+_FP8_ROUNDS = re.compile(r"v_cvt_sr_(fp8|bf8)_f32(_e64)?")
+_MIXES = re.compile(r"v_(fma|mad)_mix(lo|hi)_f16")
+#: One-component d16 loads (LDS, buffer, global, flat, scratch): the low half, or the high half with `hi`.
+_D16_LOADS = re.compile(r"(ds_(read|load)|buffer_load|global_load|flat_load|scratch_load|tbuffer_load)_"
+                        r"(\w*d16(_hi)?(_format)?_x|(u8|i8|u16|b16|ubyte|sbyte|short)_d16(_hi)?|d16(_hi)?_(u8|i8|b16))")
+#: Stores whose data width the mnemonic names: bytes and halves (`d16_hi`: of the high half), or dwords.
+_STORE_WIDTH = re.compile(r"(?:(?:buffer|global|flat|scratch)_store|ds_(?:write|store)2?(?:st64)?)_(d16_hi_)?"
+                          r"(byte|short|dword|b8|b16|b32|b64|b96|b128)(?:x[234])?(_d16_hi)?")
+_NARROW_STORES = {"byte": 0x1, "b8": 0x1, "short": 0x3, "b16": 0x3}
 
 
 def packs_workitem_ids(target: Target) -> bool:
@@ -189,6 +212,87 @@ def _flow(instruction: Instruction, absent_wave_offset: tuple[Unit | None, Unit]
     return _PLAIN
 
 
+def _operand_halves(node: Node) -> int:
+    """Bytes a true16 operand names (`v1.h`: the high half), or all four."""
+    half = getattr(node, "half", None)
+    return _HALF_BYTES.get(half, ALL_BYTES) if isinstance(half, str) else ALL_BYTES
+
+
+def _selected(modifiers: dict, name: str) -> int | None:
+    value = modifiers.get(name)
+    return _SEL_BYTES.get(value.name.upper()) if isinstance(value, Sym) else None
+
+
+def _partial_writes(instruction: Instruction, info: DefUse, target: Target) -> tuple[tuple[Unit, int], ...]:
+    """(VGPR, bytes written) for an instruction known to write only some bytes of its destination and keep
+    the others; () where it writes whole registers or its width is not known (taken as whole)."""
+    mnemonic, operands = instruction.mnemonic, instruction.operands
+    destination = register_units(operands[0]) if operands else ()
+    if len(destination) != 1 or destination[0][0] != "v" or info.klass.unit not in ("valu", "vmem", "ds"):
+        return ()
+    modifiers = dict(instruction.modifiers)
+    written = _operand_halves(operands[0])
+    if _D16_LOADS.fullmatch(mnemonic):
+        if target.major < 9 or "tfe" in modifiers:  # gfx8 d16 loads do not keep the other half; tfe adds a dword
+            return ()
+        written = 0xC if "_hi" in mnemonic else 0x3
+    elif _FP8_PACKS.fullmatch(mnemonic):
+        picks = _lane_halves(modifiers.get("op_sel"), 0, 3)
+        written = written if written != ALL_BYTES else (0xC if picks[2] else 0x3)
+    elif _FP8_ROUNDS.fullmatch(mnemonic):
+        byte_sel = modifiers.get("byte_sel")
+        if isinstance(byte_sel, Num) and isinstance(byte_sel.value, int):
+            index = byte_sel.value & 3
+        else:
+            picks = _lane_halves(modifiers.get("op_sel"), 0, 4)
+            index = picks[2] + 2 * picks[3]
+        written = 1 << index
+    elif _MIXES.fullmatch(mnemonic):
+        written = 0xC if "mixhi" in mnemonic else 0x3
+    elif mnemonic.endswith("_sdwa"):
+        unused = modifiers.get("dst_unused")
+        selected = _selected(modifiers, "dst_sel")
+        if not (isinstance(unused, Sym) and unused.name.upper() == "UNUSED_PRESERVE") or selected is None:
+            return ()
+        written = selected
+    elif info.klass.unit != "valu":
+        return ()
+    return ((destination[0], written),) if written != ALL_BYTES else ()
+
+
+def _known_reads(instruction: Instruction, info: DefUse) -> tuple[tuple[Unit, int], ...]:
+    """(VGPR, bytes read) where the instruction is known to read just those bytes of a register: the data of
+    a store (not a spill: a spill stores whole registers, bytes never written included), the A and B
+    sources of a matrix instruction, true16 source halves, SDWA source selections."""
+    mnemonic, operands, klass = instruction.mnemonic, instruction.operands, info.klass
+    read: list[tuple[Unit, int]] = []
+    if klass.matrix in ("mfma", "smfmac", "wmma", "swmmac"):
+        read = [(unit, ALL_BYTES) for operand in operands[1:3] for unit in register_units(operand)]
+    elif klass.unit in ("vmem", "ds") and klass.kind in ("store", "write", "write2"):
+        match = _STORE_WIDTH.fullmatch(mnemonic)
+        if match is None or (klass.unit == "vmem" and through_private_segment(instruction)) or info.variant is None:
+            return ()
+        high = bool(match.group(1) or match.group(3))
+        bytes_read = _NARROW_STORES.get(match.group(2), ALL_BYTES) << (2 if high else 0)
+        names = [spec.name for spec in info.variant.operands]
+        for name in ("vdata", "data", "data0", "data1", "vsrc", "vdata0", "vdata1"):
+            if name in names and names.index(name) < len(operands):
+                read.extend((unit, bytes_read) for unit in register_units(operands[names.index(name)]))
+    elif klass.unit == "valu":
+        modifiers = dict(instruction.modifiers)
+        sdwa = mnemonic.endswith("_sdwa")
+        for position, operand in enumerate(operands[1:4], start=1):
+            selected = _selected(modifiers, f"src{position - 1}_sel") if sdwa else None
+            bytes_read = selected if selected is not None else _operand_halves(operand)
+            if bytes_read != ALL_BYTES:
+                read.extend((unit, bytes_read) for unit in register_units(operand)[:1])
+    merged: dict[Unit, int] = {}  # a register named twice (an MFMA's A and B): once, with the bytes of both
+    for unit, bytes_read in read:
+        if unit[0] in ("v", "a"):
+            merged[unit] = merged.get(unit, 0) | bytes_read
+    return tuple(merged.items())
+
+
 class _Bits:
     """Registers as bits of an int, numbered in the order instructions name them, shared by the kernels
     linted: once more than LIMIT are numbered, the next kernel starts a new numbering (a new generation;
@@ -244,16 +348,32 @@ class FlowBits:
                    bits.mask(flow.reaches), bits.mask(flow.excused))
 
 
+@dataclass(frozen=True, slots=True)
+class ByteWidths:
+    """The bytes of registers an instruction is known to write (keeping the others) or read, in _Bits."""
+
+    writes: tuple[tuple[int, int], ...]  # (register bit, bytes written)
+    reads: tuple[tuple[int, int], ...]  # (register bit, bytes read)
+
+
 _BITS = _Bits()
 _CALL = FlowBits((), False, 0, 0, 0)  # a call: afterwards any register may hold a written value
 
 
-def _masks_of(shared: InstructionFacts, instruction: Instruction) -> tuple[int, int, int, FlowBits | None]:
-    """(generation, uses, defs, flow: None where it is plain, _CALL for a call) of an instruction in _BITS, kept
-    on its shared facts (without the kernel's scratch setup: the one flow that depends on it is made per kernel)."""
+def _masks_of(shared: InstructionFacts, instruction: Instruction,
+              target: Target) -> tuple[int, int, int, FlowBits | None, ByteWidths | None]:
+    """(generation, uses, defs, flow: None where it is plain, _CALL for a call, byte widths: None where it names
+    none) of an instruction in _BITS, kept on its shared facts (without the kernel's scratch setup: the one flow
+    that depends on it is made per kernel). A register written in part is not in defs."""
+    info = shared.info
     flow = _flow(instruction, None)
-    bits = _CALL if shared.info.klass.unit == "call" else None if flow is _PLAIN else FlowBits.of(flow, _BITS)
-    shared.registers = (_BITS.generation, _BITS.mask(shared.info.uses), _BITS.mask(shared.info.defs), bits)
+    bits = _CALL if info.klass.unit == "call" else None if flow is _PLAIN else FlowBits.of(flow, _BITS)
+    partial = _partial_writes(instruction, info, target)
+    known = _known_reads(instruction, info)
+    defs = info.defs.difference(unit for unit, _ in partial) if partial else info.defs
+    widths = ByteWidths(tuple((_BITS.mask((unit,)), written) for unit, written in partial),
+                        tuple((_BITS.mask((unit,)), read) for unit, read in known)) if partial or known else None
+    shared.registers = (_BITS.generation, _BITS.mask(info.uses), _BITS.mask(defs), bits, widths)
     return shared.registers
 
 
@@ -263,15 +383,67 @@ def _entry_bits(units: frozenset[Unit], generation: int) -> int:
     return _BITS.mask(units)
 
 
-#: (registers that may hold a written value, or None after a call: any; registers that may hold a copy of garbage)
-_State = tuple[int | None, int]
-_ANYTHING: _State = (None, 0)
+#: Registers written in part on some path and in no other way on any: register bit -> (the bytes some path
+#: wrote, the latest instruction that wrote them); None when there are none.
+Partial = dict[int, tuple[int, int]] | None
+#: (registers that may hold a written value, or None after a call: any; registers that may hold a copy of
+#: garbage; registers written in part)
+_State = tuple[int | None, int, Partial]
+_ANYTHING: _State = (None, 0, None)
 
 
 def _join(first: _State, second: _State) -> _State:
     if first[0] is None or second[0] is None:
         return _ANYTHING
-    return first[0] | second[0], first[1] | second[1]
+    partial = first[2] if first[2] == second[2] else _join_bytes(first, second)
+    return first[0] | second[0], first[1] | second[1], partial
+
+
+def _join_bytes(first: _State, second: _State) -> Partial:
+    """The bytes of each register written on either path (a path that wrote it whole: all of them)."""
+    joined = {}
+    for bit in {*(first[2] or ()), *(second[2] or ())}:
+        written_bytes, writer = 0, -1
+        for state in (first, second):
+            entry = state[2].get(bit) if state[2] else None
+            if entry is not None:
+                written_bytes, writer = written_bytes | entry[0], max(writer, entry[1])
+            elif state[0] is not None and state[0] & bit:
+                written_bytes = ALL_BYTES
+        if written_bytes != ALL_BYTES:
+            joined[bit] = (written_bytes, writer)
+    return joined or None
+
+
+def _track_bytes(position: int, widths: ByteWidths | None, writes: int, flow: FlowBits | None, written: int,
+                 partial: Partial, found: dict[int, tuple[tuple[Unit, int, int, int], ...]]) -> tuple[int, Partial]:
+    """One instruction's effect on the registers written in part: known-width reads of bytes no path wrote are
+    recorded in `found` as (register, bytes read, bytes written, writer); whole writes end the tracking,
+    copies carry it, partial writes start or extend it. `written` already has the instruction's whole writes."""
+    if partial and widths is not None:
+        missing = tuple((_BITS.units[bit.bit_length() - 1], wanted, entry[0], entry[1]) for bit, wanted in widths.reads
+                        for entry in (partial.get(bit),) if entry is not None and wanted & ~entry[0])
+        if missing:
+            found[position] = missing
+    if partial:
+        carried = {destination: partial[source] for destination, source in (flow.copies if flow else ())
+                   if source in partial}
+        if carried or any(bit & writes for bit in partial):
+            partial = {bit: entry for bit, entry in partial.items() if not bit & writes} | carried
+    if widths is not None and widths.writes:
+        partial = dict(partial) if partial else {}
+        for bit, written_bytes in widths.writes:
+            entry = partial.get(bit)
+            if entry is not None:
+                written_bytes |= entry[0]
+            elif written & bit:
+                continue  # the whole register was written before: it stays written
+            if written_bytes == ALL_BYTES:
+                del partial[bit]
+            else:
+                partial[bit] = (written_bytes, position)
+            written |= bit
+    return written, partial or None
 
 
 def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tuple[int, int, int]:
@@ -305,6 +477,9 @@ class Uninitialized:
 
     reads: dict[int, frozenset[Unit]]
     copied: dict[int, frozenset[Unit]]  # the part of `reads` that holds copies of such registers
+    #: known-width reads of bytes no path wrote: (register, bytes read, bytes some path wrote, the latest
+    #: instruction that wrote part of it)
+    partial: dict[int, tuple[tuple[Unit, int, int, int], ...]] = field(default_factory=dict)
 
 
 class InitializedAnalysis(Analysis):
@@ -325,27 +500,29 @@ class InitializedAnalysis(Analysis):
         absent_wave_offset = _absent_wave_offset_add(kernel)
         bits, generation = _BITS, _BITS.start_kernel()
         registers = [shared.registers if shared.registers is not None and shared.registers[0] == generation
-                     else _masks_of(shared, instruction)
-                     for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+                     else _masks_of(shared, instruction, target)
+                     for shared, instruction in zip(def_use.facts, def_use.instructions, strict=True)]
         if absent_wave_offset is not None:
             for position, instruction in enumerate(kernel.instructions):
                 if instruction.mnemonic in ("s_add_u32", "s_add_i32"):
                     flow = _flow(instruction, absent_wave_offset)
                     flow_bits = None if flow is _PLAIN else FlowBits.of(flow, bits)
-                    registers[position] = (*registers[position][:3], flow_bits)
+                    registers[position] = (*registers[position][:3], flow_bits, registers[position][4])
         successors = _successors(kernel, cfg)
         starts, blocks = cfg.starts, cfg.blocks
 
         def through(index: int, state: _State, report: Uninitialized) -> _State:
-            written, copied = state
+            written, copied, partial = state
             if written is None:
                 return state
             for position in range(starts[index], starts[index] + len(blocks[index].instructions)):
-                _, read, writes, flow = registers[position]
+                _, read, writes, flow, widths = registers[position]
                 if flow is None and read & written == read:  # reads written registers, writes its defs
                     written |= writes
                     if copied:
                         copied &= ~writes
+                    if partial or (widths is not None and widths.writes):
+                        written, partial = _track_bytes(position, widths, writes, flow, written, partial, report.partial)
                     continue
                 if flow is _CALL:
                     return _ANYTHING
@@ -357,13 +534,15 @@ class InitializedAnalysis(Analysis):
                     copied &= ~writes
                 else:
                     written, copied, missing = _step(read, writes, flow, written, copied)
+                if partial or (widths is not None and widths.writes):
+                    written, partial = _track_bytes(position, widths, writes, flow, written, partial, report.partial)
                 if missing:
                     report.reads[position] = bits.units_of(missing)
                     if missing & holding_copies:
                         report.copied[position] = bits.units_of(missing & holding_copies)
-            return written, copied
+            return written, copied, partial
 
-        incoming: dict[int, _State] = {0: (_entry_bits(entry, generation), 0)} if blocks else {}
+        incoming: dict[int, _State] = {0: (_entry_bits(entry, generation), 0, None)} if blocks else {}
         walked: dict[int, tuple[_State, Uninitialized]] = {}  # block -> the state of its latest walk, and what it found
         worklist = list(incoming)
         while worklist:
@@ -381,6 +560,7 @@ class InitializedAnalysis(Analysis):
             if walked[index][0] is state:  # walked with its final state
                 report.reads.update(walked[index][1].reads)
                 report.copied.update(walked[index][1].copied)
+                report.partial.update(walked[index][1].partial)
             else:
                 through(index, state, report)
         return report

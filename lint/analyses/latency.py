@@ -12,6 +12,7 @@ from pathlib import Path
 from ..isa.classes import InstructionClass
 from ..model.ir import Instruction
 from ..model.targets import Target
+from .perfmodel.machine import machine_for
 
 
 class LatencyTableError(ValueError):
@@ -117,10 +118,14 @@ def issue_cycles(klass: InstructionClass, instruction: Instruction, table: Laten
                  wave_size: int) -> int:
     """Cycles one wave occupies its SIMD issuing this instruction (MFMA: the matrix pipe)."""
     mnemonic = instruction.mnemonic
-    valu = table["valu_issue"].low * (2 if target.major >= 10 and wave_size == 64 else 1)
+    machine = machine_for(target)
+    passes = machine.wave64_passes if wave_size == 64 else 1
+    valu = table["valu_issue"].low * passes
     scalar = table["salu_issue"].low
     if klass.matrix in ("mfma", "smfmac"):
         return max(klass.passes * 4, valu)
+    if klass.matrix in ("wmma", "swmmac") and (wmma := machine.wmma_issue_cycles(target, mnemonic)) is not None:
+        return wmma * passes
     if klass.unit == "valu":
         if klass.rate == "f64":
             return valu * (1 if target.has_gfx90a_insts else 4)

@@ -90,6 +90,7 @@ class Occupancy:
     #: LLVM's figure (which counts raw bytes); None where both agree
     allocated_waves_per_simd: int | None = None
     lds_allocated_bytes: int = 0  # the LDS the dispatcher gives a work-group: whole allocation units
+    workgroup_limiter: list[str] = field(default_factory=list)  # what bounds workgroups_per_cu
 
     @property
     def next_step(self) -> list[str]:
@@ -100,6 +101,7 @@ class Occupancy:
             "waves_per_simd": self.waves_per_simd,
             "waves_per_cu": self.waves_per_cu,
             "workgroups_per_cu": self.workgroups_per_cu,
+            "workgroup_limiter": self.workgroup_limiter,
             "limits": self.limits,
             "limiter": self.limiters,
             "next_step": self.next_step,
@@ -213,6 +215,9 @@ def occupancy(target: Target, inputs: Inputs) -> Occupancy:
     result = _llvm_occupancy(target, inputs)
     allocated = allocated_lds(target, inputs.lds_bytes)
     result.lds_allocated_bytes = allocated
+    groups = workgroup_limits(target, inputs, result.limits)
+    result.workgroups_per_cu = min(groups.values())
+    result.workgroup_limiter = [name for name, count in groups.items() if count == result.workgroups_per_cu]
     if allocated != inputs.lds_bytes:
         by_units = achieved_waves(target, inputs)
         if by_units != result.waves_per_simd:
@@ -221,6 +226,23 @@ def occupancy(target: Target, inputs: Inputs) -> Occupancy:
     if result.waves_per_simd < target.max_waves_per_simd:
         result.steps += next_steps(target, inputs, result.waves_per_simd, result.limiters)
     return result
+
+
+def workgroup_limits(target: Target, inputs: Inputs, limits: dict[str, int]) -> dict[str, int]:
+    """Work-groups of the largest size one CU (one WGP in WGP mode) holds by each resource: registers and wave
+    slots through the waves per SIMD they allow, LDS in the dispatcher's whole allocation units (when the
+    kernel uses any), barriers (when a work-group has more than one wave)."""
+    simds = target.simds_per_cu(inputs.cumode)
+    per_group = _ceil_div(max(inputs.wg_size, 1), inputs.wave_size)
+    lds = allocated_lds(target, inputs.lds_bytes)
+    lds_per_cu = target.lds_per_cu(inputs.cumode)
+    groups = {name: limits[name] * simds // per_group for name in (inputs.vgpr_label, SGPR)}
+    if lds:
+        groups[LDS] = lds_per_cu // lds if lds <= lds_per_cu else 0
+    if per_group > 1:
+        groups[WORKGROUP] = target.max_barriers(inputs.cumode)
+    groups[WAVE_SLOTS] = target.max_waves_per_simd * simds // per_group
+    return groups
 
 
 def _whole_units_step(target: Target, inputs: Inputs, allocated: int, waves: int) -> NextStep:

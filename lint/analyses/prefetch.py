@@ -81,7 +81,7 @@ class PrefetchAnalysis(Analysis):
             return None
         override = module.options.latency_table if module.options is not None else None
         table = load_table(target, override)
-        instructions = kernel.instructions
+        instructions = def_use.instructions
         cycles = [shared.cycles[1] if shared.cycles is not None and shared.cycles[0] is table
                   else _issue_cycles(shared, instruction, table, target, def_use.wave_size)
                   for shared, instruction in zip(def_use.facts, instructions, strict=True)]

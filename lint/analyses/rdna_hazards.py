@@ -17,7 +17,7 @@ from ..isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
 from ..isa.defuse import DefUse, register_units
 from ..isa.waits import wait_counts
 from ..model.ir import Instruction, Kernel, Module
-from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym
+from ..model.nodes import Call, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
 from .cfg import CFGAnalysis, ControlFlowGraph, is_branch
 from .defuse import DefUseAnalysis, InstructionFacts, kernel_wave_size
@@ -125,6 +125,10 @@ class RdnaFacts:
     vgpr_explicit_uses: frozenset = frozenset()  # VGPRs read through an operand (row P's WAR)
     vgpr_defs: frozenset = frozenset()
     vgpr_sources: frozenset = frozenset()  # VGPRs read as explicit sources
+    #: the 16-bit halves (VGPR, "l"/"h") its explicit operands write and read: a true16 operand (`v0.h`) names one,
+    #: a 32-bit one both (rows L and P: LLVM 22 sees v0.l and v0.h as two registers)
+    vgpr_def_halves: frozenset = frozenset()
+    vgpr_source_halves: frozenset = frozenset()
     writes_exec: bool = False
     reads_exec: bool = False
     exec_compare: bool = False  # a VALU compare writing EXEC (v_cmpx)
@@ -199,6 +203,8 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     facts.vgpr_sources = frozenset(u for operand in explicit_uses for u in register_units(operand) if u[0] == "v")
     registers = [frozenset(u for u in register_units(operand) if u[0] == "v") for operand in explicit_uses]
     facts.source_registers = tuple(dict.fromkeys(units for units in registers if units))
+    facts.vgpr_source_halves = frozenset(half for operand in explicit_uses for half in _halves(operand))
+    facts.vgpr_def_halves = frozenset(half for operand in explicit_defs for half in _halves(operand))
     facts.explicit_sgpr_defs = frozenset(u for operand in explicit_defs for u in register_units(operand)) & facts.sgpr_defs
     facts.exec_compare = facts.valu and facts.writes_exec and mnemonic.startswith("v_cmp")
     facts.vopd = instruction.pair is not None
@@ -216,7 +222,12 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
     if facts.permlane and len(instruction.operands) > 1:
         source = instruction.operands[1]
         if isinstance(source, Reg) and source.kind == "v" and source.count == 1:
-            facts.permlane_source = f"v{source.index}"
+            # gfx1250 banks: the v_mov (inserted under the same s_set_vgpr_msb mode) names the register as the
+            # permlane does, and changes nothing only where its dst and src0 banks are the same (else: quiet)
+            destination = operand_register(instruction.operands[0])
+            bank = destination.index // 256 if isinstance(destination, Reg) and destination.kind == "v" else 0
+            if source.index // 256 == bank:
+                facts.permlane_source = f"v{source.index % 256}"
     if facts.wmma and len(instruction.operands) >= 3:
         operands = instruction.operands
         facts.wmma_dst = frozenset(register_units(operands[0]))
@@ -293,6 +304,16 @@ def rdna_facts_of(instruction: Instruction, info: DefUse, target: Target) -> Rdn
 
 _HWREG_NAMES = {2: "STATUS", 4: "STATE_PRIV", 17: "EXCP_FLAG_PRIV", 18: "EXCP_FLAG_USER", 1: "MODE",
                 20: "SCRATCH_BASE_LO", 21: "SCRATCH_BASE_HI"}
+
+
+def _halves(operand: Node) -> list[tuple[int, str]]:
+    """The 16-bit VGPR halves an operand names: `v0.h` one, `v0` or `v[0:1]` both of each register."""
+    register = operand_register(operand)
+    if not isinstance(register, Reg) or register.kind != "v":
+        return []
+    if register.half in ("l", "h"):
+        return [(register.index, register.half)]
+    return [(index, half) for index in range(register.index, register.index + register.count) for half in "lh"]
 
 
 def _hwreg_name(operands: tuple[Node, ...]) -> str | None:
@@ -554,8 +575,8 @@ def _row_l(facts: list[RdnaFacts]) -> _Flow:
             return frozenset(), hazard
         if not f.valu:
             return state, hazard
-        if state and f.vgpr_sources:
-            hit = [producer for written, producer, _, _ in state if written & f.vgpr_sources]
+        if state and f.vgpr_source_halves:
+            hit = [producer for written, producer, _, _ in state if written & f.vgpr_source_halves]
             if hit:
                 hazard = RdnaHazard(index, max(hit), ROW_L, ("s_waitcnt_depctr depctr_va_vdst(0)",))
                 state = frozenset()
@@ -563,8 +584,8 @@ def _row_l(facts: list[RdnaFacts]) -> _Flow:
             trans = 1 if f.trans else 0
             state = frozenset((written, producer, valus + 1, count + trans) for written, producer, valus, count in state
                               if valus + 1 <= _TRANS_VALUS and count + trans <= _TRANS_TRANS)
-        if f.trans and f.vgpr_defs:
-            state = state | {(f.vgpr_defs, index, 0, 0)}
+        if f.trans and f.vgpr_def_halves:
+            state = state | {(f.vgpr_def_halves, index, 0, 0)}
         return state, hazard
     return _Flow(frozenset(), _union, step)
 
@@ -658,6 +679,10 @@ def _q_detail(wait: int, f: RdnaFacts) -> str:
     parts = [text for bit, text in ((1, "an SALU write"), (2, "a VALU write"), (4, "a VALU write of VCC")) if wait & bit]
     if f.setpc:
         return f"{' and '.join(parts)} still in flight when {f.mnemonic} leaves the function"
+    if wait & 2 and any(unit[0] == "s" for unit in f.mask_reads):
+        # issue 40, 3: llc-22 adds va_sdst(0) to a va_vcc(0) wait before such a read
+        return (f"{reader} reads an SGPR as a lane mask after a VALU write to it (va_vcc waits for VCC only; an "
+                "SGPR a VALU wrote waits on va_sdst, as llc-22 writes it)")
     return f"{reader} reads an SGPR after {' and '.join(parts)} to it"
 
 
@@ -670,7 +695,7 @@ def _row_p(facts: list[RdnaFacts]) -> _Flow:
         hazard = None
         if state >= 0 and not f.trans:
             trans = facts[state]
-            if trans.vgpr_defs & f.vgpr_sources or f.vgpr_defs & trans.vgpr_sources:
+            if trans.vgpr_def_halves & f.vgpr_source_halves or f.vgpr_def_halves & trans.vgpr_source_halves:
                 hazard = RdnaHazard(index, state, ROW_P, ("v_nop",))
         return (index if f.trans else -1), hazard
     return _Flow(-1, _larger, step)
@@ -1113,7 +1138,7 @@ class RdnaHazardAnalysis(Analysis):
         if target is None or def_use is None or target.major < 10:
             return None
         facts = [shared.rdna or _shared_rdna(shared, instruction, target)
-                 for instruction, shared in zip(kernel.instructions, def_use.facts, strict=True)]
+                 for instruction, shared in zip(def_use.instructions, def_use.facts, strict=True)]
         cfg = manager.get(CFGAnalysis)
         edges = _edges(cfg)
         report = RdnaReport()

@@ -8,11 +8,13 @@ register the instructions reference) and what the descriptor allocates
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Kernel, Module
-from ..model.targets import extra_sgprs, xnack_reserved
+from ..model.nodes import Num
+from ..model.targets import Target, extra_sgprs, xnack_reserved
 from .defuse import NO_REGISTERS, DefUseAnalysis, register_extent
 from .manager import Analysis, AnalysisManager
 from .occupancy import Inputs, Occupancy, occupancy, total_vgprs_used
@@ -100,6 +102,56 @@ def _work_group_size(module: Module, kernel: Kernel) -> tuple[int, int, str]:
     return 1, UNBOUNDED_WG_SIZE, _UNPINNED
 
 
+#: (bit offset, mask) of the granulated VGPR and SGPR counts in COMPUTE_PGM_RSRC1, for an
+#: `.amd_kernel_code_t` that gives the whole word (`compute_pgm_rsrc1 = ...`).
+_RSRC1_VGPRS, _RSRC1_SGPRS = (0, 0x3F), (6, 0xF)
+#: SGPRs per granulated block in COMPUTE_PGM_RSRC1 (LLVM's getSGPREncodingGranule, gfx6-gfx9).
+_SGPR_ENCODING_GRANULE = 8
+
+
+def kernel_code_allocation(target: Target, fields: dict[str, int | None], wave: int) -> tuple[int | None, int | None]:
+    """The VGPRs and SGPRs an `.amd_kernel_code_t` block allocates (None where it says nothing): the larger
+    of the granulated COMPUTE_PGM_RSRC1 count and `workitem_vgpr_count`/`wavefront_sgpr_count` (both
+    count VCC and the other reserved SGPRs). From gfx10 every wave has the whole SGPR file."""
+    word = fields.get("compute_pgm_rsrc1")
+    vgpr_blocks = fields.get("compute_pgm_rsrc1_vgprs")
+    sgpr_blocks = fields.get("compute_pgm_rsrc1_sgprs")
+    if word is not None:
+        vgpr_blocks = (word >> _RSRC1_VGPRS[0]) & _RSRC1_VGPRS[1] if vgpr_blocks is None else vgpr_blocks
+        sgpr_blocks = (word >> _RSRC1_SGPRS[0]) & _RSRC1_SGPRS[1] if sgpr_blocks is None else sgpr_blocks
+    vgpr_counts = [fields.get("workitem_vgpr_count")]
+    if vgpr_blocks is not None:
+        vgpr_counts.append((vgpr_blocks + 1) * target.vgpr_encoding_granule(wave))
+    sgpr_counts = [fields.get("wavefront_sgpr_count")]
+    if sgpr_blocks is not None:
+        sgpr_counts.append((sgpr_blocks + 1) * _SGPR_ENCODING_GRANULE)
+    vgprs = max((count for count in vgpr_counts if count), default=None)
+    sgprs = max((count for count in sgpr_counts if count), default=None) if target.major < 10 else None
+    return vgprs, sgprs
+
+
+_WIDTH = re.compile(r"_(?:[bfiu]|tr_b)(8|16|32|64|96|128)")
+
+
+def _access_bytes(mnemonic: str) -> int:
+    widths = [int(w) for w in _WIDTH.findall(mnemonic)]
+    return max(widths) // 8 if widths else 4
+
+
+def lds_reach(mnemonic: str, modifiers: dict) -> int | None:
+    """Highest byte (exclusive) the constant offsets reach, for a zero address register."""
+    size = _access_bytes(mnemonic)
+    if any(key in modifiers for key in ("offset0", "offset1")):
+        scale = size * (64 if "st64" in mnemonic else 1)
+        slots = [modifiers.get(key) for key in ("offset0", "offset1")]
+        values = [v.value for v in slots if isinstance(v, Num) and isinstance(v.value, int)]
+        return max(values) * scale + size if values else None
+    offset = modifiers.get("offset")
+    if isinstance(offset, Num) and isinstance(offset.value, int):
+        return offset.value + size
+    return None
+
+
 class ResourceAnalysis(Analysis):
     """Usage, allocation and occupancy of one kernel; None when the target is unknown."""
 
@@ -144,11 +196,15 @@ class ResourceAnalysis(Analysis):
                 bool(descriptor.get("reserve_flat_scratch", 1)) and 7 <= target.major <= 10 and not target.is_gfx94_plus,
                 bool(descriptor.get("reserve_xnack_mask", xnack_reserved(target))),
             )
-        lds = metadata.get(".group_segment_fixed_size", descriptor.get("group_segment_fixed_size", 0)) or 0
+        wave = def_use.wave_size
+        if kernel.kernel_code_t and allocated_vgprs is None and allocated_sgprs is None:
+            allocated_vgprs, allocated_sgprs = kernel_code_allocation(target, kernel.kernel_code_t, wave)
+        code = kernel.kernel_code_t or {}
+        lds = metadata.get(".group_segment_fixed_size",
+                           descriptor.get("group_segment_fixed_size", code.get("workgroup_group_segment_byte_size"))) or 0
         launch_lds = module.options.launch_lds if module.options is not None else None
         lds += launch_lds or 0
         scratch = metadata.get(".private_segment_fixed_size", descriptor.get("private_segment_fixed_size", 0)) or 0
-        wave = def_use.wave_size
         cumode = target.major >= 10 and not (
             metadata.get(".workgroup_processor_mode", descriptor.get("workgroup_processor_mode", 1)))
         wg_min, wg_size, wg_source = _work_group_size(module, kernel)

@@ -18,7 +18,10 @@ the kernel (or function) can build an LDS address, i.e. reads the shared apertur
 access, as LLVM treats flat-for-global and tgsplit code. An `s_setpc_b64` whose target was built
 from a symbol (`s_getpc_b64` + `@rel32`, a GOT load) on every path into it, through copies and
 VGPR-lane spills, is a tail call: the callee waits at entry.
-On targets without a back-off barrier `vmcnt(0)` before `s_barrier` is reported but never assumed.
+On targets without a back-off barrier every counter drained before `s_barrier` is reported but never
+assumed. A trap handler (it returns with `s_rfe`) must not leave results in flight into registers at
+`s_rfe`, nor messages in flight at `s_rfe` or `s_endpgm`; `s_sendmsg_rtn` writes its destination
+(EXEC too) when the message returns, on the LDS/SMEM counter.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from heapq import heappop, heappush
 from operator import attrgetter, itemgetter
 
+from ..isa import absent_mnemonics
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
 from ..model.ir import BasicBlock, Instruction, Kernel
@@ -47,10 +51,18 @@ LDS_DMA_UNPROVEN = ("lds-dma-unproven", "lds-dma-m0-elsewhere")
 LDS_DMA: Unit = ("lds_dma", -1)  # LDS written by buffer_load ... lds / global_load_lds; in a state ("lds_dma", index)
 LDS_STORE: Unit = ("lds_store", 0)  # LDS written by this wave's ds_write / ds atomics
 _REGISTER_FILES = frozenset(("v", "s", "a"))
+#: Registers a memory operation or message may write later: the register files, the trap temporaries, and
+#: EXEC, VCC and M0 (`s_sendmsg_rtn_b32 exec_lo` or an SMEM load into them).
+_RESULT_FILES = _REGISTER_FILES | {"ttmp", "exec", "vcc", "m0"}
+#: What a target without a back-off barrier drains before s_barrier (LLVM waits for every counter there).
+_BARRIER_DRAINED = ("vmcnt", "expcnt", "lgkmcnt")
 LOAD_COUNTERS = frozenset(("vmcnt", "loadcnt", "samplecnt", "bvhcnt"))
 STORE_COUNTERS = frozenset(("vscnt", "storecnt"))
-#: Counters whose events write no register a later instruction could see half-written.
-_NO_REGISTER_RESULTS = STORE_COUNTERS | {"xcnt"}
+#: Counters whose events write no register a later instruction could see half-written (gfx1250's
+#: asynchronous LDS copies write LDS).
+_NO_REGISTER_RESULTS = STORE_COUNTERS | {"xcnt", "asynccnt"}
+#: Counters a callee may leave events on: LLVM waits for stores and asynchronous LDS copies only where asked.
+_LEFT_BY_CALLEES = STORE_COUNTERS | {"asynccnt"}
 #: Counters that protect registers an operation reads (its sources may not be overwritten yet):
 #: a read of them needs no wait. expcnt for export/GDS/gfx6 store data, gfx1250 xcnt for addresses.
 _SOURCE_LOCKS = frozenset(("export", "translation"))
@@ -131,7 +143,8 @@ class Need:
     unit: Unit
     producer: int | None  # instruction index; None for the caller's events at function entry
     #: "read", "overwritten", "source-overwritten" (a register the operation reads), "barrier-lds",
-    #: "barrier-vmem", "invalidate", "return", or one of LDS_DMA_UNPROVEN
+    #: "barrier-drain", "invalidate", "return", "trap-return" (s_rfe), "message" (a trap handler's exit with a
+    #: message in flight), or one of LDS_DMA_UNPROVEN
     access: str
 
 
@@ -152,11 +165,14 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
         return []
     gfx10 = target.major >= 10
     events = []
-    registers = frozenset(unit for unit in info.defs if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
+    registers = frozenset(unit for unit in info.defs if unit[0] in _RESULT_FILES) if info.variant else frozenset()
     registers = info.defs if registers == info.defs else registers  # one set kept, not two equal ones
     may_reach_lds = klass.unit == "vmem" and klass.memory == "flat" and flat_lds
     flat = may_reach_lds and target.major < 10  # gfx10+ count FLAT's two halves in order (LLVM)
+    kept = target.wait_counter_max
     for counter in klass.counters:
+        if counter not in kept:  # a counter the target does not have (an instruction it lacks): nothing to wait for
+            continue
         if counter == "xcnt":  # gfx1250: the registers an access reads stay locked until translated
             sources = frozenset(unit for unit in info.uses if unit[0] in _REGISTER_FILES) if info.variant else frozenset()
             events.append(Event(counter, "smem" if klass.unit == "smem" else "translation", sources))
@@ -175,8 +191,9 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
                               Event(counter, "lds", registers if may_reach_lds else frozenset()))
             elif klass.lds_dma:  # before gfx10 the same event type as loads: they retire in order together
                 events.append(Event(counter, "lds_dma" if gfx10 else "vmem", frozenset({LDS_DMA})))
-            elif counter in STORE_COUNTERS or klass.kind == "cache":
-                events.append(Event(counter, "write" if counter in STORE_COUNTERS else "read", frozenset()))
+            elif counter in STORE_COUNTERS or klass.kind == "cache" or counter == "asynccnt":
+                kind = "write" if counter in STORE_COUNTERS else "async" if counter == "asynccnt" else "read"
+                events.append(Event(counter, kind, frozenset()))
             else:
                 kind = (klass.sampler or "read") if gfx10 else "vmem"
                 events.append(Event(counter, kind, registers, flat=flat))
@@ -185,8 +202,8 @@ def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: 
         elif klass.unit == "ds":
             marked = registers | ({LDS_STORE} if klass.kind in ("write", "write2", "atomic") else frozenset())
             events.append(Event(counter, klass.memory, marked))
-        elif klass.unit == "message":
-            events.append(Event(counter, "message", frozenset()))
+        elif klass.unit == "message":  # s_sendmsg_rtn writes its destination when the answer comes back
+            events.append(Event(counter, "message", registers))
         else:  # gfx12 barrier state queries and s_barrier_leave count as SMEM
             events.append(Event(counter, "smem", registers))
     return events
@@ -248,10 +265,12 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
         if klass.unit == "vmem" and klass.memory == "flat":
             as_lds = Access(tuple(events_of(info, target, True, instruction)), True)
         invalidates = instruction.mnemonic.startswith(_INVALIDATES)
+        lacked = instruction.mnemonic in absent_mnemonics(target)  # not assembled there: it waits for nothing
         shared.waits = WaitFacts(
-            wait_counts(instruction.mnemonic, instruction.operands, target), _built_in_expcnt_wait(instruction),
+            None if lacked else wait_counts(instruction.mnemonic, instruction.operands, target),
+            _built_in_expcnt_wait(instruction),
             invalidates, _reads_shared_aperture(instruction), _test_key(instruction), _bound(instruction),
-            (as_global, as_lds), klass.unit, invalidates or klass.unit in ("barrier", "return"))
+            (as_global, as_lds), klass.unit, invalidates or klass.unit in ("barrier", "return", "endpgm"))
     return shared.waits
 
 
@@ -269,7 +288,8 @@ class _Walk:
     tail_calls: frozenset[int]
     lds_places: _LdsPlaces  # where LDS DMAs write and DS instructions access, as far as the listing shows
     lds_read_follows: Callable[[int, int], bool]  # (barrier, latest LDS writer) -> may other waves read it
-    banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb: `v5` may name v261, so VGPRs are not tracked
+    banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb modes meet: `v5` may name v261, so VGPRs are not tracked
+    trap_handler: bool = False  # returns with s_rfe: entered by the hardware, returns to interrupted code
     maxima: dict[str, int] = field(default_factory=dict)  # the target's most outstanding events per counter
 
 
@@ -306,7 +326,7 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "read"))
         for unit in defs:
             entry = regs.get(unit)
-            if entry is None or unit[0] not in _REGISTER_FILES:
+            if entry is None or unit[0] not in _RESULT_FILES:
                 continue
             if name in LOAD_COUNTERS and access.starts(name, entry[2]):
                 continue  # loads of one type write their VGPRs in order
@@ -321,22 +341,43 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             store = lds_counter.regs.get(LDS_STORE) if lds_counter else None
             if lds_counter is not None and store is not None and walk.lds_read_follows(index, store[1]):
                 needs.append(Need(name, 0 if lds_counter.out_of_order else store[0], LDS_STORE, store[1], "barrier-lds"))
-        vm = state.get("vmcnt")
-        if not target.has_back_off_barrier and vm is not None and vm.pending:
-            producer = max((entry[1] for entry in vm.regs.values()), default=None)
-            needs.append(Need("vmcnt", 0, ("vmem", 0), producer, "barrier-vmem"))
+        if not target.has_back_off_barrier:
+            drained = {need.counter for need in needs if need.access == "barrier-lds"}  # said as a race already
+            for name in _BARRIER_DRAINED:
+                outstanding = state.get(name)
+                if outstanding is not None and outstanding.pending and name not in drained:
+                    producer = max((entry[1] for entry in outstanding.regs.values()), default=None)
+                    needs.append(Need(name, 0, ("memory", 0), producer, "barrier-drain"))
     if facts.invalidates:
         for name in ("vmcnt", "loadcnt"):
             loads = state.get(name)
             if loads is not None and loads.pending:
                 producer = max((entry[1] for entry in loads.regs.values()), default=None)
                 needs.append(Need(name, 0, ("vmem", 0), producer, "invalidate"))
+    if walk.trap_handler and info.klass.unit in ("return", "endpgm"):
+        needs.extend(_trap_exit_needs(index, info, state, walk))
     if walk.is_function and info.klass.unit == "return" and index not in walk.tail_calls:
         for name, counter in state.items():
             if name not in _NO_REGISTER_RESULTS and (counter.regs or counter.unknown):
                 unit = min(counter.regs) if counter.regs else ("v", 0)
                 producer = counter.regs[unit][1] if counter.regs else None
                 needs.append(Need(name, 0, unit, producer, "return"))
+    return needs
+
+
+def _trap_exit_needs(index: int, info: DefUse, state: State, walk: _Walk) -> list[Need]:
+    """A trap handler's exit: at `s_rfe` the interrupted code resumes and cannot know of results still
+    coming into registers; at `s_rfe` and `s_endpgm` messages must have gone out."""
+    needs = []
+    returns = info.klass.unit == "return" and walk.kernel.instructions[index].mnemonic.startswith("s_rfe")
+    for name, counter in state.items():
+        results = [unit for unit, entry in counter.regs.items() if unit[0] in _RESULT_FILES
+                   and entry[2] not in _SOURCE_LOCKS] if returns and name not in _NO_REGISTER_RESULTS else ()
+        if results:
+            unit = min(results)
+            needs.append(Need(name, 0, unit, counter.regs[unit][1], "trap-return"))
+        elif (returns or info.klass.unit == "endpgm") and counter.pending and "message" in counter.types:
+            needs.append(Need(name, 0, ("message", 0), None, "message"))
     return needs
 
 
@@ -350,8 +391,10 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
         counts = facts.counts
         if counts is not None and facts.unit == "wait":
             report.states_before[index] = dict(state)
-            # when a translation is done (xcnt) is inferred, not known: never called useless
-            if counts and "xcnt" not in counts and not any(_retires(state[name], count) for name, count in counts.items()):
+            # when a translation is done (xcnt) is inferred, not known, and not all that gfx1250 counts on
+            # asynccnt is modelled (the async barrier arrive): never called useless
+            if counts and counts.keys().isdisjoint(("xcnt", "asynccnt")) and not any(
+                    _retires(state[name], count) for name, count in counts.items()):
                 report.useless_waits.append(index)
             for name, count in counts.items():
                 state[name] = state[name].waited(count)
@@ -370,13 +413,14 @@ def _walk_block(state: State, start: int, stop: int, walk: _Walk, report: WaitRe
                 if need.access in LDS_DMA_UNPROVEN:  # said once; the loads' own registers stay tracked
                     state[need.counter] = replace(state[need.counter], regs={
                         unit: entry for unit, entry in state[need.counter].regs.items() if unit[0] != "lds_dma"})
-                elif need.access != "barrier-vmem":  # a policy, not a dependency: never assumed to drain
+                elif need.access != "barrier-drain":  # a policy, not a dependency: never assumed to drain
                     state[need.counter] = state[need.counter].waited(need.count)
         if facts.unit == "call":
-            # an LLVM callee waits for everything but stores before it returns: its stores may be in
-            # flight. A hand-written subroutine may leave anything in flight: a later wait is never useless.
+            # an LLVM callee waits for everything but stores (and asynchronous LDS copies) before it
+            # returns: they may be in flight. A hand-written subroutine may leave anything in flight: a
+            # later wait is never useless.
             for name in state:
-                stores = name in STORE_COUNTERS
+                stores = name in _LEFT_BY_CALLEES
                 state[name] = Counter(maxima[name] if stores else 0, frozenset({"write"}) if stores else frozenset(),
                                       unseen=True)
             continue
@@ -403,7 +447,7 @@ def _idle(state: State) -> bool:
     return not any(counter.regs or counter.unknown for counter in state.values())
 
 
-_ACCESS_COUNTERS = ("loadcnt", "storecnt", "samplecnt", "bvhcnt")
+_ACCESS_COUNTERS = ("loadcnt", "storecnt", "samplecnt", "bvhcnt", "asynccnt")
 
 
 def _translated(state: State) -> None:
@@ -722,6 +766,8 @@ class WaitcntAnalysis(Analysis):
         def_use = manager.get(DefUseAnalysis)
         if target is None or def_use is None:
             return None
+        if def_use.instructions is not kernel.instructions:  # gfx1250: the VGPRs the banks select
+            kernel = replace(kernel, instructions=def_use.instructions)
         cfg = manager.get(CFGAnalysis)
         blocks, starts = cfg.blocks, cfg.starts
         per_instruction = def_use.per_instruction
@@ -752,7 +798,7 @@ class WaitcntAnalysis(Analysis):
                      is_function, flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
-                     "s_set_vgpr_msb" in mnemonics, maxima)
+                     def_use.banks_unknown, any(m.startswith("s_rfe") for m in mnemonics), maxima)
 
         def initial() -> State:
             # a function starts with the caller's events in flight (stores write no register)

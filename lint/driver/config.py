@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 CONFIG_FILE = ".amdgpu-lint.toml"
 KNOWN_KEYS = {"mcpu", "select", "ignore", "include-dirs", "defsym", "fail-on", "severity", "min-waves", "baseline",
               "per-file-ignores", "latency-table", "extend-select", "exclude", "extend-exclude", "compiler",
-              "compile-flags", "hip-suffixes", "trust-repository-compiler"}
+              "compile-flags", "hip-suffixes", "trust-repository-compiler", "assembler", "assembler-compat"}
+
+
+#: Assemblers whose reading of the macro language a file may ask for (.altmacro's bare parameter names).
+ASSEMBLER_COMPAT = ("llvm14", "llvm22")
 
 
 class ConfigError(ValueError):
@@ -47,6 +51,8 @@ class Config:
     compile_flags: list[str] = field(default_factory=list)
     hip_suffixes: list[str] = field(default_factory=list)  # more suffixes compiled as HIP (".cpp", ".cu")
     trust_repository_compiler: bool = False  # in the user's own configuration: a repository may name the compiler
+    assembler: str | None = None  # run on assembly files ("none": not run); a repository's only when trusted
+    assembler_compat: str | None = None  # "llvm14" or "llvm22": whose macro reading (None: by code object version)
 
 
 def _string_list(value: Any, key: str, path: Path) -> list[str]:
@@ -99,6 +105,10 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
         if not isinstance(table["compiler"], str):
             raise ConfigError(f"{path}: 'compiler' must be a program name or path")
         config.compiler = table["compiler"]
+    if "assembler" in table:
+        if not isinstance(table["assembler"], str):
+            raise ConfigError(f"{path}: 'assembler' must be a program name, a path or \"none\"")
+        config.assembler = table["assembler"]
     flags = table.get("compile-flags", [])
     if isinstance(flags, str):
         import shlex
@@ -109,6 +119,10 @@ def _from_table(table: dict[str, Any], path: Path) -> Config:
     config.compile_flags = flags
     config.hip_suffixes = _string_list(table.get("hip-suffixes", []), "hip-suffixes", path)
     config.trust_repository_compiler = table.get("trust-repository-compiler") is True
+    if "assembler-compat" in table:
+        if table["assembler-compat"] not in ASSEMBLER_COMPAT:
+            raise ConfigError(f"{path}: 'assembler-compat' must be one of {', '.join(map(repr, ASSEMBLER_COMPAT))}")
+        config.assembler_compat = table["assembler-compat"]
     if "fail-on" in table:
         config.fail_on = _severity(table["fail-on"], "fail-on", path)
     severity = table.get("severity", {})

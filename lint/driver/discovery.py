@@ -1,5 +1,6 @@
-"""Which files a `check`, `report` or `baseline` run lints: paths named, globs, and the assembly
-found below directories, less what `exclude`/`extend-exclude` and git's ignore rules leave out.
+"""Which files a `check`, `report` or `baseline` run lints: paths named, globs, and the assembly and HIP/OpenCL
+sources (`.hip`, `.cl` and the configured `hip-suffixes`) found below directories, less what
+`exclude`/`extend-exclude` and git's ignore rules leave out.
 
 Like ruff: a file named on the command line is always linted; exclusion and `.gitignore` apply
 only to what is found by walking a directory.
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
-#: objects are linted when named explicitly)
+#: objects are linted when named explicitly), and HIP and OpenCL sources (frontend/inputs.py's SOURCE_SUFFIXES)
 DIRECTORY_SUFFIXES = (".s", ".S", ".asm", ".amdgcn")
+#: the configured `hip-suffixes` that apply in a directory, given the names of the files in it
+HipSuffixes = Callable[[Path, Sequence[str]], Sequence[str]]
 #: directories never walked unless `exclude` says otherwise (version control, environments)
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node_modules", "__pypackages__", "__pycache__")
 _GLOB_CHARACTERS = frozenset("*?[")
@@ -78,15 +81,19 @@ class _Filter:
         return all(self.keeps(self.root.joinpath(*below[: depth + 1])) for depth in range(len(below)))
 
 
-def walk(root: Path, exclude: Iterable[Pattern]) -> list[Path]:
-    """Lintable files below `root`, sorted, without excluded or git-ignored files and directories."""
+def walk(root: Path, exclude: Iterable[Pattern], hip_suffixes: HipSuffixes | None = None) -> list[Path]:
+    """Lintable files below `root`, sorted, without excluded or git-ignored files and directories. `hip_suffixes`
+    says which more suffixes are HIP sources in a directory (it is asked about each directory before those below)."""
+    from ..frontend.inputs import SOURCE_SUFFIXES
+
     kept = _Filter(root, exclude).keeps
     found = []
     for directory, subdirectories, names in os.walk(root):
         here = Path(directory)
         subdirectories[:] = [name for name in subdirectories if kept(here / name)]
+        wanted = (*DIRECTORY_SUFFIXES, *SOURCE_SUFFIXES, *(hip_suffixes(here, names) if hip_suffixes else ()))
         found += [here / name for name in names
-                  if Path(name).suffix in DIRECTORY_SUFFIXES and (here / name).is_file() and kept(here / name)]
+                  if Path(name).suffix in wanted and (here / name).is_file() and kept(here / name)]
     return sorted(found)
 
 
@@ -97,24 +104,25 @@ def literal_root(pattern: str) -> Path:
     return Path(*parts[:literal]) if literal else Path(".")
 
 
-def expand(text: str, exclude: Iterable[Pattern]) -> list[Path]:
+def expand(text: str, exclude: Iterable[Pattern], hip_suffixes: HipSuffixes | None = None) -> list[tuple[Path, bool]]:
     """The files below a directory, or those a glob matches (assembly and the other inputs;
-    directories among the matches walked); what is excluded or git-ignored below either is left out."""
+    directories among the matches walked), each with whether it was found by walking a directory (not
+    named by the glob); what is excluded or git-ignored below either is left out."""
     if Path(text).is_dir():
-        return walk(Path(text), exclude)
+        return [(path, True) for path in walk(Path(text), exclude, hip_suffixes)]
     import glob
 
     from ..frontend.inputs import INPUT_SUFFIXES
 
     patterns = tuple(exclude)
     keeps = _Filter(literal_root(text), patterns).keeps_with_parents
-    files: list[Path] = []
+    files: list[tuple[Path, bool]] = []
     for match in sorted(glob.glob(text, recursive=True)):
         matched = Path(match)
         if not keeps(matched):
             continue
         if matched.is_dir():
-            files += walk(matched, patterns)
+            files += [(path, True) for path in walk(matched, patterns, hip_suffixes)]
         elif matched.suffix in DIRECTORY_SUFFIXES + INPUT_SUFFIXES:
-            files.append(matched)
+            files.append((matched, False))
     return files

@@ -9,18 +9,20 @@ from functools import partial
 from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
-from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value
+from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value, start_assembler
 from ..frontend.source import read_source, split_lines
 from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Note, QuotedLines, Severity, quoted_lines
 from ..model.ir import Instruction, Kernel, Module, ReadProblem, SourceFile
 from ..model.nodes import LocalRef, Sym
-from ..rules import RULES
+from ..rules import RULES, assembler_error
 from .rule import KernelContext, ModuleContext, Rule
 from .suppressions import Suppressions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ..frontend.assembler import Assembler, AssemblerRun
 
 
 class SelectionError(ValueError):
@@ -79,13 +81,17 @@ class FileResult:
     error: str | None = None  # the file could not be read at all
     quoted: dict[str, QuotedLines] = field(default_factory=dict)  # the lines findings point at, when no module is kept
     skipped: str | None = None  # why the file was not linted: a note, not a failure
+    notes: tuple[str, ...] = ()  # how its listing was made differently (a compile's added flags), each naming
+    # the input: said once
+    assembler: Assembler | None = None  # the user's assembler, when the file was linted with it
 
     def without_module(self) -> FileResult:
         """What an output needs once the module is dropped: the findings and the lines they point at."""
         if self.module is None:
             return self
         quoted = {**quoted_lines(self.diagnostics, self.module.sources), **self.quoted}  # moved to source lines: kept
-        return FileResult(self.path, None, self.diagnostics, self.error, quoted)
+        return FileResult(self.path, None, self.diagnostics, self.error, quoted, notes=self.notes,
+                          assembler=self.assembler)
 
 
 #: directives only AMDGPU assembly has (target, kernel descriptor, metadata, code object)
@@ -113,17 +119,18 @@ def skipped_unless_amdgpu(result: FileResult) -> FileResult:
     return result
 
 
-def run_rules(module: Module, rules: list[Rule], processes: int = 1) -> list[Diagnostic]:
+def run_rules(module: Module, rules: list[Rule], processes: int = 1, assembled: AssemblerRun | None = None) -> list[Diagnostic]:
     """Module and kernel rules, then inline suppressions (and the rule reporting unused ones). With two
-    `processes`, a forked copy lints the first half of the kernels (by instructions)."""
+    `processes`, a forked copy lints the first half of the kernels (by instructions). `assembled`: the user's
+    assembler running on the file, read once the kernels are linted."""
     kernel_rules = [rule for rule in rules if rule.scope == "kernel"]
     if processes < 2 or not kernel_rules or len(module.kernels) < 2:
-        return _module_rules(module, rules, _kernel_rules(module, module.kernels, kernel_rules))
+        return _module_rules(module, rules, _kernel_rules(module, module.kernels, kernel_rules), assembled)
     from .forks import in_two
 
     linted = in_two(partial(_kernel_rules, module, rules=kernel_rules), module.kernels,
                     [len(kernel.instructions) for kernel in module.kernels])
-    return _module_rules(module, rules, linted)
+    return _module_rules(module, rules, linted, assembled)
 
 
 def _kernel_rules(module: Module, kernels: list[Kernel], rules: list[Rule]) -> list[Diagnostic]:
@@ -135,13 +142,21 @@ def _kernel_rules(module: Module, kernels: list[Kernel], rules: list[Rule]) -> l
     return diagnostics
 
 
-def _module_rules(module: Module, rules: list[Rule], kernel_diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Module rules, then inline suppressions over everything (and the rule reporting unused ones)."""
+def _module_rules(module: Module, rules: list[Rule], kernel_diagnostics: list[Diagnostic],
+                  assembled: AssemblerRun | None = None) -> list[Diagnostic]:
+    """Module rules (the assembler's messages among them), then inline suppressions over everything (and the rule
+    reporting unused ones)."""
     diagnostics: list[Diagnostic] = []
-    for rule in rules:
-        if rule.scope == "module":
-            diagnostics.extend(rule.check(ModuleContext(module, rule)))
+    module.assembled = assembled
+    try:
+        for rule in rules:
+            if rule.scope == "module":
+                diagnostics.extend(rule.check(ModuleContext(module, rule)))
+    finally:
+        module.assembled = None
     diagnostics += kernel_diagnostics
+    if assembled is not None:
+        diagnostics = assembler_error.deduplicated(diagnostics, module.path)
     suppressions = Suppressions(module.sources)
     diagnostics = suppressions.apply(diagnostics)
     known = frozenset(r.name for r in RULES) | frozenset(r.code for r in RULES)
@@ -196,7 +211,7 @@ def worth_sharing(source: SourceFile | None, processes: int) -> int:
 
 
 def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Rule],
-                       processes: int = 1) -> tuple[Module, list[Diagnostic]]:
+                       processes: int = 1, assembled: AssemblerRun | None = None) -> tuple[Module, list[Diagnostic]]:
     """Build and lint with each kernel's rules run as soon as the kernel is complete; the module keeps of a
     linted kernel only what module rules read (its instructions naming a label not defined yet). When the rest of
     the file changes what a kernel was linted with, the file is built and linted again all at once. With two
@@ -218,14 +233,15 @@ def run_rules_streamed(source: SourceFile, options: BuildOptions, rules: list[Ru
             try:
                 _, copied, copy_reads = copy.result()
             except CopyFailed:
-                return run_rules_streamed(source, options, rules)  # what failed there fails here, as without a copy
+                return run_rules_streamed(source, options, rules, 1, assembled)  # what failed there fails here, as without a copy
             found.update(copied)
             all_reads.append(copy_reads)
         if module is None:
             continue
         if early and not all(same_value(module.symbols.get(name), value) for read in all_reads for name, value in read.items()):
             continue
-        return module, _module_rules(module, rules, [diagnostic for number in sorted(found) for diagnostic in found[number]])
+        linted = [diagnostic for number in sorted(found) for diagnostic in found[number]]
+        return module, _module_rules(module, rules, linted, assembled)
     raise AssertionError("a build without early kernels is always safe")
 
 
@@ -327,9 +343,9 @@ def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], select
 
 
 def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
-               keep_module: bool = True, processes: int = 1) -> list[FileResult]:
+               keep_module: bool = True, processes: int = 1, buffer: str | None = None) -> list[FileResult]:
     """Lint any input: assembly (skipped with a note when it is CPU assembly), or LLVM IR / code objects /
-    Triton entries turned into assembly."""
+    Triton entries turned into assembly; a HIP or OpenCL source's unsaved `buffer` text instead of the file."""
     from ..frontend import inputs
 
     if not inputs.is_other_input(path) and not inputs.is_source_input(path, options):
@@ -337,7 +353,7 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
     from ..frontend.compile import CompileError
 
     try:
-        prepared = inputs.prepare(path, options)
+        prepared = inputs.prepare(path, options, buffer)
     except OSError as error:
         return [FileResult(str(path), None, [], f"{path}: cannot read: {error.strerror or error}")]
     except CompileError as error:
@@ -348,10 +364,11 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
         return [lint_source(source, options, rules, selection)]
     results = []
     for item in prepared:
-        result = lint_source(item.source, item.options, rules, selection)
+        result = lint_source(item.source, replace(item.options, assembler=None), rules, selection)  # made, not written
         result.diagnostics = [_shown_only(d) for d in result.diagnostics]
         if item.generated:
             result.diagnostics = [_with_origin(d, item) for d in result.diagnostics]
+        result.notes = tuple(f"{item.origin}: {note}" for note in item.notes)
         results.append(result)
     return results
 
@@ -384,11 +401,17 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
     module keeps little of it (memory bounded by the largest kernel, not the file), and a long file may be
     shared by `processes` (`run_rules_streamed`)."""
     processes = worth_sharing(source, processes)
-    if keep_module:
-        module = build_module(source, options)
-        diagnostics = run_rules(module, rules, processes)
-    else:
-        module, diagnostics = run_rules_streamed(source, options, rules, processes)
+    assembler = options.assembler if any(rule.name == assembler_error.NAME for rule in rules) else None
+    assembled = start_assembler(source, options) if assembler is not None else None
+    try:
+        if keep_module:
+            module = build_module(source, options)
+            diagnostics = run_rules(module, rules, processes, assembled)
+        else:
+            module, diagnostics = run_rules_streamed(source, options, rules, processes, assembled)
+    finally:
+        if assembled is not None:
+            assembled.close()
     if selection is not None:
         diagnostics = _per_file_ignored(_apply_severities(diagnostics, selection), selection)
     quoted: dict[str, QuotedLines] = {}
@@ -409,4 +432,4 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
         lines: dict[str, LineSource] = {**module.sources, **quoted}
         keys = finding_keys(diagnostics, lines, legacy=ROOT_ENTRY not in options.baseline)
         diagnostics = [d for d, key in zip(diagnostics, keys, strict=True) if key not in known]
-    return FileResult(source.path, module, diagnostics, quoted=quoted)
+    return FileResult(source.path, module, diagnostics, quoted=quoted, assembler=assembler)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from functools import partial
 
 from ..analyses.cfg import CFGAnalysis
-from ..analyses.launch import fill
 from ..analyses.liveness import LivenessAnalysis
 from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
+from ..analyses.perfmodel.launch import fill
 from ..analyses.resources import KernelResources, ResourceAnalysis
 from ..model.ir import Kernel, Module, Provenance
 from .linter import worth_sharing
@@ -129,18 +129,45 @@ def resource_report(module: Module, target: Target, resources: KernelResources) 
     }
     launch = module.options.launch if module.options is not None else None
     if launch is not None:
-        report["launch"] = fill(launch, target, occupancy.workgroups_per_cu, resources.cumode).to_json()
+        report["launch"] = fill(launch, target, occupancy, resources.cumode).to_json()
     return report
 
 
+def performance_record(module: Module, kernel: Kernel, report: dict[str, Any], *, trip_counts: dict[str, int],
+                       taken: dict[str, str], kernargs: dict[str, int]) -> dict[str, Any] | None:
+    """What `amdgpu-lint baseline` records of a kernel's speed (None: nothing the model can say): its main loop's
+    cycles per trip (analyses/perfmodel/mainloop.py) with the options it was measured under, and a whole launch's
+    predicted milliseconds when the module has a launch and the simulation predicts them."""
+    from ..analyses.perfmodel.mainloop import main_loop_cost
+
+    if not kernel.is_kernel or "waves_per_cu" not in report:
+        return None
+    cost = main_loop_cost(module, kernel, report["waves_per_cu"] or 4, trip_counts=trip_counts, taken=taken,
+                          kernargs=kernargs)
+    if cost is None:
+        return None
+    record = cost.to_json() | {name: value for name, value in (
+        ("trip_counts", trip_counts), ("taken", taken), ("kernargs", kernargs)) if value}
+    if module.options is not None and module.options.launch is not None:
+        simulated = dict(report)
+        add_simulation(module, kernel, simulated, waves=None, trip_counts=trip_counts, taken=taken, kernargs=kernargs)
+        for part in ("simulation", "launch"):
+            milliseconds = (simulated.get(part) or {}).get("predicted_ms")
+            if isinstance(milliseconds, (int, float)):
+                record["predicted_ms"] = milliseconds
+                break
+    return record
+
+
 def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, waves: int | None,
-                   trip_counts: dict[str, int], taken: set[str]) -> None:
+                   trip_counts: dict[str, int], taken: dict[str, str], kernargs: dict[str, int]) -> None:
     """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report."""
-    from ..analyses.simulator import hot_lines, line_stalls, simulate
+    from ..analyses.perfmodel.simulator import hot_lines, line_stalls, simulate
 
     if not kernel.is_kernel:
         return
-    result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken)
+    result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken,
+                      kernargs=kernargs)
     if result is not None:
         executed = {(kernel.instructions[index].where.path, kernel.instructions[index].where.line)
                     for index in set(result.path.indices)}

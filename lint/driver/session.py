@@ -9,7 +9,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -19,8 +19,8 @@ from ..frontend.source import split_lines
 from ..model.devices import DEVICES, Launch, find_device, parse_grid
 from ..model.diagnostics import Severity
 from ..model.targets import UnknownTarget, parse_target_id
-from .config import Config, find_config, named_config
-from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, Pattern, expand, is_glob, literal_root
+from .config import CONFIG_FILE, Config, find_config, named_config
+from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, HipSuffixes, Pattern, expand, is_glob, literal_root
 from .forks import CopyFailed, ForkedCopy, fork_copy
 from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, skipped_unless_amdgpu
 
@@ -64,6 +64,7 @@ class Flags:
     includers: bool = False  # also lint the assembly files that include a named file (see with_includers)
     compiler: str | None = None  # --compiler: the HIP/OpenCL compiler
     trust_repository_compiler: bool = False  # --trust-repository-compiler: a repository's `compiler =` may run
+    assembler: str | None = None  # --assembler: the assembler run alongside the lint ("none": none)
     locations: str = "source"  # findings on a -g listing: at its source lines, or on the "listing"
 
 
@@ -144,21 +145,50 @@ def _config_in(directory: Path, flags: Flags) -> Config:
 
 
 def _compiling(flags: Flags, config: Config) -> dict[str, Any]:
-    """How HIP and OpenCL inputs are compiled: the compiler the command line or the user's own configuration names,
-    a repository's only where the user trusts it (else a note says it was not used)."""
+    """How HIP and OpenCL inputs are compiled, and which assembler checks assembly: the compiler the command line or
+    the user's own configuration names (for the assembler also `$AMDGPU_LINT_ASSEMBLER`), a repository's only where the
+    user trusts it (else a note says the compiler was not used; the default assembler runs instead); the user's own
+    `compile-flags`, then the governing configuration's, a repository's kept to the allow-list unless the user trusts
+    it (a note names what was left out)."""
     from .config import user_config, user_config_path
 
     own = user_config(user_config_path()) if flags.use_config else Config()
+    users = config.path == user_config_path()
+    trusted = users or own.trust_repository_compiler or flags.trust_repository_compiler
+    trust = (f"allow it with trust-repository-compiler = true in {user_config_path()} or "
+             "--trust-repository-compiler")
     compiler, notes = flags.compiler or own.compiler, []
     if config.compiler and compiler is None:
-        if own.trust_repository_compiler or flags.trust_repository_compiler or config.path == user_config_path():
+        if trusted:
             compiler = config.compiler
         else:
             notes.append(f"{config.path} names the compiler '{config.compiler}': not run (a linted repository does "
-                         "not choose the program that runs; allow it with trust-repository-compiler = true in "
-                         f"{user_config_path()} or --trust-repository-compiler)")
-    return {"compiler": compiler, "compile_flags": tuple(config.compile_flags),
-            "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes)}
+                         f"not choose the program that runs; {trust})")
+    compile_flags = [] if users else list(own.compile_flags)
+    if trusted or config.path is None:
+        compile_flags += config.compile_flags
+    else:
+        from ..frontend.compile import allowed_flags
+
+        kept = allowed_flags(config.compile_flags, config.path.parent)
+        compile_flags += kept.flags
+        if kept.dropped:
+            notes.append(f"{config.path}: compile-flags {', '.join(kept.dropped)} left out (a linted repository does "
+                         f"not choose what the compiler loads or runs; {trust})")
+    assembler = flags.assembler or os.environ.get("AMDGPU_LINT_ASSEMBLER") or own.assembler
+    if config.assembler and assembler is None and trusted:
+        assembler = config.assembler
+    found = None
+    if assembler is None or assembler.strip().lower() != "none":  # nothing to import for none
+        from ..frontend.assembler import find_assembler
+
+        try:
+            found = find_assembler(assembler)
+        except LookupError as error:
+            raise UsageError(f"{error} (named by --assembler, $AMDGPU_LINT_ASSEMBLER or assembler = in the "
+                             "configuration; 'none' runs none)") from None
+    return {"compiler": compiler, "compile_flags": tuple(compile_flags),
+            "hip_suffixes": tuple(config.hip_suffixes), "input_notes": tuple(notes), "assembler": found}
 
 
 def settings_for(path: Path, flags: Flags) -> Settings:
@@ -174,6 +204,7 @@ def settings_for(path: Path, flags: Flags) -> Settings:
         baseline=_read_baseline(flags.baseline or config.baseline, config) if flags.use_baseline else None,
         latency_table=_latency_table(flags.latency_table or config.latency_table),
         locations=flags.locations,
+        assembler_compat=config.assembler_compat,
         **_compiling(flags, config),
     )
     if flags.select:
@@ -199,32 +230,55 @@ def exclusions(directory: Path, flags: Flags) -> list[Pattern]:
             + [Pattern(glob, Path.cwd()) for glob in _comma_list(flags.extend_exclude)])
 
 
-def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None]]:
-    """Files named, what globs match, and the assembly found below directories named, in order, each
-    with what is wrong with it: a path that does not exist or is no regular file, or a glob that matches
-    nothing, is kept with its problem (reported, while the rest is still linted). Finding no file at all is a usage
-    error, so a run pointed at the wrong place fails."""
-    files: list[tuple[Path, str | None]] = []
+def _hip_suffixes(flags: Flags) -> HipSuffixes:
+    """The `hip-suffixes` of the configuration that governs each directory a walk enters: where one of its files
+    may be a configuration, that is read, else its parent's answer stands (a walk asks about parents first)."""
+    known: dict[str, tuple[str, ...]] = {}  # by the directory's path as the walk names it
+
+    def suffixes(directory: Path, names: Sequence[str]) -> tuple[str, ...]:
+        here = str(directory)
+        if here not in known:
+            parent = os.path.dirname(here)
+            inherited = known.get(parent) if parent != here else None
+            if inherited is None or CONFIG_FILE in names or "pyproject.toml" in names or flags.config_file \
+                    or not flags.use_config:
+                inherited = tuple(_config_in(directory, flags).hip_suffixes)
+            known[here] = inherited
+        return known[here]
+
+    return suffixes
+
+
+def collect_files(paths: list[str], flags: Flags) -> list[tuple[Path, str | None, bool]]:
+    """Files named, what globs match, and the assembly and HIP/OpenCL sources found below directories named, in
+    order, each with what is wrong with it and whether it was found by walking a directory: a path that does not
+    exist or is no regular file, or a glob that matches nothing, is kept with its problem (reported, while the
+    rest is still linted). Finding no file at all is a usage error, so a run pointed at the wrong place fails."""
+    files: list[tuple[Path, str | None, bool]] = []
     for text in paths:
         path = Path(text)
         if path.is_dir():
-            files += [(found, None) for found in expand(text, exclusions(path, flags))]
+            files += [(found, None, walked) for found, walked in expand(text, exclusions(path, flags), _hip_suffixes(flags))]
         elif path.exists() and not path.is_file():  # a device or a pipe: /dev/zero would be read forever
-            files.append((path, f"{text}: not a regular file"))
+            files.append((path, f"{text}: not a regular file", False))
         elif path.exists() or path.is_symlink():
-            files.append((path, None))
+            files.append((path, None, False))
         elif is_glob(text):
-            matched = expand(text, exclusions(literal_root(text), flags))
-            files += [(found, None) for found in matched] or [(path, f"{text}: no file matches")]
+            matched = expand(text, exclusions(literal_root(text), flags), _hip_suffixes(flags))
+            files += [(found, None, walked) for found, walked in matched] or [(path, f"{text}: no file matches", False)]
         else:
-            files.append((path, f"{text}: no such file or directory"))
+            files.append((path, f"{text}: no such file or directory", False))
     if not files:
-        raise UsageError(f"no input files in {', '.join(paths)} (looked for {', '.join(DIRECTORY_SUFFIXES)})")
+        raise UsageError(f"no input files in {', '.join(paths)} (looked for {', '.join(DIRECTORY_SUFFIXES)}, "
+                         ".hip and .cl)")
     return files
 
 
 _INCLUDE = re.compile(r'^[ \t]*(?:\.include|#[ \t]*include)[ \t]+["<]?([^"<>\s]+)', re.MULTILINE)
 NOT_INCLUDED = "a header no assembly file includes"
+#: why a HIP or OpenCL source found in a directory is not linted without a target (a note, not an error)
+NO_TARGET = ("HIP and OpenCL sources are compiled for a target: pass --mcpu gfx942 (or set mcpu in the "
+             "configuration) to lint them")
 
 
 def _assembly_files() -> list[Path]:
@@ -267,7 +321,7 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
     """The named files, then the repository's assembly files that include one of them (directly or
     through other headers). Returns the files to lint and the headers (named files that are not
     assembly) no file includes; a header is linted only as part of the files that include it."""
-    from ..frontend.inputs import is_other_input
+    from ..frontend.inputs import is_other_input, is_source_input
 
     named = {path.resolve() for path in files}
     includers, reached = [], set()
@@ -279,7 +333,8 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
         if hits:
             includers.append(candidate)
             reached |= hits
-    headers = [path for path in files if path.suffix not in DIRECTORY_SUFFIXES and not is_other_input(path)]
+    headers = [path for path in files if path.suffix not in DIRECTORY_SUFFIXES and not is_other_input(path)
+               and not is_source_input(path, settings_for(path, flags).options)]
     return [path for path in files if path not in headers] + includers, [h for h in headers if h.resolve() not in reached]
 
 
@@ -296,17 +351,22 @@ class Job:
 
 def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
     """A job per input file; bad selections and unknown processors are usage errors, up front."""
+    from ..frontend.inputs import is_source_input
     from ..rules import RULES
 
     found = collect_files(paths, flags)
     orphans: list[Path] = []
     if flags.includers:
-        files, orphans = with_includers([path for path, problem in found if problem is None], flags)
-        found = [(path, problem) for path, problem in found if problem is not None] + [(path, None) for path in files]
+        files, orphans = with_includers([path for path, problem, _ in found if problem is None], flags)
+        walked = {path for path, _, was_walked in found if was_walked}
+        found = ([entry for entry in found if entry[1] is not None]
+                 + [(path, None, path in walked) for path in files])
     jobs = [Job(path, settings_for(path, flags), (), skipped=NOT_INCLUDED) for path in orphans]
-    for path, problem in found:
+    for path, problem, was_walked in found:
         settings = checked_settings(path, flags)
-        jobs.append(Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES)), problem))
+        untargeted = was_walked and not settings.options.mcpu and is_source_input(path, settings.options)
+        jobs.append(Job(path, settings, tuple(rule.code for rule in settings.selection.enabled(RULES)), problem,
+                        skipped=NO_TARGET if untargeted else None))
     return jobs
 
 
@@ -337,7 +397,7 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     """Lint one input. With a cache directory, assembly files are looked up and stored. Results
     keep their module only when asked and uncached; else they carry the lines findings quote. A long
     assembly file may be shared by `processes`."""
-    from ..frontend.inputs import is_other_input
+    from ..frontend.inputs import is_other_input, is_source_input
     from ..rules import BY_CODE
 
     if job.problem:
@@ -346,7 +406,7 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
         return [FileResult(str(job.path), None, [], skipped=job.skipped)]
     rules = [BY_CODE[code] for code in job.rule_codes]
     settings = job.settings
-    if cache_directory is None or is_other_input(job.path):
+    if cache_directory is None or is_other_input(job.path) or is_source_input(job.path, settings.options):
         results = lint_input(job.path, settings.options, rules, settings.selection, keep_module, processes)
         return results if keep_module and cache_directory is None else [result.without_module() for result in results]
     from .cache import ResultCache
@@ -360,7 +420,10 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     cached = cache.load(key)
     if cached is not None:
         diagnostics, quoted = cached
-        return [FileResult(str(job.path), None, diagnostics, None, quoted)]
+        from ..rules import assembler_error
+
+        checked = settings.options.assembler if assembler_error.CODE in job.rule_codes else None
+        return [FileResult(str(job.path), None, diagnostics, None, quoted, assembler=checked)]
     (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False, processes=processes)
     if result.module is not None and result.error is None:
         included = [p for p in result.module.sources if p != result.path]
@@ -529,12 +592,14 @@ def check_text(path: str, text: str, flags: Flags) -> tuple[list[FileResult], li
     return [result], [settings.fail_on]
 
 
-def lint_saved(path: str, flags: Flags | None = None) -> list[FileResult]:
-    """Lint a file as saved, as `check` does (a HIP or OpenCL source: one result per target); results keep modules."""
+def lint_saved(path: str, flags: Flags | None = None, buffer: str | None = None) -> list[FileResult]:
+    """Lint a file as saved, as `check` does (a HIP or OpenCL source: one result per target, compiled from its
+    unsaved `buffer` text when given); results keep modules."""
     from ..rules import RULES
 
     settings = settings_for(Path(path), flags or Flags())
-    return lint_input(Path(path), settings.options, settings.selection.enabled(RULES), settings.selection)
+    return lint_input(Path(path), settings.options, settings.selection.enabled(RULES), settings.selection,
+                      buffer=buffer)
 
 
 def lint_buffer(path: str, text: str, flags: Flags | None = None) -> FileResult:

@@ -3,32 +3,45 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model.devices import Launch
 from ..model.expr import EvalError, Value, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import LocalRef, Statement, Sym
-from ..model.targets import Target, UnknownTarget, parse_target_id
+from ..model.targets import Target, UnknownTarget, old_spelling, parse_target_id
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
     AMDHSA_MAXIMA,
     MetadataError,
+    against_target,
     fill_descriptor_defaults,
     parse_kernel_code_t,
     parse_metadata_yaml,
+    read_v2_code_props,
     unusable_counts,
     usable_entry,
 )
-from .preprocessor import DEFAULT_STATEMENT_BUDGET, Emitted, PlainRun, Preprocessor, plain_block_texts
+from .preprocessor import (
+    CODE_OBJECT_V2_MARKS,
+    DEFAULT_EXPANSION_BUDGET,
+    DEFAULT_STATEMENT_BUDGET,
+    Emitted,
+    PlainRun,
+    Preprocessor,
+    plain_block_texts,
+)
 from .syntax import ParseFailure, parse_expressions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from .assembler import Assembler, AssemblerRun
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
@@ -43,7 +56,8 @@ class BuildOptions:
     mcpu: str | None = None
     include_dirs: list[str] = field(default_factory=list)
     defsyms: dict[str, Value] = field(default_factory=dict)
-    statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements expansion may produce per file
+    statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements per file, its own and what expansion makes
+    expansion_budget: int = DEFAULT_EXPANSION_BUDGET  # statements `.rept`, `.irp` and macros may make per file
     wg_size: tuple[int, int] | None = None  # launch work-group sizes (smallest, largest), overriding the kernel's
     launch: Launch | None = None  # grid and device, for the launch-fill analysis
     min_waves: int | None = None  # occupancy every kernel should reach
@@ -55,6 +69,10 @@ class BuildOptions:
     compile_flags: tuple[str, ...] = ()  # the configuration's flags for HIP/OpenCL inputs
     hip_suffixes: tuple[str, ...] = ()  # suffixes compiled as HIP besides .hip
     input_notes: tuple[str, ...] = ()  # what choosing them left out (a repository's compiler, refused flags)
+    assembler: Assembler | None = None  # the user's assembler, run on assembly files alongside the lint
+    #: whose reading of the macro language: "llvm22", "llvm14", or None (LLVM 14's once a code object v2
+    #: directive is assembled)
+    assembler_compat: str | None = None
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:
@@ -81,6 +99,21 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     return not any(text.startswith(_NON_HSA_MARKS) for text in source.lines.texts())
 
 
+def mentions_code_object_v2(source: SourceFile) -> bool:
+    """Whether the file has a code object v2 directive (`.hsa_code_object_version`/`.hsa_code_object_isa`),
+    in whatever `.if` branch."""
+    return ".hsa_code_object_" in source.text and any(
+        text.startswith(CODE_OBJECT_V2_MARKS) for text in source.lines.texts())
+
+
+def _predefined(target: Target, source: SourceFile, declared: tuple[str, int] | None) -> dict[str, int]:
+    """The assembler's predefined symbols; for a file with code object v2 directives also
+    `.option.machine_version_*`, which LLVM up to 14 defined from the target in that mode (MIOpen's macros
+    branch on them before the directives are reached)."""
+    symbols = target.generation_symbols(_is_hsa(source, declared))
+    return {**target.generation_symbols(False), **symbols} if mentions_code_object_v2(source) else symbols
+
+
 def resolve_target(
     declared: tuple[str, int] | None, path: str, mcpu: str | None, findings: list[Finding]
 ) -> Target | None:
@@ -92,10 +125,59 @@ def resolve_target(
         candidates.append((mcpu, Provenance(path, 1)))
     for text, where in candidates:
         try:
-            return parse_target_id(text)
+            target = parse_target_id(text)
         except UnknownTarget as error:
             findings.append(Finding("unknown-target", f"unknown processor '{error}' in target '{text}'", where))
+            continue
+        today = old_spelling(text) if declared and text == declared[0] else None
+        if today is not None:
+            findings.append(Finding("unknown-target", f"'{text}' is the target spelling of before 2020, which llvm-mc 22 "
+                                    f"refuses; read as '{today}' (write \"{_today(text, today)}\")", where))
+        return _with_mcpu_features(target, mcpu) if declared and text == declared[0] else target
     return None
+
+
+def _with_mcpu_features(target: Target, mcpu: str | None) -> Target:
+    """The target of `.amdgcn_target` with the features `--mcpu` adds for the same processor: those the directive does
+    not name (`--mcpu gfx1200:real-true16+`, `gfx1030:wavefrontsize64+`: options of the build, not of the target id)."""
+    given = _known_target(mcpu)
+    if given is None or given.name != target.name or not given.features:
+        return target
+    merged = {**given.features, **target.features}
+    return target if merged == target.features else replace(target, features=merged)
+
+
+def start_assembler(source: SourceFile, options: BuildOptions) -> AssemblerRun | None:
+    """The user's assembler started on the file for the target the build reads (`.amdgcn_target`, else `--mcpu`),
+    with its include directories and symbols; None without an assembler or a known target."""
+    if options.assembler is None:
+        return None
+    declared = _scan_target(source)
+    target = _known_target(declared[0]) if declared else None
+    target = _with_mcpu_features(target, options.mcpu) if target is not None else _known_target(options.mcpu)
+    if target is None:
+        return None
+    if declared and "--" in declared[0]:
+        triple = declared[0].rsplit("--", 1)[0]
+    else:
+        triple = "amdgcn-amd-amdhsa" if _is_hsa(source, declared) else "amdgcn-amd-amdpal"
+    from .assembler import start
+
+    return start(source.text, source.path, options.assembler, triple, target,
+                 [os.path.abspath(directory) for directory in options.include_dirs],
+                 {name: value for name, value in options.defsyms.items() if isinstance(value, int)})
+
+
+def _known_target(text: str | None) -> Target | None:
+    try:
+        return parse_target_id(text) if text else None
+    except UnknownTarget:
+        return None
+
+
+def _today(text: str, target_id: str) -> str:
+    """`text` (a target in the spelling of before 2020) with its processor part spelt as `target_id`."""
+    return f"{text.rsplit('--', 1)[0]}--{target_id}" if "--" in text else target_id
 
 
 @dataclass(slots=True)
@@ -104,6 +186,7 @@ class KernelCode:
 
     fields: dict[str, int | None]
     where: Provenance
+    lines: dict[str, Provenance]  # where each field is
 
 
 class _Builder:
@@ -246,16 +329,20 @@ class _Builder:
                     return
             for problem in unusable_counts(self.module.metadata or {}):
                 self.module.findings.append(Finding("parse-error", f"in .amdgpu_metadata: {problem}", where))
+        elif name == ".amd_amdgpu_hsa_metadata":
+            for kernel, props in read_v2_code_props(raw).items():
+                self.module.code_props_v2[kernel] = {
+                    key: (value, Provenance(where.path, where.line + 1 + offset, column, where.chain))
+                    for key, (value, offset, column) in props.items()}
         elif name == ".amd_kernel_code_t":
             fields, bad = parse_kernel_code_t(raw)
             for offset, text in bad:
                 line = Provenance(where.path, where.line + 1 + offset, 1, where.chain)
                 self.module.findings.append(Finding("parse-error", f"expected 'key = value' in .amd_kernel_code_t, found '{text}'", line))
-            values = {
-                key: self._evaluate_int(text, Provenance(where.path, where.line + 1 + offset, 1, where.chain))
-                for key, (offset, text) in fields.items()
-            }
-            self.code.append(KernelCode(values, where))
+            lines = {key: Provenance(where.path, where.line + 1 + offset, 1, where.chain)
+                     for key, (offset, _) in fields.items()}
+            values = {key: self._evaluate_int(text, lines[key]) for key, (_, text) in fields.items()}
+            self.code.append(KernelCode(values, where, lines))
 
     def _evaluate_int(self, text: str, where: Provenance, lookup: Callable[[str], Any] | None = None) -> int | None:
         """The integer value of `text` (None when it has none), symbols read by `lookup` (the preprocessor's)."""
@@ -377,6 +464,7 @@ class _Builder:
             else:
                 current = current or start_unnamed(item.where)
                 current.kernel_code_t = item.fields
+                current.kernel_code_where = {"": item.where, **item.lines}
                 current.is_kernel = True
         return [(start, k) for start, k in kernels if k.instructions or k.name in self.descriptors]
 
@@ -409,6 +497,9 @@ class _Builder:
                         "parse-error", f"'.amdhsa_{key}' is {value}, out of range (0 to {AMDHSA_MAXIMA[key]})",
                         directive_where))
                     value = None  # unknown: nothing is sized by it
+                refused = against_target(key, value, module.target)
+                if refused:
+                    module.findings.append(Finding("parse-error", refused, directive_where))
                 values[key] = value
             for missing in fill_descriptor_defaults(values, module.target):
                 module.findings.append(Finding("parse-error", f".amdhsa_kernel '{name}' lacks required '.amdhsa_{missing}'", where))
@@ -498,18 +589,21 @@ def build_module(source: SourceFile, options: BuildOptions,
     preprocessor = Preprocessor(
         options.include_dirs,
         options.defsyms,
-        predefined=target.generation_symbols(_is_hsa(source, declared)) if target else None,
+        predefined=_predefined(target, source, declared) if target else None,
         statement_budget=options.statement_budget,
+        expansion_budget=options.expansion_budget,
         functions=target_functions(target) if target else None,
         size_of=_size_function(target) if target else None,
         register_files=target.register_files if target else None,
+        bare_parameters=None if options.assembler_compat is None else options.assembler_compat != "llvm14",
     )
     triple = declared[0].rsplit("--", 1)[0] if declared and "--" in declared[0] else None
     module = Module(source.path, target, target_triple=triple, findings=findings, options=options)
     module.sources = preprocessor.sources
     module.symbols = preprocessor.symbols
     builder = _Builder(module, preprocessor)
-    if handle_kernels is not None and early and target is not None:
+    # a code object v2 metadata block comes after the kernels it describes: no kernel is handed on early
+    if handle_kernels is not None and early and target is not None and ".amd_amdgpu_hsa_metadata" not in source.text:
         ahead = _metadata_ahead(source)
         if ahead is not None:
             builder.early = _EarlyKernels(handle_kernels, *ahead,

@@ -44,6 +44,7 @@ class Prepared:
     described: str  # how the listing was made
     generated: bool = True  # the listing was written to a temp path
     target: str = ""  # the target a source was compiled for, where it was compiled for several (named in findings)
+    notes: tuple[str, ...] = ()  # what the compile had to do differently (flags it added), said once per file
 
 
 class InputError(Exception):
@@ -59,11 +60,11 @@ def is_source_input(path: Path, options: BuildOptions) -> bool:
     return path.suffix in SOURCE_SUFFIXES or path.suffix in options.hip_suffixes
 
 
-def prepare(path: Path, options: BuildOptions) -> list[Prepared]:
+def prepare(path: Path, options: BuildOptions, buffer: str | None = None) -> list[Prepared]:
     """Turn `path` into one or more assembly listings (an offload bundle holds several, a HIP or OpenCL source one
-    per target of `--mcpu`)."""
+    per target of `--mcpu`; a source's unsaved `buffer` text is compiled instead of the file, when given)."""
     if is_source_input(path, options):
-        return _from_source(path, options)
+        return _from_source(path, options, buffer)
     if path.suffix in IR_SUFFIXES:
         return [_from_ir(path, options)]
     if path.suffix == TRITON_SUFFIX:
@@ -134,7 +135,7 @@ def _first_line(text: str) -> str:
 # ---- HIP and OpenCL
 
 
-def _from_source(path: Path, options: BuildOptions) -> list[Prepared]:
+def _from_source(path: Path, options: BuildOptions, buffer: str | None = None) -> list[Prepared]:
     """One listing per target of `--mcpu` (comma-separated), compiled device-only (frontend/compile.py)."""
     from .compile import OPENCL_SUFFIXES, compile_listing, find_compiler, from_compile_database
 
@@ -153,11 +154,11 @@ def _from_source(path: Path, options: BuildOptions) -> list[Prepared]:
     notes = [*options.input_notes, *(f"{database}: {flag} left out" for flag in project.dropped)]
     prepared = []
     for cpu in targets:
-        listing, text = compile_listing(path, cpu, compiler, flags, opencl)
-        described = (f"compiled from {path} for {cpu} by {compiler.path} ({compiler.chosen})"
-                     + "".join(f"; {note}" for note in notes))
-        prepared.append(Prepared(split_lines(listing, text), replace(options, mcpu=None), str(path), described,
-                                 target=cpu if len(targets) > 1 else ""))
+        listing = compile_listing(path, cpu, compiler, flags, opencl, buffer)
+        described = (f"compiled from {path}{' as open in the editor' if buffer is not None else ''} for {cpu} by {compiler.path} "
+                     f"({compiler.chosen})" + "".join(f"; {note}" for note in [*notes, *listing.notes]))
+        prepared.append(Prepared(split_lines(listing.path, listing.text), replace(options, mcpu=None), str(path),
+                                 described, target=cpu if len(targets) > 1 else "", notes=listing.notes))
     return prepared
 
 
@@ -302,8 +303,10 @@ def _descriptor_directives(descriptor: bytes, target_cpu: str, sgpr_count: int |
     wave32 = bool(properties & (1 << 10)) and target is not None and target.major >= 10
     granule = target.vgpr_encoding_granule(32 if wave32 else 64) if target else 4
     blocks_sgprs = 0 if target is not None and target.major >= 10 else ((rsrc1 >> 6) & 0xF) * 8 + 8
-    # the counts include the reserved extras; those the target always reserves are added back
-    unavoidable = extra_sgprs(target, False, False, False) if target is not None else 0
+    # the counts include the reserved extras; those the target always reserves are added back, and the XNACK mask
+    # where the target id makes llvm-mc want `.amdhsa_reserve_xnack_mask 1` (xnack on or 'any')
+    xnack = target is not None and "xnack" in target.supported_features and target.features.get("xnack") is not False
+    unavoidable = extra_sgprs(target, False, False, xnack) if target is not None else 0
     lines = [
         f".amdhsa_group_segment_fixed_size {group}",
         f".amdhsa_private_segment_fixed_size {private}",
@@ -316,7 +319,7 @@ def _descriptor_directives(descriptor: bytes, target_cpu: str, sgpr_count: int |
     if target is not None and 7 <= target.major <= 10 and not target.is_gfx94_plus:
         lines.append(".amdhsa_reserve_flat_scratch 0")
     if target is not None and "xnack" in target.supported_features:
-        lines.append(".amdhsa_reserve_xnack_mask 0")
+        lines.append(f".amdhsa_reserve_xnack_mask {int(xnack)}")
     if target is not None and target.has_gfx90a_insts:
         lines.append(f".amdhsa_accum_offset {((rsrc3 & 0x3F) + 1) * 4}")
     if target is not None and target.major >= 10:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from ..model.ir import USER_SGPRS
 from ..model.targets import Target
@@ -127,6 +128,34 @@ def target_default(name: str, target: Target | None) -> int | None:
     if name == "workgroup_processor_mode":
         return int(target.major >= 10 and not features.get("cumode", False))
     return None
+
+
+#: descriptor directives llvm-mc refuses with architected flat scratch (gfx942, gfx950, gfx11+), and one it refuses without
+_NOT_WITH_ARCHITECTED = frozenset(("user_sgpr_private_segment_buffer", "user_sgpr_flat_scratch_init",
+                                   "system_sgpr_private_segment_wavefront_offset", "reserve_flat_scratch"))
+_ONLY_WITH_ARCHITECTED = frozenset(("enable_private_segment",))
+
+
+def against_target(name: str, value: int | None, target: Target | None) -> str | None:
+    """What llvm-mc 22 says of `.amdhsa_<name> <value>` on `target`; None where it accepts it."""
+    if target is None:
+        return None
+    if name in _NOT_WITH_ARCHITECTED and target.architected_flat_scratch:
+        return f"'.amdhsa_{name}' is not supported with architected flat scratch ({target.name})"
+    if name in _ONLY_WITH_ARCHITECTED and not target.architected_flat_scratch:
+        return f"'.amdhsa_{name}' needs architected flat scratch (gfx942, gfx950, gfx11+), which {target.name} has not"
+    if name != "reserve_xnack_mask":
+        return None
+    if target.major < 8:
+        return "'.amdhsa_reserve_xnack_mask' requires gfx8+"
+    xnack = target.features.get("xnack")
+    supported = "xnack" in target.supported_features
+    wanted = int(supported and xnack is not False)
+    if value is None or value == wanted:
+        return None
+    setting = "not a feature of " + target.name if not supported else (
+        "off (xnack-)" if xnack is False else "on (xnack+)" if xnack else "'any' (the target id names no setting)")
+    return f"'.amdhsa_reserve_xnack_mask {value}' does not match the target id: xnack is {setting}, so it must be {wanted}"
 
 
 def implied_user_sgpr_count(values: dict[str, Any]) -> int:
@@ -320,3 +349,64 @@ def parse_kernel_code_t(text: str) -> tuple[dict[str, tuple[int, str]], list[tup
             continue
         fields[match.group(1)] = (offset, match.group(2))
     return fields, bad
+
+
+#: Code properties of a code object v2 kernel (`.amd_amdgpu_hsa_metadata`'s `CodeProps`) that size it.
+V2_CODE_PROPS = ("GroupSegmentFixedSize", "PrivateSegmentFixedSize", "NumVGPRs", "NumSGPRs")
+_V2_KERNELS = re.compile(r"^[ \t{]*Kernels:", re.MULTILINE)
+_V2_ITEM = re.compile(r"^([ \t]*)-[ \t]", re.MULTILINE)
+_V2_NAME = re.compile(r"\bName:[ \t]*'?([\w.$@]+)")
+_V2_PROP = re.compile(r"\b(" + "|".join(V2_CODE_PROPS) + r"):[ \t]*(\d+)\b")
+
+
+def read_v2_code_props(text: str) -> dict[str, dict[str, tuple[int, int, int]]]:
+    """Each kernel's sizing `CodeProps` in a code object v2 `.amd_amdgpu_hsa_metadata` block, by name:
+    {key: (value, line offset in the block, column)}. LLVM 14 read flow mappings inside block sequences (as
+    MIOpen writes them), which YAML readers refuse, so the entries are found by their `-` items under
+    `Kernels:` and each entry's first `Name:` is its kernel."""
+    kernels = _V2_KERNELS.search(text)
+    if kernels is None:
+        return {}
+    items = list(_V2_ITEM.finditer(text, kernels.end()))
+    if not items:
+        return {}
+    indent = items[0].group(1)
+    starts = [item.start() for item in items if item.group(1) == indent] + [len(text)]
+    found: dict[str, dict[str, tuple[int, int, int]]] = {}
+    for start, end in pairwise(starts):
+        entry = text[start:end]
+        name = _V2_NAME.search(entry)
+        if name is None:
+            continue
+        props: dict[str, tuple[int, int, int]] = {}
+        for prop in _V2_PROP.finditer(entry):
+            at = start + prop.start()
+            props.setdefault(prop.group(1), (int(prop.group(2)), text.count("\n", 0, at), at - text.rfind("\n", 0, at)))
+        found[name.group(1)] = props
+    return found
+
+
+_V3_KERNELS = re.compile(r"^[ \t]*amdhsa\.kernels:", re.MULTILINE)
+
+
+def v3_key_position(text: str, kernel: str, key: str) -> tuple[int, int] | None:
+    """Where `key` of `kernel`'s entry is in an `.amdgpu_metadata` block's text: (line offset, column), or None."""
+    kernels = _V3_KERNELS.search(text)
+    if kernels is None:
+        return None
+    items = list(_V2_ITEM.finditer(text, kernels.end()))
+    if not items:
+        return None
+    indent = items[0].group(1)
+    starts = [item.start() for item in items if item.group(1) == indent]
+    ends = [*starts[1:], len(text)]
+    named = re.compile(r"\.name:[ \t]*['\"]?" + re.escape(kernel) + r"['\"]?[ \t]*$", re.MULTILINE)
+    wanted = re.compile(r"(?:^|[-\s{,])(" + re.escape(key) + r"):", re.MULTILINE)
+    for start, end in zip(starts, ends, strict=True):
+        if named.search(text, start, end):
+            found = wanted.search(text, start, end)
+            if found is None:
+                return None
+            at = found.start(1)
+            return text.count("\n", 0, at), at - text.rfind("\n", 0, at)
+    return None

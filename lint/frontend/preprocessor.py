@@ -38,6 +38,7 @@ from ..model.nodes import (
     within_register_files,
 )
 from ..model.targets import LARGEST_REGISTER_FILES
+from .register_symbols import RegisterSymbols
 from .source import read_source
 from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
 
@@ -58,8 +59,11 @@ MAX_EXPANSION_CHARS = 1 << 22
 EXPANSION_TEXT_BUDGET = 1 << 24
 #: Files that go through the C preprocessor before the assembler (clang's `.S` and `.sx`).
 CPP_SUFFIXES = (".S", ".sx")
-#: Upper bound on statements produced by expansion for one input file.
+#: Upper bound on the statements of one input file, its own lines and what expansion makes.
 DEFAULT_STATEMENT_BUDGET = 4_000_000
+#: Upper bound on the statements `.rept`, `.irp` and macro expansions make in one input file: seven lines of
+#: nested `.rept` make millions, and a statement costs about 200 bytes once built (1M: ~200 MB).
+DEFAULT_EXPANSION_BUDGET = 1_000_000
 
 #: Raw blocks: opening directive -> closing directive. Their lines are not assembly.
 RAW_BLOCKS = {
@@ -91,11 +95,21 @@ _DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".value": 2, "
                ".word": 4, ".quad": 8, ".8byte": 8}
 _SIZED_DIRECTIVES = frozenset(_DATA_SIZES) | {".zero", ".space", ".skip", ".fill", ".p2align", ".balign", ".align"}
 _BARE_PARAMETER = re.compile(r"(?<![\w.$\\])(\\?)([A-Za-z_.$][\w.$]*)&?")
+_CALL_FOLLOWS = re.compile(r"[ \t]*\(")  # what makes a name a keyword with a value: `vmcnt(0)`, `hwreg(...)`
 _MACRO_PARAM = re.compile(r"([A-Za-z_][\w]*)\s*(?::\s*(req|vararg))?\s*(?:=\s*(\"[^\"]*\"|[^,\s]+))?")
 _OPERATOR_CHARS = frozenset("+-*/%|&^<>=!~")
 _CPP = re.compile(r"#\s*([A-Za-z_]\w*)?\s*(.*)\Z")
 _DEFINED = re.compile(r"defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def _clobber_message(macro: str, clobbered: list[tuple[str, str]], text: str) -> str:
+    """What LLVM 22 makes of a line where .altmacro put parameter values in place of keywords."""
+    names = ", ".join(f"'{name}(' became '{value}('" for name, value in dict.fromkeys(clobbered))
+    return (f"macro '{macro}' has parameters named like keywords: under .altmacro LLVM 22 substitutes bare parameter "
+            f"names, so {names} and the line reads '{text.strip()}', which llvm-mc 22 rejects; LLVM 14 substituted "
+            "only '\\name' (assembler-compat = \"llvm14\" in the configuration reads the file that way): rename the "
+            "parameters, or write the statement outside .altmacro")
 
 
 class _ExpansionTooLarge(Exception):
@@ -187,7 +201,10 @@ _PLAIN_RUN_MAX = 4096
 
 #: Directives that go the general way: one opens a kernel scope; the builder evaluates the other as it
 #: arrives, with this layer's state as it stands after it (a PlainRun leaves the state after its last one).
-_NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version"))
+#: Directives only code object v2 files assemble (LLVM 14 and older did; LLVM 22 refuses them). In an
+#: active region they switch an undecided .altmacro reading to LLVM 14's.
+CODE_OBJECT_V2_MARKS = (".hsa_code_object_version", ".hsa_code_object_isa")
+_NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version", *CODE_OBJECT_V2_MARKS))
 
 
 #: The shapes of most distinct lines of a compiler listing (one per label or symbol), read without the statement
@@ -460,9 +477,11 @@ class Preprocessor:
         defsyms: dict[str, Value] | None = None,
         predefined: Mapping[str, Value] | None = None,
         statement_budget: int = DEFAULT_STATEMENT_BUDGET,
+        expansion_budget: int = DEFAULT_EXPANSION_BUDGET,
         functions: Functions | None = None,
         size_of: Callable[[Statement], int | None] | None = None,
         register_files: dict[str, int] | None = None,
+        bare_parameters: bool | None = True,
     ):
         self.include_dirs = [Path(d) for d in include_dirs or []]
         self.symbols: dict[str, Value | Node] = {**(predefined or {}), **(defsyms or {})}
@@ -480,12 +499,21 @@ class Preprocessor:
         self.macros: dict[str, Macro] = {}
         self.cpp = False  # whether '#' lines are C-preprocessor directives (.S files) or comments
         self.altmacro = False  # GNU as alternate macro mode: bare parameter names, %expr, <strings>
+        #: whether .altmacro substitutes parameters named without `\` (LLVM 22 does, LLVM 14 did not);
+        #: undecided (None): LLVM 22's until a code object v2 directive is assembled, then LLVM 14's
+        self.bare_parameters = bare_parameters is not False
+        self._compat_undecided = bare_parameters is None
+        #: expanded lines where a bare parameter replaced a keyword before `(`: (the line, what happened)
+        self._clobbered: dict[int, tuple[SourceLine, str]] = {}
+        self.register_symbols = RegisterSymbols()  # counters, symbols counted from them, the registers they index
         self.cpp_defines: dict[str, str] = {}
         self._cpp_pattern: re.Pattern[str] | None = None
         self.findings: list[Finding] = []
         self.sources: dict[str, SourceFile] = {}
         self.statement_budget = statement_budget
         self.budget = statement_budget
+        self.expansion_budget = expansion_budget
+        self.expansion_left = expansion_budget  # of the statements expansions may still make
         self._budget_reported = False
         self._expansion_text_left = EXPANSION_TEXT_BUDGET
         self._macro_instantiations = 0  # the value of `\@`, as llvm-mc counts it
@@ -521,15 +549,19 @@ class Preprocessor:
                 continue
             line = frame.lines[frame.index]
             frame.index += 1
+            if self._clobbered and self._clobbered_line(line, frame):
+                continue
             # the fast path in an expansion: a plain statement in an active region, with no #define or macro to apply
-            if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0:
+            if not line.is_cpp and active and self._cpp_pattern is None and self.budget > 0 and (
+                    frame.source is not None or self.expansion_left > 0):
                 plain = self._plain_text(line.text, plain_texts)
                 if (plain is not None and plain.first_word not in self.macros
                         and self.symbols.keys().isdisjoint(plain.names)):
-                    self._count(plain)
+                    self._count(plain, frame.source is None)
                     yield plain.statement, Provenance(line.path, line.number, line.column, frame.chain), ""
                     continue
             yield from self._process(line, frame)
+        self.findings.extend(self.register_symbols.findings())
 
     def _plain_text(self, text: str, known: dict[str, _Plain | None]) -> _Plain | None:
         """`_plain(text)`, remembered in `known`; an instruction naming a register the target does not have
@@ -545,9 +577,10 @@ class Preprocessor:
             known[text] = plain
         return plain
 
-    def _count(self, plain: _Plain) -> None:
-        """What a plain statement changes: the budget, the next free registers and the location counter."""
+    def _count(self, plain: _Plain, expanded: bool) -> None:
+        """What a plain statement changes: the budgets, the next free registers and the location counter."""
         self.budget -= 1
+        self.expansion_left -= expanded
         for counts in (self._next_free, self._kernel_free):
             counts["v"] = max(counts["v"], plain.vgpr_end)
             counts["s"] = max(counts["s"], plain.sgpr_end)
@@ -736,10 +769,12 @@ class Preprocessor:
         if isinstance(parsed, ParseFailure):
             self._report("parse-error", parsed.message, line, frame, line.column + parsed.column - 1)
             return
-        if self.budget <= 0:
+        expanded = frame.source is None
+        if self.budget <= 0 or (expanded and self.expansion_left <= 0):
             self._out_of_budget(line, frame)
             return
         self.budget -= 1
+        self.expansion_left -= expanded
         if parsed.kind == "instruction":
             if not parsed.resolved or (parsed.pair is not None and not parsed.pair.resolved):
                 resolved = self._resolve_symbols(parsed, line, frame)
@@ -750,6 +785,8 @@ class Preprocessor:
             self._track_next_free(parsed)
         if parsed.kind == "directive" and parsed.name == ".amdgpu_hsa_kernel":
             self._kernel_free = {"v": 0, "s": 0}  # a new kernel scope
+        if self._compat_undecided and parsed.kind == "directive" and parsed.name in CODE_OBJECT_V2_MARKS:
+            self.bare_parameters = self._compat_undecided = False  # a v2 file: what LLVM 14 assembled
         self._advance(parsed)
         yield parsed, self._where(line, frame), ""
 
@@ -859,6 +896,10 @@ class Preprocessor:
                 self._report("parse-error", f"bad register range {node.kind}[{written}]", line, frame)
                 failures.append(node)
                 return node
+            if self.register_symbols.counters and not isinstance(node.first, Num):
+                use = self.register_symbols.indexed(node.first, node.kind, first)
+                if use is not None:
+                    self.register_symbols.add(use, self._where(line, frame))
             return Reg(node.kind, first, last - first + 1)
         if isinstance(node, (Sym, BinOp)):
             try:
@@ -884,10 +925,11 @@ class Preprocessor:
         if not self._budget_reported:
             self._budget_reported = True
             step = f"{frame.chain[0].describe()} at {frame.chain[0].path}:{frame.chain[0].line}" if frame.chain else f"at {line.path}:{line.number}"
+            made = (f"expansions made more than {self.expansion_budget:,} statements" if self.budget > 0 else
+                    f"expansion produced more than {self.statement_budget:,} statements")
             self._report(
                 "parse-error",
-                f"expansion produced more than {self.statement_budget:,} statements ({step}); "
-                "remaining expansions skipped",
+                f"{made} ({step}); remaining expansions skipped",
                 line,
                 frame,
             )
@@ -952,6 +994,10 @@ class Preprocessor:
             problem = parsed.message if isinstance(parsed, ParseFailure) else "expected one expression"
             self._report("parse-error", f"bad value for '{name}': {problem}", line, frame)
             return
+        if not isinstance(parsed[0], Num):
+            self.register_symbols.defined(name, parsed[0], self._where(line, frame))
+        elif name in self.register_symbols.counted_from:
+            self.register_symbols.defined(name, parsed[0], self._where(line, frame))  # no longer counted
         try:
             self.symbols[name] = evaluate(parsed[0], self.lookup, self.functions)
         except EvalError as error:
@@ -1090,7 +1136,8 @@ class Preprocessor:
                 return
         step = ExpansionStep("macro", macro.name, line.path, line.number, line.column)
         try:
-            lines = self._substituted(macro.body, values, self._macro_instantiations, bare=self.altmacro)
+            lines = self._substituted(macro.body, values, self._macro_instantiations,
+                                      bare=self.altmacro and self.bare_parameters, macro=macro.name)
         except _ExpansionTooLarge:
             self._refused(f"expanding macro '{macro.name}'", "not expanded", line, frame)
             return
@@ -1107,7 +1154,7 @@ class Preprocessor:
         return text
 
     def _substituted(self, body: list[SourceLine], values: dict[str, str], counter: int,
-                     bare: bool = False) -> list[SourceLine]:
+                     bare: bool = False, macro: str = "") -> list[SourceLine]:
         """The body with the parameters' values in; raises _ExpansionTooLarge past MAX_EXPANSION_CHARS or what is
         left of EXPANSION_TEXT_BUDGET."""
         allowed = left = min(MAX_EXPANSION_CHARS, self._expansion_text_left)
@@ -1127,9 +1174,17 @@ class Preprocessor:
                 return str(counter)
             return spent(values.get(key, match.group(0)))
 
+        clobbered: list[tuple[str, str]] = []  # (keyword, value) on the line being substituted
+
         def replace_bare(match: re.Match[str]) -> str:
             # .altmacro: a parameter is named with or without `\`; `&` ends the name
-            return spent(values.get(match.group(2), match.group(0)))
+            name = match.group(2)
+            value = values.get(name)
+            if value is None:
+                return match.group(0)
+            if not match.group(1) and value != name and _CALL_FOLLOWS.match(match.string, match.end()):
+                clobbered.append((name, value))  # `vmcnt(...)` with a parameter named vmcnt
+            return spent(value)
 
         result = []
         for source_line in body:
@@ -1138,9 +1193,23 @@ class Preprocessor:
                 text = _BARE_PARAMETER.sub(replace_bare, text)
             if "\\" in text:
                 text = _SUBSTITUTION.sub(replace, text)
-            result.append(SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp))
+            expanded = SourceLine(source_line.path, source_line.number, text, source_line.column, source_line.is_cpp)
+            if clobbered:
+                if not text.lstrip().startswith("."):  # an instruction, not a conditional
+                    self._clobbered[id(expanded)] = (expanded, _clobber_message(macro, clobbered, text))
+                clobbered.clear()
+            result.append(expanded)
         self._expansion_text_left -= allowed - left
         return result
+
+    def _clobbered_line(self, line: SourceLine, frame: _Frame) -> bool:
+        """Report (once, when active) and skip an expanded line whose keyword a bare parameter replaced."""
+        entry = self._clobbered.pop(id(line), None)
+        if entry is None or entry[0] is not line:
+            return False
+        if self._active(frame):
+            self._report("parse-error", entry[1], line, frame)
+        return True
 
     def _refused(self, expansion: str, consequence: str, line: SourceLine, frame: _Frame) -> None:
         """Report an expansion too large to make: past MAX_EXPANSION_CHARS, or past what the file has left of

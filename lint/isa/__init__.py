@@ -252,6 +252,20 @@ def _instruction_set(pages: tuple[str, ...], group: int | None) -> InstructionSe
 
 
 @lru_cache(maxsize=64)
+def absent_mnemonics(target: Target) -> frozenset[str]:
+    """The mnemonics of the tables a processor is read with (a neighbour's) that llvm-mc 22 says it lacks in either
+    wave size (tables/mnemonics.json); none for a processor read with its own tables."""
+    if target.isa_exact:
+        return frozenset()
+    from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts
+
+    verdicts = mnemonic_verdicts()
+    columns = verdicts.columns(target, None)
+    return frozenset(name for page in target.isa_pages for name in page_mnemonics(page)
+                     if verdicts.rejection(name, columns) not in (None, NOT_AN_INSTRUCTION))
+
+
+@lru_cache(maxsize=64)
 def instruction_set(target: Target) -> InstructionSet:
     return _instruction_set(target.isa_pages, _spellings()["processors"].get(target.name))
 

@@ -104,7 +104,7 @@ def _wmma_passes(mnemonic: str) -> int:
 
 
 def _vmem_memory(mnemonic: str) -> str:
-    for prefix, memory in (("buffer_", "buffer"), ("tbuffer_", "buffer"), ("global_", "global"),
+    for prefix, memory in (("buffer_", "buffer"), ("tbuffer_", "buffer"), ("global_", "global"), ("cluster_", "global"),
                            ("scratch_", "scratch"), ("flat_", "flat"), ("image_", "image")):
         if mnemonic.startswith(prefix):
             return memory
@@ -135,8 +135,17 @@ def _ds_kind(mnemonic: str) -> str:
     return "atomic"
 
 
+def is_async_lds(mnemonic: str) -> bool:
+    """gfx1250's asynchronous copies between memory and LDS (`global_load_async_to_lds_b32`,
+    `global_store_async_from_lds_b128`, `cluster_load_async_to_lds_*`): counted on ASYNCcnt, and they
+    write no register (their first operand is the LDS address)."""
+    return "_async_to_lds" in mnemonic or "_async_from_lds" in mnemonic
+
+
 def _vmem_counters(mnemonic: str, kind: str, memory: str, lds_dma: bool, sampler: str, target: Target) -> frozenset[str]:
     translated = {"xcnt"} if target.is_gfx1250 else set()  # gfx1250: address translation of every VMEM access
+    if is_async_lds(mnemonic):  # AMDGPUUsage: ASYNC LDS operations wait with s_wait_asynccnt, not loadcnt/storecnt
+        return frozenset({"asynccnt", *translated})
     if kind == "cache":
         cache_counter = _GFX12_CACHE_COUNTER.get(mnemonic) if target.major >= 12 else None
         return frozenset({cache_counter, *translated}) if cache_counter else frozenset()
@@ -154,7 +163,7 @@ def _vmem_counters(mnemonic: str, kind: str, memory: str, lds_dma: bool, sampler
 
 
 def _encoding_by_prefix(mnemonic: str) -> str:
-    for prefixes, encoding in ((("buffer_", "tbuffer_"), "MUBUF"), (("global_", "flat_", "scratch_"), "FLAT"),
+    for prefixes, encoding in ((("buffer_", "tbuffer_"), "MUBUF"), (("global_", "flat_", "scratch_", "cluster_"), "FLAT"),
                                (("image_",), "MIMG"), (("ds_",), "DS")):
         if mnemonic.startswith(prefixes):
             return encoding

@@ -13,12 +13,12 @@ from functools import lru_cache
 
 from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
-from . import Variant, instruction_set
+from . import OperandSpec, Variant, absent_mnemonics, instruction_set
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-from .classes import InstructionClass, classify
+from .classes import InstructionClass, classify, is_async_lds
 
 Unit = tuple[str, int]
 
@@ -155,15 +155,15 @@ def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tup
     return tuple(i for i in range(len(specs)) if i not in dropped), implicit
 
 
-def _choose(variants: tuple[Variant, ...], mnemonic: str, operands: tuple[Node, ...],
+def _choose(variants: tuple[Variant, ...], mnemonic: str, count: int,
             mod_names: frozenset[str]) -> tuple[Variant, tuple[tuple[int, ...], tuple[int, ...]]] | None:
-    """The first variant the operands fit (those of the mnemonic's encoding suffix first), and how they fit."""
+    """The first variant `count` operands fit (those of the mnemonic's encoding suffix first), and how they fit."""
     wanted = _suffix_encodings(mnemonic)
     ordered = sorted(variants, key=lambda v: 0 if wanted is None or v.encoding in wanted else 1)
     vdst_optional = "_atomic" in mnemonic or mnemonic.startswith("global_load_lds") or (
         "lds" in mod_names and mnemonic.startswith("buffer_load"))
     for variant in ordered:
-        fit = _fit(variant, len(operands), vdst_optional)
+        fit = _fit(variant, count, vdst_optional)
         if fit is not None:
             return variant, fit
     return None
@@ -238,6 +238,8 @@ def def_use(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[st
 
 @lru_cache(maxsize=1024)
 def _def_use(mnemonic, operands, modifiers, target: Target, wave_size: int, either_wave: bool) -> DefUse:
+    if mnemonic in absent_mnemonics(target):  # not assembled on the target: no analysis sees it do anything
+        return DefUse(frozenset(), frozenset(), InstructionClass("salu"), None)
     if mnemonic.startswith("s_sendmsg"):  # reads its message's value
         return _worked_out(mnemonic, operands, modifiers, target, wave_size, either_wave)
     # a register as far as def/use depends on it: its file, width and half, not its index
@@ -301,7 +303,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     variants = instruction_set(target).variants(mnemonic)
     if mnemonic in _OPTIONAL_IMMEDIATE and all(isinstance(node, Num) for node in operands):
         operands = ()
-    chosen = _choose(variants, mnemonic, operands, mod_names) if variants else None
+    chosen = _choose(variants, mnemonic, len(operands), mod_names) if variants else None
     variant = chosen[0] if chosen is not None else None
     defs: set[Unit] = set()
     uses: set[Unit] = set()
@@ -311,9 +313,11 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
         if variants:
             counts = sorted({v.required_count for v in variants} | {len(v.operands) for v in variants})
             problem = f"{mnemonic} takes {' or '.join(map(str, counts))} operands, not {len(operands)}"
-        # unknown form: be conservative, the first operand is written and every operand is read
+        # unknown form: be conservative, the first operand is written and the others are read (an
+        # asynchronous LDS copy's first operand is its LDS address: read)
+        written = -1 if is_async_lds(mnemonic) else 0
         for index, node in enumerate(operands):
-            (defs if index == 0 else uses).update(register_units(node))
+            (defs if index == written else uses).update(register_units(node))
         klass = classify(mnemonic, variants[0].encoding if variants else "", target, False, mod_names)
     else:
         variant, (used, implicit) = chosen
@@ -408,3 +412,14 @@ def format_units(units) -> str:
                     parts.append(f"{kind}{start}" if start == previous else f"{kind}[{start}:{previous}]")
                     start = current
     return ", ".join(parts)
+
+
+def operand_specs(mnemonic: str, count: int, modifier_names: frozenset[str],
+                  target: Target) -> tuple[OperandSpec | None, ...]:
+    """The table operand each of `count` written operands stands for (None where no variant fits)."""
+    variants = instruction_set(target).variants(mnemonic)
+    chosen = _choose(variants, mnemonic, count, modifier_names) if variants else None
+    if chosen is None:
+        return (None,) * count
+    variant, (used, _) = chosen
+    return tuple(variant.operands[index] for index in used)

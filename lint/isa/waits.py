@@ -2,7 +2,8 @@
 
 Covers `s_waitcnt` (named counters, `&`/`,`/blank separated, or a raw immediate decoded with
 each generation's bit layout), the gfx10/11 SOPK forms (`s_waitcnt_vscnt null, n`, ...), and
-the gfx12 `s_wait_<counter>` family including the combined `s_wait_loadcnt_dscnt`. gfx12 still
+the gfx12 `s_wait_<counter>` family including the combined `s_wait_loadcnt_dscnt` (gfx1250 adds
+`s_wait_xcnt` and `s_wait_asynccnt`). gfx12 still
 runs the legacy `s_waitcnt`, whatever its operands, as a wait for every counter (`s_wait_idle`).
 """
 
@@ -14,7 +15,7 @@ from ..model.targets import Target
 _NAMED = {"vmcnt", "expcnt", "lgkmcnt", "vscnt"}
 _SOPK = {"s_waitcnt_vscnt": "vscnt", "s_waitcnt_vmcnt": "vmcnt", "s_waitcnt_expcnt": "expcnt",
          "s_waitcnt_lgkmcnt": "lgkmcnt"}
-_GFX12 = {"loadcnt", "storecnt", "samplecnt", "bvhcnt", "expcnt", "dscnt", "kmcnt", "xcnt"}
+_GFX12 = {"loadcnt", "storecnt", "samplecnt", "bvhcnt", "expcnt", "dscnt", "kmcnt", "xcnt", "asynccnt"}
 
 
 def _bits(value: int, low: int, width: int) -> int:

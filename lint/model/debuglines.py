@@ -1,5 +1,5 @@
 """What a compiler listing's `.file`/`.loc` lines say: the source line each instruction came from, and which
-instructions inline asm issued (`;;#ASMSTART` ... `;;#ASMEND`)."""
+instructions inline asm issued (`;;#ASMSTART` ... `;;#ASMEND`); whether a file is LLVM's listing at all."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .ir import SourceFile
 
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
@@ -26,8 +28,8 @@ class DebugLines:
 
 
 def debug_lines(text: str, listing: str) -> DebugLines:
-    """Read the `.file`/`.loc` lines of a listing at `listing` (relative source names resolve against the file 0
-    directory the compiler names, else the listing's)."""
+    """Read the `.file`/`.loc` lines of a listing at `listing` (relative source names and directories resolve
+    against the file 0 directory the compiler names, else the listing's)."""
     found = DebugLines()
     if ".loc" not in text:
         return found
@@ -43,7 +45,8 @@ def debug_lines(text: str, listing: str) -> DebugLines:
                 directory, name = (match.group(2), match.group(3)) if match.group(3) is not None else ("", match.group(2))
                 if match.group(1) == "0" and directory:
                     base = directory
-                files[match.group(1)] = name if os.path.isabs(name) else os.path.join(directory or base, name)
+                folder = os.path.join(base, directory)  # a relative directory is the compilation directory's
+                files[match.group(1)] = name if os.path.isabs(name) else os.path.join(folder, name)
             continue
         if stripped.startswith(".loc"):
             match = _LOC.match(line)
@@ -71,3 +74,22 @@ def debug_lines(text: str, listing: str) -> DebugLines:
     return found
 
 
+def llvm_inline_asm(source: SourceFile) -> frozenset[int] | None:
+    """The lines of an LLVM listing that lie between `;;#ASMSTART` and `;;#ASMEND`, where inline asm the compiler
+    did not analyse issued its instructions; None for a file that is not LLVM's listing (hand-written, or a code
+    object's disassembly). LLVM marks each function's end with a `.Lfunc_end<N>` label, and with verbose output
+    (llc, clang -S, hipcc --save-temps) its start with `; -- Begin function`."""
+    comments = source.comments
+    if "\n.Lfunc_end" not in source.text and not any(text.startswith("-- Begin function") for text in comments.values()):
+        return None
+    lines: set[int] = set()
+    start = None
+    for number, text in sorted(comments.items()):
+        if "#ASMSTART" in text:
+            start = number
+        elif "#ASMEND" in text and start is not None:
+            lines.update(range(start + 1, number))
+            start = None
+    if start is not None:  # an unterminated region runs to the end
+        lines.update(range(start + 1, source.line_count + 1))
+    return frozenset(lines)

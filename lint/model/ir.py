@@ -249,6 +249,7 @@ class Kernel:
     descriptor_where: Provenance | None = None
     metadata: dict[str, Any] | None = None  # this kernel's entry in amdhsa.kernels
     kernel_code_t: dict[str, Any] | None = None  # old .amd_kernel_code_t fields
+    kernel_code_where: dict[str, Provenance] = field(default_factory=dict)  # each of those fields' line
 
     def user_sgpr_position(self, enable: str) -> int:
         """First SGPR of the user SGPR that `enable` (a USER_SGPRS key) turns on, after those before it."""
@@ -276,4 +277,7 @@ class Module:
     defined_labels: set[str] = field(default_factory=set)
     code_object_version: int | None = None
     metadata: dict[str, Any] | None = None  # the whole .amdgpu_metadata document
+    #: code object v2 (.amd_amdgpu_hsa_metadata): each kernel's sizing CodeProps, {key: (value, where)}
+    code_props_v2: dict[str, dict[str, tuple[int, Provenance]]] = field(default_factory=dict)
     options: Any = None  # the BuildOptions the module was built with (launch figures for analyses)
+    assembled: Any = None  # while its rules run: the user's assembler on the file (frontend.assembler.AssemblerRun)

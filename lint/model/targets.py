@@ -298,6 +298,8 @@ class Target:
             found.add("cumode")
             if not self.is_gfx1250:
                 found.add("wavefrontsize64")
+        if self.major >= 11:
+            found.add("real-true16")  # 16-bit register halves (v0.l): on by default for gfx11, off for gfx12
         if self.has_gfx90a_insts:
             found.add("tgsplit")
         return frozenset(found)
@@ -321,7 +323,7 @@ class Target:
         """Largest encodable count per wait counter (a count of MAX never waits)."""
         if self.major >= 12:
             if self.is_gfx1250:  # no image or export instructions: no samplecnt, bvhcnt or expcnt
-                return {"loadcnt": 63, "storecnt": 63, "dscnt": 63, "kmcnt": 31, "xcnt": 63}
+                return {"loadcnt": 63, "storecnt": 63, "dscnt": 63, "kmcnt": 31, "xcnt": 63, "asynccnt": 63}
             return {"loadcnt": 63, "storecnt": 63, "samplecnt": 63, "bvhcnt": 7, "dscnt": 63, "kmcnt": 31,
                     "expcnt": 7}
         if self.major >= 10:
@@ -354,6 +356,20 @@ def _generation(name: str) -> tuple[int, int, int]:
     return int(match.group(1)), int(match.group(2), 16), int(match.group(3), 16)
 
 
+#: feature names of the code-object-v3 target spelling that changed
+_OLD_FEATURE_NAMES = {"sram-ecc": "sramecc"}
+
+
+def old_spelling(text: str) -> str | None:
+    """Today's target id for one in the code-object-v3 spelling of before 2020 (`amdgcn-amd-amdhsa--gfx906+xnack`
+    -> `gfx906:xnack+`), which llvm-mc no longer accepts in `.amdgcn_target`; None for any other text."""
+    name = text.strip().strip('"').strip().rsplit("--", 1)[-1]
+    if "+" not in name.split(":")[0]:
+        return None
+    processor, *named = name.split(":")[0].split("+")
+    return ":".join([processor, *(f"{_OLD_FEATURE_NAMES.get(n.lower(), n.lower())}+" for n in named)])
+
+
 def parse_target_id(text: str) -> Target:
     """Parse `gfx90a`, `gfx90a:xnack+`, or a full `amdgcn-amd-amdhsa--gfx942:sramecc+` target ID."""
     text = text.strip().strip('"').strip()
@@ -362,6 +378,9 @@ def parse_target_id(text: str) -> Target:
     elif text.count("-") >= 2 and not text.startswith("gfx"):
         text = text.rsplit("-", 1)[1]
     processor, *feature_parts = text.split(":")
+    if "+" in processor:  # the code-object-v3 spelling (before 2020): gfx906+xnack, gfx908+sram-ecc
+        processor, *named = processor.split("+")
+        feature_parts = [f"{_OLD_FEATURE_NAMES.get(name.lower(), name.lower())}+" for name in named] + feature_parts
     processor = PROCESSOR_ALIASES.get(processor.lower(), processor.lower())
     features: dict[str, bool] = {}
     for part in feature_parts:

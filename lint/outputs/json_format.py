@@ -12,13 +12,18 @@ if TYPE_CHECKING:
     from typing import Any, TextIO
 
 
-def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int, fixed: int | None = None) -> None:
-    """With `fixed` (`--fix`), the summary counts the fixes applied too; the findings are those that remain."""
-    document = {
+def write_json(out: TextIO, diagnostics: list[Diagnostic], files: int, fixed: int | None = None,
+               assemblers: list[dict[str, str]] | None = None) -> None:
+    """With `fixed` (`--fix`), the summary counts the fixes applied too; the findings are those that remain.
+    `assemblers`: the user's assemblers that checked the files, each's name, path and version (a "tool" section)."""
+    document: dict[str, Any] = {
         "version": __version__,
         "diagnostics": [d.to_json() for d in diagnostics],
         "summary": summarize(diagnostics, files) | ({"fixed": fixed} if fixed is not None else {}),
     }
+    if assemblers:
+        document["tool"] = {"name": "amdgpu-lint", "version": __version__,
+                            "assemblers": assemblers}
     out.write(json.dumps(document, indent=2) + "\n")  # one write: json.dump writes each token
 
 

@@ -69,7 +69,8 @@ def _write_occupancy_text(out: TextIO, report: dict[str, Any]) -> None:
     if "launch" in report:
         launch = report["launch"]
         out.write(f"  grid:          {launch['workgroups']} work-groups, {launch['workgroups_per_device_wave']} at once on "
-                  f"{launch['units']} units: {launch['waves_of_workgroups']} wave(s), last one "
+                  f"{launch['units']} {launch['unit']}s ({launch['workgroups_per_unit']} per {launch['unit']}, limited by "
+                  f"{' and '.join(launch['limiter'])}): {launch['waves_of_workgroups']} wave(s), last one "
                   f"{launch['last_wave_efficiency']:.0%} full\n")
 
 
@@ -134,13 +135,15 @@ def spread_text(spread: dict[str, Any], smallest: int, largest: int, advice: str
 
 
 def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -> None:
-    out.write(f"  simulation:    {simulation['waves']} waves on one CU, {simulation['cycles']} cycles, "
+    out.write(f"  simulation:    {simulation['waves']} waves{groups_text(simulation)} on one {simulation.get('unit', 'CU')}, "
+              f"{simulation['cycles']} cycles, "
               f"{simulation['clocks_per_wave']} clocks/wave, {simulation['work_items_per_cycle']} work-items/cycle, "
               f"stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; SIMD idle on memory "
               f"{simulation.get('wait_rate', 0):.0%}), starve rate {simulation['starve_rate']:.0%}\n")
     if "path" in simulation:
         out.write(f"    path: {path_text(simulation['path'], simulation['trace_length'])}\n")
         out.writelines(f"    warning: {warning}\n" for warning in simulation["path"]["warnings"])
+    out.writelines(f"    warning: {warning}\n" for warning in simulation.get("warnings", []))
     out.write(f"    {simulation['bottleneck']}\n")
     busy = ", ".join(f"{unit} {share:.0%}" for unit, share in simulation["utilization"].items())
     out.write(f"    utilization: {busy}\n")
@@ -153,6 +156,15 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -
                    for hot in simulation.get("hot_lines", []))
 
 
+def groups_text(simulation: dict[str, Any]) -> str:
+    """" (2 work-groups of 16)" or " (one work-group)"; empty for a document without it."""
+    per_group = simulation.get("workgroup_waves")
+    if not per_group:
+        return ""
+    groups = -(-simulation["waves"] // per_group)
+    return " (one work-group)" if groups == 1 else f" ({groups} work-groups of {per_group})"
+
+
 def _hot_place(hot: dict[str, Any], path: str) -> str:
     """'line 32' in the kernel's own file, 'body.inc:12' in another (an included or macro file), with the line of
     the kernel's file it was expanded at: 'body.inc:12 (expanded at line 40)'."""
@@ -161,12 +173,24 @@ def _hot_place(hot: dict[str, Any], path: str) -> str:
 
 
 def path_text(path: dict[str, Any], length: int) -> str:
-    """"412 instructions in 9 of 12 blocks; loops .LBB0_2 x8; long branches 1; valu 200, vmem 40, ..."."""
-    loops = ", ".join(f"{label} x{trips}" for label, trips in path["trips"].items()) or "none entered"
+    """"412 instructions in 9 of 12 blocks; loops .LBB0_2 (line 40) x8, .LBB0_3 (line 52) 8 x 512; long branches 1;
+    valu 200, vmem 40, ..." (a loop entered more than once: entries x trips per entry)."""
+    loops = ", ".join(f"{loop['label']} (line {loop['line']}) {_trips_text(loop['entries'], loop['trips'])}"
+                      + (" from --kernarg" if loop.get("from_kernargs") else "")
+                      for loop in path["loops"] if loop["entries"]) or "none entered"
     classes = ", ".join(f"{name} {count}" for name, count in path["executed_by_class"].items())
     branches = f"; long branches followed {path['long_branches']}" if path["long_branches"] else ""
     return (f"{length} instructions in {path['blocks']} of {path['of_blocks']} blocks; loops {loops}{branches}; "
             f"executed {classes}")
+
+
+def _trips_text(entries: int, trips: int) -> str:
+    """"x8" for one entry, "8 x 512" for 8 entries of 512 trips, "4100 trips in 8 entries" when they differ."""
+    if entries == 1:
+        return f"x{trips}"
+    if trips % entries == 0:
+        return f"{entries} x {trips // entries}"
+    return f"{trips} trips in {entries} entries"
 
 
 def write_calculator_text(out: TextIO, document: dict[str, Any]) -> None:

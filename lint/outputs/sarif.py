@@ -106,7 +106,7 @@ def _result(diagnostic: Diagnostic, fingerprint: str, rule_index: int, paths: Re
 
 
 def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource], root: Path,
-              category: str | None = None) -> dict:
+              category: str | None = None, assemblers: list[dict[str, str]] | None = None) -> dict:
     """One run; URIs relative to `root` (the repository root). `category` (GitHub's analysis category)
     becomes `automationDetails.id`; without it the field is left out, so the upload action's own
     `category:` input applies."""
@@ -121,6 +121,9 @@ def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: d
         "tool": {"driver": {"name": "amdgpu-lint", "version": __version__, "semanticVersion": __version__,
                             "informationUri": RULES_URL, "rules": [_rule_descriptor(rule) for rule in rules]}},
     }
+    if assemblers:  # the user's assemblers whose messages are results of assembler-error
+        run["tool"]["extensions"] = [{"name": a["name"], "version": a["version"], "fullName": a["path"]}
+                                       for a in assemblers]
     if category:
         run["automationDetails"] = {"id": category if category.endswith("/") else category + "/"}
     run.update({
@@ -135,9 +138,9 @@ def sarif_log(diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: d
 
 
 def write_sarif(out: TextIO, diagnostics: list[Diagnostic], rules: tuple[Rule, ...], sources: dict[str, LineSource],
-                category: str | None = None) -> None:
+                category: str | None = None, assemblers: list[dict[str, str]] | None = None) -> None:
     """The log, with URIs relative to the repository root; what the result cap cut is also said on stderr."""
-    log = sarif_log(diagnostics, rules, sources, repository_root(), category)
+    log = sarif_log(diagnostics, rules, sources, repository_root(), category, assemblers)
     out.write(json.dumps(log, indent=2) + "\n")  # one write: json.dump writes each token
     for notification in log["runs"][0]["invocations"][0].get("toolExecutionNotifications", ()):
         print(f"amdgpu-lint: warning: {notification['message']['text']}", file=sys.stderr)

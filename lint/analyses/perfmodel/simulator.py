@@ -1,23 +1,30 @@
-"""A compute-unit simulator in the manner of Pyramid's Scrutinizer (a GCN CU model), extended to CDNA.
+"""A compute-unit simulator in the manner of Pyramid's Scrutinizer (a GCN CU model), extended to CDNA and RDNA.
 
-N waves of one kernel run on one CU of 4 SIMDs (wave w on SIMD w mod 4). Each SIMD gets an issue
-turn every 4 cycles and may issue, each to a different wave, at most one scalar (SALU, SMEM or
-branch), one VALU (MFMA included), one VMEM and one LDS instruction; `s_waitcnt`, `s_barrier`
-and `s_nop` issue freely. Arbitration is oldest wave first. Latencies and the CU's VMEM/LDS
-request rates come from the latency table. Counters retire in order per type; a wait holds its
-wave until few enough events are outstanding. MFMAs occupy their SIMD's matrix pipe for
-passes x 4 cycles, and an instruction reading an MFMA result waits until the result is there.
-The path one wave takes is fixed beforehand, as the one a kernel spends its time in: loop back-edges
-are taken `trip_count` times (per loop label, default 8); a forward conditional branch goes the way
-that still reaches a loop where only one way does (so an early exit that skips every loop, such as
-Tensile's numIter == 0 test, is not taken), and otherwise falls through unless `taken` names its
-label; a long branch (`s_getpc_b64`, a PC-relative label offset added, `s_setpc_b64`) goes to its
-label when that is in the kernel. The result says which path ran: blocks and lines, trips per loop,
-instructions by class, and the loops and MFMAs it left out.
+N waves of one kernel run on one unit of the target's machine (machines.json): a CU of 4 SIMDs on GCN/CDNA,
+on RDNA a WGP of 4 SIMDs (WGP mode) or a CU of 2 (CU mode); wave w runs on SIMD w mod SIMDs. A SIMD gets an
+issue turn every `issue_interval` cycles (4 on GCN/CDNA, SIMD s at cycles s, s+4, ...; every cycle on RDNA)
+and may issue, each to a different wave, at most one scalar (SALU, SMEM or branch), one VALU (MFMA included),
+one VMEM and one LDS instruction; `s_waitcnt`, `s_barrier` and `s_nop` issue freely. Arbitration is oldest
+wave first. Latencies and each CU's VMEM/LDS request rates come from the latency table (a WGP has two CUs'
+worth). Counters retire in order per type; a wait holds its wave until few enough events are outstanding.
+MFMAs occupy their SIMD's matrix pipe for passes x 4 cycles, and an instruction reading an MFMA result waits
+until the result is there.
+The path one wave takes is fixed beforehand, as the one a kernel spends its time in. A loop (the blocks from a
+label to the last branch back to it) runs `trip_count` trips (per loop label, default 8) at every entry;
+a conditional back-edge is taken until they are done, except one with more of its loop after it, which falls
+through (each trip runs the whole body). A forward conditional branch goes the way that reaches a loop named in
+`trip_count`, or else the way that still reaches a loop where only one way does (so an early exit that skips
+every loop, such as Tensile's numIter == 0 test, is not taken), and otherwise falls through. `taken` steers any
+conditional branch, back-edges too, by its label or its line: T/N at each arrival, the pattern repeated. A long
+branch (`s_getpc_b64`, a PC-relative label offset added, `s_setpc_b64`) goes to its label when that is in the
+kernel. The result says which path ran: blocks and lines, each loop's entries and trips, instructions by class,
+the loops and MFMAs it left out and any cap it reached. With `kernargs` (scalars.py) a branch on an SCC that the
+kernel's scalar code computes from the arguments given goes the way the kernel would.
 
 Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
 table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
-SMEM in order; the workgroup is all simulated waves (for barriers).
+SMEM in order. Consecutive simulated waves form work-groups of the kernel's size (the last one may be partial),
+each with its own barrier.
 """
 
 from __future__ import annotations
@@ -26,14 +33,17 @@ from collections import Counter as Tally
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..isa.classes import RETURNS
-from ..model.ir import Instruction, Kernel, Module
-from ..model.nodes import BinOp, Node, Reg, Sym, UnOp
-from .cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
-from .defuse import DefUseAnalysis
-from .latency import request_cycles
-from .manager import AnalysisManager
-from .prefetch import PrefetchAnalysis
+from ...isa.classes import RETURNS
+from ...model.ir import Instruction, Kernel, Module
+from ...model.nodes import BinOp, Node, Reg, Sym, UnOp
+from ..cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
+from ..defuse import DefUseAnalysis
+from ..latency import request_cycles
+from ..manager import AnalysisManager
+from ..prefetch import PrefetchAnalysis
+from ..resources import ResourceAnalysis
+from .machine import machine_for
+from .scalars import kernel_arguments
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
@@ -63,7 +73,7 @@ class Step:
 
 @dataclass(slots=True)
 class Simulation:
-    """The result of simulating a kernel's waves on one CU."""
+    """The result of simulating a kernel's waves on one CU or WGP."""
 
     waves: int
     cycles: int
@@ -77,18 +87,37 @@ class Simulation:
     starve_rate: float = 0.0  # share of SIMD time with no wave left on the SIMD (the tail)
     work_items_per_cycle: float = 0.0  # throughput of the CU
     bottleneck: str = ""
+    unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
+    warnings: list[str] = field(default_factory=list)  # a cap the simulation stopped at
+    group_waves: int = 0  # waves per work-group (each work-group has its own barrier)
+    issued: dict[int, int] = field(default_factory=dict)  # instruction index -> wave-cycles its issues took
 
     @property
     def trace_length(self) -> int:
         return len(self.path.indices)
 
     def to_json(self) -> dict:
-        return {"waves": self.waves, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
+        return {"waves": self.waves, "unit": self.unit, "workgroup_waves": self.group_waves, "cycles": self.cycles, "clocks_per_wave": round(self.clocks_per_wave, 1),
                 "work_items_per_cycle": round(self.work_items_per_cycle, 3),
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
                 "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
                 "starve_rate": round(self.starve_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
-                "trace_length": self.trace_length}
+                "trace_length": self.trace_length, "warnings": self.warnings}
+
+
+@dataclass(slots=True)
+class LoopRun:
+    """One loop of the kernel and how the path ran it."""
+
+    label: str  # the label its back-edges go to
+    line: int  # the line of its first instruction
+    entries: int = 0  # times the path entered it
+    trips: int = 0  # iterations over all entries
+    from_kernargs: bool = False  # its trips came from the kernel's scalar code on the arguments given
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "line": self.line, "entries": self.entries, "trips": self.trips,
+                "from_kernargs": self.from_kernargs}
 
 
 @dataclass(slots=True)
@@ -98,49 +127,120 @@ class SimulatedPath:
     indices: list[int]  # instruction indices in execution order
     blocks: int = 0  # distinct basic blocks executed
     of_blocks: int = 0  # basic blocks in the kernel
-    trips: dict[str, int] = field(default_factory=dict)  # loop label -> iterations run
+    trips: dict[str, int] = field(default_factory=dict)  # loop label -> iterations run (over all entries)
     skipped_loops: list[tuple[str, int]] = field(default_factory=list)  # (label, line) of loops never entered
     long_branches: int = 0  # s_setpc_b64 long branches followed
     by_class: dict[str, int] = field(default_factory=dict)  # instructions executed per class
     mfmas: int = 0  # distinct MFMA instructions in the kernel
     mfmas_run: int = 0  # of which on the path
     never_run: list[int] = field(default_factory=list)  # instruction indices the path does not reach
+    loops: list[LoopRun] = field(default_factory=list)  # every loop, in kernel order
+    truncated: bool = False  # the path reached MAX_TRACE instructions before the kernel's end
+    unknown: list[str] = field(default_factory=list)  # what --trip-count and --taken name that is not there
 
     def warnings(self) -> list[str]:
-        """What makes the simulation unrepresentative: loops it skipped, MFMAs it left out."""
+        """What makes the simulation unrepresentative: loops it skipped, MFMAs it left out, the cap, options that
+        name nothing."""
         found = [f"the path skips the loop at line {line} ({label}); pass --taken or --trip-count to steer it"
                  for label, line in self.skipped_loops]
         if self.mfmas and self.mfmas_run * 2 < self.mfmas:
             found.append(f"only {self.mfmas_run} of the kernel's {self.mfmas} MFMA instructions are on the "
                          "simulated path")
-        return found
+        if self.truncated:
+            found.append(f"the path stops at the simulator's cap of {MAX_TRACE} instructions before the kernel "
+                         "ends; lower --trip-count to simulate it whole")
+        return found + self.unknown
 
     def to_json(self) -> dict:
         return {"blocks": self.blocks, "of_blocks": self.of_blocks, "trips": self.trips,
+                "loops": [loop.to_json() for loop in self.loops],
                 "skipped_loops": [{"label": label, "line": line} for label, line in self.skipped_loops],
                 "long_branches": self.long_branches, "executed_by_class": self.by_class,
-                "mfmas": self.mfmas, "mfmas_run": self.mfmas_run, "warnings": self.warnings()}
+                "mfmas": self.mfmas, "mfmas_run": self.mfmas_run, "truncated": self.truncated,
+                "warnings": self.warnings()}
 
 
-def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]) -> SimulatedPath:
-    """The path one wave executes, loops unrolled by their trip counts (the module docstring says how it
-    chooses at branches)."""
+@dataclass(slots=True)
+class _Loop:
+    """A loop found from its back-edges: the blocks from its header (its key) to `end`, in layout order."""
+
+    label: str
+    end: int  # its last latch
+    labels: set[str] = field(default_factory=set)  # every label its back-edges go to (one block may have several)
+
+    def counted(self, trip_counts: dict[str, int]) -> bool:
+        """Whether --trip-count names it."""
+        return not self.labels.isdisjoint(trip_counts)
+
+    def trip_count(self, trip_counts: dict[str, int]) -> int:
+        """Its trips per entry: the count given for one of its labels, else the default."""
+        return next((trip_counts[label] for label in sorted(self.labels) if label in trip_counts), DEFAULT_TRIP_COUNT)
+
+
+def _loops_of(cfg) -> dict[int, _Loop]:
+    """Loop header block -> the loop, from every branch that goes back to a block at or before its own."""
+    loops: dict[int, _Loop] = {}
+    for block in cfg.blocks:
+        label = _back_edge_label(block, cfg)
+        if label is None:
+            continue
+        header = cfg.block_of_label[label]
+        loop = loops.setdefault(header, _Loop(label, block.index))
+        loop.end = max(loop.end, block.index)
+        loop.labels.add(label)
+    return loops
+
+
+def _decides(pattern: str, arrivals: int) -> bool:
+    """Whether a branch steered by `pattern` (T taken, N not, repeated) is taken at its `arrivals`-th arrival."""
+    return pattern[(arrivals - 1) % len(pattern)] == "T"
+
+
+def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str, str],
+          kernargs: dict[str, int] | None = None) -> SimulatedPath:
+    """The path one wave executes, each loop run its trip count per entry (the module docstring says how it
+    chooses at branches). `taken` maps a label, or the line of one branch, to the pattern (T/N) of the conditional
+    branches to that label (at that line). With `kernargs` (argument name -> value) a branch on a known SCC goes
+    the way the kernel's scalar code decides (scalars.py), unless --taken or --trip-count says otherwise."""
     cfg = manager.get(CFGAnalysis)
     kernel = manager.kernel
+    scalars, problems = kernel_arguments(kernel, kernargs or {})
+    defs = [info.defs for info in manager.get(DefUseAnalysis).per_instruction] if scalars is not None else []
     long_branches = _long_branch_targets(kernel, cfg)
-    headers = {target: label for block in cfg.blocks if (label := _back_edge_label(block, cfg)) is not None
-               and (target := cfg.block_of_label[label]) <= block.index}
-    loop_ahead = _loop_ahead(cfg, headers, long_branches)
-    trips: Tally = Tally()  # loop header block -> back-edges taken to it
-    exhausted: dict[int, int] = {}  # loop header whose trips are done -> its latch block
+    loops = _loops_of(cfg)
+    headers = {header: loop.label for header, loop in loops.items()}
+    by_label = {label: header for header, loop in loops.items() for label in loop.labels}
+    named = {by_label[label] for label in trip_counts if label in by_label}
+    loop_ahead = _loop_ahead(cfg, set(headers), long_branches)
+    named_ahead = _loop_ahead(cfg, named, long_branches) if named else loop_ahead
+    inside: list[tuple[int, ...]] = [() for _ in cfg.blocks]  # block -> headers of the loops it is in
+    for header, loop in sorted(loops.items()):
+        for member in range(header, loop.end + 1):
+            inside[member] += (header,)
+    iterations: dict[int, int] = {}  # loop header -> iterations begun in the current entry
+    done: set[int] = set()  # loops whose trips in the current entry are done
+    runs = {header: LoopRun(loop.label, kernel.instructions[cfg.starts[header]].where.line)
+            for header, loop in sorted(loops.items())}
+    arrivals: Tally = Tally()  # branch block -> times the path reached it
     path: list[int] = []
-    entered: Tally = Tally()  # block -> times the path entered it
+    entered: set[int] = set()
     followed = 0
+    previous: tuple[int, ...] = ()
     block: int | None = 0
     while block is not None and len(path) < MAX_TRACE and cfg.blocks:
-        entered[block] += 1
+        for header in inside[block]:
+            if header not in previous:  # entered from outside the loop: a new entry, its trips counted afresh
+                iterations[header] = 1
+                done.discard(header)
+                runs[header].entries += 1
+                runs[header].trips += 1
+        previous = inside[block]
+        entered.add(block)
         current = cfg.blocks[block]
         path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
+        if scalars is not None:
+            for index in range(cfg.starts[block], cfg.starts[block] + len(current.instructions)):
+                scalars.run(kernel.instructions[index], defs[index])
         last = current.terminator
         following = block + 1 if block + 1 < len(cfg.blocks) else None
         if last is not None and block in long_branches:
@@ -151,25 +251,72 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: set[str]
         label = branch_label(last)
         target_block = cfg.block_of_label.get(label) if label else None
         conditional = is_conditional_branch(last.mnemonic)
+        known = scalars.branch(last.mnemonic) if scalars is not None and conditional else None
+        if conditional:
+            arrivals[block] += 1
         if label and target_block is not None and target_block <= block and (
                 conditional or is_unconditional_branch(last.mnemonic)):
-            if target_block not in exhausted:  # a back-edge: one more trip, or the loop is done
-                trips[target_block] += 1
-                if trips[target_block] < trip_counts.get(label, DEFAULT_TRIP_COUNT):
+            loop = loops[target_block]
+            steer = taken.get(str(last.where.line), taken.get(label)) if conditional else None
+            if steer is None and known is not None and not loop.counted(trip_counts):
+                runs[target_block].from_kernargs = True
+                if known:  # the kernel's own counter decides: no trip count
+                    iterations[target_block] += 1
+                    runs[target_block].trips += 1
                     block = target_block
-                    continue
-                exhausted[target_block] = block
+                else:
+                    done.add(target_block)
+                    block = following
+                continue
+            if steer is not None:
+                wanted = _decides(steer, arrivals[block])
+            else:  # a conditional latch with another one after it falls through: each trip runs the whole body
+                wanted = not conditional or block == loop.end
+            if not wanted:
+                block = following
+                continue
+            if target_block not in done and iterations[target_block] < loop.trip_count(trip_counts):
+                iterations[target_block] += 1
+                runs[target_block].trips += 1
+                block = target_block
+                continue
+            done.add(target_block)
             # done: leave through the fall-through (or, after an unconditional latch, past it)
             block = following
         elif conditional and target_block is not None:
-            leaves = any(header <= block <= latch < target_block for header, latch in exhausted.items())
-            into_loop = loop_ahead[target_block] and (following is None or not loop_ahead[following])
-            block = target_block if (label in taken or leaves or into_loop) else following
+            steer = taken.get(str(last.where.line), taken.get(label or ""))
+            if steer is not None or known is not None:
+                block = target_block if (_decides(steer, arrivals[block]) if steer is not None else known) else following
+                continue
+            leaves = any(header <= block <= loops[header].end < target_block for header in done)
+            ahead = named_ahead if named_ahead[target_block] != (following is not None and named_ahead[following]) \
+                else loop_ahead
+            into_loop = ahead[target_block] and (following is None or not ahead[following])
+            block = target_block if (leaves or into_loop) else following
         elif is_unconditional_branch(last.mnemonic):
             block = target_block
         else:
             block = following
-    return _described(kernel, cfg, path, entered, headers, followed)
+    result = _described(kernel, cfg, path, entered, headers, followed)
+    result.loops = list(runs.values())
+    result.trips = {run.label: run.trips for run in result.loops if run.trips}
+    result.truncated = block is not None and len(path) >= MAX_TRACE
+    result.unknown = problems + [f"--trip-count {label}: no loop branches back to {label}" for label in trip_counts
+                                 if label not in by_label]
+    branches = [b.terminator for b in cfg.blocks
+                if b.terminator is not None and is_conditional_branch(b.terminator.mnemonic)]
+    named_branches = {branch_label(branch) for branch in branches} | {str(branch.where.line) for branch in branches}
+    result.unknown += [f"--taken {name}: no conditional branch goes to {name} or is at line {name}" for name in taken
+                       if name not in named_branches]
+    return result
+
+
+def loop_bodies(manager: AnalysisManager) -> dict[str, range]:
+    """Each loop (by the label the path's trips are counted under) -> the indices of its instructions, from its
+    header to its last latch."""
+    cfg = manager.get(CFGAnalysis)
+    return {loop.label: range(cfg.starts[header], cfg.starts[loop.end] + len(cfg.blocks[loop.end].instructions))
+            for header, loop in sorted(_loops_of(cfg).items())}
 
 
 def _back_edge_label(block, cfg) -> str | None:
@@ -181,8 +328,8 @@ def _back_edge_label(block, cfg) -> str | None:
     return label if target is not None and target <= block.index else None
 
 
-def _loop_ahead(cfg, headers: dict[int, str], long_branches: dict[int, int]) -> list[bool]:
-    """Per block: whether a loop header can be reached from it going forward (branches, fall-throughs and
+def _loop_ahead(cfg, headers: set[int], long_branches: dict[int, int]) -> list[bool]:
+    """Per block: whether one of `headers` can be reached from it going forward (branches, fall-throughs and
     long branches to later blocks)."""
     ahead = [False] * len(cfg.blocks)
     for block in reversed(cfg.blocks):
@@ -230,16 +377,15 @@ def _symbols(instruction: Instruction) -> set[str]:
     return names
 
 
-def _described(kernel: Kernel, cfg, path: list[int], entered: Tally, headers: dict[int, str],
+def _described(kernel: Kernel, cfg, path: list[int], entered: set[int], headers: dict[int, str],
                followed: int) -> SimulatedPath:
     on_path = set(path)
     mfmas = [index for index, instruction in enumerate(kernel.instructions)
              if instruction.mnemonic.startswith(("v_mfma", "v_smfmac", "v_wmma", "v_swmmac"))]
     return SimulatedPath(
         path, len(entered), len(cfg.blocks),
-        trips={label: entered[header] for header, label in sorted(headers.items()) if entered[header]},
         skipped_loops=[(label, kernel.instructions[cfg.starts[header]].where.line)
-                       for header, label in sorted(headers.items()) if not entered[header]],
+                       for header, label in sorted(headers.items()) if header not in entered],
         long_branches=followed, mfmas=len(mfmas), mfmas_run=sum(index in on_path for index in mfmas),
         never_run=[index for index in range(len(kernel.instructions)) if index not in on_path])
 
@@ -292,57 +438,76 @@ class _Wave:
 
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
-             taken: set[str] | None = None, simds: int = 4) -> Simulation | None:
-    """Run `waves` copies of the kernel on one CU; None without a known target."""
+             taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
+             group_waves: int | None = None, kernargs: dict[str, int] | None = None,
+             manager: AnalysisManager | None = None) -> Simulation | None:
+    """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
+    Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
+    with its own barrier. `simds` narrows the unit to its first SIMDs (tests); `manager`: the kernel's analyses,
+    when the caller has them."""
     if module.target is None or not kernel.instructions:
         return None
-    manager = AnalysisManager(module, kernel)
+    manager = manager or AnalysisManager(module, kernel)
     if manager.get(DefUseAnalysis) is None:
         return None
-    simulated = trace(manager, trip_counts or {}, taken or set())
+    resources = manager.get(ResourceAnalysis)
+    cumode = resources.cumode if resources is not None else False
+    machine = machine_for(module.target)
+    interval = machine.issue_interval
+    pipes = machine.memory_pipes(cumode)
+    unit_simds = machine.simds(cumode)
+    simds = unit_simds if simds is None else min(simds, unit_simds)
+    steered = taken if isinstance(taken, dict) else dict.fromkeys(taken or (), "T")
+    simulated = trace(manager, trip_counts or {}, steered, kernargs)
     path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
     by_index = _steps(kernel, manager)
     simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
                                     for index in path).most_common())
     crew = [_Wave(w, w % simds) for w in range(waves)]
+    if group_waves is None:
+        group_waves = -(-resources.wg_size // wave_size) if resources is not None else waves
+    groups = [crew[first:first + max(group_waves, 1)] for first in range(0, waves, max(group_waves, 1))]
+    on_simd = [[wave for wave in crew if wave.simd == simd] for simd in range(simds)]  # oldest first
+    turn_simds = [[simd for simd in range(simds) if simd % interval == phase] for phase in range(interval)]
     busy: Tally = Tally()  # unit -> busy cycles
     stalls: Tally = Tally()
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
     valu_free = [0] * simds
-    pipe_free = {"vmem": 0, "lds": 0}
+    pipes_free = [{"vmem": 0, "lds": 0} for _ in range(pipes)]  # one per CU of the unit
+    pipe_of = [simd * pipes // unit_simds for simd in range(simds)]
+    mfma_cycles = machine.mfma_pass_cycles
     idle_turns = turns = 0
     cycle = last_issue = 0
     progress = quiet_since = 0  # state changes so far; the cycle since which there were none
     last_turn: dict[int, tuple[list[tuple[str, int]], bool]] = {}  # SIMD -> its last turn's stalls and idleness
     while any(w.done_at is None for w in crew) and cycle < MAX_CYCLES and cycle - last_issue < STUCK_CYCLES:
-        simd = cycle % 4
-        if cycle - quiet_since >= 4:
+        if cycle - quiet_since >= interval:
             # a whole round changed nothing, and no time it compared against has passed since: every
             # turn repeats its SIMD's last one until the next such time
-            resume = min(_next_change(crew, cycle - 4, matrix_free, valu_free, pipe_free),
+            resume = min(_next_change(crew, cycle - interval, matrix_free, valu_free, pipes_free),
                          last_issue + STUCK_CYCLES, MAX_CYCLES)
             if resume > cycle:
                 for turn_simd, (stalled_before, idle_before) in last_turn.items():
-                    repeats = _turns_of(turn_simd, cycle, resume)
+                    repeats = _turns_of(turn_simd, cycle, resume, interval)
                     turns += repeats
                     idle_turns += repeats * idle_before
                     for repeated, index in stalled_before:
-                        stalls[repeated] += 4 * repeats
-                        per_line[index][repeated] += 4 * repeats
+                        stalls[repeated] += interval * repeats
+                        per_line[index][repeated] += interval * repeats
                 cycle = quiet_since = resume
                 if cycle >= MAX_CYCLES or cycle - last_issue >= STUCK_CYCLES:
                     break
-                simd = cycle % 4
         before = progress
-        if simd < simds:
+        for simd in turn_simds[cycle % interval]:
             turns += 1
             issued_categories: set[str] = set()
             issued_any = False
             stalled: list[tuple[str, int]] = []
-            for wave in crew:  # oldest first
-                if wave.simd != simd or wave.done_at is not None:
+            pipe_free = pipes_free[pipe_of[simd]]
+            for wave in on_simd[simd]:
+                if wave.done_at is not None:
                     continue
                 while wave.done_at is None:
                     if wave.position >= len(path):
@@ -357,19 +522,19 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         progress += 1
                         continue
                     if step.barrier and not wave.at_barrier and wave.ready <= cycle:
-                        wave.at_barrier = True  # arrives; held until every wave has arrived
+                        wave.at_barrier = True  # arrives; held until every wave of its work-group has
                         issued_any = True
                         break
                     reason = _blocked(wave, step, cycle, matrix_free[simd], valu_free[simd], pipe_free, issued_categories)
                     wave.waiting = reason is not None and reason.startswith("waiting on")
                     if reason is not None:
                         if reason != "busy":
-                            stalls[reason] += 4
-                            per_line.setdefault(index, Tally())[reason] += 4
+                            stalls[reason] += interval
+                            per_line.setdefault(index, Tally())[reason] += interval
                             stalled.append((reason, index))
                         break
                     issued_any = True
-                    _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories)
+                    _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories, mfma_cycles, interval)
                     if step.category == "valu" and not step.mfma_passes:
                         valu_free[simd] = cycle + step.cost
                     wave.position += 1
@@ -379,28 +544,35 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
             if issued_any:
                 last_issue = cycle
                 progress += 1
-            elif any(w.simd == simd and w.done_at is None and w.waiting for w in crew):
+            elif any(w.done_at is None and w.waiting for w in on_simd[simd]):
                 idle_turns += 1
                 idle = True
             last_turn[simd] = stalled, idle
-        progress += _release_barrier(crew, cycle)
+        progress += sum(_release_barrier(group) for group in groups)
         if progress != before:
             quiet_since = cycle + 1
         cycle += 1
     total = max([w.done_at or cycle for w in crew] + matrix_free) or 1  # the matrix pipe drains too
     per_simd = total * simds
+    per_pipe = total * pipes
     units = {"VALU": busy["valu"] / per_simd, "MFMA": busy["mfma"] / per_simd, "SALU": busy["salu"] / per_simd,
-             "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / total,
-             "LDS": busy["lds"] / total, "export": busy["export"] / total}
-    empty = sum(total - max((w.done_at or total) for w in crew if w.simd == s) if any(w.simd == s for w in crew)
-                else total for s in range(simds))
+             "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / per_pipe,
+             "LDS": busy["lds"] / per_pipe, "export": busy["export"] / per_pipe}
+    empty = sum(total - max((w.done_at or total) for w in on_simd[s]) if on_simd[s] else total for s in range(simds))
     wave_time = sum((w.done_at or total) for w in crew)
     result = Simulation(waves, total, wave_time / waves, units,
                         min(1.0, sum(stalls.values()) / max(1, wave_time)), dict(stalls),
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
-                        work_items_per_cycle=waves * wave_size / total)
+                        work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode),
+                        group_waves=min(group_waves, waves),
+                        issued={index: count * by_index[index].cost * waves for index, count in Tally(path).items()})
     result.bottleneck = bottleneck(result)
+    if any(w.done_at is None for w in crew):
+        result.warnings.append(
+            f"the simulation stops at its cap of {MAX_CYCLES} cycles before every wave ends" if cycle >= MAX_CYCLES
+            else f"the simulation stops: no wave issued for {STUCK_CYCLES} cycles (a wait or barrier that nothing "
+                 "satisfies)")
     return result
 
 
@@ -433,17 +605,18 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
     return None
 
 
-def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, issued) -> None:
+def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, issued, mfma_cycles: int,
+           interval: int) -> None:
     if step.waits is not None:
         return
     if step.category != "free":
         issued.add(step.category)
     if step.mfma_passes:
-        finish = cycle + step.mfma_passes * 4
+        finish = cycle + step.mfma_passes * mfma_cycles
         matrix_free[wave.simd] = finish
-        busy["mfma"] += step.mfma_passes * 4
+        busy["mfma"] += step.mfma_passes * mfma_cycles
         wave.results.append((finish, step.writes))
-        wave.ready = cycle + 4
+        wave.ready = cycle + interval
         wave.busy_with = "busy"
         return
     if step.category in ("vmem", "lds"):
@@ -452,7 +625,7 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     elif step.category in ("valu", "export"):
         busy[step.category] += step.cost
     elif step.category == "scalar":
-        busy[step.unit] += min(step.cost, 4)  # a branch's latency is the wave's, not the SIMD's
+        busy[step.unit] += min(step.cost, interval)  # a branch's latency is the wave's, not the SIMD's
     for counter in step.counters:
         queue = wave.events.setdefault(counter, deque())
         done = max(cycle + step.latency, queue[-1] if queue else 0)  # in-order return per counter
@@ -461,22 +634,23 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     wave.busy_with = "s_nop" if step.nop else "busy"
 
 
-def _release_barrier(crew, cycle: int) -> bool:
-    """Release the waves at a barrier when every running wave has reached it (True if it did)."""
-    if any(w.done_at is None and not w.at_barrier for w in crew):
+def _release_barrier(group: list[_Wave]) -> bool:
+    """Release a work-group's waves at its barrier when every running wave of it has reached it (True if it
+    did)."""
+    if any(w.done_at is None and not w.at_barrier for w in group):
         return False
     released = False
-    for wave in crew:
+    for wave in group:
         if wave.done_at is None:
             wave.at_barrier = False
             wave.released = released = True
     return released
 
 
-def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipe_free: dict[str, int]) -> int:
+def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipes_free: list[dict[str, int]]) -> int:
     """The first cycle after `after` at which a time the simulation compares against passes: a wave
     becomes ready, an event completes, an MFMA result or a pipe frees (MAX_CYCLES if none is due)."""
-    times = [*matrix_free, *valu_free, *pipe_free.values()]
+    times = [*matrix_free, *valu_free, *(free for pipe in pipes_free for free in pipe.values())]
     for wave in crew:
         if wave.done_at is None:
             times.append(wave.ready)
@@ -486,9 +660,10 @@ def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
     return min((time for time in times if time > after), default=MAX_CYCLES)
 
 
-def _turns_of(simd: int, start: int, stop: int) -> int:
-    """How many cycles in [start, stop) are `simd`'s turn (cycle % 4 == simd)."""
-    return (stop - 1 - simd) // 4 - (start - 1 - simd) // 4
+def _turns_of(simd: int, start: int, stop: int, interval: int) -> int:
+    """How many cycles in [start, stop) are `simd`'s turn (cycle % interval == simd % interval)."""
+    phase = simd % interval
+    return (stop - 1 - phase) // interval - (start - 1 - phase) // interval
 
 
 def hot_lines(kernel: Kernel, result: Simulation, limit: int = 5) -> list[tuple[int, int, str, float]]:

@@ -1,0 +1,62 @@
+"""The machine the performance model runs on, per generation (machines.json): SIMD width, SIMDs per CU
+and per WGP, how often a SIMD may issue, how a wave64 passes through a SIMD32."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from ...model.targets import Target
+
+
+@dataclass(frozen=True, slots=True)
+class Machine:
+    """One generation's compute unit as the simulator sees it."""
+
+    generation: str
+    simd_lanes: int
+    simds_per_cu: int
+    cus_per_wgp: int  # 1: no WGPs (GCN/CDNA)
+    issue_interval: int  # cycles between two issue turns of one SIMD
+    wave64_passes: int  # passes a wave64 VALU instruction takes through the SIMD
+    mfma_pass_cycles: int  # cycles of one MFMA pass on the matrix pipe
+    memory_pipes_per_cu: int  # vector memory / LDS request paths per CU
+    #: per ISA generation ("gfx11"), cycles a wave32 WMMA holds the VALU by its operand type (f16, iu8, ...)
+    wmma_cycles: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def unit(self, cumode: bool) -> str:
+        """What one simulated unit is: a CU, or a WGP in gfx10+ WGP mode."""
+        return "WGP" if self.cus_per_wgp > 1 and not cumode else "CU"
+
+    def cus(self, cumode: bool) -> int:
+        """CUs in one unit."""
+        return self.cus_per_wgp if self.unit(cumode) == "WGP" else 1
+
+    def simds(self, cumode: bool) -> int:
+        """SIMDs a work-group's waves may run on."""
+        return self.simds_per_cu * self.cus(cumode)
+
+    def wmma_issue_cycles(self, target: Target, mnemonic: str) -> int | None:
+        """Cycles a wave32 WMMA or SWMMAC holds its SIMD's VALU; None where the table has no figure."""
+        if target.is_gfx1250:
+            return None
+        return self.wmma_cycles.get(f"gfx{target.major}", {}).get(mnemonic.rsplit("_", 1)[-1])
+
+    def memory_pipes(self, cumode: bool) -> int:
+        """Vector memory (and LDS) request paths of one unit."""
+        return self.memory_pipes_per_cu * self.cus(cumode)
+
+
+@cache
+def _machines() -> dict[str, Machine]:
+    document = json.loads((Path(__file__).parent / "machines.json").read_text())
+    return {name: Machine(name, **{key: value for key, value in fields.items()
+                                   if key not in ("targets", "source", "wmma_source")})
+            for name, fields in document["generations"].items()}
+
+
+def machine_for(target: Target) -> Machine:
+    """The machine of the target's generation: RDNA (gfx10+) or GCN/CDNA."""
+    return _machines()["rdna" if target.major >= 10 else "gcn"]
