@@ -52,6 +52,7 @@ SEVERITY = Severity.ERROR
 SUMMARY = "instruction or operand form the target does not have"
 SCOPE = "kernel"
 _DUAL_FAMILY = "v_dual_mov_b32"
+_TARGET_FIRST = frozenset(("exp", "export", "exp_compr"))
 REQUIRES = (DefUseAnalysis,)
 
 
@@ -66,7 +67,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
     for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
-        rejection = _rejection(instruction, columns, verdicts, instructions)
+        rejection = _rejection(instruction, columns, verdicts, instructions, exact)
         if rejection is not None:
             yield context.diagnostic(instruction.where, _rejection_message(instruction.mnemonic, rejection, target.name,
                                                                            instructions, verdicts),
@@ -98,22 +99,26 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
             yield context.diagnostic(instruction.where, info.problem, kernel=context.kernel.name)
 
 
-def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions) -> str | None:
+def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
+               exact: bool) -> str | None:
     """llvm-mc's message for an instruction the target rejects whatever its operands, or None. A dual-issue pair
     is judged by its family (`v_dual_mov_b32` is both an X and a Y half wherever VOPD exists): a bare half is
     read as an X half, and some halves exist only as Y. A mnemonic the probes never saw accepted is reported
-    only where the instruction tables do not know it either."""
+    on a processor with tables of its own that do not know it either."""
     if instruction.pair is not None:
         return verdicts.rejection(_DUAL_FAMILY, columns)
     message = verdicts.rejection(instruction.mnemonic, columns)
-    if message == NOT_AN_INSTRUCTION and (instruction.mnemonic in instructions or pages_with(instruction.mnemonic)):
-        return None
+    if message == NOT_AN_INSTRUCTION and (not exact or instruction.mnemonic in instructions
+                                          or pages_with(instruction.mnemonic)):
+        return None  # the probes' candidates may lack what a processor without tables of its own adds
     return message
 
 
 def _refused_register(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts) -> str | None:
     """llvm-mc's message for the first special register operand the target does not have (`tba` on gfx9+,
     `ttmp12` before gfx9, `null` before gfx10), or None."""
+    if instruction.mnemonic in _TARGET_FIRST:
+        return None  # its first operand names an export target (`null` there is one)
     for operand in _registers_named(instruction.operands):
         message = verdicts.register_rejection(operand, columns)
         if message is not None:

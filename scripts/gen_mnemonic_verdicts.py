@@ -48,6 +48,10 @@ REGISTERS = (
     "src_pops_exiting_wave_id", "src_flat_scratch_base_lo", "src_flat_scratch_base_hi",
     *(f"ttmp{number}" for number in range(16)),
 )
+#: one processor of each instruction set (what the others add or lack is found by the bare probes of them all)
+DISASSEMBLED = frozenset(("gfx600", "gfx700", "gfx801", "gfx802", "gfx810", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a",
+                          "gfx942", "gfx950", "gfx1010", "gfx1011", "gfx1013", "gfx1030", "gfx1100", "gfx1150", "gfx1200",
+                          "gfx1250", "gfx1251"))
 SUFFIXES = ("_e32", "_e64", "_dpp", "_sdwa", "_e64_dpp")
 #: llvm-mc's answers that mean the mnemonic exists on the target (its operands are what is wrong)
 _EXISTS = re.compile(r"too few operands|invalid operand|not a valid operand|operands are not valid|expected|unknown token"
@@ -95,7 +99,10 @@ def _sweep_words() -> list[int]:
 def write_sweep(directory: Path) -> Path:
     """The sweep as llvm-mc's disassembler reads it: a line of bytes per candidate, two tails each."""
     path = directory / "sweep.txt"
-    tails = (bytes(12), bytes([0x01, 0x01, 0x00, 0x00, 0xFA, 0x00, 0xFF, 0x00]) + bytes(4))
+    # second dwords: zeros (sources s0), a DPP/SDWA control word, and three aligned VGPR sources (v2, v4, v8) with
+    # op_sel_hi set, for the encodings that take only VGPRs (MFMA, WMMA)
+    vgpr_sources = (0x102 | 0x104 << 9 | 0x108 << 18 | 3 << 27).to_bytes(4, "little")
+    tails = (bytes(12), bytes([0x01, 0x01, 0x00, 0x00, 0xFA, 0x00, 0xFF, 0x00]) + bytes(4), vgpr_sources + bytes(8))
     with path.open("w") as out:
         for word in _sweep_words():
             for tail in tails:
@@ -161,7 +168,7 @@ def generate(llvm_mc: str) -> dict:
         directory = Path(scratch)
         sweep = write_sweep(directory)
         for processor, mattr in configs:
-            if not mattr:  # the wave size changes no encoding's name
+            if not mattr and processor in DISASSEMBLED:  # the wave size and the stepping change no encoding's name
                 names.update(_PRINTED.findall(disassemble(llvm_mc, processor, mattr, sweep)))
         candidates = sorted(with_suffixes({name for name in names if "." not in name}))
         columns = [verdicts(llvm_mc, processor, mattr, candidates, directory) for processor, mattr in configs]

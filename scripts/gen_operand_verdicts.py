@@ -5,7 +5,7 @@ whose mnemonic verdicts are identical), llvm-mc's disassembler prints a valid in
 it decodes from a sweep of opcode fields (`v_max_f32_e64 v0, v1, v2`). Each instance the assembler takes
 back is probed:
 
-- with each modifier of MODIFIERS appended (`v_max_f32_e64 v0, v1, v2 clamp`), and
+- with each modifier of MODIFIERS appended (`v_max_f32_e64 v0, v1, v2 clamp`) where the instance has none, and
 - with each operand in turn replaced by a VGPR, SGPR or AGPR of the same width, an inline constant, a
   literal, `vcc`/`vcc_lo`, `m0`, `exec`/`exec_lo` or `null`,
 
@@ -13,7 +13,7 @@ and the verdict is recorded: accepted, or llvm-mc's message. The table has a lin
 prints it), `["mnemonic", [[verdicts, operand count, [configuration, ...]], ...]]`, where verdicts has one
 character per probe of the header's `probes` ('.': accepted, ' ': not probed, else the message at that
 position of `codes` in the header's `messages`). The header's `unknown_modifiers` names, per configuration,
-the modifiers no instance took ("not a valid operand." on every one: DPP and SDWA controls on gfx6 and gfx7).
+the DPP and SDWA controls it has no syntax for (gfx6-7 have neither, gfx11 and later no SDWA).
 
 Usage: python scripts/gen_operand_verdicts.py [--llvm-mc llvm-mc-22]   (after gen_mnemonic_verdicts.py)
 """
@@ -93,7 +93,7 @@ def replacement(kind: str, count: int) -> str | None:
     if kind == "iconst":
         return "1"
     if kind == "literal":
-        return "0x12345"
+        return "0x1234"  # a literal in every operand type, 16-bit ones included
     if kind in ("vcc", "exec"):
         return {1: f"{kind}_lo", 2: kind}.get(count)
     return kind if count == 1 else None
@@ -137,10 +137,10 @@ def probe_configuration(llvm_mc: str, processor: str, mattr: tuple[str, ...], di
             continue
         plan = [" "] * len(order)
         plans[name] = (len(operands), plan)
-        for position, text in enumerate(MODIFIERS.values()):
-            if text.split(":")[0] not in modifiers:
-                lines.append(f"{name} {printed[name]} {text}".rstrip())
-                owners.append((name, position))
+        for position, text in enumerate(MODIFIERS.values() if not modifiers else ()):
+            # only on an instance without modifiers: one appended to DPP controls or `offen` may clash with them
+            lines.append(f"{name} {printed[name]} {text}".rstrip())
+            owners.append((name, position))
         for slot, operand in enumerate(operands):
             count = width(operand)
             if count is None:
@@ -164,15 +164,18 @@ def probe_configuration(llvm_mc: str, processor: str, mattr: tuple[str, ...], di
     return {name: (count, "".join(plan).rstrip()) for name, (count, plan) in plans.items()}
 
 
-def never_accepted(found: dict[str, tuple[int, str]], messages: list[str]) -> list[str]:
-    """Modifiers no instance of a configuration took, each refused by its name ("not a valid operand.")."""
-    names = []
-    for position, name in enumerate(MODIFIERS):
-        answers = {verdicts[position] for _, verdicts in found.values() if position < len(verdicts)} - {" "}
-        if answers and all(answer != "." and messages[_ALPHABET.index(answer)] == "not a valid operand."
-                           for answer in answers):
-            names.append(name)
-    return names
+#: DPP and SDWA controls that stand alone (the others only qualify one of these)
+CONTROLS = ("quad_perm", "row_shl", "row_share", "row_xmask", "wave_shl", "row_bcast", "dpp8", "dst_sel", "src0_sel")
+
+
+def refused_controls(llvm_mc: str, processor: str, mattr: tuple[str, ...], directory: Path) -> list[str]:
+    """The DPP and SDWA controls a configuration has no syntax for: refused on a VOP1 and a VOP2 instruction
+    written without an encoding suffix (which llvm-mc otherwise encodes as DPP or SDWA)."""
+    lines = [line for name in CONTROLS for line in (f"v_mov_b32 v0, v1 {MODIFIERS[name]}",
+                                                    f"v_add_f32 v0, v1, v2 {MODIFIERS[name]}")]
+    answers = assemble(llvm_mc, processor, mattr, lines, directory)
+    return [name for name, vop1, vop2 in zip(CONTROLS, answers[::2], answers[1::2], strict=True)
+            if vop1 and vop2]
 
 
 def main() -> int:
@@ -196,7 +199,7 @@ def main() -> int:
             found = probe_configuration(args.llvm_mc, processor, mattr, Path(scratch), sweep, messages)
             for name, verdict in found.items():
                 rows[name][verdict].extend(members)
-            unknown = never_accepted(found, messages)
+            unknown = refused_controls(args.llvm_mc, processor, mattr, Path(scratch))
             unknown_modifiers.update((member, unknown) for member in members if unknown)
     if len(messages) > len(_ALPHABET):
         raise SystemExit(f"{len(messages)} messages: more than the {len(_ALPHABET)} codes")

@@ -84,6 +84,19 @@ _REFUSED_NAME = ("not a valid operand", "not supported on this GPU", "not suppor
 #: flags without a value: any refusal is of the name
 _FLAGS = frozenset(("clamp", "glc", "slc", "dlc", "scc", "nt", "sc0", "sc1", "tfe", "lwe", "d16", "a16", "r128", "unorm",
                     "da", "gds", "lds", "idxen", "offen", "addr64", "nv"))
+#: DPP and SDWA controls: a target without them (gfx6-7; SDWA from gfx11) refuses them on every instruction, which
+#: is what no probed instance taking one shows (other modifiers exist on instructions the sweep may not print)
+_WHOLE_SYNTAX = frozenset(("quad_perm", "row_shl", "row_share", "row_xmask", "wave_shl", "row_bcast", "dpp8", "dst_sel",
+                           "src0_sel"))
+#: DPP controls that only qualify another (appended alone, every instance refuses them)
+_QUALIFIERS = frozenset(("fi", "bound_ctrl"))
+#: modifiers that change what the operands must be (`offen` wants an address VGPR, `tfe`/`d16` another data width):
+#: appended to an instance whose operands fit without them, they are refused for the operands' sake
+_SHAPING = frozenset(("offen", "idxen", "addr64", "offset", "lds", "tfe", "lwe", "d16", "a16", "r128", "da"))
+#: operand kinds that are registers (an immediate of a scalar or memory instruction is judged only on VALU ones)
+_REGISTER_KINDS = frozenset(("v", "s", "a", "vcc", "exec", "m0", "null"))
+#: refusals that depend on the probed instance's other operands, not on the one replaced
+_OTHER_OPERANDS = ("constant bus", "unique literal")
 #: modifiers judged by the probe of another in their family, where no probe of their own exists
 _FAMILY = {
     "row_shr": "row_shl", "row_ror": "row_shl", "row_mirror": "row_shl", "row_half_mirror": "row_shl",
@@ -139,25 +152,32 @@ class OperandVerdicts:
         return sorted(found)[0]
 
     def _refusal_on(self, mnemonic: str, column: int, kinds: list[str | None], modifiers: list[str]) -> str | None:
-        unknown = self._unknown_modifiers.get(column, frozenset())
+        unknown = self._unknown_modifiers.get(column, frozenset()) & _WHOLE_SYNTAX
         for name in modifiers:
             if name in unknown or _FAMILY.get(name) in unknown:
                 return "not a valid operand."
         entry = self._row(mnemonic).get(column)
-        if entry is None:
-            return None
+        if entry is None or mnemonic + "_e64" in self._lines:
+            return None  # no instance; or one llvm-mc may encode as VOP3 when its operands ask, unlike the instance
         verdicts, count = entry
+        if len(kinds) != count:
+            return None  # another form than the one probed (an operand the syntax may leave out, or llvm-mc reads
+            # a word as an operand where we read a modifier)
         for name in modifiers:
+            if name in _WHOLE_SYNTAX or name in _FAMILY or name in _QUALIFIERS or name in _SHAPING:
+                continue  # a DPP or SDWA control appended alone is refused for want of the others
             answer = self._answer(verdicts, name)
             if answer is not None and (name in _FLAGS or any(words in answer for words in _REFUSED_NAME)):
                 return answer
-        if len(kinds) != count:
-            return None
+        vector = mnemonic.startswith("v_")
         for slot, kind in enumerate(kinds):
-            if kind is not None:
-                answer = self._answer(verdicts, f"{slot}:{kind}")
-                if answer is not None:
-                    return answer
+            if kind is None or kind in ("v", "a") or (not vector and kind not in _REGISTER_KINDS):
+                # a VGPR against an AGPR may be refused for the other operands' file (MFMA, ds_*_rtn on gfx90a);
+                # a scalar or memory instruction's immediate is an offset or a field, not a literal
+                continue
+            answer = self._answer(verdicts, f"{slot}:{kind}")
+            if answer is not None and not any(words in answer for words in _OTHER_OPERANDS):
+                return answer
         return None
 
 
@@ -167,7 +187,8 @@ def operand_verdicts() -> OperandVerdicts:
 
 
 _SPECIAL_KINDS = {"vcc": "vcc", "vcc_lo": "vcc", "exec": "exec", "exec_lo": "exec", "m0": "m0", "null": "null"}
-_INLINE_FLOATS = frozenset((0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 0.15915494309189535))
+_INV_2PI = 0.15915494309189535
+_INLINE_FLOATS = frozenset((0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, _INV_2PI))
 #: integers that are an inline float's bits in some operand type (f16, bf16, f32): not a literal there
 _INLINE_FLOAT_BITS = frozenset((
     0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118,  # f16
@@ -184,15 +205,17 @@ def operand_kind(node: Node) -> str | None:
         node = Num(-node.operand.value)
     elif isinstance(node, (Abs, UnOp)):
         node = node.operand
-    if isinstance(node, Reg):
-        return node.kind if node.kind in ("v", "s", "a") else None
+    if isinstance(node, Reg):  # a true16 half (`v0.l`) is not what the probes wrote
+        return node.kind if node.kind in ("v", "s", "a") and node.half is None else None
     if isinstance(node, SpecialReg):
         return _SPECIAL_KINDS.get(node.name)
     if isinstance(node, Num):
         if isinstance(node.value, float):
+            if abs(node.value - _INV_2PI) < 1e-6 and node.value != _INV_2PI:
+                return None  # 1/(2*pi) as written rounds to the inline constant in some operand types
             return "iconst" if node.value in _INLINE_FLOATS else "literal"
-        if -16 <= node.value <= 64:
-            return "iconst"
+        if -16 <= node.value <= 64 or (1 << 32) - 16 <= node.value < 1 << 32 or (1 << 64) - 16 <= node.value:
+            return "iconst"  # -16..-1 written as their 32- or 64-bit patterns too
         return None if node.value & 0xFFFFFFFF in _INLINE_FLOAT_BITS or not -(1 << 31) <= node.value < 1 << 32 \
             else "literal"
     return None
