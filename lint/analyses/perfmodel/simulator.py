@@ -21,8 +21,8 @@ kernel. The result says which path ran: blocks and lines, each loop's entries an
 the loops and MFMAs it left out and any cap it reached. With `kernargs` (scalars.py) a branch on an SCC that the
 kernel's scalar code computes from the arguments given goes the way the kernel would.
 
-Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
-table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
+Assumptions (as in the Scrutinizer): without a device's memory system no cache misses (one latency per access
+type, the middle of the table's range; with one, memory.py's L2 hit rate and DRAM share); coherent control flow (no divergence); no bank conflicts beyond the table;
 SMEM in order. Consecutive simulated waves form work-groups of the kernel's size (the last one may be partial),
 each with its own barrier.
 """
@@ -38,11 +38,12 @@ from ...model.ir import Instruction, Kernel, Module
 from ...model.nodes import BinOp, Node, Reg, Sym, UnOp
 from ..cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from ..defuse import DefUseAnalysis
-from ..latency import request_cycles
+from ..latency import lane_bytes, request_cycles
 from ..manager import AnalysisManager
 from ..prefetch import PrefetchAnalysis
 from ..resources import ResourceAnalysis
 from .machine import machine_for
+from .memory import MemorySystem
 from .scalars import kernel_arguments
 
 DEFAULT_TRIP_COUNT = 8
@@ -69,6 +70,7 @@ class Step:
     barrier: bool = False
     nop: bool = False
     unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
+    dram_cycles: int = 0  # cycles of the CU's share of DRAM bandwidth its L2 misses take (with a memory system)
 
 
 @dataclass(slots=True)
@@ -90,6 +92,8 @@ class Simulation:
     unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
     warnings: list[str] = field(default_factory=list)  # a cap the simulation stopped at
     group_waves: int = 0  # waves per work-group (each work-group has its own barrier)
+    memory: MemorySystem | None = None  # the device's memory system it ran with (None: the latency table's)
+    extrapolated: dict | None = None  # how a long loop's trips were extrapolated from a steady state (predict.py)
 
     @property
     def trace_length(self) -> int:
@@ -101,7 +105,9 @@ class Simulation:
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
                 "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
                 "starve_rate": round(self.starve_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
-                "trace_length": self.trace_length, "warnings": self.warnings}
+                "trace_length": self.trace_length, "warnings": self.warnings} | (
+                    {"memory": self.memory.to_json()} if self.memory is not None else {}) | (
+                    {"extrapolated": self.extrapolated} if self.extrapolated is not None else {})
 
 
 @dataclass(slots=True)
@@ -381,13 +387,16 @@ def _described(kernel: Kernel, cfg, path: list[int], entered: set[int], headers:
         never_run=[index for index in range(len(kernel.instructions)) if index not in on_path])
 
 
-def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
-    """Per instruction what the simulator needs, from the cached def/use and timing analyses."""
+def _steps(kernel: Kernel, manager: AnalysisManager, memory: MemorySystem | None = None) -> list[Step]:
+    """Per instruction what the simulator needs, from the cached def/use and timing analyses; with `memory`, vector
+    memory's latency and DRAM share from it."""
     def_use = manager.get(DefUseAnalysis)
     timing = manager.get(PrefetchAnalysis)
     table, wave = timing.table, def_use.wave_size
     latency_of = {unit: (table[name].low + table[name].high) // 2
                   for unit, name in (("vmem", "vmem_load"), ("ds", "lds_read"), ("smem", "smem_load"))}
+    if memory is not None:
+        latency_of["vmem"] = memory.latency
     pipes = {"vmem": table["vmem_issue_per_cu"], "ds": table["lds_issue_per_cu"]}
     bits: dict = {}  # register unit -> its bit in the masks
 
@@ -405,6 +414,8 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
             klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
             mask(info.uses), mask(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
             nop=instruction.mnemonic == "s_nop", unit=unit,
+            dram_cycles=round(memory.dram_cycles(lane_bytes(instruction.mnemonic) * wave))
+            if memory is not None and unit == "vmem" else 0,
         ))
     return steps
 
@@ -430,10 +441,12 @@ class _Wave:
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
              taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
-             group_waves: int | None = None, kernargs: dict[str, int] | None = None) -> Simulation | None:
+             group_waves: int | None = None, kernargs: dict[str, int] | None = None,
+             memory: MemorySystem | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
     Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
-    with its own barrier. `simds` narrows the unit to its first SIMDs (tests)."""
+    with its own barrier. `simds` narrows the unit to its first SIMDs (tests). With `memory` (memory.py) vector
+    memory takes the device's latency and each CU's share of its DRAM bandwidth instead of the latency table's."""
     if module.target is None or not kernel.instructions:
         return None
     manager = AnalysisManager(module, kernel)
@@ -450,7 +463,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     simulated = trace(manager, trip_counts or {}, steered, kernargs)
     path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
-    by_index = _steps(kernel, manager)
+    by_index = _steps(kernel, manager, memory)
     simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
                                     for index in path).most_common())
     crew = [_Wave(w, w % simds) for w in range(waves)]
@@ -464,7 +477,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
     valu_free = [0] * simds
-    pipes_free = [{"vmem": 0, "lds": 0} for _ in range(pipes)]  # one per CU of the unit
+    pipes_free = [{"vmem": 0, "lds": 0, "dram": 0} for _ in range(pipes)]  # one per CU of the unit, and its DRAM share
     pipe_of = [simd * pipes // unit_simds for simd in range(simds)]
     mfma_cycles = machine.mfma_pass_cycles
     idle_turns = turns = 0
@@ -547,6 +560,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     units = {"VALU": busy["valu"] / per_simd, "MFMA": busy["mfma"] / per_simd, "SALU": busy["salu"] / per_simd,
              "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / per_pipe,
              "LDS": busy["lds"] / per_pipe, "export": busy["export"] / per_pipe}
+    if memory is not None:
+        units["DRAM"] = busy["dram"] / per_pipe
     empty = sum(total - max((w.done_at or total) for w in on_simd[s]) if on_simd[s] else total for s in range(simds))
     wave_time = sum((w.done_at or total) for w in crew)
     result = Simulation(waves, total, wave_time / waves, units,
@@ -554,7 +569,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
                         work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode),
-                        group_waves=min(group_waves, waves))
+                        group_waves=min(group_waves, waves), memory=memory)
     result.bottleneck = bottleneck(result)
     if any(w.done_at is None for w in crew):
         result.warnings.append(
@@ -586,6 +601,8 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
         return "MFMA pipe busy"
     if step.category == "valu" and not step.mfma_passes and valu_free > cycle:
         return "VALU busy"  # a multi-cycle op (quarter rate, transcendental, f64) of another wave
+    if step.dram_cycles and pipe_free["dram"] > cycle:
+        return "DRAM bandwidth"  # the CU's share of the device's DRAM bandwidth is still moving earlier misses
     if step.category in ("vmem", "lds") and pipe_free[step.category] > cycle:
         return f"{'VMEM' if step.category == 'vmem' else 'LDS'} pipe busy"
     if step.category != "free" and step.category in issued:
@@ -610,6 +627,9 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     if step.category in ("vmem", "lds"):
         pipe_free[step.category] = max(pipe_free[step.category], cycle) + step.pipe_cycles
         busy[step.category] += step.pipe_cycles
+        if step.dram_cycles:
+            pipe_free["dram"] = max(pipe_free["dram"], cycle) + step.dram_cycles
+            busy["dram"] += step.dram_cycles
     elif step.category in ("valu", "export"):
         busy[step.category] += step.cost
     elif step.category == "scalar":
