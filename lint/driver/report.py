@@ -152,11 +152,9 @@ def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, wa
 
         prediction = predict(module, kernel, launch, device, trip_counts=trip_counts, taken=taken, kernargs=kernargs,
                              working_set=working_set)
-    if prediction is not None:
-        result = prediction.rounds[0].simulation
-    else:
-        result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts,
-                          taken=taken, kernargs=kernargs)
+    result = prediction.rounds[0].simulation if prediction is not None else simulate(
+        module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken,
+        kernargs=kernargs)
     if result is not None:
         executed = {(kernel.instructions[index].where.path, kernel.instructions[index].where.line)
                     for index in set(result.path.indices)}

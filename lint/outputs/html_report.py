@@ -34,8 +34,16 @@ from ..model.ir import Kernel, Module, SourceFile
 from ..model.nodes import instruction_text
 from .lexer import AMDGPULexer
 from .plots import flat_note, is_flat, report_charts
-from .report_text import (allocated_text, baseline_change, groups_text, launch_text, model_lines, path_text,
-                          pressure_text, spread_text)
+from .report_text import (
+    allocated_text,
+    baseline_change,
+    groups_text,
+    launch_text,
+    model_lines,
+    path_text,
+    pressure_text,
+    spread_text,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -29,6 +29,7 @@ each with its own barrier.
 
 from __future__ import annotations
 
+import math
 from collections import Counter as Tally
 from collections import deque
 from dataclasses import dataclass, field
@@ -70,7 +71,7 @@ class Step:
     barrier: bool = False
     nop: bool = False
     unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
-    dram_cycles: int = 0  # cycles of the CU's share of DRAM bandwidth its L2 misses take (with a memory system)
+    dram_cycles: float = 0.0  # cycles of the CU's share of DRAM bandwidth its L2 misses take (with a memory system)
 
 
 @dataclass(slots=True)
@@ -414,8 +415,8 @@ def _steps(kernel: Kernel, manager: AnalysisManager, memory: MemorySystem | None
             klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
             mask(info.uses), mask(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
             nop=instruction.mnemonic == "s_nop", unit=unit,
-            dram_cycles=round(memory.dram_cycles(lane_bytes(instruction.mnemonic) * wave))
-            if memory is not None and unit == "vmem" else 0,
+            dram_cycles=memory.dram_cycles(lane_bytes(instruction.mnemonic) * wave)
+            if memory is not None and unit == "vmem" else 0.0,
         ))
     return steps
 
@@ -477,7 +478,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
     valu_free = [0] * simds
-    pipes_free = [{"vmem": 0, "lds": 0, "dram": 0} for _ in range(pipes)]  # one per CU of the unit, and its DRAM share
+    # one per CU of the unit, and its DRAM share (fractional cycles: bytes over a share of the bandwidth)
+    pipes_free: list[dict[str, float]] = [{"vmem": 0, "lds": 0, "dram": 0.0} for _ in range(pipes)]
     pipe_of = [simd * pipes // unit_simds for simd in range(simds)]
     mfma_cycles = machine.mfma_pass_cycles
     idle_turns = turns = 0
@@ -655,7 +657,8 @@ def _release_barrier(group: list[_Wave]) -> bool:
     return released
 
 
-def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipes_free: list[dict[str, int]]) -> int:
+def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
+                 pipes_free: list[dict[str, float]]) -> int:
     """The first cycle after `after` at which a time the simulation compares against passes: a wave
     becomes ready, an event completes, an MFMA result or a pipe frees (MAX_CYCLES if none is due)."""
     times = [*matrix_free, *valu_free, *(free for pipe in pipes_free for free in pipe.values())]
@@ -665,7 +668,7 @@ def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
             for queue in wave.events.values():  # in completion order: the first one after `after`
                 times.append(next((done for done in queue if done > after), 0))
             times.append(next((ready for ready, _ in wave.results if ready > after), 0))
-    return min((time for time in times if time > after), default=MAX_CYCLES)
+    return math.ceil(min((time for time in times if time > after), default=MAX_CYCLES))  # the DRAM share's is fractional
 
 
 def _turns_of(simd: int, start: int, stop: int, interval: int) -> int:
