@@ -7,10 +7,13 @@ work-groups takes G // slots full rounds and, if G % slots is not 0, a tail roun
 The launch takes full x (a full round's cycles) + (the tail round's cycles), at the device's clock. Real
 dispatchers start a work-group as soon as a slot frees; rounds ignore that overlap (and the time to launch).
 
-Steady state: a loop of many trips (more than EXTRAPOLATE_FROM per entry) is simulated at STEP, 2 x STEP, ...
-trips per entry until the cycles two successive STEPs of trips add agree within STEADY (0.1%); the
-simulation then extends linearly to the loop's trips (cycles, busy units, stalls, instructions by class). A loop
-whose cost per trip never settles is simulated up to MAX_SIMULATED_TRIPS and extended from there, with a warning."""
+Steady state: a loop of many trips (more than EXTRAPOLATE_FROM per entry) is simulated at STEP and then 2, 4, 8 ...
+x STEP trips per entry, timing when every wave starts each trip, until the unit's cycles per trip (of every wave)
+in the second quarter of all trip starts and in the third agree within STEADY (0.1%): the first quarter warms up,
+the last drains as waves finish. The round's cycles are then the last simulation's plus the remaining trips at
+that cost; its busy units, stalls and instructions by class extend linearly from the last two simulations. A
+loop whose cost per trip never settles is simulated up to MAX_SIMULATED_TRIPS and extended from there, with a
+warning."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ...model.devices import Device, Launch
 from ...model.ir import Kernel, Module
+from ..cfg import CFGAnalysis
 from ..defuse import DefUseAnalysis
 from ..latency import lane_bytes
 from ..manager import AnalysisManager
@@ -103,48 +107,67 @@ def steady_simulation(module: Module, kernel: Kernel, waves: int, *, trip_counts
     if main is True:
         main = main_loop(trace(manager, trip_counts, taken, kernargs), trip_counts)
 
-    def run(trips: dict[str, int]) -> Simulation | None:
+    def run(trips: dict[str, int], mark: int | None = None) -> Simulation | None:
         return simulate(module, kernel, waves, trip_counts=trips, taken=taken, kernargs=kernargs,
-                        group_waves=group_waves, memory=memory)
+                        group_waves=group_waves, memory=memory, mark=mark)
 
     if not isinstance(main, tuple):
         return run(trip_counts)
     loop, trips = main
-    runs: list[tuple[int, Simulation]] = []
-    deltas: list[float] = []
-    steady = False
-    for simulated in range(STEP, min(trips, MAX_SIMULATED_TRIPS + 1), STEP):
-        result = run({**trip_counts, loop.label: simulated})
-        if result is None:
+    cfg = manager.get(CFGAnalysis)
+    header = cfg.starts[cfg.block_of_label[loop.label]]
+    simulated = [STEP]
+    before = run({**trip_counts, loop.label: STEP})
+    while True:
+        last = 2 * simulated[-1]
+        if last >= trips or before is None:
+            return run(trip_counts)
+        after = run({**trip_counts, loop.label: last}, header)
+        if after is None:
             return None
-        runs.append((simulated, result))
-        if len(runs) > 1:
-            deltas.append(runs[-1][1].cycles - runs[-2][1].cycles)
-        if len(deltas) > 1 and abs(deltas[-2] - deltas[-1]) <= STEADY * abs(deltas[-1]):
-            steady = True
+        simulated.append(last)
+        windows = _per_trip(after.marks)
+        steady = windows is not None and abs(windows[0] - windows[1]) <= STEADY * windows[1]
+        if steady or last >= MAX_SIMULATED_TRIPS:
             break
-    if len(runs) < 2:
-        return run(trip_counts)
-    (first, before), (last, after) = runs[-2], runs[-1]
-    per_trip = (after.cycles - before.cycles) / ((last - first) * loop.entries)
-    result = _extend(before, after, first, last, trips, loop)
+        before = after
+    per_trip = sum(windows) / 2 if windows is not None else (after.cycles - before.cycles) / (
+        (last - last // 2) * loop.entries)
+    cycles = round(after.cycles + loop.entries * (trips - last) * per_trip)
+    result = _extend(before, after, last // 2, last, trips, loop, cycles)
     result.extrapolated = {"loop": loop.label, "line": loop.line, "trips_per_entry": trips, "entries": loop.entries,
-                           "simulated_trips": [n for n, _ in runs], "steady": steady,
-                           "cycles_per_trip": round(per_trip, 3)}
+                           "simulated_trips": simulated, "steady": steady, "cycles_per_trip": round(per_trip, 3)}
     if not steady:
         result.warnings.append(f"the loop at line {loop.line} ({loop.label}) did not reach a steady cost per trip "
-                               f"within {runs[-1][0]} trips; its {trips} trips are extended from there")
+                               f"within {last} trips; its {trips} trips are extended from there")
     return result
 
 
-def _extend(before: Simulation, after: Simulation, first: int, last: int, trips: int, loop: LoopRun) -> Simulation:
-    """`after` (at `last` trips per entry) extended linearly to `trips`, the slope from `before` (at `first`)."""
+def _per_trip(marks: list[list[tuple[int, int]]]) -> tuple[float, float] | None:
+    """The unit's cycles per trip of every wave, from when the waves started their trips (`marks`: path position,
+    cycle): all starts in time order, the mean gap between them in the second quarter of the starts and in the third
+    (the first quarter warms up, the last drains as waves finish), times the waves. Waves need not keep pace with
+    each other (oldest-first issue lets the oldest run ahead): the unit's rate of trips is what is steady."""
+    starts = sorted(cycle for wave in marks for _, cycle in wave)
+    waves = sum(1 for wave in marks if wave)
+    quarter = len(starts) // 4 // max(waves, 1) * waves  # whole rounds of starts: waves often start in bursts
+    if quarter < 1:
+        return None
+    first, second = (waves * (starts[end] - starts[begin]) / quarter
+                     for begin, end in ((quarter, 2 * quarter), (2 * quarter, 3 * quarter)))
+    return first, second
+
+
+def _extend(before: Simulation, after: Simulation, first: int, last: int, trips: int, loop: LoopRun,
+            cycles: int) -> Simulation:
+    """`after` (at `last` trips per entry) extended to `trips` and `cycles`: its busy units, stalls and instructions
+    linearly, the slope from `before` (at `first`)."""
     scale = (trips - last) / (last - first)
 
     def line(low: float, high: float) -> float:
         return high + (high - low) * scale
 
-    cycles = max(1, round(line(before.cycles, after.cycles)))
+    cycles = max(1, cycles)
     after.utilization = {unit: line(before.utilization.get(unit, 0) * before.cycles, share * after.cycles) / cycles
                          for unit, share in after.utilization.items()}
     after.stalls = {reason: round(line(before.stalls.get(reason, 0), count)) for reason, count in after.stalls.items()}

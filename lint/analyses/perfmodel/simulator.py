@@ -50,6 +50,7 @@ from .scalars import kernel_arguments
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
 MAX_CYCLES = 20_000_000
+DRAM_BACKLOG = 4  # L2 misses a CU may have queued for its share of DRAM bandwidth before another waits to issue
 STUCK_CYCLES = 200_000  # no instruction issued for this long: stop (a wait that nothing satisfies)
 _CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar", "branch": "scalar",
              "message": "scalar", "export": "export"}  # everything else issues freely
@@ -95,6 +96,8 @@ class Simulation:
     group_waves: int = 0  # waves per work-group (each work-group has its own barrier)
     memory: MemorySystem | None = None  # the device's memory system it ran with (None: the latency table's)
     extrapolated: dict | None = None  # how a long loop's trips were extrapolated from a steady state (predict.py)
+    #: per wave, (path position, cycle) each time it issued the instruction `simulate` was asked to mark
+    marks: list[list[tuple[int, int]]] = field(default_factory=list)
 
     @property
     def trace_length(self) -> int:
@@ -443,11 +446,12 @@ class _Wave:
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
              taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
              group_waves: int | None = None, kernargs: dict[str, int] | None = None,
-             memory: MemorySystem | None = None) -> Simulation | None:
+             memory: MemorySystem | None = None, mark: int | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
     Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
     with its own barrier. `simds` narrows the unit to its first SIMDs (tests). With `memory` (memory.py) vector
-    memory takes the device's latency and each CU's share of its DRAM bandwidth instead of the latency table's."""
+    memory takes the device's latency and each CU's share of its DRAM bandwidth instead of the latency table's.
+    With `mark` (an instruction index) the result has the cycle each wave issued it at, every time (`marks`)."""
     if module.target is None or not kernel.instructions:
         return None
     manager = AnalysisManager(module, kernel)
@@ -483,6 +487,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     pipe_of = [simd * pipes // unit_simds for simd in range(simds)]
     mfma_cycles = machine.mfma_pass_cycles
     idle_turns = turns = 0
+    marks: list[list[tuple[int, int]]] = [[] for _ in crew]
     cycle = last_issue = 0
     progress = quiet_since = 0  # state changes so far; the cycle since which there were none
     last_turn: dict[int, tuple[list[tuple[str, int]], bool]] = {}  # SIMD -> its last turn's stalls and idleness
@@ -522,6 +527,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     step = by_index[index]
                     if step.barrier and wave.released:
                         wave.released = False
+                        if index == mark:
+                            marks[wave.number].append((wave.position, cycle))
                         wave.position += 1
                         progress += 1
                         continue
@@ -541,6 +548,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories, mfma_cycles, interval)
                     if step.category == "valu" and not step.mfma_passes:
                         valu_free[simd] = cycle + step.cost
+                    if index == mark:
+                        marks[wave.number].append((wave.position, cycle))
                     wave.position += 1
                     if step.category != "free":
                         break  # one real instruction per wave per turn; free ones continue
@@ -571,7 +580,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
                         work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode),
-                        group_waves=min(group_waves, waves), memory=memory)
+                        group_waves=min(group_waves, waves), memory=memory, marks=marks if mark is not None else [])
     result.bottleneck = bottleneck(result)
     if any(w.done_at is None for w in crew):
         result.warnings.append(
@@ -603,8 +612,8 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
         return "MFMA pipe busy"
     if step.category == "valu" and not step.mfma_passes and valu_free > cycle:
         return "VALU busy"  # a multi-cycle op (quarter rate, transcendental, f64) of another wave
-    if step.dram_cycles and pipe_free["dram"] > cycle:
-        return "DRAM bandwidth"  # the CU's share of the device's DRAM bandwidth is still moving earlier misses
+    if step.dram_cycles and pipe_free["dram"] - cycle > DRAM_BACKLOG * step.dram_cycles:
+        return "DRAM bandwidth"  # the CU's share of the device's DRAM bandwidth has enough earlier misses queued
     if step.category in ("vmem", "lds") and pipe_free[step.category] > cycle:
         return f"{'VMEM' if step.category == 'vmem' else 'LDS'} pipe busy"
     if step.category != "free" and step.category in issued:
@@ -636,9 +645,12 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
         busy[step.category] += step.cost
     elif step.category == "scalar":
         busy[step.unit] += min(step.cost, interval)  # a branch's latency is the wave's, not the SIMD's
+    arrives = cycle + step.latency
+    if step.dram_cycles:  # its data is back once the queued misses before it and its own have been moved
+        arrives = max(arrives, math.ceil(pipe_free["dram"]))
     for counter in step.counters:
         queue = wave.events.setdefault(counter, deque())
-        done = max(cycle + step.latency, queue[-1] if queue else 0)  # in-order return per counter
+        done = max(arrives, queue[-1] if queue else 0)  # in-order return per counter
         queue.append(done)
     wave.ready = cycle + step.cost
     wave.busy_with = "s_nop" if step.nop else "busy"
