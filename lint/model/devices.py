@@ -1,10 +1,10 @@
 """Devices (a product's processor, compute units, clock and memory system) and launches (a grid of work-groups on
 one).
 
-The figures and their sources are listed in docs/performance-model.md ("Devices"); the short tags here say where
-each came from: [S5] ROCm GPU specifications, [S6] ROCm microarchitecture pages, [S15] mt4g measurements,
-[S26] product-spec reports, [unv] general knowledge no source read confirms, [est] our derivation
-(/work/shared/reference/perf-model-facts.md numbers its sources the same way)."""
+Each product's `source` says where its figures come from, by the source numbers of the project's performance-model
+facts (README, "Predicting a launch"): [S5] ROCm GPU specifications, [S6] ROCm microarchitecture pages (a: MI300,
+b: MI250, c: MI350), [S8]/[S9] LLVM's and Mesa ACO's latency models, [S15] mt4g pointer-chase measurements (a: MI210,
+b: MI300X), [S26] product-spec reports; [unv] general knowledge no source read confirms, [est] our derivation."""
 
 from __future__ import annotations
 
