@@ -281,3 +281,17 @@ def test_development_set_streaming_read(snippet, device, measured_gbs, source):
     requested = grid * 4 * 1024 * 4 * 1024
     measured_ms = requested / (measured_gbs * 1e9) * 1e3
     assert prediction.milliseconds < measured_ms < 1.5 * prediction.milliseconds, source
+
+
+def test_the_working_set_option(snippet, capsys):
+    """--working-set takes bytes with K/M/G (powers of 1024) and reaches the memory system; a bad size is a usage
+    error, not a traceback."""
+    path = snippet.write(stream("MI300X"))
+    flags = ["report", "--no-config", "--simulate", "--format", "json", "--wg-size", "256", "--grid", "1216",
+             "--device", "MI300X", "--trip-count", ".Lloop=32", str(path)]
+    assert main([*flags, "--working-set", "64M"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["kernels"]
+    assert report["simulation"]["memory"]["working_set_bytes"] == 64 << 20
+    with pytest.raises(SystemExit) as exit_:
+        main([*flags, "--working-set", "lots"])
+    assert exit_.value.code == 2 and "expected a byte count such as 64M" in capsys.readouterr().err
