@@ -262,10 +262,10 @@ def test_a_4096_trip_gemm_launch_simulates_few_trips(snippet):
 #: (device, measured DRAM read bandwidth in GB/s, source). Each is a read-streaming micro-benchmark on real
 #: hardware; they are compared, never fitted: the model uses the product's peak bandwidth.
 MEASURED = [
-    ("MI300X", 3689.67 * 1.073741824, "mt4g sample results, caps-tum/mt4g sample_results/AMD Instinct MI300X VF/"
-     "README.md: main readBandwidth 3689.67 GiB/s (an SR-IOV VF at 2100 MHz)"),
-    ("MI210", 1085.42 * 1.073741824, "mt4g sample results, caps-tum/mt4g sample_results/AMD Instinct MI210/"
-     "README.md: main readBandwidth 1085.42 GiB/s"),
+    ("MI300X", 3689.67 * 1.073741824, ("mt4g sample results, caps-tum/mt4g sample_results/AMD Instinct MI300X VF/"
+                                       "README.md: main readBandwidth 3689.67 GiB/s (an SR-IOV VF at 2100 MHz)")),
+    ("MI210", 1085.42 * 1.073741824, ("mt4g sample results, caps-tum/mt4g sample_results/AMD Instinct MI210/"
+                                      "README.md: main readBandwidth 1085.42 GiB/s")),
 ]
 
 
