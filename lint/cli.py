@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -73,6 +74,18 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
     return value
+
+
+_BYTES = re.compile(r"(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?", re.IGNORECASE)
+
+
+def _bytes(text: str) -> int:
+    """A byte count: N, or N with K, M or G (KiB, MiB, GiB: powers of 1024)."""
+    match = _BYTES.fullmatch(text.strip())
+    value = float(match.group(1)) * 1024 ** " KMG".index(match.group(2).upper() or " ") if match else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a byte count such as 64M or 1048576, got '{text}'")
+    return int(value)
 
 
 def _wg_sizes(text: str) -> tuple[int, int]:
@@ -224,6 +237,9 @@ def _add_path_options(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument("--taken", action="append", default=[], type=_branch_pattern, metavar="LABEL|LINE[=PATTERN]",
                         help="conditional branches to LABEL, or the one at LINE (back-edges too), go as PATTERN says "
                              "at each arrival: T taken, N not, repeated (default T: always taken)")
+    report.add_argument("--working-set", type=_bytes, metavar="BYTES",
+                        help="distinct bytes the whole launch reads and writes (e.g. 64M), for the L2 hit rate of "
+                             "the launch's predicted time (default: the bytes it requests, no reuse)")
 
 
 def _baseline_options(baseline: argparse.ArgumentParser) -> None:
@@ -482,7 +498,7 @@ def run_report(args: argparse.Namespace) -> int:
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
     simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": dict(args.taken),
-                   "kernargs": dict(args.kernarg)}
+                   "kernargs": dict(args.kernarg), "working_set": args.working_set}
                   if args.simulate else None)
     reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
 

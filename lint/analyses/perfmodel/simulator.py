@@ -21,14 +21,15 @@ kernel. The result says which path ran: blocks and lines, each loop's entries an
 the loops and MFMAs it left out and any cap it reached. With `kernargs` (scalars.py) a branch on an SCC that the
 kernel's scalar code computes from the arguments given goes the way the kernel would.
 
-Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
-table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
+Assumptions (as in the Scrutinizer): without a device's memory system no cache misses (one latency per access
+type, the middle of the table's range; with one, memory.py's L2 hit rate and DRAM share); coherent control flow (no divergence); no bank conflicts beyond the table;
 SMEM in order. Consecutive simulated waves form work-groups of the kernel's size (the last one may be partial),
 each with its own barrier.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter as Tally
 from collections import deque
 from dataclasses import dataclass, field
@@ -38,16 +39,18 @@ from ...model.ir import Instruction, Kernel, Module
 from ...model.nodes import BinOp, Node, Reg, Sym, UnOp
 from ..cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from ..defuse import DefUseAnalysis
-from ..latency import request_cycles
+from ..latency import lane_bytes, request_cycles
 from ..manager import AnalysisManager
 from ..prefetch import PrefetchAnalysis
 from ..resources import ResourceAnalysis
 from .machine import machine_for
+from .memory import MemorySystem
 from .scalars import kernel_arguments
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
 MAX_CYCLES = 20_000_000
+DRAM_BACKLOG = 4  # L2 misses a CU may have queued for its share of DRAM bandwidth before another waits to issue
 STUCK_CYCLES = 200_000  # no instruction issued for this long: stop (a wait that nothing satisfies)
 _CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar", "branch": "scalar",
              "message": "scalar", "export": "export"}  # everything else issues freely
@@ -69,6 +72,7 @@ class Step:
     barrier: bool = False
     nop: bool = False
     unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
+    dram_cycles: float = 0.0  # cycles of the CU's share of DRAM bandwidth its L2 misses take (with a memory system)
 
 
 @dataclass(slots=True)
@@ -91,6 +95,10 @@ class Simulation:
     warnings: list[str] = field(default_factory=list)  # a cap the simulation stopped at
     group_waves: int = 0  # waves per work-group (each work-group has its own barrier)
     issued: dict[int, int] = field(default_factory=dict)  # instruction index -> wave-cycles its issues took
+    memory: MemorySystem | None = None  # the device's memory system it ran with (None: the latency table's)
+    extrapolated: dict | None = None  # how a long loop's trips were extrapolated from a steady state (predict.py)
+    #: per wave, (path position, cycle) each time it issued the instruction `simulate` was asked to mark
+    marks: list[list[tuple[int, int]]] = field(default_factory=list)
 
     @property
     def trace_length(self) -> int:
@@ -102,7 +110,9 @@ class Simulation:
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
                 "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
                 "starve_rate": round(self.starve_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
-                "trace_length": self.trace_length, "warnings": self.warnings}
+                "trace_length": self.trace_length, "warnings": self.warnings} | (
+                    {"memory": self.memory.to_json()} if self.memory is not None else {}) | (
+                    {"extrapolated": self.extrapolated} if self.extrapolated is not None else {})
 
 
 @dataclass(slots=True)
@@ -390,13 +400,16 @@ def _described(kernel: Kernel, cfg, path: list[int], entered: set[int], headers:
         never_run=[index for index in range(len(kernel.instructions)) if index not in on_path])
 
 
-def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
-    """Per instruction what the simulator needs, from the cached def/use and timing analyses."""
+def _steps(kernel: Kernel, manager: AnalysisManager, memory: MemorySystem | None = None) -> list[Step]:
+    """Per instruction what the simulator needs, from the cached def/use and timing analyses; with `memory`, vector
+    memory's latency and DRAM share from it."""
     def_use = manager.get(DefUseAnalysis)
     timing = manager.get(PrefetchAnalysis)
     table, wave = timing.table, def_use.wave_size
     latency_of = {unit: (table[name].low + table[name].high) // 2
                   for unit, name in (("vmem", "vmem_load"), ("ds", "lds_read"), ("smem", "smem_load"))}
+    if memory is not None:
+        latency_of["vmem"] = memory.latency
     pipes = {"vmem": table["vmem_issue_per_cu"], "ds": table["lds_issue_per_cu"]}
     bits: dict = {}  # register unit -> its bit in the masks
 
@@ -414,6 +427,8 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
             klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
             mask(info.uses), mask(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
             nop=instruction.mnemonic == "s_nop", unit=unit,
+            dram_cycles=memory.dram_cycles(lane_bytes(instruction.mnemonic) * wave)
+            if memory is not None and unit == "vmem" else 0.0,
         ))
     return steps
 
@@ -440,11 +455,14 @@ class _Wave:
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
              taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
              group_waves: int | None = None, kernargs: dict[str, int] | None = None,
-             manager: AnalysisManager | None = None) -> Simulation | None:
+             manager: AnalysisManager | None = None, memory: MemorySystem | None = None,
+             mark: int | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
     Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
     with its own barrier. `simds` narrows the unit to its first SIMDs (tests); `manager`: the kernel's analyses,
-    when the caller has them."""
+    when the caller has them. With `memory` (memory.py) vector memory takes the device's latency and each CU's
+    share of its DRAM bandwidth instead of the latency table's. With `mark` (an instruction index) the result has
+    the cycle each wave issued it at, every time (`marks`)."""
     if module.target is None or not kernel.instructions:
         return None
     manager = manager or AnalysisManager(module, kernel)
@@ -461,7 +479,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     simulated = trace(manager, trip_counts or {}, steered, kernargs)
     path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
-    by_index = _steps(kernel, manager)
+    by_index = _steps(kernel, manager, memory)
     simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
                                     for index in path).most_common())
     crew = [_Wave(w, w % simds) for w in range(waves)]
@@ -475,10 +493,12 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
     valu_free = [0] * simds
-    pipes_free = [{"vmem": 0, "lds": 0} for _ in range(pipes)]  # one per CU of the unit
+    # one per CU of the unit, and its DRAM share (fractional cycles: bytes over a share of the bandwidth)
+    pipes_free: list[dict[str, float]] = [{"vmem": 0, "lds": 0, "dram": 0.0} for _ in range(pipes)]
     pipe_of = [simd * pipes // unit_simds for simd in range(simds)]
     mfma_cycles = machine.mfma_pass_cycles
     idle_turns = turns = 0
+    marks: list[list[tuple[int, int]]] = [[] for _ in crew]
     cycle = last_issue = 0
     progress = quiet_since = 0  # state changes so far; the cycle since which there were none
     last_turn: dict[int, tuple[list[tuple[str, int]], bool]] = {}  # SIMD -> its last turn's stalls and idleness
@@ -518,6 +538,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     step = by_index[index]
                     if step.barrier and wave.released:
                         wave.released = False
+                        if index == mark:
+                            marks[wave.number].append((wave.position, cycle))
                         wave.position += 1
                         progress += 1
                         continue
@@ -537,6 +559,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories, mfma_cycles, interval)
                     if step.category == "valu" and not step.mfma_passes:
                         valu_free[simd] = cycle + step.cost
+                    if index == mark:
+                        marks[wave.number].append((wave.position, cycle))
                     wave.position += 1
                     if step.category != "free":
                         break  # one real instruction per wave per turn; free ones continue
@@ -558,6 +582,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     units = {"VALU": busy["valu"] / per_simd, "MFMA": busy["mfma"] / per_simd, "SALU": busy["salu"] / per_simd,
              "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / per_pipe,
              "LDS": busy["lds"] / per_pipe, "export": busy["export"] / per_pipe}
+    if memory is not None:
+        units["DRAM"] = busy["dram"] / per_pipe
     empty = sum(total - max((w.done_at or total) for w in on_simd[s]) if on_simd[s] else total for s in range(simds))
     wave_time = sum((w.done_at or total) for w in crew)
     result = Simulation(waves, total, wave_time / waves, units,
@@ -565,7 +591,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
                         work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode),
-                        group_waves=min(group_waves, waves),
+                        group_waves=min(group_waves, waves), memory=memory, marks=marks if mark is not None else [],
                         issued={index: count * by_index[index].cost * waves for index, count in Tally(path).items()})
     result.bottleneck = bottleneck(result)
     if any(w.done_at is None for w in crew):
@@ -598,6 +624,8 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
         return "MFMA pipe busy"
     if step.category == "valu" and not step.mfma_passes and valu_free > cycle:
         return "VALU busy"  # a multi-cycle op (quarter rate, transcendental, f64) of another wave
+    if step.dram_cycles and pipe_free["dram"] - cycle > DRAM_BACKLOG * step.dram_cycles:
+        return "DRAM bandwidth"  # the CU's share of the device's DRAM bandwidth has enough earlier misses queued
     if step.category in ("vmem", "lds") and pipe_free[step.category] > cycle:
         return f"{'VMEM' if step.category == 'vmem' else 'LDS'} pipe busy"
     if step.category != "free" and step.category in issued:
@@ -622,13 +650,19 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     if step.category in ("vmem", "lds"):
         pipe_free[step.category] = max(pipe_free[step.category], cycle) + step.pipe_cycles
         busy[step.category] += step.pipe_cycles
+        if step.dram_cycles:
+            pipe_free["dram"] = max(pipe_free["dram"], cycle) + step.dram_cycles
+            busy["dram"] += step.dram_cycles
     elif step.category in ("valu", "export"):
         busy[step.category] += step.cost
     elif step.category == "scalar":
         busy[step.unit] += min(step.cost, interval)  # a branch's latency is the wave's, not the SIMD's
+    arrives = cycle + step.latency
+    if step.dram_cycles:  # its data is back once the queued misses before it and its own have been moved
+        arrives = max(arrives, math.ceil(pipe_free["dram"]))
     for counter in step.counters:
         queue = wave.events.setdefault(counter, deque())
-        done = max(cycle + step.latency, queue[-1] if queue else 0)  # in-order return per counter
+        done = max(arrives, queue[-1] if queue else 0)  # in-order return per counter
         queue.append(done)
     wave.ready = cycle + step.cost
     wave.busy_with = "s_nop" if step.nop else "busy"
@@ -647,7 +681,8 @@ def _release_barrier(group: list[_Wave]) -> bool:
     return released
 
 
-def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipes_free: list[dict[str, int]]) -> int:
+def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
+                 pipes_free: list[dict[str, float]]) -> int:
     """The first cycle after `after` at which a time the simulation compares against passes: a wave
     becomes ready, an event completes, an MFMA result or a pipe frees (MAX_CYCLES if none is due)."""
     times = [*matrix_free, *valu_free, *(free for pipe in pipes_free for free in pipe.values())]
@@ -657,7 +692,7 @@ def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
             for queue in wave.events.values():  # in completion order: the first one after `after`
                 times.append(next((done for done in queue if done > after), 0))
             times.append(next((ready for ready, _ in wave.results if ready > after), 0))
-    return min((time for time in times if time > after), default=MAX_CYCLES)
+    return math.ceil(min((time for time in times if time > after), default=MAX_CYCLES))  # the DRAM share's is fractional
 
 
 def _turns_of(simd: int, start: int, stop: int, interval: int) -> int:
