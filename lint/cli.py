@@ -223,6 +223,9 @@ def _report_options(report: argparse.ArgumentParser) -> None:
                         help="simulate the kernel's waves on one CU, or WGP in WGP mode (a Scrutinizer-style model)")
     report.add_argument("--waves", type=_positive, metavar="N",
                         help="waves per CU (WGP) to simulate (default: the occupancy)")
+    report.add_argument("--working-set", type=_bytes, metavar="BYTES",
+                        help="distinct bytes the whole launch reads and writes (e.g. 64M), for the L2 hit rate of "
+                             "the launch's predicted time (default: the bytes it requests, no reuse)")
     _add_path_options(report, "default 8")
 
 
@@ -237,9 +240,6 @@ def _add_path_options(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument("--taken", action="append", default=[], type=_branch_pattern, metavar="LABEL|LINE[=PATTERN]",
                         help="conditional branches to LABEL, or the one at LINE (back-edges too), go as PATTERN says "
                              "at each arrival: T taken, N not, repeated (default T: always taken)")
-    report.add_argument("--working-set", type=_bytes, metavar="BYTES",
-                        help="distinct bytes the whole launch reads and writes (e.g. 64M), for the L2 hit rate of "
-                             "the launch's predicted time (default: the bytes it requests, no reuse)")
 
 
 def _baseline_options(baseline: argparse.ArgumentParser) -> None:
