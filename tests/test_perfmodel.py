@@ -526,6 +526,9 @@ def test_s_delay_alu_lets_another_wave_use_the_valu(snippet):
     # the encoded number says the same: 0x1 is instid0(VALU_DEP_1)
     numeric = simulated(snippet, "gfx1100", DELAYED.replace("instid0(VALU_DEP_1)", "0x1"), waves=2, name="n.s")
     assert numeric.cycles == 98
+    # gfx10 has no s_delay_alu: its waiting wave steps aside by itself
+    rdna2 = simulated(snippet, "gfx1030", CHAIN, waves=2, name="r2.s")
+    assert rdna2.cycles == 98 and rdna2.stalls["VALU dependency"] == 2 * 19 * 4
 
 
 def test_s_delay_alu_names_the_second_instruction_with_instskip(snippet):
