@@ -347,17 +347,22 @@ WMMAS = "".join(f"  v_wmma_f32_16x16x16_f16 v[{8 * i}:{8 * i + 7}], v[32:39], v[
 
 def test_a_wmma_holds_the_rdna_valu_for_its_cycles(snippet):
     """gfx1100: a wave32 f16 WMMA holds its SIMD's VALU 32 cycles (AMD's matrix calculator; before: 1, a plain
-    VALU). One wave per SIMD, 8 trips of 4 WMMAs and the latch: 1 + 8 x (4 x 32 + 1 + 1 + 32) + 1 = 1298 cycles,
-    the VALU busy 8 x 4 x 32 of them. iu4 takes 16 cycles; on gfx1201 an f16 WMMA takes 16."""
-    text = VALU_LOOP.format(cpu="gfx1100", body=WMMAS, extra="").replace("next_free_vgpr 24", "next_free_vgpr 48")
+    VALU) when its A, B and C start in three VGPR banks (v33, v42, v8i: banks 1, 2, 0). One wave per SIMD, 8 trips
+    of 4 WMMAs and the latch: 1 + 8 x (4 x 32 + 1 + 1 + 32) + 1 = 1298 cycles, the VALU busy 8 x 4 x 32 of them.
+    A, B and C all in bank 0 (v32, v40, v8i: LLVM's usual allocation) take 2 more each (the gfx1151 measurement of
+    LLVM issue #204254). iu4 takes 16 cycles; on gfx1201 an f16 WMMA takes 16 (no bank figure for gfx12)."""
+    distinct = WMMAS.replace("v[32:39], v[40:47]", "v[33:40], v[42:49]")
+    text = VALU_LOOP.format(cpu="gfx1100", body=distinct, extra="").replace("next_free_vgpr 24", "next_free_vgpr 50")
     module = snippet.build(text, "f16.s")
     result = simulate(module, module.kernels[0], 4, trip_counts={".Lloop": 8})
     assert result.cycles == 1 + 8 * (4 * 32 + 1 + 1 + 32) + 1
     assert result.utilization["VALU"] == pytest.approx(8 * 4 * 32 / result.cycles)
+    shared = snippet.build(text.replace("v[33:40], v[42:49]", "v[32:39], v[40:47]"), "shared.s")
+    assert simulate(shared, shared.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 34 + 34) + 1
     iu4 = snippet.build(text.replace("v_wmma_f32_16x16x16_f16", "v_wmma_i32_16x16x16_iu4")
-                        .replace("v[32:39], v[40:47]", "v[32:33], v[34:35]"), "iu4.s")
+                        .replace("v[33:40], v[42:49]", "v[33:34], v[42:43]"), "iu4.s")
     assert simulate(iu4, iu4.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 16 + 34) + 1
-    rdna4 = snippet.build(text.replace("gfx1100", "gfx1201").replace("v[32:39], v[40:47]", "v[32:35], v[40:43]"),
+    rdna4 = snippet.build(text.replace("gfx1100", "gfx1201").replace("v[33:40], v[42:49]", "v[32:35], v[40:43]"),
                           "rdna4.s")
     assert not rdna4.findings
     assert simulate(rdna4, rdna4.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 16 + 34) + 1
@@ -563,6 +568,19 @@ def test_a_vopd_pair_issues_in_one_cycle(snippet):
                      for i in range(20))
     assert simulated(snippet, "gfx1100", dual).cycles == 21
     assert simulated(snippet, "gfx1100", single, name="s.s").cycles == 41
+
+
+def test_a_vopd_pair_reading_one_bank_twice_takes_a_cycle_more(snippet):
+    """gfx1100 VGPR banks (register number mod 4): X reads v0, v1 and Y v2, v3, four banks, one cycle a pair (the
+    accumulators come through the SRC2 port); X reading v0, v5 and Y v1, v4 (both halves' SRC0/VSRC1 in different
+    banks, as the assembler demands) puts v0 and v4 in bank 0 and v1 and v5 in bank 1: two cycles a pair, as the
+    7900 XTX's conflicting v_dual_fmac streams (2-3 cycles; 1 without)."""
+    def pairs(x: str, y: str) -> str:
+        return "".join(f"  v_dual_fmac_f32 v{8 + 2 * (i % 4)}, {x} :: v_dual_fmac_f32 v{17 + 2 * (i % 4)}, {y}\n"
+                       for i in range(20))
+
+    assert simulated(snippet, "gfx1100", pairs("v0, v1", "v2, v3")).cycles == 21
+    assert simulated(snippet, "gfx1100", pairs("v0, v5", "v1, v4"), name="c.s").cycles == 41
 
 
 def test_s_setprio_wins_arbitration_over_age(snippet, tmp_path):

@@ -443,6 +443,8 @@ def _steps(kernel: Kernel, manager: AnalysisManager, machine: Machine, target: T
         elif mnemonic == "s_delay_alu" and instruction.operands:
             step.category, step.cost, step.delays = "free", 0, _delay_alu(instruction.operands[0])
         elif unit == "valu" and not step.mfma_passes and machine.valu_latency:
+            if target.major == 11:
+                step.cost += _bank_cycles(instruction, klass.matrix)
             step.holds_valu = holds
             step.trans = klass.rate == "trans"
             step.result_latency = machine.valu_latency.get(klass.rate, machine.valu_latency["full"])
@@ -450,6 +452,25 @@ def _steps(kernel: Kernel, manager: AnalysisManager, machine: Machine, target: T
                 step.trans_cycles, step.cost = step.cost, table["valu_issue"].low * passes
         steps.append(step)
     return steps
+
+
+def _bank_cycles(instruction: Instruction, matrix: str) -> int:
+    """gfx11 VGPR bank cycles (bank = register number mod 4): a WMMA whose A, B and C start in fewer than three
+    banks takes 2 more (measured on gfx1151, LLVM issue #204254); a VOPD pair one more per extra distinct VGPR one
+    bank serves for its two halves' SRC0 and VSRC1 (an accumulator comes through the SRC2 port): four distinct banks
+    issue in one cycle, conflicting ones took 2-3 on the 7900 XTX (seb-v's SGEMM study)."""
+    if matrix == "wmma":
+        starts = [operand.index % 4 for operand in instruction.operands[1:4] if isinstance(operand, Reg)
+                  and operand.kind == "v"]
+        return 2 if len(starts) == 3 and len(set(starts)) < 3 else 0
+    if instruction.pair is None:
+        return 0
+    read: dict[int, set[int]] = {}
+    for half in (instruction, instruction.pair):
+        for operand in half.operands[1:]:
+            if isinstance(operand, Reg) and operand.kind == "v":
+                read.setdefault(operand.index % 4, set()).add(operand.index)
+    return max(map(len, read.values()), default=1) - 1
 
 
 _DELAY_IDS = {**{f"VALU_DEP_{n}": ("VALU", n) for n in range(1, 5)},
