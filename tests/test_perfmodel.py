@@ -673,3 +673,20 @@ def test_a_function_knows_the_lane_only_from_v_mbcnt(snippet):
 
     assert busy("v_lshlrev_b32 v1, 7, v0", "v0.s") == 16 * 2
     assert busy(mbcnt, "mbcnt.s") == 16 * 64
+
+
+def test_a_gfx11_wave64_issues_dual_issue_capable_opcodes_in_one_pass(snippet):
+    """gfx1100 wave64: 20 independent v_add_f32 (or 16-bit integer adds, or v_dot2_f32_f16) run their two halves on
+    the SIMD's two VALU paths, one pass each: 21 cycles; v_xor_b32 is not dual-issue capable (Mesa ACO): two passes,
+    41. gfx10 has one VALU path: two passes for all."""
+    def cycles(cpu: str, operation: str) -> int:
+        body = "".join("  " + operation.format(d=3 + i % 8) + "\n" for i in range(20))
+        text = probe(cpu, body).replace(".end_amdhsa_kernel", "  .amdhsa_wavefront_size32 0\n.end_amdhsa_kernel")
+        module = snippet.build(text, f"{cpu}-{operation.split()[0]}.s")
+        return simulate(module, module.kernels[0], 1, simds=1).cycles
+
+    assert cycles("gfx1100", "v_add_f32 v{d}, v1, v2") == 21
+    assert cycles("gfx1100", "v_add_nc_u16 v{d}, v1, v2") == 21
+    assert cycles("gfx1100", "v_dot2_f32_f16 v{d}, v1, v2, v{d}") == 21
+    assert cycles("gfx1100", "v_xor_b32 v{d}, v1, v2") == 41
+    assert cycles("gfx1030", "v_add_f32 v{d}, v1, v2") == 41

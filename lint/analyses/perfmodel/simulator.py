@@ -29,6 +29,7 @@ each with its own barrier.
 
 from __future__ import annotations
 
+import re
 from collections import Counter as Tally
 from collections import deque
 from dataclasses import dataclass, field
@@ -443,6 +444,8 @@ def _steps(kernel: Kernel, manager: AnalysisManager, machine: Machine, target: T
         elif mnemonic == "s_delay_alu" and instruction.operands:
             step.category, step.cost, step.delays = "free", 0, _delay_alu(instruction.operands[0])
         elif unit == "valu" and not step.mfma_passes and machine.valu_latency:
+            if passes > 1 and target.major >= 11 and klass.matrix in ("", "dot") and _DUAL_ISSUE.match(mnemonic):
+                step.cost = table["valu_issue"].low  # a wave64 through both VALU paths at once: one pass
             if target.major == 11:
                 step.cost += _bank_cycles(instruction, klass.matrix)
             step.holds_valu = holds
@@ -452,6 +455,13 @@ def _steps(kernel: Kernel, manager: AnalysisManager, machine: Machine, target: T
                 step.trans_cycles, step.cost = step.cost, table["valu_issue"].low * passes
         steps.append(step)
     return steps
+
+
+#: opcodes a gfx11+ wave64 issues in one pass, its two halves on the SIMD's two VALU paths (Mesa ACO's
+#: is_dual_issue_capable; its conditional cases, v_fma_mix and gfx11.5's VOPC, are left out)
+_DUAL_ISSUE = re.compile(r"v_(fma|fmac|fmaak|fmamk|mul|add|sub|subrev|min|max|min_num|max_num)_f(16|32)(_e32|_e64)?$"
+                         r"|v_(mov|cndmask)_b32(_e32|_e64)?$|v_dot2\w*_(f16|bf16)(_e32|_e64)?$"
+                         r"|v_(add|sub|subrev|mad|and|or|xor|lshlrev|lshrrev|ashrrev)(_nc)?_[iub]16(_e32|_e64)?$")
 
 
 def _bank_cycles(instruction: Instruction, matrix: str) -> int:
