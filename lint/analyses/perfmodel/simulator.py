@@ -574,6 +574,7 @@ class _Wave:
     released: bool = False  # every wave reached the barrier it is at
     priority: int = 0  # its s_setprio priority: the SIMD's issue goes to the highest, then to the oldest
     pending: list[tuple[int, int]] = field(default_factory=list)  # RDNA VALU results in flight: (cycle written, units)
+    pending_until: int = 0  # when the last of them is written
     valu_done: list[int] = field(default_factory=list)  # when the last VALUs' results are written, oldest last
     trans_done: list[int] = field(default_factory=list)  # likewise the last transcendentals
     salu_at: int = 0  # issue cycle of its last SALU instruction
@@ -678,7 +679,10 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     if reason is not None:
                         if reason != "busy":
                             stalls[reason] += interval
-                            per_line.setdefault(index, Tally())[reason] += interval
+                            line = per_line.get(index)
+                            if line is None:
+                                line = per_line[index] = Tally()
+                            line[reason] += interval
                             stalled.append((reason, index))
                         break
                     issued_any = True
@@ -760,12 +764,19 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
     if wave.delay_until > cycle:
         return "s_delay_alu"
     wave.operands_at = 0
-    if wave.pending:
-        wave.pending = [entry for entry in wave.pending if entry[0] > cycle]
-        needed = max((written for written, units in wave.pending if step.waits_valu or units & step.reads), default=0)
-        if needed > cycle and not step.holds_valu:
-            return "VALU dependency"
-        wave.operands_at = needed
+    pending = wave.pending
+    if pending:
+        if wave.pending_until <= cycle:  # every result written
+            pending.clear()
+        else:
+            if len(pending) > 8:
+                pending[:] = [entry for entry in pending if entry[0] > cycle]
+            reads = step.reads
+            needed = wave.pending_until if step.waits_valu else max(
+                (written for written, units in pending if units & reads), default=0)
+            if needed > cycle and not step.holds_valu:
+                return "VALU dependency"
+            wave.operands_at = needed
     if step.trans_cycles and trans_free > cycle:
         return "transcendental unit busy"
     if step.mfma_passes and matrix_free > cycle:
@@ -822,6 +833,7 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
         if step.result_latency:
             written = start + max(step.result_latency, step.cost)
             wave.pending.append((written, step.writes))
+            wave.pending_until = max(wave.pending_until, written)
             history = wave.trans_done if step.trans else wave.valu_done
             history.append(written)
             if len(history) > 4:
@@ -860,7 +872,7 @@ def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
         if wave.done_at is None:
             times.append(wave.ready)
             times.append(wave.delay_until)
-            times.extend(written for written, _ in wave.pending)
+            times.extend(written for written, _ in wave.pending if written > after)
             for queue in wave.events.values():  # in completion order: the first one after `after`
                 times.append(next((done for done in queue if done > after), 0))
             times.append(next((ready for ready, _ in wave.results if ready > after), 0))
