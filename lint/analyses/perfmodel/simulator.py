@@ -764,16 +764,16 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
     if wave.delay_until > cycle:
         return "s_delay_alu"
     wave.operands_at = 0
-    pending = wave.pending
-    if pending:
+    written_later = wave.pending
+    if written_later:
         if wave.pending_until <= cycle:  # every result written
-            pending.clear()
+            written_later.clear()
         else:
-            if len(pending) > 8:
-                pending[:] = [entry for entry in pending if entry[0] > cycle]
+            if len(written_later) > 8:
+                written_later[:] = [entry for entry in written_later if entry[0] > cycle]
             reads = step.reads
             needed = wave.pending_until if step.waits_valu else max(
-                (written for written, units in pending if units & reads), default=0)
+                (written for written, units in written_later if units & reads), default=0)
             if needed > cycle and not step.holds_valu:
                 return "VALU dependency"
             wave.operands_at = needed
