@@ -72,6 +72,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if result is None:
         return
     yield from _bytes_never_written(context, result)
+    yield from _bytes_left_from_an_earlier_trip(context, result)
     for index, units in sorted(result.reads.items()):
         instruction = context.kernel.instructions[index]
         message = (f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
@@ -120,3 +121,27 @@ def _bytes_never_written(context: KernelContext, result: Uninitialized) -> Itera
             yield context.diagnostic(instruction.where, message, kernel=context.kernel.name,
                                      notes=(Note(f"{partly.mnemonic} writes part of {register} here",
                                                  partly.where.path, partly.where.line, partly.where.column),))
+
+
+def _bytes_left_from_an_earlier_trip(context: KernelContext, result: Uninitialized) -> Iterator[Diagnostic]:
+    """Reads that take some bytes fresh from a partial write and the others only from a write after them, around
+    a loop: garbage on the first trip, the previous trip's bytes on the others."""
+    instructions = context.kernel.instructions
+    if result.stale and context.module.symbols.get(f"{context.kernel.name}.num_vgpr") is not None:
+        return  # LLVM's output: as for bytes never written
+    for index, reads in sorted(result.stale.items()):
+        instruction = instructions[index]
+        for read in reads:
+            register = format_units((read.register,))
+            fresh, stale = instructions[read.fresh_writer], instructions[read.stale_writer]
+            message = (f"{instruction.mnemonic} reads bits {bit_ranges(read.read)} of {register} half fresh, half "
+                       f"stale: bits {bit_ranges(read.fresh)} from {fresh.mnemonic} at line {fresh.where.line} (which "
+                       f"writes part of {register} and keeps the rest), bits {bit_ranges(read.stale)} only from "
+                       f"{stale.mnemonic} at line {stale.where.line}, after this read around a loop: the first trip "
+                       "reads them never written, the later ones what the trip before left there")
+            notes = (Note(f"{fresh.mnemonic} writes bits {bit_ranges(read.fresh)} of {register} here, this trip",
+                          fresh.where.path, fresh.where.line, fresh.where.column),
+                     Note(f"{stale.mnemonic} writes {register} here, after the read: its bits "
+                          f"{bit_ranges(read.stale)} reach the read only on the next trip",
+                          stale.where.path, stale.where.line, stale.where.column))
+            yield context.diagnostic(instruction.where, message, kernel=context.kernel.name, notes=notes)

@@ -30,6 +30,13 @@ Bytes of a VGPR are tracked where an instruction is known to write only some of 
 a write of the whole register. Where such a register is read by an instruction known to read given bytes
 (`_known_reads`: store data, matrix A/B sources, true16 and SDWA source halves), bytes no path wrote are
 reported; other reads of it count as reads of written bits.
+
+Half fresh, half stale (`_stale_reads`): such a read is also judged on its first execution. Where some of its
+bytes are written on a path to it by a partial write, and the others are written on no path that reaches it
+without passing through it first (only a write after it, around a loop, reaches them), its first execution
+reads those bytes as garbage and every later one reads what an earlier trip left there: the fp8 conversion that
+fills half the register each trip. A write before the loop or earlier in the trip, on any path, reaches them
+at the first execution, and the read is not reported (a pad, a merge, a software-pipelined prologue).
 """
 
 from __future__ import annotations
@@ -471,6 +478,19 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
     return written, copied, missing
 
 
+@dataclass(frozen=True, slots=True)
+class StaleRead:
+    """A known-width read whose first execution finds some bytes written by a partial write and the others
+    written only after it, around a loop (instructions as kernel indices)."""
+
+    register: Unit
+    read: int  # bytes read
+    fresh: int  # bytes a partial write on a path to the read wrote ...
+    fresh_writer: int  # ... the nearest such write
+    stale: int  # bytes no write reaches on the read's first execution ...
+    stale_writer: int  # ... a write that reaches them only after the read has run
+
+
 @dataclass(slots=True)
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
@@ -480,6 +500,8 @@ class Uninitialized:
     #: known-width reads of bytes no path wrote: (register, bytes read, bytes some path wrote, the latest
     #: instruction that wrote part of it)
     partial: dict[int, tuple[tuple[Unit, int, int, int], ...]] = field(default_factory=dict)
+    #: known-width reads of bytes half fresh, half left from an earlier trip
+    stale: dict[int, tuple[StaleRead, ...]] = field(default_factory=dict)
 
 
 class InitializedAnalysis(Analysis):
@@ -563,7 +585,136 @@ class InitializedAnalysis(Analysis):
                 report.partial.update(walked[index][1].partial)
             else:
                 through(index, state, report)
+        report.stale = _stale_reads(registers, cfg, successors, set(incoming), _entry_bits(entry, generation),
+                                    report.partial)
         return report
+
+
+_Facts = tuple[int, int, int, FlowBits | None, ByteWidths | None]
+
+
+def _stale_reads(registers: list[_Facts], cfg: ControlFlowGraph, successors: list[list[int]], reachable: set[int],
+                 entry: int, never_written: dict[int, tuple[tuple[Unit, int, int, int], ...]]
+                 ) -> dict[int, tuple[StaleRead, ...]]:
+    """Known-width reads of a register some instruction writes in part, judged on their first execution (see the
+    module's docstring); only the registers written in part anywhere in the kernel are walked."""
+    partly_written = 0
+    for facts in registers:
+        widths = facts[4]
+        if widths is not None and widths.writes:
+            for bit, _ in widths.writes:
+                partly_written |= bit
+    if not partly_written:
+        return {}
+    found: dict[int, tuple[StaleRead, ...]] = {}
+    predecessors: list[list[int]] = [[] for _ in successors]
+    for block, targets in enumerate(successors):
+        for target in targets:
+            predecessors[target].append(block)
+    for position, facts in enumerate(registers):
+        widths = facts[4]
+        if widths is None or not any(bit & partly_written for bit, _ in widths.reads):
+            continue
+        block = cfg.block_of[position]
+        if block not in reachable:
+            continue
+        reported = {entry[0] for entry in never_written.get(position, ())}
+        first: set[int] | None = None
+        stale_reads = []
+        for bit, wanted in widths.reads:
+            if not bit & partly_written or _BITS.units[bit.bit_length() - 1] in reported:
+                continue
+            if first is None:
+                first = _first_reached(successors, block)
+            read = _judge_bytes(registers, cfg, predecessors, reachable, entry, first, position, bit, wanted)
+            if read is not None:
+                stale_reads.append(read)
+        if stale_reads:
+            found[position] = tuple(stale_reads)
+    return found
+
+
+def _first_reached(successors: list[list[int]], cut: int) -> set[int]:
+    """Blocks reached from the entry by a path that does not leave block `cut` (so never runs its instructions
+    from the read on): those whose instructions may run before the read's first execution."""
+    seen = {0}
+    stack = [0]
+    while stack:
+        block = stack.pop()
+        if block == cut:
+            continue
+        for successor in successors[block]:
+            if successor not in seen:
+                seen.add(successor)
+                stack.append(successor)
+    return seen
+
+
+def _judge_bytes(registers: list[_Facts], cfg: ControlFlowGraph, predecessors: list[list[int]], reachable: set[int],
+                 entry: int, first: set[int], position: int, bit: int, wanted: int) -> StaleRead | None:
+    """The read at `position` of the bytes `wanted` of register `bit`, half fresh and half stale, or None."""
+    fresh = stale = 0
+    fresh_writer = stale_writer = -1
+    for byte in (0x1, 0x2, 0x4, 0x8):
+        if not wanted & byte:
+            continue
+        writers = _last_writers(registers, cfg, predecessors, reachable, entry, position, bit, byte)
+        if writers is None:
+            return None  # a call, or the kernel's inputs: written before the first execution
+        before = [(writer, partial) for writer, partial in writers if _runs_before(cfg, first, position, writer)]
+        if not before:
+            if not writers:
+                return None  # never written on any path: the partial write's own finding
+            stale |= byte
+            if stale_writer < 0:
+                stale_writer = writers[0][0]
+        elif any(partial for _, partial in before):
+            fresh |= byte
+            if fresh_writer < 0:
+                fresh_writer = next(writer for writer, partial in before if partial)
+    if not (fresh and stale):
+        return None
+    return StaleRead(_BITS.units[bit.bit_length() - 1], wanted, fresh, fresh_writer, stale, stale_writer)
+
+
+def _runs_before(cfg: ControlFlowGraph, first: set[int], position: int, writer: int) -> bool:
+    """Whether the instruction at `writer` may run before the first execution of the one at `position`."""
+    block = cfg.block_of[writer]
+    return block in first and (block != cfg.block_of[position] or writer < position)
+
+
+def _last_writers(registers: list[_Facts], cfg: ControlFlowGraph, predecessors: list[list[int]], reachable: set[int],
+                  entry: int, position: int, bit: int, byte: int) -> list[tuple[int, bool]] | None:
+    """The instructions that may last have written `byte` of register `bit` before the one at `position`, on
+    paths that do not pass through it again, nearest first, each with whether it writes the register in part;
+    None where a call or the kernel's setup writes it."""
+    starts, blocks = cfg.starts, cfg.blocks
+    home = cfg.block_of[position]
+    writers: list[tuple[int, bool]] = []
+    walks = [(home, position)]  # (block, the index after the last instruction still to look at)
+    seen: set[int] = set()
+    for block, end in walks:  # breadth first: grows as it goes
+        start = position + 1 if block == home and end > position else starts[block]
+        for index in range(end - 1, start - 1, -1):
+            _, _, defs, flow, widths = registers[index]
+            if flow is _CALL:
+                return None
+            if defs & bit:
+                writers.append((index, False))
+                break
+            if widths is not None and any(written == bit and covered & byte for written, covered in widths.writes):
+                writers.append((index, True))
+                break
+        else:
+            if block == home and end > position:
+                continue  # this path runs the read before: not its first execution
+            if block == 0 and entry & bit:
+                return None
+            for predecessor in predecessors[block]:
+                if predecessor in reachable and predecessor not in seen:
+                    seen.add(predecessor)
+                    walks.append((predecessor, starts[predecessor] + len(blocks[predecessor].instructions)))
+    return writers
 
 
 def _successors(kernel: Kernel, cfg: ControlFlowGraph) -> list[list[int]]:
