@@ -20,6 +20,14 @@ written, half garbage. Other writes count as writes of the whole register, other
 of written bits. In LLVM's output (a kernel with its `.set <kernel>.num_vgpr` resource symbols) a
 register written in part holds an IR value with poison lanes: those reads are not reported.
 
+Such a read is also judged on its first execution: half fresh, half stale is when some of its bytes
+come from a partial write on the way to it, and the others are written on no path that reaches it
+without running it first: only a write after it, around a loop, reaches them. The first trip reads
+those bytes never written, every later one what the trip before left there. Where any write before
+the loop or earlier in the trip reaches them on some path (a pad, lo and hi halves merged, a loaded
+register's other half, a prologue of a software-pipelined loop), or a trip that writes them may run
+before the read's first one (halves filled on alternate trips), the read is not reported.
+
 ## Why it matters
 The register holds whatever the previous wave left there: results are wrong only sometimes,
 and only on some hardware.
@@ -39,13 +47,24 @@ v_cvt_pk_fp8_f32 v6, v2, v3                  ; bits 15:0 of v6 only
 v_cvt_pk_fp8_f32 v7, v4, v5                  ; meant for bits 31:16 of v6
 v_mfma_f32_16x16x32_fp8_fp8 v[8:11], v[6:7], v[6:7], 0   ; bits 31:16 of v6 never written
 ```
+The same in a loop that reuses v6 after the read is half fresh, half stale:
+```
+.Lloop:
+  v_cvt_pk_fp8_f32 v6, v2, v3                ; bits 15:0 of v6, this trip
+  ...
+  v_mfma_f32_16x16x32_fp8_fp8 v[8:11], v[6:7], v[6:7], 0   ; bits 31:16: last trip's address
+  v_add_u32 v6, 64, v1                       ; v6 reused whole: the next trip's address
+  s_cbranch_scc1 .Lloop
+```
 
 ## How to fix
 Write the register before reading it, or enable the input in the kernel descriptor
 (`.amdhsa_system_vgpr_workitem_id 1` provides v1 on targets without packed work-item IDs).
 For bytes never written, write the rest of the register (`v_cvt_pk_fp8_f32 v6, v4, v5
 op_sel:[0,0,1]` fills bits 31:16; a `_d16_hi` load the high half) or read only what was written
-(`global_store_short` for a d16 load's half).
+(`global_store_short` for a d16 load's half). For half stale bits, write the rest in the same trip
+(convert both halves each trip, or `v_mov_b32 v6, 0` before the conversion) or keep the reuse out of
+the register.
 
 Only kernels with an `.amdhsa_kernel` descriptor are checked (their entry state is known; a
 function's comes from its caller, a graphics shader's from the pipeline), and only code
