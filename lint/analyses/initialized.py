@@ -423,10 +423,12 @@ def _join_bytes(first: _State, second: _State) -> Partial:
 
 
 def _track_bytes(position: int, widths: ByteWidths | None, writes: int, flow: FlowBits | None, written: int,
-                 partial: Partial, found: dict[int, tuple[tuple[Unit, int, int, int], ...]]) -> tuple[int, Partial]:
+                 partial: Partial, found: dict[int, tuple[tuple[Unit, int, int, int], ...]],
+                 partial_writers: set[int]) -> tuple[int, Partial]:
     """One instruction's effect on the registers written in part: known-width reads of bytes no path wrote are
     recorded in `found` as (register, bytes read, bytes written, writer); whole writes end the tracking,
-    copies carry it, partial writes start or extend it. `written` already has the instruction's whole writes."""
+    copies carry it, partial writes start or extend it (and are added to `partial_writers`). `written` already
+    has the instruction's whole writes."""
     if partial and widths is not None:
         missing = tuple((_BITS.units[bit.bit_length() - 1], wanted, entry[0], entry[1]) for bit, wanted in widths.reads
                         for entry in (partial.get(bit),) if entry is not None and wanted & ~entry[0])
@@ -438,6 +440,7 @@ def _track_bytes(position: int, widths: ByteWidths | None, writes: int, flow: Fl
         if carried or any(bit & writes for bit in partial):
             partial = {bit: entry for bit, entry in partial.items() if not bit & writes} | carried
     if widths is not None and widths.writes:
+        partial_writers.add(position)
         partial = dict(partial) if partial else {}
         for bit, written_bytes in widths.writes:
             entry = partial.get(bit)
@@ -532,6 +535,7 @@ class InitializedAnalysis(Analysis):
                     registers[position] = (*registers[position][:3], flow_bits, registers[position][4])
         successors = _successors(kernel, cfg)
         starts, blocks = cfg.starts, cfg.blocks
+        partial_writers: set[int] = set()  # reachable instructions that write part of a register
 
         def through(index: int, state: _State, report: Uninitialized) -> _State:
             written, copied, partial = state
@@ -544,7 +548,8 @@ class InitializedAnalysis(Analysis):
                     if copied:
                         copied &= ~writes
                     if partial or (widths is not None and widths.writes):
-                        written, partial = _track_bytes(position, widths, writes, flow, written, partial, report.partial)
+                        written, partial = _track_bytes(position, widths, writes, flow, written, partial,
+                                                        report.partial, partial_writers)
                     continue
                 if flow is _CALL:
                     return _ANYTHING
@@ -557,7 +562,8 @@ class InitializedAnalysis(Analysis):
                 else:
                     written, copied, missing = _step(read, writes, flow, written, copied)
                 if partial or (widths is not None and widths.writes):
-                    written, partial = _track_bytes(position, widths, writes, flow, written, partial, report.partial)
+                    written, partial = _track_bytes(position, widths, writes, flow, written, partial,
+                                                    report.partial, partial_writers)
                 if missing:
                     report.reads[position] = bits.units_of(missing)
                     if missing & holding_copies:
@@ -585,8 +591,9 @@ class InitializedAnalysis(Analysis):
                 report.partial.update(walked[index][1].partial)
             else:
                 through(index, state, report)
-        report.stale = _stale_reads(registers, cfg, successors, set(incoming), _entry_bits(entry, generation),
-                                    report.partial)
+        if partial_writers:
+            report.stale = _stale_reads(registers, cfg, successors, set(incoming), _entry_bits(entry, generation),
+                                        partial_writers, report.partial)
         return report
 
 
@@ -594,18 +601,15 @@ _Facts = tuple[int, int, int, FlowBits | None, ByteWidths | None]
 
 
 def _stale_reads(registers: list[_Facts], cfg: ControlFlowGraph, successors: list[list[int]], reachable: set[int],
-                 entry: int, never_written: dict[int, tuple[tuple[Unit, int, int, int], ...]]
+                 entry: int, partial_writers: set[int], never_written: dict[int, tuple[tuple[Unit, int, int, int], ...]]
                  ) -> dict[int, tuple[StaleRead, ...]]:
-    """Known-width reads of a register some instruction writes in part, judged on their first execution (see the
-    module's docstring); only the registers written in part anywhere in the kernel are walked."""
+    """Known-width reads of a register one of `partial_writers` writes in part, judged on their first execution
+    (see the module's docstring)."""
     partly_written = 0
-    for facts in registers:
-        widths = facts[4]
-        if widths is not None and widths.writes:
-            for bit, _ in widths.writes:
-                partly_written |= bit
-    if not partly_written:
-        return {}
+    for writer in partial_writers:
+        widths = registers[writer][4]
+        for bit, _ in widths.writes if widths is not None else ():
+            partly_written |= bit
     found: dict[int, tuple[StaleRead, ...]] = {}
     predecessors: list[list[int]] = [[] for _ in successors]
     for block, targets in enumerate(successors):
