@@ -604,121 +604,177 @@ def _stale_reads(registers: list[_Facts], cfg: ControlFlowGraph, successors: lis
                  entry: int, partial_writers: set[int], never_written: dict[int, tuple[tuple[Unit, int, int, int], ...]]
                  ) -> dict[int, tuple[StaleRead, ...]]:
     """Known-width reads of a register one of `partial_writers` writes in part, judged on their first execution
-    (see the module's docstring)."""
+    (see the module's docstring); judging stops, quiet, once it has looked at more than a few times the kernel's
+    instructions (a kernel of many such reads far from their writes)."""
     partly_written = 0
     for writer in partial_writers:
         widths = registers[writer][4]
         for bit, _ in widths.writes if widths is not None else ():
             partly_written |= bit
+    walker = _Walker(registers, cfg, successors, reachable, entry)
     found: dict[int, tuple[StaleRead, ...]] = {}
-    predecessors: list[list[int]] = [[] for _ in successors]
-    for block, targets in enumerate(successors):
-        for target in targets:
-            predecessors[target].append(block)
     for position, facts in enumerate(registers):
         widths = facts[4]
         if widths is None or not any(bit & partly_written for bit, _ in widths.reads):
             continue
-        block = cfg.block_of[position]
-        if block not in reachable:
+        if cfg.block_of[position] not in reachable:
             continue
         reported = {entry[0] for entry in never_written.get(position, ())}
-        first: set[int] | None = None
         stale_reads = []
         for bit, wanted in widths.reads:
-            if not bit & partly_written or _BITS.units[bit.bit_length() - 1] in reported:
-                continue
-            if first is None:
-                first = _first_reached(successors, block)
-            read = _judge_bytes(registers, cfg, predecessors, reachable, entry, first, position, bit, wanted)
-            if read is not None:
-                stale_reads.append(read)
+            if bit & partly_written and _BITS.units[bit.bit_length() - 1] not in reported:
+                try:
+                    read = walker.judge(position, bit, wanted)
+                except _OverBudget:
+                    return found
+                if read is not None:
+                    stale_reads.append(read)
         if stale_reads:
             found[position] = tuple(stale_reads)
     return found
 
 
-def _first_reached(successors: list[list[int]], cut: int) -> set[int]:
-    """Blocks reached from the entry by a path that does not leave block `cut` (so never runs its instructions
-    from the read on): those whose instructions may run before the read's first execution."""
-    seen = {0}
-    stack = [0]
+def _dominance(successors: list[list[int]]) -> tuple[dict[int, int], dict[int, int]]:
+    """The dominator tree of the blocks reached from the entry, as the interval each block's subtree spans in a
+    depth-first numbering: block a dominates block b when entered[a] <= entered[b] < left[a] (Cooper, Harvey
+    and Kennedy's iteration over reverse postorder)."""
+    postorder: list[int] = []
+    visited = {0}
+    stack = [(0, iter(successors[0]))]
     while stack:
-        block = stack.pop()
-        if block == cut:
-            continue
-        for successor in successors[block]:
-            if successor not in seen:
-                seen.add(successor)
-                stack.append(successor)
-    return seen
-
-
-def _judge_bytes(registers: list[_Facts], cfg: ControlFlowGraph, predecessors: list[list[int]], reachable: set[int],
-                 entry: int, first: set[int], position: int, bit: int, wanted: int) -> StaleRead | None:
-    """The read at `position` of the bytes `wanted` of register `bit`, half fresh and half stale, or None."""
-    fresh = stale = 0
-    fresh_writer = stale_writer = -1
-    for byte in (0x1, 0x2, 0x4, 0x8):
-        if not wanted & byte:
-            continue
-        writers = _last_writers(registers, cfg, predecessors, reachable, entry, position, bit, byte)
-        if writers is None:
-            return None  # a call, or the kernel's inputs: written before the first execution
-        before = [(writer, partial) for writer, partial in writers if _runs_before(cfg, first, position, writer)]
-        if not before:
-            if not writers:
-                return None  # never written on any path: the partial write's own finding
-            stale |= byte
-            if stale_writer < 0:
-                stale_writer = writers[0][0]
-        elif any(partial for _, partial in before):
-            fresh |= byte
-            if fresh_writer < 0:
-                fresh_writer = next(writer for writer, partial in before if partial)
-    if not (fresh and stale):
-        return None
-    return StaleRead(_BITS.units[bit.bit_length() - 1], wanted, fresh, fresh_writer, stale, stale_writer)
-
-
-def _runs_before(cfg: ControlFlowGraph, first: set[int], position: int, writer: int) -> bool:
-    """Whether the instruction at `writer` may run before the first execution of the one at `position`."""
-    block = cfg.block_of[writer]
-    return block in first and (block != cfg.block_of[position] or writer < position)
-
-
-def _last_writers(registers: list[_Facts], cfg: ControlFlowGraph, predecessors: list[list[int]], reachable: set[int],
-                  entry: int, position: int, bit: int, byte: int) -> list[tuple[int, bool]] | None:
-    """The instructions that may last have written `byte` of register `bit` before the one at `position`, on
-    paths that do not pass through it again, nearest first, each with whether it writes the register in part;
-    None where a call or the kernel's setup writes it."""
-    starts, blocks = cfg.starts, cfg.blocks
-    home = cfg.block_of[position]
-    writers: list[tuple[int, bool]] = []
-    walks = [(home, position)]  # (block, the index after the last instruction still to look at)
-    seen: set[int] = set()
-    for block, end in walks:  # breadth first: grows as it goes
-        start = position + 1 if block == home and end > position else starts[block]
-        for index in range(end - 1, start - 1, -1):
-            _, _, defs, flow, widths = registers[index]
-            if flow is _CALL:
-                return None
-            if defs & bit:
-                writers.append((index, False))
-                break
-            if widths is not None and any(written == bit and covered & byte for written, covered in widths.writes):
-                writers.append((index, True))
+        block, pending = stack[-1]
+        for successor in pending:
+            if successor not in visited:
+                visited.add(successor)
+                stack.append((successor, iter(successors[successor])))
                 break
         else:
-            if block == home and end > position:
-                continue  # this path runs the read before: not its first execution
-            if block == 0 and entry & bit:
-                return None
+            stack.pop()
+            postorder.append(block)
+    number = {block: index for index, block in enumerate(postorder)}  # the entry has the highest
+    predecessors: dict[int, list[int]] = {block: [] for block in postorder}
+    for block in postorder:
+        for successor in successors[block]:
+            predecessors[successor].append(block)
+    idom = {0: 0}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(postorder[:-1]):
+            new = -1
             for predecessor in predecessors[block]:
-                if predecessor in reachable and predecessor not in seen:
-                    seen.add(predecessor)
-                    walks.append((predecessor, starts[predecessor] + len(blocks[predecessor].instructions)))
-    return writers
+                if predecessor in idom:
+                    new = predecessor if new < 0 else _common_dominator(idom, number, predecessor, new)
+            if idom.get(block) != new:
+                idom[block], changed = new, True
+    children: dict[int, list[int]] = {block: [] for block in postorder}
+    for block, parent in idom.items():
+        if block != 0:
+            children[parent].append(block)
+    entered, left, clock = {0: 0}, {}, 1
+    walk = [(0, iter(children[0]))]
+    while walk:
+        block, pending = walk[-1]
+        child = next(pending, None)
+        if child is None:
+            walk.pop()
+            left[block] = clock
+        else:
+            entered[child], clock = clock, clock + 1
+            walk.append((child, iter(children[child])))
+    return entered, left
+
+
+def _common_dominator(idom: dict[int, int], number: dict[int, int], first: int, second: int) -> int:
+    while first != second:
+        while number[first] < number[second]:
+            first = idom[first]
+        while number[second] < number[first]:
+            second = idom[second]
+    return first
+
+
+class _OverBudget(Exception):
+    """Judging has looked at more than its share of the kernel."""
+
+
+class _Walker:
+    """Walks back from a read to the writes of one byte that may have run last before it."""
+
+    def __init__(self, registers: list[_Facts], cfg: ControlFlowGraph, successors: list[list[int]],
+                 reachable: set[int], entry: int) -> None:
+        self.registers, self.cfg, self.successors, self.reachable, self.entry = (registers, cfg, successors,
+                                                                                 reachable, entry)
+        self.predecessors: list[list[int]] = [[] for _ in successors]
+        for block, targets in enumerate(successors):
+            for target in targets:
+                self.predecessors[target].append(block)
+        self.budget = 32 * len(registers) + 4096  # instructions looked at, in all
+        self.dominance = _dominance(successors)
+
+    def spend(self, steps: int) -> None:
+        self.budget -= steps
+        if self.budget < 0:
+            raise _OverBudget
+
+    def judge(self, position: int, bit: int, wanted: int) -> StaleRead | None:
+        """The read at `position` of the bytes `wanted` of register `bit`, half fresh and half stale, or None."""
+        fresh = stale = 0
+        fresh_writer = stale_writer = -1
+        for byte in (0x1, 0x2, 0x4, 0x8):
+            if not wanted & byte:
+                continue
+            before, writer = self.last_writer(position, bit, byte)
+            if before is None:
+                continue  # written before the first execution by a whole write, a call or the kernel's setup
+            if before:
+                fresh |= byte
+                fresh_writer = writer if fresh_writer < 0 else fresh_writer
+            elif writer < 0:
+                return None  # never written on any path: the partial write's own finding
+            else:
+                stale |= byte
+                stale_writer = writer if stale_writer < 0 else stale_writer
+        if not (fresh and stale):
+            return None
+        return StaleRead(_BITS.units[bit.bit_length() - 1], wanted, fresh, fresh_writer, stale, stale_writer)
+
+    def last_writer(self, position: int, bit: int, byte: int) -> tuple[bool | None, int]:
+        """Of `byte` of register `bit`, as read at `position`: (True, a partial write that may run last before the
+        read's first execution), (None, -1) where some other write, a call or the kernel's setup may, else
+        (False, a write that reaches the read only after it ran, or -1 where none does)."""
+        registers, cfg = self.registers, self.cfg
+        starts, blocks = cfg.starts, cfg.blocks
+        home = cfg.block_of[position]
+        entered, left = self.dominance
+        later = -1
+        walks = [(home, position)]  # (block, the index after the last instruction still to look at)
+        seen: set[int] = set()
+        for block, end in walks:  # breadth first, nearest writes first: grows as it goes
+            start = position + 1 if block == home and end > position else starts[block]
+            self.spend(end - start + 1)
+            for index in range(end - 1, start - 1, -1):
+                _, _, defs, flow, widths = registers[index]
+                partial = widths is not None and any(written == bit and covered & byte
+                                                     for written, covered in widths.writes)
+                if flow is _CALL:
+                    return None, -1
+                if defs & bit or partial:
+                    # it may run before the read's first execution unless every path to it runs the read first
+                    if index < position if block == home else not entered[home] <= entered[block] < left[home]:
+                        return (True, index) if partial else (None, -1)
+                    later = index if later < 0 else later
+                    break
+            else:
+                if block == home and end > position:
+                    continue  # this path runs the read before: not its first execution
+                if block == 0 and self.entry & bit:
+                    return None, -1
+                for predecessor in self.predecessors[block]:
+                    if predecessor in self.reachable and predecessor not in seen:
+                        seen.add(predecessor)
+                        walks.append((predecessor, starts[predecessor] + len(blocks[predecessor].instructions)))
+        return False, later
 
 
 def _successors(kernel: Kernel, cfg: ControlFlowGraph) -> list[list[int]]:
