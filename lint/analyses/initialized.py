@@ -36,7 +36,10 @@ bytes are written on a path to it by a partial write, and the others are written
 without passing through it first (only a write after it, around a loop, reaches them), its first execution
 reads those bytes as garbage and every later one reads what an earlier trip left there: the fp8 conversion that
 fills half the register each trip. A write before the loop or earlier in the trip, on any path, reaches them
-at the first execution, and the read is not reported (a pad, a merge, a software-pipelined prologue).
+at the first execution, and the read is not reported (a pad, a merge, a software-pipelined prologue). The
+writes that may have run last are found walking back from the read, nearest first; one may run before the first
+execution unless the read's block dominates it (or it follows the read in the read's block). The walks stop,
+quiet, past 32 instructions looked at per instruction of the kernel.
 """
 
 from __future__ import annotations
