@@ -607,8 +607,8 @@ def _stale_reads(registers: list[_Facts], cfg: ControlFlowGraph, successors: lis
                  entry: int, partial_writers: set[int], never_written: dict[int, tuple[tuple[Unit, int, int, int], ...]]
                  ) -> dict[int, tuple[StaleRead, ...]]:
     """Known-width reads of a register one of `partial_writers` writes in part, judged on their first execution
-    (see the module's docstring); judging stops, quiet, once it has looked at more than a few times the kernel's
-    instructions (a kernel of many such reads far from their writes)."""
+    (see the module's docstring); judging stops, quiet, once it has looked at 32 times the kernel's instructions
+    (a kernel of many such reads far from their writes)."""
     partly_written = 0
     for writer in partial_writers:
         widths = registers[writer][4]
@@ -622,7 +622,7 @@ def _stale_reads(registers: list[_Facts], cfg: ControlFlowGraph, successors: lis
             continue
         if cfg.block_of[position] not in reachable:
             continue
-        reported = {entry[0] for entry in never_written.get(position, ())}
+        reported = {finding[0] for finding in never_written.get(position, ())}
         stale_reads = []
         for bit, wanted in widths.reads:
             if bit & partly_written and _BITS.units[bit.bit_length() - 1] not in reported:
@@ -706,8 +706,7 @@ class _Walker:
 
     def __init__(self, registers: list[_Facts], cfg: ControlFlowGraph, successors: list[list[int]],
                  reachable: set[int], entry: int) -> None:
-        self.registers, self.cfg, self.successors, self.reachable, self.entry = (registers, cfg, successors,
-                                                                                 reachable, entry)
+        self.registers, self.cfg, self.reachable, self.entry = registers, cfg, reachable, entry
         self.predecessors: list[list[int]] = [[] for _ in successors]
         for block, targets in enumerate(successors):
             for target in targets:
