@@ -150,17 +150,17 @@ def _bytes_left_from_an_earlier_trip(context: KernelContext, result: Uninitializ
         return  # LLVM's output: as for bytes never written
     for index, reads in sorted(result.stale.items()):
         instruction = instructions[index]
-        for read in reads:
-            register = format_units((read.register,))
-            fresh, stale = instructions[read.fresh_writer], instructions[read.stale_writer]
-            message = (f"{instruction.mnemonic} reads bits {bit_ranges(read.read)} of {register} half fresh, half "
-                       f"stale: bits {bit_ranges(read.fresh)} from {fresh.mnemonic} at line {fresh.where.line} (which "
-                       f"writes part of {register} and keeps the rest), bits {bit_ranges(read.stale)} only from "
+        for unit, read, fresh_bytes, fresh_writer, stale_bytes, stale_writer in reads:
+            register = format_units((unit,))
+            fresh, stale = instructions[fresh_writer], instructions[stale_writer]
+            message = (f"{instruction.mnemonic} reads bits {bit_ranges(read)} of {register} half fresh, half "
+                       f"stale: bits {bit_ranges(fresh_bytes)} from {fresh.mnemonic} at line {fresh.where.line} (which "
+                       f"writes part of {register} and keeps the rest), bits {bit_ranges(stale_bytes)} only from "
                        f"{stale.mnemonic} at line {stale.where.line}, after this read around a loop: the first trip "
                        "reads them never written, the later ones what the trip before left there")
-            notes = (Note(f"{fresh.mnemonic} writes bits {bit_ranges(read.fresh)} of {register} here, this trip",
+            notes = (Note(f"{fresh.mnemonic} writes bits {bit_ranges(fresh_bytes)} of {register} here, this trip",
                           fresh.where.path, fresh.where.line, fresh.where.column),
                      Note(f"{stale.mnemonic} writes {register} here, after the read: its bits "
-                          f"{bit_ranges(read.stale)} reach the read only on the next trip",
+                          f"{bit_ranges(stale_bytes)} reach the read only on the next trip",
                           stale.where.path, stale.where.line, stale.where.column))
             yield context.diagnostic(instruction.where, message, kernel=context.kernel.name, notes=notes)

@@ -484,17 +484,11 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
     return written, copied, missing
 
 
-@dataclass(frozen=True, slots=True)
-class StaleRead:
-    """A known-width read whose first execution finds some bytes written by a partial write and the others
-    written only after it, around a loop (instructions as kernel indices)."""
-
-    register: Unit
-    read: int  # bytes read
-    fresh: int  # bytes a partial write on a path to the read wrote ...
-    fresh_writer: int  # ... the nearest such write
-    stale: int  # bytes no write reaches on the read's first execution ...
-    stale_writer: int  # ... a write that reaches them only after the read has run
+#: A known-width read whose first execution finds some bytes written by a partial write and the others written
+#: only after it, around a loop: (register, bytes read, bytes fresh: a partial write on a path to the read wrote
+#: them, the nearest such write, bytes stale: no write reaches them on the first execution, a write that reaches
+#: them only after the read has run); instructions as kernel indices (a tuple: no class to make at start-up)
+StaleRead = tuple[Unit, int, int, int, int, int]
 
 
 @dataclass(slots=True)
@@ -739,7 +733,7 @@ class _Walker:
                 stale_writer = writer if stale_writer < 0 else stale_writer
         if not (fresh and stale):
             return None
-        return StaleRead(_BITS.units[bit.bit_length() - 1], wanted, fresh, fresh_writer, stale, stale_writer)
+        return _BITS.units[bit.bit_length() - 1], wanted, fresh, fresh_writer, stale, stale_writer
 
     def last_writer(self, position: int, bit: int, byte: int) -> tuple[bool | None, int]:
         """Of `byte` of register `bit`, as read at `position`: (True, a partial write that may run last before the
