@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -73,6 +74,18 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
     return value
+
+
+_BYTES = re.compile(r"(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?", re.IGNORECASE)
+
+
+def _bytes(text: str) -> int:
+    """A byte count: N, or N with K, M or G (KiB, MiB, GiB: powers of 1024)."""
+    match = _BYTES.fullmatch(text.strip())
+    value = float(match.group(1)) * 1024 ** " KMG".index(match.group(2).upper() or " ") if match else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a byte count such as 64M or 1048576, got '{text}'")
+    return int(value)
 
 
 def _wg_sizes(text: str) -> tuple[int, int]:
@@ -210,6 +223,9 @@ def _report_options(report: argparse.ArgumentParser) -> None:
                         help="simulate the kernel's waves on one CU, or WGP in WGP mode (a Scrutinizer-style model)")
     report.add_argument("--waves", type=_positive, metavar="N",
                         help="waves per CU (WGP) to simulate (default: the occupancy)")
+    report.add_argument("--working-set", type=_bytes, metavar="BYTES",
+                        help="distinct bytes the whole launch reads and writes (e.g. 64M), for the L2 hit rate of "
+                             "the launch's predicted time (default: the bytes it requests, no reuse)")
     _add_path_options(report, "default 8")
 
 
@@ -482,7 +498,7 @@ def run_report(args: argparse.Namespace) -> int:
     results, _ = lint_paths(args.paths, _flags(args))
     kernels = [(r.module, kernel) for r in results if r.module for kernel in r.module.kernels]
     simulation = ({"waves": args.waves, "trip_counts": dict(args.trip_count), "taken": dict(args.taken),
-                   "kernargs": dict(args.kernarg)}
+                   "kernargs": dict(args.kernarg), "working_set": args.working_set}
                   if args.simulate else None)
     reports = kernel_reports(kernels, processes_for(len(results), None), simulation)
 

@@ -44,6 +44,8 @@ SUMMARY = "the user's assembler rejects the line"
 #: our findings that say the same as an assembler error on their line (the assembler's is then left out)
 SAME_PROBLEM = frozenset(("parse-error", "unknown-directive", "undefined-symbol", "unknown-target", "invalid-encoding",
                           "unknown-instruction"))
+#: ... and those whose errors do (a register the target does not have: register-budget's `ttmp12` on gfx8)
+SAME_PROBLEM_AS_ERRORS = frozenset(("register-budget",))
 
 
 def check(context: ModuleContext) -> Iterator[Diagnostic]:
@@ -69,5 +71,6 @@ def outermost_line(diagnostic: Diagnostic, path: str) -> int | None:
 
 def deduplicated(diagnostics: list[Diagnostic], path: str) -> list[Diagnostic]:
     """`diagnostics` less the assembler's on a line of the file at `path` where one of ours says the same."""
-    ours = {outermost_line(d, path) for d in diagnostics if d.name in SAME_PROBLEM}
+    ours = {outermost_line(d, path) for d in diagnostics
+            if d.name in SAME_PROBLEM or (d.name in SAME_PROBLEM_AS_ERRORS and d.severity == Severity.ERROR)}
     return [d for d in diagnostics if d.name != NAME or d.line not in ours]

@@ -20,6 +20,14 @@ written, half garbage. Other writes count as writes of the whole register, other
 of written bits. In LLVM's output (a kernel with its `.set <kernel>.num_vgpr` resource symbols) a
 register written in part holds an IR value with poison lanes: those reads are not reported.
 
+Such a read is also judged on its first execution: half fresh, half stale is when some of its bytes
+come from a partial write on the way to it, and the others are written on no path that reaches it
+without running it first: only a write after it, around a loop, reaches them. The first trip reads
+those bytes never written, every later one what the trip before left there. Where any write before
+the loop or earlier in the trip reaches them on some path (a pad, lo and hi halves merged, a loaded
+register's other half, a prologue of a software-pipelined loop), or a trip that writes them may run
+before the read's first one (halves filled on alternate trips), the read is not reported.
+
 ## Why it matters
 The register holds whatever the previous wave left there: results are wrong only sometimes,
 and only on some hardware.
@@ -39,13 +47,24 @@ v_cvt_pk_fp8_f32 v6, v2, v3                  ; bits 15:0 of v6 only
 v_cvt_pk_fp8_f32 v7, v4, v5                  ; meant for bits 31:16 of v6
 v_mfma_f32_16x16x32_fp8_fp8 v[8:11], v[6:7], v[6:7], 0   ; bits 31:16 of v6 never written
 ```
+The same in a loop that reuses v6 after the read is half fresh, half stale:
+```
+.Lloop:
+  v_cvt_pk_fp8_f32 v6, v2, v3                ; bits 15:0 of v6, this trip
+  ...
+  v_mfma_f32_16x16x32_fp8_fp8 v[8:11], v[6:7], v[6:7], 0   ; bits 31:16: last trip's address
+  v_add_u32 v6, 64, v1                       ; v6 reused whole: the next trip's address
+  s_cbranch_scc1 .Lloop
+```
 
 ## How to fix
 Write the register before reading it, or enable the input in the kernel descriptor
 (`.amdhsa_system_vgpr_workitem_id 1` provides v1 on targets without packed work-item IDs).
 For bytes never written, write the rest of the register (`v_cvt_pk_fp8_f32 v6, v4, v5
 op_sel:[0,0,1]` fills bits 31:16; a `_d16_hi` load the high half) or read only what was written
-(`global_store_short` for a d16 load's half).
+(`global_store_short` for a d16 load's half). For half stale bits, write the rest in the same trip
+(convert both halves each trip, or `v_mov_b32 v6, 0` before the conversion) or keep the reuse out of
+the register.
 
 Only kernels with an `.amdhsa_kernel` descriptor are checked (their entry state is known; a
 function's comes from its caller, a graphics shader's from the pipeline), and only code
@@ -72,6 +91,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     if result is None:
         return
     yield from _bytes_never_written(context, result)
+    yield from _bytes_left_from_an_earlier_trip(context, result)
     for index, units in sorted(result.reads.items()):
         instruction = context.kernel.instructions[index]
         message = (f"{format_units(units)} {'is' if len(units) == 1 else 'are'} read by {instruction.mnemonic} "
@@ -120,3 +140,27 @@ def _bytes_never_written(context: KernelContext, result: Uninitialized) -> Itera
             yield context.diagnostic(instruction.where, message, kernel=context.kernel.name,
                                      notes=(Note(f"{partly.mnemonic} writes part of {register} here",
                                                  partly.where.path, partly.where.line, partly.where.column),))
+
+
+def _bytes_left_from_an_earlier_trip(context: KernelContext, result: Uninitialized) -> Iterator[Diagnostic]:
+    """Reads that take some bytes fresh from a partial write and the others only from a write after them, around
+    a loop: garbage on the first trip, the previous trip's bytes on the others."""
+    instructions = context.kernel.instructions
+    if result.stale and context.module.symbols.get(f"{context.kernel.name}.num_vgpr") is not None:
+        return  # LLVM's output: as for bytes never written
+    for index, reads in sorted(result.stale.items()):
+        instruction = instructions[index]
+        for unit, read, fresh_bytes, fresh_writer, stale_bytes, stale_writer in reads:
+            register = format_units((unit,))
+            fresh, stale = instructions[fresh_writer], instructions[stale_writer]
+            message = (f"{instruction.mnemonic} reads bits {bit_ranges(read)} of {register} half fresh, half "
+                       f"stale: bits {bit_ranges(fresh_bytes)} from {fresh.mnemonic} at line {fresh.where.line} (which "
+                       f"writes part of {register} and keeps the rest), bits {bit_ranges(stale_bytes)} only from "
+                       f"{stale.mnemonic} at line {stale.where.line}, after this read around a loop: the first trip "
+                       "reads them never written, the later ones what the trip before left there")
+            notes = (Note(f"{fresh.mnemonic} writes bits {bit_ranges(fresh_bytes)} of {register} here, this trip",
+                          fresh.where.path, fresh.where.line, fresh.where.column),
+                     Note(f"{stale.mnemonic} writes {register} here, after the read: its bits "
+                          f"{bit_ranges(stale_bytes)} reach the read only on the next trip",
+                          stale.where.path, stale.where.line, stale.where.column))
+            yield context.diagnostic(instruction.where, message, kernel=context.kernel.name, notes=notes)

@@ -90,6 +90,14 @@ def test_one_finding_per_line_where_ours_and_the_assembler_agree(capsys, tmp_pat
 
 
 @needs_llvm_mc
+def test_a_register_the_target_lacks_is_one_finding_ours(capsys, tmp_path):
+    path = tmp_path / "k.s"
+    path.write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx803"\nk:\n  s_mov_b32 s0, ttmp12\n  s_endpgm\n')
+    _, out = run(capsys, "check", "--no-config", "--no-cache", "--assembler", "llvm-mc-22", "--format", "json", str(path))
+    assert [(d["line"], d["name"]) for d in json.loads(out)["diagnostics"]] == [(3, "register-budget")]
+
+
+@needs_llvm_mc
 def test_a_warning_of_the_assembler_is_a_warning(capsys, tmp_path):
     path = tmp_path / "k.s"
     path.write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\nk:\n  .warning "careful"\n  s_endpgm\n')

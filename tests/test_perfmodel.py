@@ -347,17 +347,22 @@ WMMAS = "".join(f"  v_wmma_f32_16x16x16_f16 v[{8 * i}:{8 * i + 7}], v[32:39], v[
 
 def test_a_wmma_holds_the_rdna_valu_for_its_cycles(snippet):
     """gfx1100: a wave32 f16 WMMA holds its SIMD's VALU 32 cycles (AMD's matrix calculator; before: 1, a plain
-    VALU). One wave per SIMD, 8 trips of 4 WMMAs and the latch: 1 + 8 x (4 x 32 + 1 + 1 + 32) + 1 = 1298 cycles,
-    the VALU busy 8 x 4 x 32 of them. iu4 takes 16 cycles; on gfx1201 an f16 WMMA takes 16."""
-    text = VALU_LOOP.format(cpu="gfx1100", body=WMMAS, extra="").replace("next_free_vgpr 24", "next_free_vgpr 48")
+    VALU) when its A, B and C start in three VGPR banks (v33, v42, v8i: banks 1, 2, 0). One wave per SIMD, 8 trips
+    of 4 WMMAs and the latch: 1 + 8 x (4 x 32 + 1 + 1 + 32) + 1 = 1298 cycles, the VALU busy 8 x 4 x 32 of them.
+    A, B and C all in bank 0 (v32, v40, v8i: LLVM's usual allocation) take 2 more each (the gfx1151 measurement of
+    LLVM issue #204254). iu4 takes 16 cycles; on gfx1201 an f16 WMMA takes 16 (no bank figure for gfx12)."""
+    distinct = WMMAS.replace("v[32:39], v[40:47]", "v[33:40], v[42:49]")
+    text = VALU_LOOP.format(cpu="gfx1100", body=distinct, extra="").replace("next_free_vgpr 24", "next_free_vgpr 50")
     module = snippet.build(text, "f16.s")
     result = simulate(module, module.kernels[0], 4, trip_counts={".Lloop": 8})
     assert result.cycles == 1 + 8 * (4 * 32 + 1 + 1 + 32) + 1
     assert result.utilization["VALU"] == pytest.approx(8 * 4 * 32 / result.cycles)
+    shared = snippet.build(text.replace("v[33:40], v[42:49]", "v[32:39], v[40:47]"), "shared.s")
+    assert simulate(shared, shared.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 34 + 34) + 1
     iu4 = snippet.build(text.replace("v_wmma_f32_16x16x16_f16", "v_wmma_i32_16x16x16_iu4")
-                        .replace("v[32:39], v[40:47]", "v[32:33], v[34:35]"), "iu4.s")
+                        .replace("v[33:40], v[42:49]", "v[33:34], v[42:43]"), "iu4.s")
     assert simulate(iu4, iu4.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 16 + 34) + 1
-    rdna4 = snippet.build(text.replace("gfx1100", "gfx1201").replace("v[32:39], v[40:47]", "v[32:35], v[40:43]"),
+    rdna4 = snippet.build(text.replace("gfx1100", "gfx1201").replace("v[33:40], v[42:49]", "v[32:35], v[40:43]"),
                           "rdna4.s")
     assert not rdna4.findings
     assert simulate(rdna4, rdna4.kernels[0], 4, trip_counts={".Lloop": 8}).cycles == 1 + 8 * (4 * 16 + 34) + 1
@@ -479,3 +484,209 @@ def test_kernel_arguments_are_signed_where_the_compare_is(snippet):
     module = snippet.build(KERNARG_LOOP.replace(body, counting_up))
     path = trace(AnalysisManager(module, module.kernels[0]), {}, {}, {"K": -3})
     assert path.trips == {".Lloop": 5}
+
+
+# ---------------------------------------------------------------- RDNA issue: dependencies, s_delay_alu, trans, VOPD
+
+def probe(cpu: str, body: str) -> str:
+    """A one-dimensional kernel (v0 is the work-item id) of `body` and s_endpgm."""
+    accum = "  .amdhsa_accum_offset 32\n" if cpu.startswith("gfx9") else ""
+    return (f'.amdgcn_target "amdgcn-amd-amdhsa--{cpu}"\n.text\n.globl k\n.p2align 8\n.type k,@function\nk:\n'
+            f"{body}  s_endpgm\n.rodata\n.p2align 6\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 32\n"
+            f"  .amdhsa_next_free_sgpr 16\n{accum}.end_amdhsa_kernel\n")
+
+
+def simulated(snippet, cpu: str, body: str, waves: int = 1, simds: int = 1, name: str = "k.s", **options):
+    module = snippet.build(probe(cpu, body), name, **options)
+    assert not [finding for finding in module.findings if finding.severity == "error"]
+    return simulate(module, module.kernels[0], waves, simds=simds)
+
+
+CHAIN = "".join("  v_add_f32 v1, v1, v2\n" for _ in range(20))
+INDEPENDENT = "".join(f"  v_add_f32 v{3 + i % 8}, v1, v2\n" for i in range(20))
+DELAYED = "".join("  s_delay_alu instid0(VALU_DEP_1)\n  v_add_f32 v1, v1, v2\n" for _ in range(20))
+
+
+def test_a_dependent_valu_waits_for_its_producers_latency_on_rdna(snippet):
+    """gfx1100, one wave32: each of 20 dependent v_add_f32 waits 5 cycles for the one before (Mesa ACO, LLVM
+    SISchedule: 5-cycle VALU latency), issued at 0, 5, ..., 95, s_endpgm at 96: 97 cycles; 20 independent ones issue
+    one a cycle: 21. (Before: 21 for both.) GCN keeps its cadence: a dependent VALU follows at the next turn."""
+    chain = simulated(snippet, "gfx1100", CHAIN)
+    assert chain.cycles == 97 and chain.stalls == {"VALU dependency (no s_delay_alu)": 19 * 4}
+    assert simulated(snippet, "gfx1100", INDEPENDENT, name="i.s").cycles == 21
+    gcn_chain = simulated(snippet, "gfx942", CHAIN, name="g.s")
+    assert gcn_chain.cycles == simulated(snippet, "gfx942", INDEPENDENT, name="gi.s").cycles == 21 * 4
+
+
+def test_s_delay_alu_lets_another_wave_use_the_valu(snippet):
+    """Two waves on one gfx1100 SIMD. Without s_delay_alu a VALU waiting for its operand holds the SIMD's VALU (ACO:
+    the gfx11 front end does not switch waves on a dependency stall): wave 0's chain runs 0..96, wave 1's only then,
+    96..192: 193 cycles. With `s_delay_alu instid0(VALU_DEP_1)` before each add the waiting wave steps aside and the
+    other's add issues in the gap: wave 1 issues at 1, 6, ..., 96, done at 98."""
+    held = simulated(snippet, "gfx1100", CHAIN, waves=2)
+    assert held.cycles == 193 and held.stalls["VALU dependency (no s_delay_alu)"] == 2 * 19 * 4
+    hinted = simulated(snippet, "gfx1100", DELAYED, waves=2, name="d.s")
+    assert hinted.cycles == 98 and "VALU dependency (no s_delay_alu)" not in hinted.stalls
+    assert hinted.stalls["s_delay_alu"] == 2 * 19 * 4
+    # the encoded number says the same: 0x1 is instid0(VALU_DEP_1)
+    numeric = simulated(snippet, "gfx1100", DELAYED.replace("instid0(VALU_DEP_1)", "0x1"), waves=2, name="n.s")
+    assert numeric.cycles == 98
+    # gfx10 has no s_delay_alu: its waiting wave steps aside by itself
+    rdna2 = simulated(snippet, "gfx1030", CHAIN, waves=2, name="r2.s")
+    assert rdna2.cycles == 98 and rdna2.stalls["VALU dependency"] == 2 * 19 * 4
+
+
+def test_s_delay_alu_names_the_second_instruction_with_instskip(snippet):
+    """`instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)`: two producers at 0 and 1, two consumers of one
+    each; each consumer waits for the VALU two back from it: the first for the first producer (written at 5), from
+    cycle 2 (s_delay_alu itself issues nothing); the second, at 6, for the second producer (written at 6): no wait.
+    s_endpgm at 7."""
+    body = ("  v_add_f32 v1, v1, v2\n  v_add_f32 v3, v3, v2\n"
+            "  s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_2)\n"
+            "  v_add_f32 v4, v1, v2\n  v_add_f32 v5, v3, v2\n")
+    result = simulated(snippet, "gfx1100", body)
+    assert result.cycles == 8 and result.stalls == {"s_delay_alu": 3}
+
+
+def test_transcendentals_run_on_their_own_unit_on_rdna(snippet):
+    """gfx1100: v_exp_f32 takes one VALU issue cycle and the SIMD's transcendental unit 4 (ACO), so an independent
+    v_add_f32 issues right behind it: 10 pairs, exps at 0, 4, ..., 36, adds at 1, 5, ..., 37, s_endpgm 38: 39 cycles
+    (before: each exp held the VALU 4 cycles, 51). A dependent add waits the transcendental latency, 10."""
+    pairs = "".join(f"  v_exp_f32 v{3 + i % 4}, v1\n  v_add_f32 v{8 + i % 4}, v1, v2\n" for i in range(10))
+    result = simulated(snippet, "gfx1100", pairs)
+    assert result.cycles == 39 and result.stalls == {"transcendental unit busy": 9 * 2}
+    dependent = simulated(snippet, "gfx1100", "  v_exp_f32 v3, v1\n  v_add_f32 v4, v3, v2\n", name="d.s")
+    assert dependent.cycles == 10 + 1 + 1
+
+
+def test_a_vopd_pair_issues_in_one_cycle(snippet):
+    """gfx1100 wave32: 20 v_dual_add/v_dual_mul pairs issue one a cycle (21 cycles with s_endpgm); the same 40 ops
+    one by one take 41."""
+    dual = "".join(f"  v_dual_add_f32 v{10 + 2 * (i % 4)}, v1, v2 :: v_dual_mul_f32 v{21 + 2 * (i % 4)}, v3, v4\n"
+                   for i in range(20))
+    single = "".join(f"  v_add_f32 v{10 + 2 * (i % 4)}, v1, v2\n  v_mul_f32 v{21 + 2 * (i % 4)}, v3, v4\n"
+                     for i in range(20))
+    assert simulated(snippet, "gfx1100", dual).cycles == 21
+    assert simulated(snippet, "gfx1100", single, name="s.s").cycles == 41
+
+
+def test_a_vopd_pair_reading_one_bank_twice_takes_a_cycle_more(snippet):
+    """gfx1100 VGPR banks (register number mod 4): X reads v0, v1 and Y v2, v3, four banks, one cycle a pair (the
+    accumulators come through the SRC2 port); X reading v0, v5 and Y v1, v4 (both halves' SRC0/VSRC1 in different
+    banks, as the assembler demands) puts v0 and v4 in bank 0 and v1 and v5 in bank 1: two cycles a pair, as the
+    7900 XTX's conflicting v_dual_fmac streams (2-3 cycles; 1 without)."""
+    def pairs(x: str, y: str) -> str:
+        return "".join(f"  v_dual_fmac_f32 v{8 + 2 * (i % 4)}, {x} :: v_dual_fmac_f32 v{17 + 2 * (i % 4)}, {y}\n"
+                       for i in range(20))
+
+    assert simulated(snippet, "gfx1100", pairs("v0, v1", "v2, v3")).cycles == 21
+    assert simulated(snippet, "gfx1100", pairs("v0, v5", "v1, v4"), name="c.s").cycles == 41
+
+
+def test_s_setprio_wins_arbitration_over_age(snippet, tmp_path):
+    """Two waves on one gfx942 SIMD raise their priority to get a load out, then lower it for 100 VALUs. With the
+    priority the younger wave's load goes out while the older runs its low-priority VALUs (before: oldest first, the
+    younger waited for the older's whole stream, and its load's 500 cycles showed at the end): 96 cycles sooner.
+    With `s_setprio 0` instead of 3 the arbitration is oldest first."""
+    table = tmp_path / "latency.json"
+    table.write_text(json.dumps({"vmem_load": {"latency": 500, "source": "test"}}))
+
+    def body(priority: int) -> str:
+        return (f"  s_setprio {priority}\n" + "".join(f"  v_mov_b32 v{3 + i % 8}, 0\n" for i in range(10))
+                + "  global_load_dword v1, v0, s[0:1]\n  s_setprio 0\n"
+                + "".join(f"  v_mov_b32 v{3 + i % 8}, 0\n" for i in range(100))
+                + "  s_waitcnt vmcnt(0)\n  v_add_f32 v2, v1, v1\n")
+
+    oldest = simulated(snippet, "gfx942", body(0), waves=2, name="o.s", latency_table=str(table))
+    raised = simulated(snippet, "gfx942", body(3), waves=2, name="r.s", latency_table=str(table))
+    assert oldest.cycles == 992 and raised.cycles == 896
+    assert raised.stalls["waiting on vmcnt"] < oldest.stalls["waiting on vmcnt"]
+
+
+# ---------------------------------------------------------------- LDS banks
+
+def lds_cycles(result) -> int:
+    """Cycles the unit's LDS pipes were busy."""
+    return round(result.utilization["LDS"] * result.cycles * (2 if result.unit == "WGP" else 1))
+
+
+def lds_loop(address: str, access: str = "ds_read_b32 v{d}, v1 offset:{o}") -> str:
+    return f"  {address}\n" + "".join("  " + access.format(d=2 + 2 * (i % 4), o=256 * i) + "\n" for i in range(16)) \
+        + "  s_waitcnt lgkmcnt(0)\n"
+
+
+@pytest.mark.parametrize(("cpu", "per_access"), [("gfx942", 2), ("gfx1100", 1)])
+def test_lds_bank_conflicts_follow_the_lane_stride(snippet, cpu, per_access):
+    """16 ds_read_b32 at v0 << s (the lane stride 2^s bytes; the LDS race analysis's addresses): stride 4 fills the
+    32 banks (2 cycles of a wave64, 1 of a wave32: 128 bytes a cycle); stride 32 puts 8 lanes on each of 4 banks
+    (8-way: the MI308X measurement's 16 cycles a wave64 ds_read_b32); stride 128 all lanes on one bank (32-way: 64);
+    the same address in every lane is broadcast (conflict-free)."""
+    def busy(address: str, name: str) -> int:
+        return lds_cycles(simulated(snippet, cpu, lds_loop(address), name=name))
+
+    assert busy("v_lshlrev_b32 v1, 2, v0", "s4.s") == 16 * per_access
+    assert busy("v_lshlrev_b32 v1, 5, v0", "s32.s") == 16 * per_access * 8
+    assert busy("v_lshlrev_b32 v1, 7, v0", "s128.s") == 16 * per_access * 32
+    assert busy("v_mov_b32 v1, 0", "same.s") == 16 * per_access
+
+
+def test_a_conflicted_lds_read_returns_later(snippet):
+    """The conflict cycles add to the read's latency: one wave, one ds_read_b32 on gfx942 issued at 4 returns after
+    the table's 58 cycles at 62 (the wait ends at turn 64, s_endpgm 64-68); at stride 128 it takes 64 cycles of the
+    pipe instead of 2 and returns 62 later, at 124 (s_endpgm 124-128)."""
+    def one(shift: int) -> int:
+        body = f"  v_lshlrev_b32 v1, {shift}, v0\n  ds_read_b32 v2, v1\n  s_waitcnt lgkmcnt(0)\n"
+        return simulated(snippet, "gfx942", body, name=f"{shift}.s").cycles
+
+    assert (one(2), one(7)) == (68, 128)
+
+
+def test_lds_widths_per_form(snippet):
+    """gfx942 wave64, conflict-free: a two-address ds_read2_b32 (each of its two dwords a b32 access at a 4-byte
+    stride) moves 8 bytes a lane like ds_read_b64 (4 cycles of the pipe; before: charged as 4 bytes, 2),
+    ds_read2st64_b64 16 like ds_read_b128 (8);
+    ds_read_u8 still takes a bank access a lane (2); ds_read_b128 at a 16-byte stride is conflict-free in its
+    documented lane phases; ds_read_b64 at a 16-byte stride is 2-way, and so is each half of a ds_read2_b32 at an
+    8-byte stride (its lanes' dwords all in even banks)."""
+    cases = [("v_lshlrev_b32 v1, 2, v0", "ds_read2_b32 v[{d}:{d1}], v1 offset1:64", 4),
+             ("v_lshlrev_b32 v1, 3, v0", "ds_read_b64 v[{d}:{d1}], v1 offset:{o}", 4),
+             ("v_lshlrev_b32 v1, 3, v0", "ds_read2st64_b64 v[{d}:{d3}], v1 offset1:1", 8),
+             ("v_lshlrev_b32 v1, 4, v0", "ds_read_b128 v[{d}:{d3}], v1 offset:{o}", 8),
+             ("v_lshlrev_b32 v1, 0, v0", "ds_read_u8 v{d}, v1 offset:{o}", 2),
+             ("v_lshlrev_b32 v1, 4, v0", "ds_read_b64 v[{d}:{d1}], v1 offset:{o}", 8),
+             ("v_lshlrev_b32 v1, 3, v0", "ds_read2_b32 v[{d}:{d1}], v1 offset1:1", 8)]
+    for number, (address, access, per_access) in enumerate(cases):
+        body = f"  {address}\n" + "".join(
+            "  " + access.format(d=8 + 4 * (i % 4), d1=9 + 4 * (i % 4), d3=11 + 4 * (i % 4), o=1024 * i) + "\n"
+            for i in range(16)) + "  s_waitcnt lgkmcnt(0)\n"
+        assert lds_cycles(simulated(snippet, "gfx942", body, name=f"{number}.s")) == 16 * per_access, access
+
+
+def test_a_function_knows_the_lane_only_from_v_mbcnt(snippet):
+    """Code without a kernel descriptor may be a function, where v0 is an argument and not the work-item id: its
+    stride-128 reads are not judged (charged conflict-free); the lane id from v_mbcnt is the lane anywhere."""
+    mbcnt = "v_mbcnt_lo_u32_b32 v1, -1, 0\n  v_mbcnt_hi_u32_b32 v1, -1, v1\n  v_lshlrev_b32 v1, 7, v1"
+
+    def busy(address: str, name: str) -> int:
+        module = snippet.build(GFX942 + lds_loop(address) + "  s_endpgm\n", name)
+        return lds_cycles(simulate(module, module.kernels[0], 1, simds=1))
+
+    assert busy("v_lshlrev_b32 v1, 7, v0", "v0.s") == 16 * 2
+    assert busy(mbcnt, "mbcnt.s") == 16 * 64
+
+
+def test_a_gfx11_wave64_issues_dual_issue_capable_opcodes_in_one_pass(snippet):
+    """gfx1100 wave64: 20 independent v_add_f32 (or 16-bit integer adds, or v_dot2_f32_f16) run their two halves on
+    the SIMD's two VALU paths, one pass each: 21 cycles; v_xor_b32 is not dual-issue capable (Mesa ACO): two passes,
+    41. gfx10 has one VALU path: two passes for all."""
+    def cycles(cpu: str, operation: str) -> int:
+        body = "".join("  " + operation.format(d=3 + i % 8) + "\n" for i in range(20))
+        text = probe(cpu, body).replace(".end_amdhsa_kernel", "  .amdhsa_wavefront_size32 0\n.end_amdhsa_kernel")
+        module = snippet.build(text, f"{cpu}-{operation.split()[0]}.s")
+        return simulate(module, module.kernels[0], 1, simds=1).cycles
+
+    assert cycles("gfx1100", "v_add_f32 v{d}, v1, v2") == 21
+    assert cycles("gfx1100", "v_add_nc_u16 v{d}, v1, v2") == 21
+    assert cycles("gfx1100", "v_dot2_f32_f16 v{d}, v1, v2, v{d}") == 21
+    assert cycles("gfx1100", "v_xor_b32 v{d}, v1, v2") == 41
+    assert cycles("gfx1030", "v_add_f32 v{d}, v1, v2") == 41

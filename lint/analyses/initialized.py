@@ -30,6 +30,16 @@ Bytes of a VGPR are tracked where an instruction is known to write only some of 
 a write of the whole register. Where such a register is read by an instruction known to read given bytes
 (`_known_reads`: store data, matrix A/B sources, true16 and SDWA source halves), bytes no path wrote are
 reported; other reads of it count as reads of written bits.
+
+Half fresh, half stale (`_stale_reads`): such a read is also judged on its first execution. Where some of its
+bytes are written on a path to it by a partial write, and the others are written on no path that reaches it
+without passing through it first (only a write after it, around a loop, reaches them), its first execution
+reads those bytes as garbage and every later one reads what an earlier trip left there: the fp8 conversion that
+fills half the register each trip. A write before the loop or earlier in the trip, on any path, reaches them
+at the first execution, and the read is not reported (a pad, a merge, a software-pipelined prologue). The
+writes that may have run last are found walking back from the read, nearest first; one may run before the first
+execution unless the read's block dominates it (or it follows the read in the read's block). The walks stop,
+quiet, past 32 instructions looked at per instruction of the kernel.
 """
 
 from __future__ import annotations
@@ -416,10 +426,12 @@ def _join_bytes(first: _State, second: _State) -> Partial:
 
 
 def _track_bytes(position: int, widths: ByteWidths | None, writes: int, flow: FlowBits | None, written: int,
-                 partial: Partial, found: dict[int, tuple[tuple[Unit, int, int, int], ...]]) -> tuple[int, Partial]:
+                 partial: Partial, found: dict[int, tuple[tuple[Unit, int, int, int], ...]],
+                 partial_writers: set[int]) -> tuple[int, Partial]:
     """One instruction's effect on the registers written in part: known-width reads of bytes no path wrote are
     recorded in `found` as (register, bytes read, bytes written, writer); whole writes end the tracking,
-    copies carry it, partial writes start or extend it. `written` already has the instruction's whole writes."""
+    copies carry it, partial writes start or extend it (and are added to `partial_writers`). `written` already
+    has the instruction's whole writes."""
     if partial and widths is not None:
         missing = tuple((_BITS.units[bit.bit_length() - 1], wanted, entry[0], entry[1]) for bit, wanted in widths.reads
                         for entry in (partial.get(bit),) if entry is not None and wanted & ~entry[0])
@@ -431,6 +443,7 @@ def _track_bytes(position: int, widths: ByteWidths | None, writes: int, flow: Fl
         if carried or any(bit & writes for bit in partial):
             partial = {bit: entry for bit, entry in partial.items() if not bit & writes} | carried
     if widths is not None and widths.writes:
+        partial_writers.add(position)
         partial = dict(partial) if partial else {}
         for bit, written_bytes in widths.writes:
             entry = partial.get(bit)
@@ -471,6 +484,13 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
     return written, copied, missing
 
 
+#: A known-width read whose first execution finds some bytes written by a partial write and the others written
+#: only after it, around a loop: (register, bytes read, bytes fresh: a partial write on a path to the read wrote
+#: them, the nearest such write, bytes stale: no write reaches them on the first execution, a write that reaches
+#: them only after the read has run); instructions as kernel indices (a tuple: no class to make at start-up)
+StaleRead = tuple[Unit, int, int, int, int, int]
+
+
 @dataclass(slots=True)
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
@@ -480,6 +500,8 @@ class Uninitialized:
     #: known-width reads of bytes no path wrote: (register, bytes read, bytes some path wrote, the latest
     #: instruction that wrote part of it)
     partial: dict[int, tuple[tuple[Unit, int, int, int], ...]] = field(default_factory=dict)
+    #: known-width reads of bytes half fresh, half left from an earlier trip
+    stale: dict[int, tuple[StaleRead, ...]] = field(default_factory=dict)
 
 
 class InitializedAnalysis(Analysis):
@@ -510,6 +532,7 @@ class InitializedAnalysis(Analysis):
                     registers[position] = (*registers[position][:3], flow_bits, registers[position][4])
         successors = _successors(kernel, cfg)
         starts, blocks = cfg.starts, cfg.blocks
+        partial_writers: set[int] = set()  # reachable instructions that write part of a register
 
         def through(index: int, state: _State, report: Uninitialized) -> _State:
             written, copied, partial = state
@@ -522,7 +545,8 @@ class InitializedAnalysis(Analysis):
                     if copied:
                         copied &= ~writes
                     if partial or (widths is not None and widths.writes):
-                        written, partial = _track_bytes(position, widths, writes, flow, written, partial, report.partial)
+                        written, partial = _track_bytes(position, widths, writes, flow, written, partial,
+                                                        report.partial, partial_writers)
                     continue
                 if flow is _CALL:
                     return _ANYTHING
@@ -535,7 +559,8 @@ class InitializedAnalysis(Analysis):
                 else:
                     written, copied, missing = _step(read, writes, flow, written, copied)
                 if partial or (widths is not None and widths.writes):
-                    written, partial = _track_bytes(position, widths, writes, flow, written, partial, report.partial)
+                    written, partial = _track_bytes(position, widths, writes, flow, written, partial,
+                                                    report.partial, partial_writers)
                 if missing:
                     report.reads[position] = bits.units_of(missing)
                     if missing & holding_copies:
@@ -563,7 +588,189 @@ class InitializedAnalysis(Analysis):
                 report.partial.update(walked[index][1].partial)
             else:
                 through(index, state, report)
+        if partial_writers:
+            report.stale = _stale_reads(registers, cfg, successors, set(incoming), _entry_bits(entry, generation),
+                                        partial_writers, report.partial)
         return report
+
+
+_Facts = tuple[int, int, int, FlowBits | None, ByteWidths | None]
+
+
+def _stale_reads(registers: list[_Facts], cfg: ControlFlowGraph, successors: list[list[int]], reachable: set[int],
+                 entry: int, partial_writers: set[int], never_written: dict[int, tuple[tuple[Unit, int, int, int], ...]]
+                 ) -> dict[int, tuple[StaleRead, ...]]:
+    """Known-width reads of a register one of `partial_writers` writes in part, judged on their first execution
+    (see the module's docstring); judging stops, quiet, once it has looked at 32 times the kernel's instructions
+    (a kernel of many such reads far from their writes)."""
+    partly_written = 0
+    for writer in partial_writers:
+        widths = registers[writer][4]
+        for bit, _ in widths.writes if widths is not None else ():
+            partly_written |= bit
+    walker = _Walker(registers, cfg, successors, reachable, entry)
+    found: dict[int, tuple[StaleRead, ...]] = {}
+    for position, facts in enumerate(registers):
+        widths = facts[4]
+        if widths is None or not any(bit & partly_written for bit, _ in widths.reads):
+            continue
+        if cfg.block_of[position] not in reachable:
+            continue
+        reported = {finding[0] for finding in never_written.get(position, ())}
+        stale_reads = []
+        for bit, wanted in widths.reads:
+            if bit & partly_written and _BITS.units[bit.bit_length() - 1] not in reported:
+                try:
+                    read = walker.judge(position, bit, wanted)
+                except _OverBudget:
+                    return found
+                if read is not None:
+                    stale_reads.append(read)
+        if stale_reads:
+            found[position] = tuple(stale_reads)
+    return found
+
+
+def _dominance(successors: list[list[int]]) -> tuple[dict[int, int], dict[int, int]]:
+    """The dominator tree of the blocks reached from the entry, as the interval each block's subtree spans in a
+    depth-first numbering: block a dominates block b when entered[a] <= entered[b] < left[a] (Cooper, Harvey
+    and Kennedy's iteration over reverse postorder)."""
+    postorder: list[int] = []
+    visited = {0}
+    stack = [(0, iter(successors[0]))]
+    while stack:
+        block, pending = stack[-1]
+        for successor in pending:
+            if successor not in visited:
+                visited.add(successor)
+                stack.append((successor, iter(successors[successor])))
+                break
+        else:
+            stack.pop()
+            postorder.append(block)
+    number = {block: index for index, block in enumerate(postorder)}  # the entry has the highest
+    predecessors: dict[int, list[int]] = {block: [] for block in postorder}
+    for block in postorder:
+        for successor in successors[block]:
+            predecessors[successor].append(block)
+    idom = {0: 0}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(postorder[:-1]):
+            new = -1
+            for predecessor in predecessors[block]:
+                if predecessor in idom:
+                    new = predecessor if new < 0 else _common_dominator(idom, number, predecessor, new)
+            if idom.get(block) != new:
+                idom[block], changed = new, True
+    children: dict[int, list[int]] = {block: [] for block in postorder}
+    for block, parent in idom.items():
+        if block != 0:
+            children[parent].append(block)
+    entered, left, clock = {0: 0}, {}, 1
+    walk = [(0, iter(children[0]))]
+    while walk:
+        block, pending = walk[-1]
+        child = next(pending, None)
+        if child is None:
+            walk.pop()
+            left[block] = clock
+        else:
+            entered[child], clock = clock, clock + 1
+            walk.append((child, iter(children[child])))
+    return entered, left
+
+
+def _common_dominator(idom: dict[int, int], number: dict[int, int], first: int, second: int) -> int:
+    while first != second:
+        while number[first] < number[second]:
+            first = idom[first]
+        while number[second] < number[first]:
+            second = idom[second]
+    return first
+
+
+class _OverBudget(Exception):
+    """Judging has looked at more than its share of the kernel."""
+
+
+class _Walker:
+    """Walks back from a read to the writes of one byte that may have run last before it."""
+
+    def __init__(self, registers: list[_Facts], cfg: ControlFlowGraph, successors: list[list[int]],
+                 reachable: set[int], entry: int) -> None:
+        self.registers, self.cfg, self.reachable, self.entry = registers, cfg, reachable, entry
+        self.predecessors: list[list[int]] = [[] for _ in successors]
+        for block, targets in enumerate(successors):
+            for target in targets:
+                self.predecessors[target].append(block)
+        self.budget = 32 * len(registers) + 4096  # instructions looked at, in all
+        self.dominance = _dominance(successors)
+
+    def spend(self, steps: int) -> None:
+        self.budget -= steps
+        if self.budget < 0:
+            raise _OverBudget
+
+    def judge(self, position: int, bit: int, wanted: int) -> StaleRead | None:
+        """The read at `position` of the bytes `wanted` of register `bit`, half fresh and half stale, or None."""
+        fresh = stale = 0
+        fresh_writer = stale_writer = -1
+        for byte in (0x1, 0x2, 0x4, 0x8):
+            if not wanted & byte:
+                continue
+            before, writer = self.last_writer(position, bit, byte)
+            if before is None:
+                continue  # written before the first execution by a whole write, a call or the kernel's setup
+            if before:
+                fresh |= byte
+                fresh_writer = writer if fresh_writer < 0 else fresh_writer
+            elif writer < 0:
+                return None  # never written on any path: the partial write's own finding
+            else:
+                stale |= byte
+                stale_writer = writer if stale_writer < 0 else stale_writer
+        if not (fresh and stale):
+            return None
+        return _BITS.units[bit.bit_length() - 1], wanted, fresh, fresh_writer, stale, stale_writer
+
+    def last_writer(self, position: int, bit: int, byte: int) -> tuple[bool | None, int]:
+        """Of `byte` of register `bit`, as read at `position`: (True, a partial write that may run last before the
+        read's first execution), (None, -1) where some other write, a call or the kernel's setup may, else
+        (False, a write that reaches the read only after it ran, or -1 where none does)."""
+        registers, cfg = self.registers, self.cfg
+        starts, blocks = cfg.starts, cfg.blocks
+        home = cfg.block_of[position]
+        entered, left = self.dominance
+        later = -1
+        walks = [(home, position)]  # (block, the index after the last instruction still to look at)
+        seen: set[int] = set()
+        for block, end in walks:  # breadth first, nearest writes first: grows as it goes
+            start = position + 1 if block == home and end > position else starts[block]
+            self.spend(end - start + 1)
+            for index in range(end - 1, start - 1, -1):
+                _, _, defs, flow, widths = registers[index]
+                partial = widths is not None and any(written == bit and covered & byte
+                                                     for written, covered in widths.writes)
+                if flow is _CALL:
+                    return None, -1
+                if defs & bit or partial:
+                    # it may run before the read's first execution unless every path to it runs the read first
+                    if index < position if block == home else not entered[home] <= entered[block] < left[home]:
+                        return (True, index) if partial else (None, -1)
+                    later = index if later < 0 else later
+                    break
+            else:
+                if block == home and end > position:
+                    continue  # this path runs the read before: not its first execution
+                if block == 0 and self.entry & bit:
+                    return None, -1
+                for predecessor in self.predecessors[block]:
+                    if predecessor in self.reachable and predecessor not in seen:
+                        seen.add(predecessor)
+                        walks.append((predecessor, starts[predecessor] + len(blocks[predecessor].instructions)))
+        return False, later
 
 
 def _successors(kernel: Kernel, cfg: ControlFlowGraph) -> list[list[int]]:

@@ -92,7 +92,7 @@ def load_table(target: Target, override: str | None = None) -> LatencyTable:
 
 _RATE = {"full": 1, "half": 2, "quarter": 4, "trans": 4}
 _WIDTH = re.compile(r"dwordx(\d)|b(\d+)\b|_(u|s)?(byte|short)|dword")
-_REFERENCE_BYTES = 16 * 64  # the table's request rates are for a 16-byte-per-lane wave64 access (dwordx4, b128)
+REFERENCE_BYTES = 16 * 64  # the table's request rates are for a 16-byte-per-lane wave64 access (dwordx4, b128)
 
 
 def lane_bytes(mnemonic: str) -> int:
@@ -111,7 +111,7 @@ def lane_bytes(mnemonic: str) -> int:
 
 def request_cycles(rate: Entry, mnemonic: str, wave_size: int) -> float:
     """Cycles of the CU's shared VMEM or LDS pipe one wave's access takes (rate scaled by size)."""
-    return rate.low * lane_bytes(mnemonic) * wave_size / _REFERENCE_BYTES
+    return rate.low * lane_bytes(mnemonic) * wave_size / REFERENCE_BYTES
 
 
 def issue_cycles(klass: InstructionClass, instruction: Instruction, table: LatencyTable, target: Target,

@@ -150,7 +150,7 @@ _SIZE = re.compile(r"(?:_[biuf]|_d16_hi_[biu]|_d16_[biu])(8|16|32|64|96|128)(?:_
 _SUFFIX = re.compile(r"_e(32|64)$")
 
 
-def _element_bytes(mnemonic: str) -> int:
+def element_bytes(mnemonic: str) -> int:
     match = None
     for match in _SIZE.finditer(mnemonic):
         pass
@@ -164,7 +164,7 @@ def _modifier(instruction: Instruction, name: str) -> int:
 
 def _pieces(instruction: Instruction, kind: str) -> tuple[tuple[int, int], ...]:
     mnemonic = instruction.mnemonic
-    size = _element_bytes(mnemonic)
+    size = element_bytes(mnemonic)
     if kind in ("read2", "write2"):
         scale = size * (64 if "st64" in mnemonic else 1)
         return ((_modifier(instruction, "offset0") * scale, size), (_modifier(instruction, "offset1") * scale, size))
@@ -1066,7 +1066,7 @@ def _dma_bytes(mnemonic: str) -> int:
     match = _DWORDS.search(mnemonic)
     if match:
         return 4 * int(match.group(1) or 1)
-    return max(_element_bytes(mnemonic), 4)
+    return max(element_bytes(mnemonic), 4)
 
 
 _DWORDS = re.compile(r"dword(?:x(\d))?$")
@@ -1119,3 +1119,33 @@ class LdsRaceAnalysis(Analysis):
         if pending.given_up:
             return None
         return LdsRaceReport(races, accesses, threads, wave)
+
+
+class LdsAddressAnalysis(Analysis):
+    """Every LDS access of a kernel with its abstract address, for the performance model's bank model: the race
+    analysis's where it ran, else the same value analysis over a work-group of the stated size (one wave where
+    nothing states it: the lane part of an address does not depend on it). In a function (or code without a kernel
+    descriptor) v0 is not the work-item id: only `v_mbcnt` gives the lane there."""
+
+    name = "lds-addresses"
+
+    @classmethod
+    def run(cls, kernel: Kernel, manager: AnalysisManager) -> dict[int, LdsAccess]:
+        report = manager.get(LdsRaceAnalysis)
+        if report is not None and report.accesses:
+            return report.accesses
+        module = manager.module
+        def_use = manager.get(DefUseAnalysis)
+        if module.target is None or def_use is None:
+            return {}
+        per_instruction = def_use.per_instruction
+        if not any(map(_touches_lds, per_instruction)):
+            return {}
+        wave = def_use.wave_size
+        threads, one_dimensional = work_group_threads(module, kernel) or (
+            wave, not kernel.descriptor.get("system_vgpr_workitem_id"))
+        cfg = manager.get(CFGAnalysis)
+        values = _Values(kernel, module, per_instruction, cfg, wave, max(threads, wave),
+                         one_dimensional and kernel.is_kernel)
+        ins, _ = values.run()
+        return {} if values.given_up else _lds_accesses(kernel, per_instruction, cfg, ins, values)

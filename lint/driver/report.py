@@ -12,6 +12,7 @@ from ..analyses.manager import AnalysisManager
 from ..analyses.occupancy import size_spread, what_if_json, what_if_range
 from ..analyses.perfmodel.launch import fill
 from ..analyses.resources import KernelResources, ResourceAnalysis
+from ..model.devices import find_device
 from ..model.ir import Kernel, Module, Provenance
 from .linter import worth_sharing
 
@@ -160,14 +161,26 @@ def performance_record(module: Module, kernel: Kernel, report: dict[str, Any], *
 
 
 def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, waves: int | None,
-                   trip_counts: dict[str, int], taken: dict[str, str], kernargs: dict[str, int]) -> None:
-    """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report."""
+                   trip_counts: dict[str, int], taken: dict[str, str], kernargs: dict[str, int],
+                   working_set: int | None = None) -> None:
+    """Run the CU simulator on a kernel (not a function) and put its result and hot lines in the report. With a grid
+    on a known device, the simulation is the launch's first round (with the device's memory system) and the report
+    has the whole launch's predicted time (perfmodel/predict.py)."""
     from ..analyses.perfmodel.simulator import hot_lines, line_stalls, simulate
 
     if not kernel.is_kernel:
         return
-    result = simulate(module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken,
-                      kernargs=kernargs)
+    launch = module.options.launch if module.options is not None else None
+    device = find_device(launch.device) if launch is not None and launch.device else None
+    prediction = None
+    if launch is not None and device is not None and device.clock_mhz:
+        from ..analyses.perfmodel.predict import predict
+
+        prediction = predict(module, kernel, launch, device, trip_counts=trip_counts, taken=taken, kernargs=kernargs,
+                             working_set=working_set)
+    result = prediction.rounds[0].simulation if prediction is not None else simulate(
+        module, kernel, waves or report.get("waves_per_cu") or 4, trip_counts=trip_counts, taken=taken,
+        kernargs=kernargs)
     if result is not None:
         executed = {(kernel.instructions[index].where.path, kernel.instructions[index].where.line)
                     for index in set(result.path.indices)}
@@ -179,3 +192,6 @@ def add_simulation(module: Module, kernel: Kernel, report: dict[str, Any], *, wa
             "hot_lines": [_hot_line(kernel.instructions[index].where, module.path, reason, share)
                           for _, index, reason, share in hot_lines(kernel, result)],
             "line_stalls": line_stalls(kernel, result)}
+        if prediction is not None:
+            report["simulation"]["predicted_ms"] = round(prediction.milliseconds, 6)
+            report["simulation"]["launch"] = prediction.to_json()

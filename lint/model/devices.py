@@ -1,29 +1,67 @@
-"""Devices (a product's processor and compute units) and launches (a grid of work-groups on one)."""
+"""Devices (a product's processor, compute units, clock and memory system) and launches (a grid of work-groups on
+one).
+
+Each product's `source` says where its figures come from, by the source numbers of the project's performance-model
+facts (README, "Predicting a launch"): [S5] ROCm GPU specifications, [S6] ROCm microarchitecture pages (a: MI300,
+b: MI250, c: MI350), [S8]/[S9] LLVM's and Mesa ACO's latency models, [S15] mt4g pointer-chase measurements (a: MI210,
+b: MI300X), [S26] product-spec reports; [unv] general knowledge no source read confirms, [est] our derivation."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+MIB = 1 << 20
+
 
 @dataclass(frozen=True, slots=True)
 class Device:
-    """A GPU product: its processor and how many compute units it has."""
+    """A GPU product: its processor, compute units, and what the performance model needs of its memory system.
+    `memory_gbs` is the DRAM bandwidth one dispatch can use (one GCD of a two-die MI250/MI250X); `l2_bytes` the L2 one
+    CU sees (one XCD's on MI300/MI350); latencies are in shader cycles, 0 where nothing measured them."""
 
     name: str
     processor: str
     compute_units: int
+    clock_mhz: int = 0  # peak (boost) shader clock
+    memory_gbs: float = 0.0  # DRAM (HBM/GDDR) bandwidth in GB/s (10^9 bytes per second)
+    l2_bytes: int = 0
+    l2_latency: int = 0  # an L2 hit, cycles
+    dram_latency: int = 0  # an L2 miss served by DRAM, cycles
+    lds_banks: int = 32  # LDS banks one CU reads (RDNA: per CU half of a WGP's 64)
+    source: str = ""
+
+    @property
+    def bytes_per_cycle(self) -> float:
+        """The device's DRAM bandwidth in bytes per shader cycle at its clock (0 if either is not known)."""
+        return self.memory_gbs * 1000 / self.clock_mhz if self.clock_mhz else 0.0
 
 
-#: Public compute-unit counts (one GCD for multi-die MI250/MI250X).
+_CDNA2 = {"l2_latency": 292, "dram_latency": 700}  # MI210 pointer chase: L2 292 p50, HBM 684 p50 / 741 mean [S15a]
+_CDNA3 = {"l2_latency": 288, "dram_latency": 880}  # MI300X pointer chase: L2 288 p50, HBM 876 p50 / 900 mean [S15b]
+_RDNA = {"l2_latency": 200, "dram_latency": 320}  # no measurement in cycles: LLVM/ACO's VMEM 320 [S8][S9], L2 [est]
+
+#: Public figures (one GCD for the two-die MI250/MI250X).
 DEVICES = {
     device.name.lower().replace(" ", ""): device
     for device in (
-        Device("Vega 64", "gfx900", 64), Device("MI50", "gfx906", 60), Device("MI60", "gfx906", 64),
-        Device("MI100", "gfx908", 120), Device("MI210", "gfx90a", 104), Device("MI250", "gfx90a", 104),
-        Device("MI250X", "gfx90a", 110), Device("MI300A", "gfx942", 228), Device("MI300X", "gfx942", 304),
-        Device("MI325X", "gfx942", 304), Device("MI350X", "gfx950", 256), Device("MI355X", "gfx950", 256),
-        Device("RX 6900 XT", "gfx1030", 80), Device("RX 7900 XTX", "gfx1100", 96), Device("RX 7900 XT", "gfx1100", 84),
-        Device("W7900", "gfx1100", 96), Device("RX 9070 XT", "gfx1201", 64), Device("RX 9070", "gfx1201", 56),
+        Device("Vega 64", "gfx900", 64, 1546, 483.8, 4 * MIB, source="[unv]"),
+        Device("MI50", "gfx906", 60, 1725, 1024, 4 * MIB, source="[unv]"),
+        Device("MI60", "gfx906", 64, 1800, 1024, 4 * MIB, source="[unv]"),
+        Device("MI100", "gfx908", 120, 1502, 1228.8, 8 * MIB, source="[unv]"),
+        Device("MI210", "gfx90a", 104, 1700, 1638.4, 8 * MIB, **_CDNA2, source="CUs, L2 [S5]; clock, HBM [S15a]"),
+        Device("MI250", "gfx90a", 104, 1700, 1638.4, 8 * MIB, **_CDNA2, source="per GCD: CUs, L2 [S5]; 1.6 TB/s [S6b]"),
+        Device("MI250X", "gfx90a", 110, 1700, 1638.4, 8 * MIB, **_CDNA2, source="per GCD: CUs, L2 [S5]; 1.6 TB/s, clock [S6b]"),
+        Device("MI300A", "gfx942", 228, 2100, 5300, 4 * MIB, **_CDNA3, source="CUs [S5]; clock, HBM as MI300X [unv]"),
+        Device("MI300X", "gfx942", 304, 2100, 5300, 4 * MIB, **_CDNA3, source="CUs, L2 per XCD [S5]; 5.3 TB/s [S6a]; clock [S15b]"),
+        Device("MI325X", "gfx942", 304, 2100, 6000, 4 * MIB, **_CDNA3, source="CUs, L2 [S5]; clock, 6 TB/s [unv]"),
+        Device("MI350X", "gfx950", 256, 2200, 8000, 4 * MIB, **_CDNA3, source="CUs, L2 [S5]; 8 TB/s [S6c]; clock [unv]; latencies as gfx942 [est]"),
+        Device("MI355X", "gfx950", 256, 2400, 8000, 4 * MIB, **_CDNA3, source="CUs, L2 [S5]; 8 TB/s, clock from 157.3 TF [S6c]; latencies as gfx942 [est]"),
+        Device("RX 6900 XT", "gfx1030", 80, 2250, 512, 4 * MIB, **_RDNA, source="CUs, L2 [S5]; clock, 512 GB/s [unv]"),
+        Device("RX 7900 XTX", "gfx1100", 96, 2500, 960, 6 * MIB, **_RDNA, source="CUs, L2 [S5]; clock, 960 GB/s [S26a]"),
+        Device("RX 7900 XT", "gfx1100", 84, 2400, 800, 6 * MIB, **_RDNA, source="CUs, L2 [S5]; clock, 800 GB/s [S26a]"),
+        Device("W7900", "gfx1100", 96, 2495, 864, 6 * MIB, **_RDNA, source="CUs, L2 [S5]; 864 GB/s [S26d]; clock [unv]"),
+        Device("RX 9070 XT", "gfx1201", 64, 2970, 640, 8 * MIB, **_RDNA, source="CUs, L2 [S5]; clock, 640 GB/s [S26c]"),
+        Device("RX 9070", "gfx1201", 56, 2520, 640, 8 * MIB, **_RDNA, source="CUs, L2 [S5]; clock, 640 GB/s [unv]"),
     )
 }
 

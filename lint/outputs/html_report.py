@@ -34,7 +34,16 @@ from ..model.ir import Kernel, Module, SourceFile
 from ..model.nodes import instruction_text
 from .lexer import AMDGPULexer
 from .plots import flat_note, is_flat, report_charts
-from .report_text import allocated_text, baseline_change, groups_text, path_text, pressure_text, spread_text
+from .report_text import (
+    allocated_text,
+    baseline_change,
+    groups_text,
+    launch_text,
+    model_lines,
+    path_text,
+    pressure_text,
+    spread_text,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -323,13 +332,17 @@ def _simulation_section(page: _Page, module_index: int, module: Module, simulati
     path = simulation.get("path")
     path_line = f"<p>Path: {escape(path_text(path, simulation['trace_length']))}; lines it never runs are dimmed (∅)</p>" \
         if path else ""
+    launch = simulation.get("launch")
     warnings = "".join(f'<p class="sim-warning">warning: {escape(w)}</p>'
-                       for w in [*(path or {}).get("warnings", []), *simulation.get("warnings", [])])
+                       for w in [*(path or {}).get("warnings", []), *simulation.get("warnings", []),
+                                 *(launch or {}).get("warnings", [])])
+    model = "".join(f"<p>{escape(line)}</p>" for line in model_lines(simulation))
+    launch_line = f"<p><b>Launch time</b>: {escape(launch_text(launch))}</p>" if launch else ""
     return (
-        f"<p><b>Simulation</b>: {simulation['waves']} waves{groups_text(simulation)} on one {simulation.get('unit', 'CU')}, {simulation['cycles']} cycles, "
+        f"{launch_line}<p><b>Simulation</b>: {simulation['waves']} waves{groups_text(simulation)} on one {simulation.get('unit', 'CU')}, {simulation['cycles']} cycles, "
         f"{simulation['clocks_per_wave']} clocks/wave, stall rate {simulation['stall_rate']:.0%} (share of wave time, all reasons; "
         f"SIMD idle on memory {simulation.get('wait_rate', 0):.0%}). "
-        f"<b>{escape(simulation['bottleneck'])}</b></p>{path_line}{warnings}"
+        f"<b>{escape(simulation['bottleneck'])}</b></p>{model}{path_line}{warnings}"
         '<div class="overview">'
         f'<table class="occupancy"><tr><th>unit</th><th>busy</th></tr>{busy}</table>'
         + (f'<table class="occupancy"><tr><th>stall reason</th><th>share</th></tr>{stalls}</table>' if stalls else "")

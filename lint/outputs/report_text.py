@@ -154,6 +154,42 @@ def _write_simulation_text(out: TextIO, simulation: dict[str, Any], path: str) -
         out.write(f"    stalls by reason: {stalls}\n")
     out.writelines(f"    {_hot_place(hot, path)}: stalled here {hot['share']:.0%} ({hot['reason']})\n"
                    for hot in simulation.get("hot_lines", []))
+    out.writelines(f"    {line}\n" for line in model_lines(simulation))
+    if "launch" in simulation:
+        out.write(f"  launch time:   {launch_text(simulation['launch'])}\n")
+        out.writelines(f"    warning: {warning}\n" for warning in simulation["launch"]["warnings"])
+
+
+def launch_text(launch: dict[str, Any]) -> str:
+    """The launch's predicted time, its rounds of work-groups and what bounds it, in one line."""
+    rounds = launch["rounds"]
+    parts = []
+    if launch["full_rounds"]:
+        parts.append(f"{launch['full_rounds']} full round(s) of {rounds[0]['cycles']} cycles")
+    if launch["tail_workgroups"]:
+        parts.append(f"a tail round of {launch['tail_workgroups']} ({rounds[-1]['cycles']} cycles)")
+    shares = ", ".join(f"{name} {share:.0%}" for name, share in
+                       sorted(launch["bounds"].items(), key=lambda item: -item[1]))
+    return (f"{launch['predicted_ms']:.4g} ms predicted on {launch['device']} at {launch['clock_mhz']} MHz: "
+            f"{launch['workgroups']} work-groups, {launch['workgroups_at_once']} at once: {' + '.join(parts)}; "
+            f"bound by {launch['bound']} ({shares})")
+
+
+def model_lines(simulation: dict[str, Any]) -> list[str]:
+    """What the device's memory system and a steady-state extrapolation made of the simulation, one line each."""
+    lines = []
+    if "memory" in simulation:
+        memory = simulation["memory"]
+        lines.append(f"memory: L2 hit rate {memory['l2_hit_rate']:.0%} (working set {memory['working_set_bytes']} of "
+                     f"{memory['requested_bytes']} bytes requested, L2 {memory['l2_bytes']}), load latency "
+                     f"{memory['load_latency']} cycles, DRAM {memory['dram_bytes_per_cycle_per_cu']} bytes/cycle per CU "
+                     f"({memory['busy_cus']} CUs share {memory['device']})")
+    if "extrapolated" in simulation:
+        steady = simulation["extrapolated"]
+        lines.append(f"steady state: the loop at line {steady['line']} ({steady['loop']}) simulated for "
+                     f"{', '.join(map(str, steady['simulated_trips']))} trips, {steady['cycles_per_trip']} cycles/trip"
+                     f"{'' if steady['steady'] else ' (not steady)'}, extended to {steady['trips_per_entry']} trips")
+    return lines
 
 
 def groups_text(simulation: dict[str, Any]) -> str:

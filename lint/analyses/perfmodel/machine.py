@@ -25,6 +25,14 @@ class Machine:
     memory_pipes_per_cu: int  # vector memory / LDS request paths per CU
     #: per ISA generation ("gfx11"), cycles a wave32 WMMA holds the VALU by its operand type (f16, iu8, ...)
     wmma_cycles: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: cycles from a VALU's issue until a dependent instruction may read its result, by rate (full, half, quarter,
+    #: trans, f64); empty where the issue cadence hides them (GCN/CDNA)
+    valu_latency: dict[str, int] = field(default_factory=dict)
+    trans_unit: bool = False  # transcendentals run on their own unit: one VALU issue cycle, then the unit's cycles
+    #: the first major version (gfx11) on which a VALU waiting for an operand holds its SIMD's VALU unless an
+    #: s_delay_alu names the dependency; 0: never (earlier waves just wait)
+    delay_alu_from: int = 0
+    lds_banks: int = 32  # 4-byte LDS banks one access is spread over
 
     def unit(self, cumode: bool) -> str:
         """What one simulated unit is: a CU, or a WGP in gfx10+ WGP mode."""
@@ -44,6 +52,10 @@ class Machine:
             return None
         return self.wmma_cycles.get(f"gfx{target.major}", {}).get(mnemonic.rsplit("_", 1)[-1])
 
+    def holds_valu(self, target: Target) -> bool:
+        """Whether a VALU waiting for an operand that no s_delay_alu named holds its SIMD's VALU (gfx11+)."""
+        return bool(self.delay_alu_from) and target.major >= self.delay_alu_from
+
     def memory_pipes(self, cumode: bool) -> int:
         """Vector memory (and LDS) request paths of one unit."""
         return self.memory_pipes_per_cu * self.cus(cumode)
@@ -53,7 +65,7 @@ class Machine:
 def _machines() -> dict[str, Machine]:
     document = json.loads((Path(__file__).parent / "machines.json").read_text())
     return {name: Machine(name, **{key: value for key, value in fields.items()
-                                   if key not in ("targets", "source", "wmma_source")})
+                                   if key not in ("targets", "source", "wmma_source", "issue_source")})
             for name, fields in document["generations"].items()}
 
 

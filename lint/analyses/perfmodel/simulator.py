@@ -21,33 +21,40 @@ kernel. The result says which path ran: blocks and lines, each loop's entries an
 the loops and MFMAs it left out and any cap it reached. With `kernargs` (scalars.py) a branch on an SCC that the
 kernel's scalar code computes from the arguments given goes the way the kernel would.
 
-Assumptions (as in the Scrutinizer): no cache misses (one latency per access type, the middle of the
-table's range); coherent control flow (no divergence); no bank conflicts beyond the table;
+Assumptions (as in the Scrutinizer): without a device's memory system no cache misses (one latency per access
+type, the middle of the table's range; with one, memory.py's L2 hit rate and DRAM share); coherent control flow (no divergence); no bank conflicts beyond the table;
 SMEM in order. Consecutive simulated waves form work-groups of the kernel's size (the last one may be partial),
 each with its own barrier.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections import Counter as Tally
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...isa.classes import RETURNS
 from ...model.ir import Instruction, Kernel, Module
-from ...model.nodes import BinOp, Node, Reg, Sym, UnOp
+from ...model.nodes import BinOp, Call, Node, Num, Reg, Sym, UnOp
+from ...model.targets import Target
 from ..cfg import CFGAnalysis, branch_label, is_conditional_branch, is_unconditional_branch
 from ..defuse import DefUseAnalysis
-from ..latency import request_cycles
+from ..latency import REFERENCE_BYTES, lane_bytes, request_cycles
+from ..ldsrace import LdsAddressAnalysis, element_bytes
 from ..manager import AnalysisManager
 from ..prefetch import PrefetchAnalysis
 from ..resources import ResourceAnalysis
-from .machine import machine_for
+from .machine import Machine, machine_for
+from .memory import MemorySystem
 from .scalars import kernel_arguments
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
 MAX_CYCLES = 20_000_000
+DRAM_BACKLOG = 4  # L2 misses a CU may have queued for its share of DRAM bandwidth before another waits to issue
 STUCK_CYCLES = 200_000  # no instruction issued for this long: stop (a wait that nothing satisfies)
 _CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar", "branch": "scalar",
              "message": "scalar", "export": "export"}  # everything else issues freely
@@ -69,6 +76,16 @@ class Step:
     barrier: bool = False
     nop: bool = False
     unit: str = ""  # the instruction class's unit (salu, smem, branch, ...)
+    dram_cycles: float = 0.0  # cycles of the CU's share of DRAM bandwidth its L2 misses take (with a memory system)
+    result_latency: int = 0  # RDNA VALU: cycles from issue until a dependent instruction may read what it writes
+    trans_cycles: int = 0  # RDNA transcendental: cycles it holds its SIMD's transcendental unit
+    holds_valu: bool = False  # gfx11+ VALU: waiting for an operand no s_delay_alu named holds the SIMD's VALU
+    waits_valu: bool = False  # gfx11+ DS, VMEM, export: issues only once every VALU result of the wave is written
+    #: s_delay_alu: (instructions ahead, VALU/TRANS/SALU, n) -- that instruction waits for the n-th VALU
+    #: (transcendental) back, or n cycles after the last SALU
+    delays: tuple[tuple[int, str, int], ...] = ()
+    priority: int | None = None  # s_setprio: the wave's new issue priority
+    trans: bool = False  # a transcendental (counted by TRANS32_DEP, not VALU_DEP)
 
 
 @dataclass(slots=True)
@@ -91,6 +108,10 @@ class Simulation:
     warnings: list[str] = field(default_factory=list)  # a cap the simulation stopped at
     group_waves: int = 0  # waves per work-group (each work-group has its own barrier)
     issued: dict[int, int] = field(default_factory=dict)  # instruction index -> wave-cycles its issues took
+    memory: MemorySystem | None = None  # the device's memory system it ran with (None: the latency table's)
+    extrapolated: dict | None = None  # how a long loop's trips were extrapolated from a steady state (predict.py)
+    #: per wave, (path position, cycle) each time it issued the instruction `simulate` was asked to mark
+    marks: list[list[tuple[int, int]]] = field(default_factory=list)
 
     @property
     def trace_length(self) -> int:
@@ -102,7 +123,9 @@ class Simulation:
                 "utilization": {k: round(v, 3) for k, v in self.utilization.items()},
                 "stall_rate": round(self.stall_rate, 3), "wait_rate": round(self.wait_rate, 3),
                 "starve_rate": round(self.starve_rate, 3), "stalls": self.stalls, "bottleneck": self.bottleneck,
-                "trace_length": self.trace_length, "warnings": self.warnings}
+                "trace_length": self.trace_length, "warnings": self.warnings} | (
+                    {"memory": self.memory.to_json()} if self.memory is not None else {}) | (
+                    {"extrapolated": self.extrapolated} if self.extrapolated is not None else {})
 
 
 @dataclass(slots=True)
@@ -390,13 +413,20 @@ def _described(kernel: Kernel, cfg, path: list[int], entered: set[int], headers:
         never_run=[index for index in range(len(kernel.instructions)) if index not in on_path])
 
 
-def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
-    """Per instruction what the simulator needs, from the cached def/use and timing analyses."""
+def _steps(kernel: Kernel, manager: AnalysisManager, machine: Machine, target: Target,
+           memory: MemorySystem | None = None) -> list[Step]:
+    """Per instruction what the simulator needs, from the cached def/use, timing and LDS address analyses; with
+    `memory`, vector memory's latency and DRAM share from it."""
     def_use = manager.get(DefUseAnalysis)
     timing = manager.get(PrefetchAnalysis)
     table, wave = timing.table, def_use.wave_size
+    holds = machine.holds_valu(target)
+    passes = machine.wave64_passes if wave == 64 else 1
+    lds = manager.get(LdsAddressAnalysis) if any(info.klass.unit == "ds" for info in def_use.per_instruction) else {}
     latency_of = {unit: (table[name].low + table[name].high) // 2
                   for unit, name in (("vmem", "vmem_load"), ("ds", "lds_read"), ("smem", "smem_load"))}
+    if memory is not None:
+        latency_of["vmem"] = memory.latency
     pipes = {"vmem": table["vmem_issue_per_cu"], "ds": table["lds_issue_per_cu"]}
     bits: dict = {}  # register unit -> its bit in the masks
 
@@ -407,15 +437,138 @@ def _steps(kernel: Kernel, manager: AnalysisManager) -> list[Step]:
     for index, (instruction, info) in enumerate(zip(kernel.instructions, def_use.per_instruction, strict=True)):
         klass = info.klass
         unit = klass.unit
-        pipe = max(1, round(request_cycles(pipes[unit], instruction.mnemonic, wave))) if unit in pipes else 0
-        steps.append(Step(
-            _CATEGORY.get(unit, "free"), timing.cycles[index], latency_of.get(unit, 0),
+        mnemonic = instruction.mnemonic
+        extra = 0  # LDS bank-conflict cycles
+        if unit == "ds":
+            pipe = max(1, round(pipes["ds"].low * lds_lane_bytes(mnemonic, klass.kind) * wave / REFERENCE_BYTES))
+            access = lds.get(index)
+            if access is not None and access.address is not None and klass.memory == "lds":
+                extra = round(pipe * conflict_ratio(access.address.lane, access.pieces, wave, machine.lds_banks,
+                                              b128_read_phases=target.major < 10 and klass.kind == "read")) - pipe
+        else:
+            pipe = max(1, round(request_cycles(pipes[unit], mnemonic, wave))) if unit in pipes else 0
+        step = Step(
+            _CATEGORY.get(unit, "free"), timing.cycles[index], latency_of.get(unit, 0) + extra,
             tuple(timing.events.get(index, ())), timing.waits.get(index) if unit == "wait" else None,
             klass.passes if klass.matrix in ("mfma", "smfmac") else 0,
-            mask(info.uses), mask(info.defs), pipe, barrier=instruction.mnemonic == "s_barrier",
-            nop=instruction.mnemonic == "s_nop", unit=unit,
-        ))
+            mask(info.uses), mask(info.defs), pipe + extra, barrier=mnemonic == "s_barrier",
+            nop=mnemonic == "s_nop", unit=unit, waits_valu=holds and unit in ("ds", "vmem", "export"),
+            dram_cycles=memory.dram_cycles(lane_bytes(mnemonic) * wave) if memory is not None and unit == "vmem"
+            else 0.0)
+        if mnemonic == "s_setprio" and instruction.operands and isinstance(instruction.operands[0], Num):
+            step.priority = min(3, max(0, int(instruction.operands[0].value)))
+        elif mnemonic == "s_delay_alu" and instruction.operands:
+            step.category, step.cost, step.delays = "free", 0, _delay_alu(instruction.operands[0])
+        elif unit == "valu" and not step.mfma_passes and machine.valu_latency:
+            if passes > 1 and target.major >= 11 and klass.matrix in ("", "dot") and _DUAL_ISSUE.match(mnemonic):
+                step.cost = table["valu_issue"].low  # a wave64 through both VALU paths at once: one pass
+            if target.major == 11:
+                step.cost += _bank_cycles(instruction, klass.matrix)
+            step.holds_valu = holds
+            step.trans = klass.rate == "trans"
+            step.result_latency = machine.valu_latency.get(klass.rate, machine.valu_latency["full"])
+            if step.trans and machine.trans_unit:  # one VALU issue cycle per pass, then the transcendental unit
+                step.trans_cycles, step.cost = step.cost, table["valu_issue"].low * passes
+        steps.append(step)
     return steps
+
+
+#: opcodes a gfx11+ wave64 issues in one pass, its two halves on the SIMD's two VALU paths (Mesa ACO's
+#: is_dual_issue_capable; its conditional cases, v_fma_mix and gfx11.5's VOPC, are left out)
+_DUAL_ISSUE = re.compile(r"v_(fma|fmac|fmaak|fmamk|mul|add|sub|subrev|min|max|min_num|max_num)_f(16|32)(_e32|_e64)?$"
+                         r"|v_(mov|cndmask)_b32(_e32|_e64)?$|v_dot2\w*_(f16|bf16)(_e32|_e64)?$"
+                         r"|v_(add|sub|subrev|mad|and|or|xor|lshlrev|lshrrev|ashrrev)(_nc)?_[iub]16(_e32|_e64)?$")
+
+
+def _bank_cycles(instruction: Instruction, matrix: str) -> int:
+    """gfx11 VGPR bank cycles (bank = register number mod 4): a WMMA whose A, B and C start in fewer than three
+    banks takes 2 more (measured on gfx1151, LLVM issue #204254); a VOPD pair one more per extra distinct VGPR one
+    bank serves for its two halves' SRC0 and VSRC1 (an accumulator comes through the SRC2 port): four distinct banks
+    issue in one cycle, conflicting ones took 2-3 on the 7900 XTX (seb-v's SGEMM study)."""
+    if matrix == "wmma":
+        starts = [operand.index % 4 for operand in instruction.operands[1:4] if isinstance(operand, Reg)
+                  and operand.kind == "v"]
+        return 2 if len(starts) == 3 and len(set(starts)) < 3 else 0
+    if instruction.pair is None:
+        return 0
+    read: dict[int, set[int]] = {}
+    for half in (instruction, instruction.pair):
+        for operand in half.operands[1:]:
+            if isinstance(operand, Reg) and operand.kind == "v":
+                read.setdefault(operand.index % 4, set()).add(operand.index)
+    return max(map(len, read.values()), default=1) - 1
+
+
+_DELAY_IDS = {**{f"VALU_DEP_{n}": ("VALU", n) for n in range(1, 5)},
+              **{f"TRANS32_DEP_{n}": ("TRANS", n) for n in range(1, 4)},
+              **{f"SALU_CYCLE_{n}": ("SALU", n) for n in range(1, 4)}}
+_DELAY_CODES = {1: "VALU_DEP_1", 2: "VALU_DEP_2", 3: "VALU_DEP_3", 4: "VALU_DEP_4", 5: "TRANS32_DEP_1",
+                6: "TRANS32_DEP_2", 7: "TRANS32_DEP_3", 9: "SALU_CYCLE_1", 10: "SALU_CYCLE_2", 11: "SALU_CYCLE_3"}
+_SKIPS = {"SAME": 0, "NEXT": 1, "SKIP_1": 2, "SKIP_2": 3, "SKIP_3": 4, "SKIP_4": 5}
+
+
+def _delay_alu(operand: Node) -> tuple[tuple[int, str, int], ...]:
+    """An s_delay_alu operand (`instid0(VALU_DEP_1) | instskip(NEXT) | instid1(...)`, or its number) as (instructions
+    ahead, VALU/TRANS/SALU, n) per dependency it names; FMA_ACCUM_CYCLE_1 and what cannot be read name none."""
+    fields: dict[str, str] = {}
+    if isinstance(operand, Num) and isinstance(operand.value, int):
+        value = operand.value
+        skip = next((name for name, code in _SKIPS.items() if code == (value >> 4) & 7), "SAME")
+        fields = {"instid0": _DELAY_CODES.get(value & 15, ""), "instskip": skip,
+                  "instid1": _DELAY_CODES.get((value >> 7) & 15, "")}
+    else:
+        stack = [operand]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, BinOp):
+                stack += [node.left, node.right]
+            elif isinstance(node, Call) and len(node.args) == 1 and isinstance(node.args[0], Sym):
+                fields[node.name] = node.args[0].name
+    found = []
+    second = 1 + _SKIPS.get(fields.get("instskip", "SAME"), 0)
+    for name, ahead in (("instid0", 1), ("instid1", second)):
+        if fields.get(name) in _DELAY_IDS:
+            found.append((ahead, *_DELAY_IDS[fields[name]]))
+    return tuple(found)
+
+
+#: ds_read_b128's lane phases on CDNA (Composable Kernel's LDS bank-conflict notes, measured on MI300 too): eight
+#: lanes a cycle, in these groups, and the same +32 for lanes 32-63; other accesses take consecutive lanes
+_B128_READ_PHASES = ((0, 1, 2, 3, 20, 21, 22, 23), (4, 5, 6, 7, 16, 17, 18, 19), (8, 9, 10, 11, 28, 29, 30, 31),
+                     (12, 13, 14, 15, 24, 25, 26, 27))
+
+
+def lds_lane_bytes(mnemonic: str, kind: str) -> int:
+    """Bytes an LDS access moves per lane through the banks: its element (at least a dword: a byte or short still
+    takes a bank access), twice for the two-address forms (ds_read2*, ds_write2*, ds_load_2addr*, ...)."""
+    size = max(4, element_bytes(mnemonic))
+    return 2 * size if kind in ("read2", "write2") else size
+
+
+@lru_cache(maxsize=256)
+def conflict_ratio(stride: int, pieces: tuple[tuple[int, int], ...], wave: int, banks: int,
+                   b128_read_phases: bool = False) -> float:
+    """How many times its conflict-free cycles an LDS access takes when lane i accesses `stride * i` plus each
+    piece's (offset, bytes): the lanes one cycle serves (as many as fill the banks: 32 dwords) are held for as
+    many cycles as the most distinct dwords one bank holds among them; lanes reading the same dword share it
+    (broadcast). A two-address access is its two pieces one after the other."""
+    cycles = phases = 0
+    for offset, size in pieces:
+        per_cycle = max(1, banks * 4 // max(size, 4))
+        if b128_read_phases and size == 16 and banks == 32:
+            groups = [tuple(lane + half for lane in group) for half in range(0, wave, 32)
+                      for group in _B128_READ_PHASES]
+        else:
+            groups = [tuple(range(first, min(first + per_cycle, wave))) for first in range(0, wave, per_cycle)]
+        for group in groups:
+            by_bank: dict[int, set[int]] = {}
+            for lane in group:
+                start = stride * lane + offset
+                for dword in range(start // 4, (start + size - 1) // 4 + 1):
+                    by_bank.setdefault(dword % banks, set()).add(dword)
+            cycles += max(map(len, by_bank.values()))
+            phases += 1
+    return cycles / max(phases, 1)
 
 
 @dataclass(slots=True)
@@ -435,16 +588,28 @@ class _Wave:
     busy_with: str = "busy"  # why `ready` is in the future: "s_nop" counts as a stall, "busy" does not
     waiting: bool = False  # held by an s_waitcnt at its last turn
     released: bool = False  # every wave reached the barrier it is at
+    priority: int = 0  # its s_setprio priority: the SIMD's issue goes to the highest, then to the oldest
+    pending: list[tuple[int, int]] = field(default_factory=list)  # RDNA VALU results in flight: (cycle written, units)
+    pending_until: int = 0  # when the last of them is written
+    valu_done: list[int] = field(default_factory=list)  # when the last VALUs' results are written, oldest last
+    trans_done: list[int] = field(default_factory=list)  # likewise the last transcendentals
+    salu_at: int = 0  # issue cycle of its last SALU instruction
+    delays: dict[int, list[tuple[str, int]]] = field(default_factory=dict)  # path position -> s_delay_alu waits
+    delay_until: int = 0  # the s_delay_alu wait of the instruction it is at
+    operands_at: int = 0  # when the operands of the VALU it is at are written (gfx11+: the VALU holds until then)
 
 
 def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[str, int] | None = None,
              taken: dict[str, str] | set[str] | None = None, simds: int | None = None,
              group_waves: int | None = None, kernargs: dict[str, int] | None = None,
-             manager: AnalysisManager | None = None) -> Simulation | None:
+             manager: AnalysisManager | None = None, memory: MemorySystem | None = None,
+             mark: int | None = None) -> Simulation | None:
     """Run `waves` copies of the kernel on one CU (one WGP in gfx10+ WGP mode); None without a known target.
     Consecutive waves form work-groups of `group_waves` (default: the kernel's work-group size in waves), each
     with its own barrier. `simds` narrows the unit to its first SIMDs (tests); `manager`: the kernel's analyses,
-    when the caller has them."""
+    when the caller has them. With `memory` (memory.py) vector memory takes the device's latency and each CU's
+    share of its DRAM bandwidth instead of the latency table's. With `mark` (an instruction index) the result has
+    the cycle each wave issued it at, every time (`marks`)."""
     if module.target is None or not kernel.instructions:
         return None
     manager = manager or AnalysisManager(module, kernel)
@@ -461,7 +626,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     simulated = trace(manager, trip_counts or {}, steered, kernargs)
     path = simulated.indices
     wave_size = manager.get(DefUseAnalysis).wave_size
-    by_index = _steps(kernel, manager)
+    by_index = _steps(kernel, manager, machine, module.target, memory)
     simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
                                     for index in path).most_common())
     crew = [_Wave(w, w % simds) for w in range(waves)]
@@ -475,10 +640,13 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
     valu_free = [0] * simds
-    pipes_free = [{"vmem": 0, "lds": 0} for _ in range(pipes)]  # one per CU of the unit
+    trans_free = [0] * simds
+    # one per CU of the unit, and its DRAM share (fractional cycles: bytes over a share of the bandwidth)
+    pipes_free: list[dict[str, float]] = [{"vmem": 0, "lds": 0, "dram": 0.0} for _ in range(pipes)]
     pipe_of = [simd * pipes // unit_simds for simd in range(simds)]
     mfma_cycles = machine.mfma_pass_cycles
     idle_turns = turns = 0
+    marks: list[list[tuple[int, int]]] = [[] for _ in crew]
     cycle = last_issue = 0
     progress = quiet_since = 0  # state changes so far; the cycle since which there were none
     last_turn: dict[int, tuple[list[tuple[str, int]], bool]] = {}  # SIMD -> its last turn's stalls and idleness
@@ -486,7 +654,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
         if cycle - quiet_since >= interval:
             # a whole round changed nothing, and no time it compared against has passed since: every
             # turn repeats its SIMD's last one until the next such time
-            resume = min(_next_change(crew, cycle - interval, matrix_free, valu_free, pipes_free),
+            resume = min(_next_change(crew, cycle - interval, matrix_free, valu_free, pipes_free, trans_free),
                          last_issue + STUCK_CYCLES, MAX_CYCLES)
             if resume > cycle:
                 for turn_simd, (stalled_before, idle_before) in last_turn.items():
@@ -506,6 +674,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
             issued_any = False
             stalled: list[tuple[str, int]] = []
             pipe_free = pipes_free[pipe_of[simd]]
+            reprioritized = False
             for wave in on_simd[simd]:
                 if wave.done_at is not None:
                     continue
@@ -518,6 +687,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                     step = by_index[index]
                     if step.barrier and wave.released:
                         wave.released = False
+                        if index == mark:
+                            marks[wave.number].append((wave.position, cycle))
                         wave.position += 1
                         progress += 1
                         continue
@@ -525,21 +696,39 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         wave.at_barrier = True  # arrives; held until every wave of its work-group has
                         issued_any = True
                         break
-                    reason = _blocked(wave, step, cycle, matrix_free[simd], valu_free[simd], pipe_free, issued_categories)
+                    reason = _blocked(wave, step, cycle, matrix_free[simd], valu_free[simd], pipe_free, issued_categories,
+                                      trans_free[simd])
                     wave.waiting = reason is not None and reason.startswith("waiting on")
                     if reason is not None:
                         if reason != "busy":
                             stalls[reason] += interval
-                            per_line.setdefault(index, Tally())[reason] += interval
+                            line = per_line.get(index)
+                            if line is None:
+                                line = per_line[index] = Tally()
+                            line[reason] += interval
                             stalled.append((reason, index))
                         break
                     issued_any = True
-                    _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories, mfma_cycles, interval)
+                    start = cycle
+                    if step.holds_valu and wave.operands_at > cycle:  # gfx11+: it holds the VALU until then
+                        start = wave.operands_at
+                        held = "VALU dependency (no s_delay_alu)"
+                        stalls[held] += start - cycle
+                        per_line.setdefault(index, Tally())[held] += start - cycle
+                    _issue(wave, step, cycle, busy, matrix_free, pipe_free, issued_categories, mfma_cycles, interval,
+                           start)
                     if step.category == "valu" and not step.mfma_passes:
-                        valu_free[simd] = cycle + step.cost
+                        valu_free[simd] = start + step.cost
+                        if step.trans_cycles:
+                            trans_free[simd] = start + step.trans_cycles
+                    reprioritized |= step.priority is not None
+                    if index == mark:
+                        marks[wave.number].append((wave.position, cycle))
                     wave.position += 1
                     if step.category != "free":
                         break  # one real instruction per wave per turn; free ones continue
+            if reprioritized:  # the highest priority first, then the oldest
+                on_simd[simd].sort(key=lambda other: (-other.priority, other.number))
             idle = False
             if issued_any:
                 last_issue = cycle
@@ -558,6 +747,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     units = {"VALU": busy["valu"] / per_simd, "MFMA": busy["mfma"] / per_simd, "SALU": busy["salu"] / per_simd,
              "SMEM": busy["smem"] / per_simd, "branch": busy["branch"] / per_simd, "VMEM": busy["vmem"] / per_pipe,
              "LDS": busy["lds"] / per_pipe, "export": busy["export"] / per_pipe}
+    if memory is not None:
+        units["DRAM"] = busy["dram"] / per_pipe
     empty = sum(total - max((w.done_at or total) for w in on_simd[s]) if on_simd[s] else total for s in range(simds))
     wave_time = sum((w.done_at or total) for w in crew)
     result = Simulation(waves, total, wave_time / waves, units,
@@ -565,7 +756,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
                         {i: dict(t) for i, t in per_line.items()}, simulated,
                         wait_rate=idle_turns / max(1, turns), starve_rate=empty / per_simd,
                         work_items_per_cycle=waves * wave_size / total, unit=machine.unit(cumode),
-                        group_waves=min(group_waves, waves),
+                        group_waves=min(group_waves, waves), memory=memory, marks=marks if mark is not None else [],
                         issued={index: count * by_index[index].cost * waves for index, count in Tally(path).items()})
     result.bottleneck = bottleneck(result)
     if any(w.done_at is None for w in crew):
@@ -576,7 +767,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     return result
 
 
-def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: int, pipe_free, issued) -> str | None:
+def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: int, pipe_free, issued,
+             trans_free: int = 0) -> str | None:
     if wave.ready > cycle:
         return wave.busy_with
     if step.waits is not None:
@@ -594,10 +786,32 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
         pending.popleft()
     if any(units & step.reads for _, units in pending):
         return "MFMA result"
+    if wave.delays and wave.position in wave.delays:  # reached an instruction an s_delay_alu named
+        wave.delay_until = max(wave.delay_until, _delay_time(wave, wave.delays.pop(wave.position)))
+    if wave.delay_until > cycle:
+        return "s_delay_alu"
+    wave.operands_at = 0
+    written_later = wave.pending
+    if written_later:
+        if wave.pending_until <= cycle:  # every result written
+            written_later.clear()
+        else:
+            if len(written_later) > 8:
+                written_later[:] = [entry for entry in written_later if entry[0] > cycle]
+            reads = step.reads
+            needed = wave.pending_until if step.waits_valu else max(
+                (written for written, units in written_later if units & reads), default=0)
+            if needed > cycle and not step.holds_valu:
+                return "VALU dependency"
+            wave.operands_at = needed
+    if step.trans_cycles and trans_free > cycle:
+        return "transcendental unit busy"
     if step.mfma_passes and matrix_free > cycle:
         return "MFMA pipe busy"
     if step.category == "valu" and not step.mfma_passes and valu_free > cycle:
         return "VALU busy"  # a multi-cycle op (quarter rate, transcendental, f64) of another wave
+    if step.dram_cycles and pipe_free["dram"] - cycle > DRAM_BACKLOG * step.dram_cycles:
+        return "DRAM bandwidth"  # the CU's share of the device's DRAM bandwidth has enough earlier misses queued
     if step.category in ("vmem", "lds") and pipe_free[step.category] > cycle:
         return f"{'VMEM' if step.category == 'vmem' else 'LDS'} pipe busy"
     if step.category != "free" and step.category in issued:
@@ -605,10 +819,31 @@ def _blocked(wave: _Wave, step: Step, cycle: int, matrix_free: int, valu_free: i
     return None
 
 
+def _delay_time(wave: _Wave, waits: list[tuple[str, int]]) -> int:
+    """The cycle an instruction named by s_delay_alu may issue from: when the n-th VALU (transcendental) back wrote
+    its result, or n cycles after the last SALU."""
+    until = 0
+    for kind, count in waits:
+        if kind == "SALU":
+            until = max(until, wave.salu_at + count)
+        else:
+            history = wave.trans_done if kind == "TRANS" else wave.valu_done
+            if len(history) >= count:
+                until = max(until, history[-count])
+    return until
+
+
 def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, issued, mfma_cycles: int,
-           interval: int) -> None:
+           interval: int, start: int | None = None) -> None:
+    """Issue `step` at `cycle`; it executes from `start` (later when a gfx11+ VALU holds for its operands)."""
     if step.waits is not None:
         return
+    start = cycle if start is None else start
+    wave.delay_until = 0
+    for offset, kind, count in step.delays:
+        wave.delays.setdefault(wave.position + offset, []).append((kind, count))
+    if step.priority is not None:
+        wave.priority = step.priority
     if step.category != "free":
         issued.add(step.category)
     if step.mfma_passes:
@@ -622,15 +857,31 @@ def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, is
     if step.category in ("vmem", "lds"):
         pipe_free[step.category] = max(pipe_free[step.category], cycle) + step.pipe_cycles
         busy[step.category] += step.pipe_cycles
+        if step.dram_cycles:
+            pipe_free["dram"] = max(pipe_free["dram"], cycle) + step.dram_cycles
+            busy["dram"] += step.dram_cycles
     elif step.category in ("valu", "export"):
         busy[step.category] += step.cost
+        if step.result_latency:
+            written = start + max(step.result_latency, step.cost)
+            wave.pending.append((written, step.writes))
+            wave.pending_until = max(wave.pending_until, written)
+            history = wave.trans_done if step.trans else wave.valu_done
+            history.append(written)
+            if len(history) > 4:
+                del history[0]
     elif step.category == "scalar":
         busy[step.unit] += min(step.cost, interval)  # a branch's latency is the wave's, not the SIMD's
+        if step.unit == "salu":
+            wave.salu_at = cycle
+    arrives = cycle + step.latency
+    if step.dram_cycles:  # its data is back once the queued misses before it and its own have been moved
+        arrives = max(arrives, math.ceil(pipe_free["dram"]))
     for counter in step.counters:
         queue = wave.events.setdefault(counter, deque())
-        done = max(cycle + step.latency, queue[-1] if queue else 0)  # in-order return per counter
+        done = max(arrives, queue[-1] if queue else 0)  # in-order return per counter
         queue.append(done)
-    wave.ready = cycle + step.cost
+    wave.ready = start + step.cost
     wave.busy_with = "s_nop" if step.nop else "busy"
 
 
@@ -647,17 +898,20 @@ def _release_barrier(group: list[_Wave]) -> bool:
     return released
 
 
-def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int], pipes_free: list[dict[str, int]]) -> int:
+def _next_change(crew, after: int, matrix_free: list[int], valu_free: list[int],
+                 pipes_free: list[dict[str, float]], trans_free: list[int]) -> int:
     """The first cycle after `after` at which a time the simulation compares against passes: a wave
     becomes ready, an event completes, an MFMA result or a pipe frees (MAX_CYCLES if none is due)."""
-    times = [*matrix_free, *valu_free, *(free for pipe in pipes_free for free in pipe.values())]
+    times = [*matrix_free, *valu_free, *trans_free, *(free for pipe in pipes_free for free in pipe.values())]
     for wave in crew:
         if wave.done_at is None:
             times.append(wave.ready)
+            times.append(wave.delay_until)
+            times.extend(written for written, _ in wave.pending if written > after)
             for queue in wave.events.values():  # in completion order: the first one after `after`
                 times.append(next((done for done in queue if done > after), 0))
             times.append(next((ready for ready, _ in wave.results if ready > after), 0))
-    return min((time for time in times if time > after), default=MAX_CYCLES)
+    return math.ceil(min((time for time in times if time > after), default=MAX_CYCLES))  # the DRAM share's is fractional
 
 
 def _turns_of(simd: int, start: int, stop: int, interval: int) -> int:

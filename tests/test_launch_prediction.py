@@ -1,0 +1,297 @@
+"""The whole launch's predicted time (perfmodel/predict.py) on a device's memory system (perfmodel/memory.py):
+probe kernels whose answer follows from first principles (a streaming loop at the device's DRAM bandwidth, an MFMA
+loop at its pass count, a VALU loop at its issue rate), rounds of work-groups with their tail, the steady-state
+extrapolation against simulating every trip, and a development set of published measurements (not fitted)."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from amdgpu_lint.analyses.defuse import DefUseAnalysis
+from amdgpu_lint.analyses.manager import AnalysisManager
+from amdgpu_lint.analyses.perfmodel.memory import hit_rate, memory_system
+from amdgpu_lint.analyses.perfmodel.predict import STEADY, STEP, predict, steady_simulation
+from amdgpu_lint.analyses.perfmodel.simulator import simulate
+from amdgpu_lint.cli import main
+from amdgpu_lint.model.devices import DEVICES, Launch, find_device
+
+GEMM = Path(__file__).parent.parent / "fixtures" / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"
+
+KERNEL = """.amdgcn_target "amdgcn-amd-amdhsa--{cpu}"
+.text
+.globl k
+.p2align 8
+.type k,@function
+k:
+  s_load_dwordx4 s[8:11], s[0:1], 0x0
+  v_lshlrev_b32 v1, 4, v0
+  s_mov_b32 s2, 64
+  s_waitcnt lgkmcnt(0)
+.Lloop:
+{body}  s_sub_u32 s2, s2, 1
+  s_cmp_lg_u32 s2, 0
+  s_cbranch_scc1 .Lloop
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr {vgprs}
+  .amdhsa_next_free_sgpr 16
+{extra}.end_amdhsa_kernel
+"""
+#: four 1 KiB wave64 loads a trip, each lane 16 bytes further on, then the next 4 KiB
+STREAM = "".join(f"  buffer_load_dwordx4 v[{4 + 4 * i}:{7 + 4 * i}], v1, s[8:11], 0 offen offset:{1024 * i}\n"
+                 for i in range(4)) + "  s_waitcnt vmcnt(0)\n  v_add_u32_e32 v1, 0x1000, v1\n"
+FMACS = "".join(f"  v_fmac_f32 v{2 + i}, v20, v21\n" for i in range(16))
+MFMAS = "".join(f"  v_mfma_f32_32x32x8_f16 a[{16 * i}:{16 * i + 15}], v[2:3], v[4:5], a[{16 * i}:{16 * i + 15}]\n"
+                for i in range(4))
+
+
+def kernel(cpu: str, body: str, vgprs: int = 24, extra: str = "") -> str:
+    if cpu.startswith("gfx9") and "accum_offset" not in extra:
+        extra += f"  .amdhsa_accum_offset {min(vgprs, 24) // 4 * 4}\n"
+    return KERNEL.format(cpu=cpu, body=body, vgprs=vgprs, extra=extra)
+
+
+def stream(device: str) -> str:
+    """The streaming probe for the device's processor, 4 waves per SIMD."""
+    return kernel(find_device(device).processor, STREAM, vgprs=128)
+
+
+def launch(snippet, text: str, device: str, grid: int, wg_size: int = 256, trips: int = 1024, **options):
+    module = snippet.build(text, wg_size=(wg_size, wg_size))
+    found = find_device(device)
+    prediction = predict(module, module.kernels[0], Launch((grid, 1, 1), found.compute_units, found.name), found,
+                         trip_counts={".Lloop": trips}, taken={}, **options)
+    return module, prediction
+
+
+def test_every_device_has_a_clock_and_bandwidth():
+    """The prediction needs both; the memory latencies are there for the CDNA2+ and RDNA products."""
+    for device in DEVICES.values():
+        assert device.clock_mhz > 0 and device.memory_gbs > 0 and device.l2_bytes > 0, device.name
+        assert device.source
+    mi300x = find_device("MI300X")
+    # 5.3 TB/s at 2.1 GHz: 2524 bytes a cycle for the whole device
+    assert mi300x.bytes_per_cycle == pytest.approx(5300e9 / 2100e6)
+
+
+def test_the_hit_rate_model():
+    """No reuse (working set = requested): every byte misses. A working set read 4 times that fits the L2: the three
+    re-reads hit. Twice the L2: half of the re-reads hit."""
+    assert hit_rate(1000, 1000, 10_000) == 0
+    assert hit_rate(4000, 1000, 10_000) == pytest.approx(0.75)
+    assert hit_rate(4000, 1000, 500) == pytest.approx(0.75 * 0.5)
+    mi300x = find_device("MI300X")
+    memory = memory_system(mi300x, 304, 4000, 1000, 320)
+    assert memory.latency == round(0.75 * 288 + 0.25 * 880)
+    assert memory.bytes_per_cycle == pytest.approx(mi300x.bytes_per_cycle / 304)
+
+
+# ---------------------------------------------------------------- probes with first-principles answers
+
+@pytest.mark.parametrize("device", ["MI300X", "MI210"])
+def test_a_streaming_loop_runs_at_the_devices_bandwidth(snippet, device):
+    """Every CU full (128 VGPRs: 4 waves per SIMD, 4 work-groups of 4 waves), two rounds, each wave streaming 1024
+    trips x 4 KiB: the launch moves 2 x CUs x 4 x 4 x 4 MiB, and no reuse means all of it comes from DRAM. The time
+    is bytes / bandwidth, plus per round the time for the first loads to come back and the last wave to finish (one
+    DRAM latency, ~900 cycles, and a trip) against ~8 million cycles of streaming: within 0.5%, and never faster
+    than the bandwidth by more than the steady-state tolerance (0.25%: a DRAM-bound loop is steady only on
+    average, predict.STEADY)."""
+    found = find_device(device)
+    grid = 2 * found.compute_units * 4
+    _, prediction = launch(snippet, stream(device), device, grid)
+    requested = grid * 4 * 1024 * 4 * 1024
+    ideal_ms = requested / (found.memory_gbs * 1e9) * 1e3
+    assert prediction.slots == found.compute_units * 4 and [r.count for r in prediction.rounds] == [2]
+    assert ideal_ms * (1 - STEADY) <= prediction.milliseconds < ideal_ms * 1.005
+    assert prediction.bound == "memory bandwidth" and prediction.bounds["memory bandwidth"] > 0.99
+    assert prediction.rounds[0].simulation.memory.hit_rate == 0
+
+
+def test_a_working_set_that_fits_the_l2_is_not_bandwidth_bound(snippet):
+    """The same stream over a 1 MiB working set (each byte read many times over) hits the L2 nearly always: the
+    DRAM share is not the bound, the CU's own request rate is (32 cycles per 1 KiB request), and loads take the L2's
+    latency."""
+    grid = 2 * 304 * 4
+    _, streaming = launch(snippet, stream("MI300X"), "MI300X", grid)
+    _, cached = launch(snippet, stream("MI300X"), "MI300X", grid, working_set=1 << 20)
+    memory = cached.rounds[0].simulation.memory
+    assert memory.hit_rate > 0.99 and memory.latency < 300
+    assert cached.milliseconds < streaming.milliseconds / 2
+    assert cached.bounds["memory bandwidth"] < 0.05
+
+
+@pytest.mark.parametrize(("cpu", "device"), [("gfx942", "MI300X"), ("gfx90a", "MI210")])
+def test_an_mfma_loop_runs_at_its_pass_count(snippet, cpu, device):
+    """Four independent accumulators a trip: each SIMD's matrix pipe runs its waves' MFMAs back to back, so a round
+    takes (waves per SIMD) x trips x 4 MFMAs x passes x 4 cycles, the passes from the repository's MFMA tables;
+    the prologue and the scalar latch (issued while the pipe works) add well under 1%."""
+    text = kernel(cpu, MFMAS, vgprs=8 + 64, extra="  .amdhsa_accum_offset 8\n")
+    found = find_device(device)
+    module = snippet.build(text, wg_size=(64, 64))
+    manager = AnalysisManager(module, module.kernels[0])
+    passes = {info.klass.passes for info in manager.get(DefUseAnalysis).per_instruction if info.klass.passes}
+    (pass_count,) = passes
+    module, probe = launch(snippet, text, device, 1, wg_size=64)
+    grid = 3 * probe.slots
+    module, prediction = launch(snippet, text, device, grid, wg_size=64)
+    waves_per_simd = math.ceil(prediction.rounds[0].simulation.waves / 4)
+    round_cycles = waves_per_simd * 1024 * 4 * pass_count * 4
+    assert [r.count for r in prediction.rounds] == [3]
+    assert prediction.cycles == pytest.approx(3 * round_cycles, rel=0.01)
+    assert prediction.milliseconds == pytest.approx(3 * round_cycles / (found.clock_mhz * 1e3), rel=0.01)
+    assert prediction.bound == "MFMA"
+
+
+@pytest.mark.parametrize(("cpu", "device", "issue"), [("gfx942", "MI300X", 4), ("gfx1100", "RX 7900 XTX", 1)])
+def test_a_valu_loop_runs_at_its_issue_rate(snippet, cpu, device, issue):
+    """16 independent full-rate VALUs a trip: every SIMD issues one VALU per `issue` cycles (a wave64 SIMD16 turn
+    every 4 cycles; an RDNA SIMD32 every cycle), its waves taking turns, so a round takes (waves per SIMD) x trips x
+    16 x issue cycles; the latch's scalar and branch hide behind other waves' VALUs (2% allowed for the prologue and
+    the last trip's latch)."""
+    text = kernel(cpu, FMACS)
+    _, probe = launch(snippet, text, device, 1, wg_size=64)
+    _, prediction = launch(snippet, text, device, probe.slots, wg_size=64)
+    simds = 4
+    waves = prediction.rounds[0].simulation.waves
+    round_cycles = math.ceil(waves / simds) * 1024 * 16 * issue
+    assert prediction.rounds[0].simulation.cycles == pytest.approx(round_cycles, rel=0.02)
+    assert prediction.bound == "VALU issue" and prediction.bounds["VALU issue"] > 0.95
+
+
+# ---------------------------------------------------------------- rounds of work-groups and their tail
+
+def test_rounds_and_the_tail(snippet, capsys):
+    """gfx1100, 128 VGPRs, 256-item work-groups: 5 per WGP, 240 at once on the RX 7900 XTX's 48 WGPs; 1000 of them
+    are 4 full rounds and a tail of 40, one work-group on each of 40 WGPs (the DRAM shared by 80 CUs instead of 96).
+    The time is 4 x the full round + the tail, at 2500 MHz."""
+    text = kernel("gfx1100", FMACS + STREAM, vgprs=128)
+    _, prediction = launch(snippet, text, "RX 7900 XTX", 1000, trips=64)
+    document = prediction.to_json()
+    assert (document["workgroups_at_once"], document["full_rounds"], document["tail_workgroups"]) == (240, 4, 40)
+    full, tail = prediction.rounds
+    assert (full.workgroups_per_unit, full.busy_units, full.count) == (5, 48, 4)
+    assert (tail.workgroups_per_unit, tail.busy_units, tail.count) == (1, 40, 1)
+    assert tail.simulation.memory.busy_cus == 80 and full.simulation.memory.busy_cus == 96
+    assert prediction.cycles == 4 * full.simulation.cycles + tail.simulation.cycles
+    assert prediction.milliseconds == pytest.approx(prediction.cycles / 2.5e6)
+    assert sum(document["bounds"].values()) > 0 and document["bound"] in document["bounds"]
+
+
+def test_the_report_gives_the_launch_time(snippet, capsys):
+    """`report --simulate --grid --wg-size --device`: simulation.predicted_ms in JSON, a line in text and HTML; the
+    simulation shown is the first round's, with the device's memory system."""
+    path = snippet.write(stream("MI300X"))
+    flags = ["report", "--no-config", "--simulate", "--wg-size", "256", "--grid", "2432", "--device", "MI300X",
+             "--trip-count", ".Lloop=1024", str(path)]
+    assert main([*flags, "--format", "json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["kernels"]
+    simulation = report["simulation"]
+    assert simulation["predicted_ms"] == simulation["launch"]["predicted_ms"] > 0
+    assert simulation["launch"]["bound"] == "memory bandwidth" and simulation["waves"] == 16
+    assert simulation["memory"]["device"] == "MI300X" and "DRAM" in simulation["utilization"]
+    assert simulation["extrapolated"]["trips_per_entry"] == 1024 and simulation["extrapolated"]["steady"]
+    assert simulation["path"]["trips"] == {".Lloop": 1024}
+    assert main(flags) == 0
+    text = capsys.readouterr().out
+    assert "  launch time:   " in text and "ms predicted on MI300X at 2100 MHz: 2432 work-groups, 1216 at once: " \
+        "2 full round(s)" in text and "bound by memory bandwidth" in text
+    assert "    memory: L2 hit rate 0%" in text and "    steady state: the loop at line" in text
+    output = snippet.directory / "report.html"
+    assert main([*flags, "--format", "html", "--output", str(output)]) == 0
+    assert "<b>Launch time</b>:" in output.read_text()
+
+
+def test_without_a_device_the_simulation_is_unchanged(snippet, capsys):
+    """--cus alone gives no clock: no predicted time, and the simulation is the latency table's as before."""
+    path = snippet.write(kernel("gfx942", STREAM))
+    assert main(["report", "--no-config", "--simulate", "--format", "json", "--wg-size", "256", "--grid", "100",
+                 "--cus", "304", str(path)]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["kernels"]
+    assert "predicted_ms" not in report["simulation"] and "memory" not in report["simulation"]
+    assert "DRAM" not in report["simulation"]["utilization"]
+
+
+# ---------------------------------------------------------------- the steady state against every trip
+
+@pytest.mark.parametrize("trips", [200, 333])
+def test_extrapolating_the_steady_state_matches_simulating_every_trip(snippet, trips):
+    """The seed GEMM (MFMA, LDS, VMEM, barriers) for 200 and 333 trips, every trip simulated against the steady
+    state extended: within 1% (here it is exact to the cycle: the loop repeats to the cycle), in a few simulated
+    trips."""
+    module = snippet.build(GEMM.read_text(), "gemm.s")
+    full = simulate(module, module.kernels[0], 4, trip_counts={".Lloop": trips})
+    quick = steady_simulation(module, module.kernels[0], 4, trip_counts={".Lloop": trips}, taken={})
+    assert quick.extrapolated["steady"] and max(quick.extrapolated["simulated_trips"]) <= 4 * STEP
+    assert quick.cycles == pytest.approx(full.cycles, rel=0.01)
+    assert quick.utilization["MFMA"] == pytest.approx(full.utilization["MFMA"], rel=0.01)
+    assert sum(quick.stalls.values()) == pytest.approx(sum(full.stalls.values()), rel=0.01)
+    assert quick.path.trips == full.path.trips
+
+
+def test_extrapolating_a_memory_bound_loop(snippet):
+    """The streaming probe with the MI300X's memory system, 16 waves, 300 trips: simulated whole vs extended."""
+    module = snippet.build(stream("MI300X"))
+    memory = memory_system(find_device("MI300X"), 304, 1, None, 650)
+    full = simulate(module, module.kernels[0], 16, trip_counts={".Lloop": 300}, memory=memory)
+    quick = steady_simulation(module, module.kernels[0], 16, trip_counts={".Lloop": 300}, taken={}, memory=memory)
+    assert quick.extrapolated is not None and quick.cycles == pytest.approx(full.cycles, rel=0.01)
+
+
+def test_a_4096_trip_gemm_launch_simulates_few_trips(snippet):
+    """The whole-launch prediction of the seed GEMM at 4096 trips simulates a handful of trips per round (the cost
+    that keeps it to seconds) and stays MFMA-bound when its tiles are re-read from the L2 (a working set of 4 MiB,
+    one XCD's L2)."""
+    module = snippet.build(GEMM.read_text(), "gemm.s", wg_size=(256, 256))
+    device = find_device("MI300X")
+    prediction = predict(module, module.kernels[0], Launch((1000, 1, 1), 304, "MI300X"), device,
+                         trip_counts={".Lloop": 4096}, taken={}, working_set=4 << 20)
+    for round_ in prediction.rounds:
+        assert max(round_.simulation.extrapolated["simulated_trips"]) <= 4 * STEP
+        assert round_.simulation.extrapolated["trips_per_entry"] == 4096
+    # 4096 trips x 64 MFMAs x 32 cycles at least, per round
+    assert prediction.rounds[0].simulation.cycles >= 4096 * 64 * 32
+    assert prediction.bound == "MFMA"
+
+
+# ---------------------------------------------------------------- development set: published measurements
+
+#: (device, measured DRAM read bandwidth in GB/s, source). Each is a read-streaming micro-benchmark on real
+#: hardware; they are compared, never fitted: the model uses the product's peak bandwidth.
+MEASURED = [
+    ("MI300X", 3689.67 * 1.073741824, ("mt4g sample results, caps-tum/mt4g sample_results/AMD Instinct MI300X VF/"
+                                       "README.md: main readBandwidth 3689.67 GiB/s (an SR-IOV VF at 2100 MHz)")),
+    ("MI210", 1085.42 * 1.073741824, ("mt4g sample results, caps-tum/mt4g sample_results/AMD Instinct MI210/"
+                                      "README.md: main readBandwidth 1085.42 GiB/s")),
+]
+
+
+@pytest.mark.parametrize(("device", "measured_gbs", "source"), MEASURED)
+def test_development_set_streaming_read(snippet, device, measured_gbs, source):
+    """The streaming probe's predicted bandwidth against a measured one: the model streams at the product's peak
+    (5.3 TB/s, 1.64 TB/s) where these measurements reach 71-75% of it, so it predicts 1.3-1.4x faster. The test
+    pins that gap (prediction faster than measured, by less than 1.5x) so a change to the model that moves it
+    shows; the gap itself is the DRAM efficiency the model leaves out (refresh, page misses, fabric)."""
+    found = find_device(device)
+    grid = 2 * found.compute_units * 4
+    _, prediction = launch(snippet, stream(device), device, grid)
+    requested = grid * 4 * 1024 * 4 * 1024
+    measured_ms = requested / (measured_gbs * 1e9) * 1e3
+    assert prediction.milliseconds < measured_ms < 1.5 * prediction.milliseconds, source
+
+
+def test_the_working_set_option(snippet, capsys):
+    """--working-set takes bytes with K/M/G (powers of 1024) and reaches the memory system; a bad size is a usage
+    error, not a traceback."""
+    path = snippet.write(stream("MI300X"))
+    flags = ["report", "--no-config", "--simulate", "--format", "json", "--wg-size", "256", "--grid", "1216",
+             "--device", "MI300X", "--trip-count", ".Lloop=32", str(path)]
+    assert main([*flags, "--working-set", "64M"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["kernels"]
+    assert report["simulation"]["memory"]["working_set_bytes"] == 64 << 20
+    with pytest.raises(SystemExit) as exit_:
+        main([*flags, "--working-set", "lots"])
+    assert exit_.value.code == 2 and "expected a byte count such as 64M" in capsys.readouterr().err
