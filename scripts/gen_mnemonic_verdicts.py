@@ -61,20 +61,38 @@ _PRINTED = re.compile(r"^\s+([a-z_][a-z0-9_.]*)", re.M)
 
 
 def configurations(llvm_mc: str) -> list[tuple[str, tuple[str, ...]]]:
-    """(processor, -mattr) per processor and wave size llvm-mc knows."""
-    found = []
+    """(processor, -mattr) per processor and wave size llvm-mc knows, then each gfx11+ one with real-true16 flipped
+    from llvm-mc's default (after the others, so that their positions do not move)."""
+    found, extra_modes = [], []
     for processor in PROCESSORS:
         probe = subprocess.run([llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null"],
                                input="", capture_output=True, text=True, check=False)
         if "not a recognized processor" in probe.stderr:
             continue
         found.append((processor, ()))
+        flip = true16_flip(processor, Path(tempfile.gettempdir()), llvm_mc)
         wave64 = subprocess.run([llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-mattr=+wavefrontsize64",
                                  "-filetype=null"], input="v_cmp_eq_u32 vcc, v0, v1\n", capture_output=True, text=True,
                                 check=False)
         if _major(processor) >= 10 and "error" not in wave64.stderr:
             found.append((processor, ("+wavefrontsize64",)))
-    return found
+        if flip is not None:
+            extra_modes.append((processor, (flip,)))
+            if _major(processor) >= 10 and "error" not in wave64.stderr:
+                extra_modes.append((processor, ("+wavefrontsize64", flip)))
+    return found + extra_modes
+
+
+def true16_flip(processor: str, directory: Path, llvm_mc: str) -> str | None:
+    """The -mattr that flips real-true16 from llvm-mc's default on a gfx11+ processor (on for gfx11, off for
+    gfx12), or None before gfx11."""
+    if _major(processor) < 11:
+        return None
+    path = directory / "true16.s"
+    path.write_text("v_add_f16 v0.l, v1.l, v2.l\n")
+    run = subprocess.run([llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null", str(path)],
+                         capture_output=True, text=True, check=False)
+    return "-real-true16" if "error" not in run.stderr else "+real-true16"
 
 
 def _major(processor: str) -> int:

@@ -33,6 +33,8 @@ CASES = [
     ("gfx1200", "v_cmp_f_f32 vcc_lo, v0, v1", "instruction not supported on this GPU"),
     ("gfx1100", "v_cmp_f_f32 vcc_lo, v0, v1", None),
     ("gfx1100", "v_swap_b16 v0.l, v1.l", None),
+    ("gfx1200:real-true16+", "v_mov_b16_e32 v0.h, v1.l", None),  # LLVM's gfx12 true16 output
+    ("gfx1200:real-true16-", "v_mov_b16_e32 v0.h, v1.l", "instruction not supported on this GPU"),
     ("gfx1030", "v_swap_b16 v0, v1", "instruction not supported on this GPU"),
     # gfx9-4-generic lacks gfx942's fp8 conversions
     ("gfx942", "v_cvt_pk_fp8_f32 v0, v1, v2", None),
@@ -89,7 +91,8 @@ def test_an_unknown_wave_size_reports_only_what_both_wave_sizes_reject():
     verdicts = mnemonic_verdicts()
     target = parse_target_id("gfx1100")
     either = verdicts.columns(target, None)
-    assert len(either) == 2
+    assert len(either) == 4  # both wave sizes, each with real-true16 on and off (the target id names neither)
+    assert len(verdicts.columns(parse_target_id("gfx1100:real-true16+"), 32)) == 1
     assert verdicts.rejection("v_dual_mov_b32", either) is None  # wave32 has it
     assert verdicts.rejection("v_dual_mov_b32", verdicts.columns(target, 64)) == "instruction requires wavesize=32"
     assert verdicts.rejection("s_dcache_wb", verdicts.columns(parse_target_id("gfx600"), None)) is not None

@@ -1,7 +1,8 @@
 """What llvm-mc 22 says of a mnemonic on a processor, whatever its operands.
 
 tables/mnemonics.json (written by scripts/gen_mnemonic_verdicts.py, which assembles every candidate mnemonic
-bare on every processor and wave size of LLVM 22) holds, per mnemonic, a verdict per configuration: the target
+bare on every processor of LLVM 22 in each wave size, and for gfx11+ with real-true16 on and off) holds, per
+mnemonic, a verdict per configuration: the target
 has some form of it, or llvm-mc's message rejecting the mnemonic itself ("instruction not supported on this
 GPU", "sdwa variant of this instruction is not supported", "instruction requires wavesize=32", ...). A mnemonic
 no configuration accepts is not in the table. Special registers (`tba`, `ttmp12`, `null`, `src_shared_base`, ...)
@@ -32,16 +33,27 @@ class MnemonicVerdicts:
         self._registers: dict[str, int] = table["registers"]
 
     def columns(self, target: Target, wave_size: int | None) -> tuple[int, ...]:
-        """The target's configurations: its processor (or generic target) in its wave size, both wave sizes
-        when that is not known; none when the table has no such processor."""
+        """The target's configurations: its processor (or generic target) in its wave size and true16 mode; every
+        one of them where the wave size or the mode is not known; none when the table has no such processor."""
         name = target.generic or target.name
-        default = self._columns.get(name)
-        if default is None:
+        if name not in self._columns:
             return ()
-        wave64 = self._columns.get(f"{name}:wavefrontsize64+") if target.major >= 10 else None
-        if wave64 is None or wave_size == 32:
-            return (default,)
-        return (wave64,) if wave_size == 64 else (default, wave64)
+        waves = [""]
+        if target.major >= 10 and f"{name}:wavefrontsize64+" in self._columns:
+            waves = {32: [""], 64: [":wavefrontsize64+"]}.get(wave_size or 0, ["", ":wavefrontsize64+"])
+        true16 = target.features.get("real-true16")
+        chosen = []
+        for wave in waves:
+            base = name + wave
+            flipped = next((f"{base}:real-true16{sign}" for sign in "+-" if f"{base}:real-true16{sign}" in self._columns),
+                           None)
+            if flipped is None:
+                chosen.append(base)
+            elif true16 is None:  # llvm-mc's default mode, or the other: a listing may have been made in either
+                chosen += [base, flipped]
+            else:
+                chosen.append(flipped if true16 == flipped.endswith("+") else base)
+        return tuple(self._columns[mode] for mode in chosen)
 
     def knows(self, mnemonic: str) -> bool:
         return mnemonic in self._mnemonics
@@ -144,12 +156,15 @@ class OperandVerdicts:
         if not columns:
             return None
         found: set[str] = set()
+        row = self._row(mnemonic)
         for column in columns:
+            if column not in row and any(other in row for other in columns):
+                continue  # a mode no instance was probed in (real-true16 flipped from llvm-mc's default)
             message = self._refusal_on(mnemonic, column, kinds, modifiers)
             if message is None:
                 return None
             found.add(message)
-        return sorted(found)[0]
+        return min(found) if found else None
 
     def _refusal_on(self, mnemonic: str, column: int, kinds: list[str | None], modifiers: list[str]) -> str | None:
         unknown = self._unknown_modifiers.get(column, frozenset()) & _WHOLE_SYNTAX
