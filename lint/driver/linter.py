@@ -153,16 +153,12 @@ def _module_rules(module: Module, rules: list[Rule], kernel_diagnostics: list[Di
     return diagnostics
 
 
-if TYPE_CHECKING:
-    _SymbolsStandIn = dict[str, Any]  # it takes the place of `Module.symbols`, which kernel rules only `get` from
-else:
-    _SymbolsStandIn = object
-
-
-class _ReadSymbols(_SymbolsStandIn):
-    """A module's symbols as kernel rules read them, each value read remembered."""
+class _ReadSymbols(dict):
+    """A module's symbols as kernel rules read them, each value read remembered. It takes the place of
+    `Module.symbols`, which kernel rules only `get` from (a dict, empty: what is not read through `get` is not there)."""
 
     def __init__(self, symbols: dict[str, Any], reads: dict[str, Any]):
+        super().__init__()
         self._symbols, self._reads = symbols, reads
 
     def get(self, name: str, default: Any = None) -> Any:

@@ -163,6 +163,11 @@ class MetadataError(ValueError):
         self.line_offset = line_offset
 
 
+def _plain_string(loader: Any, node: Any) -> Any:
+    """LLVM's `!str` tag: the scalar as it is."""
+    return loader.construct_scalar(node)
+
+
 @lru_cache(maxsize=1)
 def _loader():
     """PyYAML's safe loader (imported on first use) that also reads LLVM's `!str ''` tag."""
@@ -170,10 +175,8 @@ def _loader():
 
     base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when PyYAML has it
 
-    class Loader(base):  # type: ignore[valid-type,misc]  # a base chosen at run time
-        """The safe loader with LLVM's `!str` tag."""
-
-    Loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+    Loader: type[yaml.SafeLoader] = type("Loader", (base,), {"__doc__": "The safe loader with LLVM's `!str` tag."})
+    Loader.add_constructor("!str", _plain_string)
     return Loader
 
 
