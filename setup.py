@@ -36,9 +36,19 @@ def _package_tree(base: Path) -> Path:
     return package
 
 
+def _building() -> bool:
+    """Whether this run builds the package (pip also runs setup.py for its requirements and its metadata)."""
+    return not {"egg_info", "dist_info"} & set(sys.argv)
+
+
+def _forget_earlier_builds() -> None:
+    """setuptools builds into build/lib* and packs all it finds there: an extension left by an earlier compiled build
+    (another module list, or a pure build after a compiled one) would be installed beside the new code."""
+    for built in Path(ROOT, "build").glob("lib*"):
+        shutil.rmtree(built, ignore_errors=True)
+
+
 def _compiled_extensions() -> list:
-    if {"egg_info", "dist_info"} & set(sys.argv):  # pip asking for the requirements or the metadata: no code yet
-        return []
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -52,7 +62,9 @@ def _compiled_extensions() -> list:
 
 
 COMPILE = os.environ.get("AMDGPU_LINT_COMPILE") == "1"
+if _building():
+    _forget_earlier_builds()
 setup(
-    ext_modules=_compiled_extensions() if COMPILE else [],
+    ext_modules=_compiled_extensions() if COMPILE and _building() else [],
     setup_requires=["mypy>=2.4,<2.5"] if COMPILE else [],
 )
