@@ -139,7 +139,7 @@ def _parser() -> Lark:
 def _failure(error: UnexpectedInput, text: str) -> ParseFailure:
     column = getattr(error, "column", None) or 1
     if isinstance(error, UnexpectedCharacters):
-        position: int | None = error.pos_in_stream
+        position: int | None = getattr(error, "pos_in_stream", None)  # lark declares it None
         found = text[position] if position is not None and position < len(text) else "end of statement"
         return ParseFailure(f"unexpected character '{found}'", column)
     if isinstance(error, UnexpectedEOF):
