@@ -338,11 +338,11 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
         prepared = inputs.prepare(path, options, buffer)
     except OSError as error:
         return [FileResult(str(path), None, [], f"{path}: cannot read: {error.strerror or error}")]
-    except CompileError as error:
-        return [_compile_failed(path, error, rules)]
-    except inputs.InputError as error:
+    except CompileError as failed:  # names of their own: mypyc types a name once per function
+        return [_compile_failed(path, failed, rules)]
+    except inputs.InputError as unreadable:
         source = split_lines(str(path), "")
-        source.problems.append(ReadProblem("input-conversion", str(error), 1))
+        source.problems.append(ReadProblem("input-conversion", str(unreadable), 1))
         return [lint_source(source, options, rules, selection)]
     results = []
     for item in prepared:

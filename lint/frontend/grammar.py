@@ -160,8 +160,8 @@ def _parse(text: str, start: str):
         return _failure(error, text)
     except RecursionError:
         return ParseFailure("expression nested too deeply", 1)
-    except LiteralOutOfRange as error:
-        return ParseFailure(str(error), 1)
+    except LiteralOutOfRange as out_of_range:  # a name of its own: mypyc types a name once per function
+        return ParseFailure(str(out_of_range), 1)
 
 
 def grammar_statement(text: str) -> Statement | ParseFailure:

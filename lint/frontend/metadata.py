@@ -293,8 +293,8 @@ def parse_metadata_yaml(text: str) -> dict[str, Any]:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise MetadataError(f"invalid YAML in .amdgpu_metadata: {problem}", mark.line if mark else 0) from None
-    except ValueError as error:  # a scalar PyYAML cannot convert: a date that is none, an integer of 5,000 digits
-        reason = str(error).split(";")[0]
+    except ValueError as unreadable:  # a scalar PyYAML cannot convert: a date that is none, an integer of 5,000 digits
+        reason = str(unreadable).split(";")[0]
         raise MetadataError(f"invalid YAML in .amdgpu_metadata: a value cannot be read ({reason})", 0) from None
     if document is None:
         return {}
