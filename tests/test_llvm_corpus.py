@@ -97,6 +97,7 @@ def test_property_catches_a_wrong_operand_role(snippet, monkeypatch):
     from amdgpu_lint.isa.defuse import DefUse, def_use
 
     skip_if_compiled(defuse_analysis)
+
     def swapped(mnemonic, operands, modifiers, target, wave, either_wave=False):
         info = def_use(mnemonic, operands, modifiers, target, wave, either_wave)
         if info.klass.unit in ("vmem", "smem") and info.klass.kind in ("load", ""):
