@@ -21,6 +21,11 @@ def main(argv: list[str] | None = None) -> int:
             print("amdgpu-lint: error: the language server needs pygls: pip install 'amdgpu-lint[lsp]'", file=sys.stderr)
             return 2
         return serve(arguments[1:])
+    if arguments == ["--version"]:  # the whole answer (argparse's, word for word): no command line, no driver
+        from . import __version__
+
+        print(f"amdgpu-lint {__version__}")
+        return 0
     _collect_rarely()
     from .cli import main as command_line
 

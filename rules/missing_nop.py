@@ -85,7 +85,6 @@ import re
 from collections.abc import Iterator
 
 from amdgpu_lint.analyses.hazards import Hazard, HazardAnalysis
-from amdgpu_lint.analyses.rdna_hazards import RdnaHazard, RdnaHazardAnalysis
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.model.diagnostics import DISPLAY_ONLY, SAFE, Diagnostic, Edit, Fix, Severity
 from amdgpu_lint.model.ir import Instruction
@@ -96,7 +95,11 @@ NAME = "missing-nop"
 SEVERITY = Severity.ERROR
 SUMMARY = "dependent instructions without the wait states or the wait LLVM puts between them"
 SCOPE = "kernel"
-REQUIRES = (HazardAnalysis, RdnaHazardAnalysis)
+REQUIRES = (HazardAnalysis,)  # and on RDNA targets RdnaHazardAnalysis, imported only when one is linted
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from amdgpu_lint.analyses.rdna_hazards import RdnaHazard
 
 
 def nops_for(states: int) -> list[str]:
@@ -112,6 +115,8 @@ def nops_for(states: int) -> list[str]:
 def check(context: KernelContext) -> Iterator[Diagnostic]:
     target = context.module.target
     if target is not None and target.major >= 10:
+        from amdgpu_lint.analyses.rdna_hazards import RdnaHazardAnalysis
+
         rdna = context.get(RdnaHazardAnalysis)
         if rdna is not None:
             yield from (_rdna_diagnostic(context, target, hazard) for hazard in rdna.hazards)
@@ -145,7 +150,7 @@ def _diagnostic(context: KernelContext, target: Target, consumer: int, hazard: H
     )
 
 
-def _rdna_diagnostic(context: KernelContext, target: Target, hazard: RdnaHazard) -> Diagnostic:
+def _rdna_diagnostic(context: KernelContext, target: Target, hazard: "RdnaHazard") -> Diagnostic:
     kernel = context.kernel
     instruction = kernel.instructions[hazard.consumer]
     if hazard.producer is not None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 LISTING = Path(__file__).resolve().parent.parent / "fixtures" / "examples" / "compiler" / "loop_saxpy_gfx942.s"
+RDNA_LISTING = LISTING.with_name("lds_reduce_gfx1100.s")
 _LOADED = """
 import contextlib, io, sys
 from amdgpu_lint.__main__ import main
@@ -110,3 +111,27 @@ def test_the_command_line_makes_only_the_named_command():
     everything = {"check", "report", "baseline", "occupancy", "rules", "explain"}
     assert commands(build_parser(None)) == commands(build_parser("chek")) == everything  # help, a misspelt command
     assert command_named(["--version"]) is None and command_named(["-h", "report"]) == "report"
+
+
+def test_version_loads_no_command_line_and_says_what_the_parser_would():
+    """`--version` is answered before the command line and the driver are imported (~70 ms of a run that
+    prints one line), with the text argparse's version action gives."""
+    import argparse
+
+    from amdgpu_lint.cli import build_parser
+
+    loaded = loaded_by("--version")
+    assert {name for name in loaded if name.startswith("amdgpu_lint")} == {"amdgpu_lint", "amdgpu_lint.__main__"}
+    printed = subprocess.run([sys.executable, "-m", "amdgpu_lint", "--version"], capture_output=True, text=True,
+                             check=True).stdout
+    version = next(action for action in build_parser(None)._actions if isinstance(action, argparse._VersionAction))
+    assert printed == f"{version.version}\n"
+
+
+def test_a_check_loads_the_rdna_hazard_rows_only_for_rdna_and_the_simulator_only_to_simulate():
+    perf = "amdgpu_lint.analyses.perfmodel.simulator"
+    cdna = loaded_by("check", "--no-cache", "--no-config", str(LISTING))
+    assert not {"amdgpu_lint.analyses.rdna_hazards", perf, "amdgpu_lint.lsp"} & cdna
+    rdna = loaded_by("check", "--no-cache", "--no-config", str(RDNA_LISTING))
+    assert "amdgpu_lint.analyses.rdna_hazards" in rdna and perf not in rdna
+    assert perf in loaded_by("report", "--no-config", "--simulate", str(LISTING))

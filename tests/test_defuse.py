@@ -14,6 +14,7 @@ from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.isa import instruction_set
 from amdgpu_lint.isa.defuse import def_use
 from amdgpu_lint.model.targets import parse_target_id
+from conftest import skip_if_compiled
 
 _PAIRS = {"vcc": ("vcc", (0, 1)), "exec": ("exec", (0, 1)), "flat_scratch": ("flat_scratch", (0, 1))}
 _HALVES = {"vcc_lo": ("vcc", 0), "vcc_hi": ("vcc", 1), "exec_lo": ("exec", 0), "exec_hi": ("exec", 1)}
@@ -251,6 +252,7 @@ def test_instructions_that_differ_in_registers_and_labels_are_worked_out_once(mo
     immediates not at all) and each instruction gets its own registers, overlaps and width problems."""
     from amdgpu_lint.isa import defuse
 
+    skip_if_compiled(defuse)
     worked = []
     work_out = defuse._worked_out
     monkeypatch.setattr(defuse, "_worked_out", lambda *args: worked.append(args[0]) or work_out(*args))

@@ -12,7 +12,7 @@ from amdgpu_lint.frontend import builder
 from amdgpu_lint.frontend.builder import BuildOptions, build_module
 from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.rules import RULES
-from conftest import ROOT
+from conftest import ROOT, skip_if_compiled
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -30,6 +30,7 @@ class BothWays:
 def both_ways(monkeypatch, request):
     """Lint a text whole and streamed (by one process, or split with a forked copy however short the text),
     counting early hand-overs and falls back to a whole lint."""
+    skip_if_compiled(linter, builder)
     processes = request.param
     monkeypatch.setattr(linter, "SPLIT_LINES", 1)
     counts = {"handed": 0, "fallbacks": 0}
@@ -229,6 +230,7 @@ def test_linting_leaves_no_reference_cycles():
     garbage collector (and every collection walks all that is alive)."""
     import gc
 
+    skip_if_compiled(linter, reason="mypyc's closures and generators hold their environment in a cycle")
     text = FIRST.replace("v_add_f32 v2, v1, v1", ".set lane, 1\n    v_add_f32 v[lane+1], v1, lane") + """\
 .type second,@function
 second:
@@ -263,6 +265,7 @@ class _OwnKernels:
     rules raise, `fail_here` this process's."""
 
     def __init__(self, monkeypatch):
+        skip_if_compiled(linter)
         self.parent, self.kernels, self.fail_in_copy, self.fail_here = os.getpid(), [], False, False
         kernel_rules = linter._kernel_rules
 
@@ -351,6 +354,7 @@ def test_kernel_reports_are_shared_with_a_forked_copy(monkeypatch):
 
     module = build_module(split_lines("k.s", bench.build_file(3000)), BuildOptions())
     kernels = [(module, kernel) for kernel in module.kernels]
+    skip_if_compiled(report)
     parent, own = os.getpid(), []
     kernel_report = report.kernel_report
 

@@ -232,7 +232,7 @@ def test_missing_wait_fix_in_json(tmp_path, capsys):
 def test_sgpr_ranges_of_comparisons_match_what_the_hardware_computes(form):
     # the values the wait analysis keeps for `s10` on the SCC=1 edge, against SCC worked out directly
     from amdgpu_lint.analyses.waitcnt import _bound, _complement
-    from amdgpu_lint.model.ir import Instruction
+    from amdgpu_lint.model.ir import Instruction, Provenance
 
     relations = {"eq": int.__eq__, "lg": int.__ne__, "lt": int.__lt__, "le": int.__le__, "gt": int.__gt__,
                  "ge": int.__ge__}
@@ -248,7 +248,7 @@ def test_sgpr_ranges_of_comparisons_match_what_the_hardware_computes(form):
     for relation, holds in relations.items():
         for constant in constants:
             statement = parse_statement(form.format(relation, constant))
-            (unit, values) = _bound(Instruction(statement.name, statement.operands, statement.modifiers, None))
+            (unit, values) = _bound(Instruction(statement.name, statement.operands, statement.modifiers, Provenance("t.s", 1, 1)))
             assert unit == ("s", 10)
             immediate = as_read(constant, 16) if sopk else as_read(constant, 32)
             for sample in samples:

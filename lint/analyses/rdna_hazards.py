@@ -478,7 +478,7 @@ def _row_d(facts: list[RdnaFacts]) -> _Flow:
     """VMEM/DS reads R (explicitly, or EXEC and M0 implicitly), then an SALU or SMEM writes R: until a VALU,
     `s_waitcnt 0` or a depctr with vm_vsrc 0 lies between."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if state and (f.salu or f.smem) and f.explicit_sgpr_defs:
             hit = [producer for unit, producer in state if unit in f.explicit_sgpr_defs]
             if hit:
@@ -495,7 +495,7 @@ def _row_d(facts: list[RdnaFacts]) -> _Flow:
 def _row_e(facts: list[RdnaFacts]) -> _Flow:
     """SMEM reads an SGPR that a VALU then writes: until an SALU (not SOPP), or a wait for lgkmcnt 0."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if state and f.valu and f.sgpr_defs:
             hit = [producer for unit, producer in state if unit in f.sgpr_defs]
             if hit:
@@ -515,7 +515,7 @@ def _row_f(facts: list[RdnaFacts]) -> _Flow:
     """A non-VALU reads EXEC (every VMEM and DS does), then a VALU writes it: until a VALU writing an SGPR,
     or a depctr with sa_sdst 0."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.valu:
             if state >= 0 and f.writes_exec:
                 hazard = RdnaHazard(index, state, ROW_F, ("s_waitcnt_depctr depctr_sa_sdst(0)",))
@@ -535,7 +535,7 @@ def _row_g(facts: list[RdnaFacts]) -> _Flow:
     whether a branch followed it, its index) for each path, kind 0 when none."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         kind = 1 if f.ds else 2 if f.vmem else 0
-        hazard = None
+        hazard: RdnaHazard | None = None
         if kind:
             hit = [producer for other, branched, producer in state if branched and other != kind]
             if hit:
@@ -552,7 +552,7 @@ def _row_g(facts: list[RdnaFacts]) -> _Flow:
 def _row_h(facts: list[RdnaFacts]) -> _Flow:
     """v_cmpx writes EXEC, then a v_permlane: until a VALU other than v_nop."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if not f.valu:
             return state, hazard
         if f.permlane and state >= 0 and f.permlane_source:
@@ -570,7 +570,7 @@ def _row_l(facts: list[RdnaFacts]) -> _Flow:
     """A transcendental writes V, then a VALU reads V as a source with at most 5 VALUs and 1 transcendental
     between: until a VMEM, DS or export, or a depctr with va_vdst 0. State: (VGPRs, producer, VALUs, TRANS)."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.vmem or f.ds or f.export or field_is_zero(f.depctr, "va_vdst"):
             return frozenset(), hazard
         if not f.valu:
@@ -595,7 +595,7 @@ def _row_n(facts: list[RdnaFacts]) -> _Flow:
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.valu:
             return state, None
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.wmma and state and facts[state[0]].wmma_dst & f.wmma_sources:
             hazard = RdnaHazard(index, state[0], ROW_N, ("v_nop",))
         return ((index,) if f.wmma else ()), hazard
@@ -646,7 +646,7 @@ def _row_q(target: Target, entry_function: bool) -> _Flow:
                     wait |= 2
                 if is_vcc and vcc:
                     wait |= (1 if vcc & _Q_SALU else 0) | (4 if vcc & _Q_VALU else 0)
-        hazard = None
+        hazard: RdnaHazard | None = None
         if wait:
             names = tuple(name for bit, name in ((1, "sa_sdst"), (2, "va_sdst"), (4, "va_vcc")) if wait & bit)
             hazard = RdnaHazard(index, None, ROW_Q, (depctr_line(target.major, names),), detail=_q_detail(wait, f))
@@ -692,7 +692,7 @@ def _row_p(facts: list[RdnaFacts]) -> _Flow:
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.valu:
             return state, None
-        hazard = None
+        hazard: RdnaHazard | None = None
         if state >= 0 and not f.trans:
             trans = facts[state]
             if trans.vgpr_def_halves & f.vgpr_source_halves or f.vgpr_def_halves & trans.vgpr_source_halves:
@@ -759,7 +759,7 @@ def _row_s(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: every s_getreg of the wave's status registers right after an s_wait_alu with every field at 0.
     State: the previous instruction's depctr immediate (-1: none)."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.mnemonic.startswith("s_getreg") and f.hwreg in _STATUS_REGISTERS and not all(
                 field_is_zero(state, name) for name in _ALL_FIELDS):
             hazard = RdnaHazard(index, None, ROW_S, (depctr_line(12, _ALL_FIELDS),))
@@ -792,7 +792,7 @@ def _row_t(facts: list[RdnaFacts]) -> _Flow:
 def _row_v(facts: list[RdnaFacts]) -> _Flow:
     """gfx1250: two v_nop right before an s_setreg whose simm16 is 1. State: v_nops just before (at most 2)."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.simm16_is_1 and state < 2:
             hazard = RdnaHazard(index, None, ROW_V, ("v_nop",) * (2 - state))
         return (min(state + 1, 2) if f.v_nop else 0), hazard
@@ -807,7 +807,7 @@ def _row_u(facts: list[RdnaFacts]) -> _Flow:
     SGPR-writing ALU instructions pass, with no s_wait_alu with sa_sdst and va_sdst both at 0 between.
     State: frozenset of (register, writer, SGPR-writing ALU instructions since)."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.depctr is not None and field_is_zero(f.depctr, "sa_sdst") and field_is_zero(f.depctr, "va_sdst"):
             return frozenset(), None
         if state and f.scratch_base_read:
@@ -829,7 +829,7 @@ def _row_b(facts: list[RdnaFacts]) -> _Flow:
     """gfx101x: an NSA image instruction of 16 bytes or more, then at once a buffer access whose offset has bit 1
     or 2 set. State: the previous instruction's index if it was such an image instruction, else -1."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if state >= 0 and f.offset_bits_1_2:
             hazard = RdnaHazard(index, state, ROW_B, ("s_nop 0",))
         return (index if f.big_nsa else -1), hazard
@@ -846,7 +846,7 @@ def _row_i(facts: list[RdnaFacts], target: Target) -> _Flow:
     name = "wait_va_vdst" if target.major >= 12 else "wait_vdst"
 
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.lds_direct and state:
             counts = [(0 if trans else valus, producer) for vgprs, producer, valus, trans in state if vgprs & f.vgpr_defs]
             if counts:
@@ -872,7 +872,7 @@ def _row_j(facts: list[RdnaFacts], target: Target) -> _Flow:
     gfx12 = target.major >= 12
 
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.lds_direct:
             hit = [producer for unit, producer in state if unit in f.vgpr_defs]
             if hit and not (gfx12 and f.wait_vm_vsrc == 0):
@@ -902,7 +902,7 @@ def _row_o(facts: list[RdnaFacts]) -> _Flow:
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
         if not f.valu:
             return state, None
-        hazard = None
+        hazard: RdnaHazard | None = None
         if state:
             missing, producer = 0, -1
             for wmma, valus in state:
@@ -1040,7 +1040,7 @@ def _row_r(facts: list[RdnaFacts], kernel: Kernel, entry: bool) -> list[RdnaHaza
 def _row_x(facts: list[RdnaFacts]) -> _Flow:
     """s_sendmsg MSG_DEALLOC_VGPRS needs an s_nop right before it. State: the previous instruction was s_nop."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.dealloc_vgprs and not state:
             hazard = RdnaHazard(index, None, ROW_X, ("s_nop 0",))
         return f.nop, hazard
@@ -1056,7 +1056,7 @@ def _row_a(facts: list[RdnaFacts]) -> _Flow:
             return (), None
         written = frozenset(u for u in f.sgpr_defs if u[0] in _SCALAR_FILES)
         read = frozenset(u for u in f.sgpr_uses if u[0] in _SCALAR_FILES)
-        hazard = None
+        hazard: RdnaHazard | None = None
         if state:
             first, members_write, members_read = state
             store = f.mnemonic.startswith(("s_store", "s_buffer_store", "s_scratch_store", "s_atomic", "s_buffer_atomic"))
@@ -1072,7 +1072,7 @@ def _row_c(facts: list[RdnaFacts]) -> _Flow:
     """A floating-point VMEM atomic, then s_denorm_mode within 3 wait states (a VALU or any s_waitcnt ends it).
     State: (producer, wait states since), () when none."""
     def step(state: Any, index: int, f: RdnaFacts) -> tuple[Any, Any]:
-        hazard = None
+        hazard: RdnaHazard | None = None
         if f.mnemonic == "s_denorm_mode" and state and state[1] < 3:
             hazard = RdnaHazard(index, state[0], ROW_C, (f"s_nop {2 - state[1]}",))
             state = ()

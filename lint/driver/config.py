@@ -149,8 +149,8 @@ def load_config_file(path: Path) -> Config | None:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except tomllib.TOMLDecodeError as invalid:  # a name of its own: mypyc types a name once per function
+        raise ConfigError(f"{path}: invalid TOML: {invalid}") from None
     tool_table = data.get("tool", {}).get("amdgpu-lint") if isinstance(data.get("tool"), dict) else None
     if path.name == "pyproject.toml":
         return None if tool_table is None else _from_table(tool_table, path)

@@ -42,6 +42,8 @@ class ForkedCopy:
                 sent = pickle.load(pipe)
         except EOFError:
             sent = _Failed("it ended without sending its result")
+        except Exception as error:  # noqa: BLE001 - a result this process cannot rebuild: worked out here instead
+            sent = _Failed(f"its result could not be read ({type(error).__name__}: {error})")
         finally:
             os.waitpid(self.pid, 0)
         if isinstance(sent, _Failed):

@@ -166,16 +166,12 @@ def _module_rules(module: Module, rules: list[Rule], kernel_diagnostics: list[Di
     return diagnostics
 
 
-if TYPE_CHECKING:
-    _SymbolsStandIn = dict[str, Any]  # it takes the place of `Module.symbols`, which kernel rules only `get` from
-else:
-    _SymbolsStandIn = object
-
-
-class _ReadSymbols(_SymbolsStandIn):
-    """A module's symbols as kernel rules read them, each value read remembered."""
+class _ReadSymbols(dict):
+    """A module's symbols as kernel rules read them, each value read remembered. It takes the place of
+    `Module.symbols`, which kernel rules only `get` from (a dict, empty: what is not read through `get` is not there)."""
 
     def __init__(self, symbols: dict[str, Any], reads: dict[str, Any]):
+        super().__init__()
         self._symbols, self._reads = symbols, reads
 
     def get(self, name: str, default: Any = None) -> Any:
@@ -356,11 +352,11 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
         prepared = inputs.prepare(path, options, buffer)
     except OSError as error:
         return [FileResult(str(path), None, [], f"{path}: cannot read: {error.strerror or error}")]
-    except CompileError as error:
-        return [_compile_failed(path, error, rules)]
-    except inputs.InputError as error:
+    except CompileError as failed:  # names of their own: mypyc types a name once per function
+        return [_compile_failed(path, failed, rules)]
+    except inputs.InputError as unreadable:
         source = split_lines(str(path), "")
-        source.problems.append(ReadProblem("input-conversion", str(error), 1))
+        source.problems.append(ReadProblem("input-conversion", str(unreadable), 1))
         return [lint_source(source, options, rules, selection)]
     results = []
     for item in prepared:

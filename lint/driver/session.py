@@ -110,8 +110,8 @@ def _read_baseline(path: str | None, config: Config) -> dict | None:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
         raise UsageError(f"cannot read baseline {path}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise UsageError(f"baseline {path} is not JSON: {error}") from None
+    except json.JSONDecodeError as invalid:  # a name of its own: mypyc types a name once per function
+        raise UsageError(f"baseline {path} is not JSON: {invalid}") from None
     if not isinstance(document, dict) or not isinstance(document.get("kernels"), dict):
         raise UsageError(f"baseline {path} has no 'kernels' table; write it with 'amdgpu-lint baseline'")
     return with_absolute_keys(document, key_root(config, path))
@@ -387,8 +387,8 @@ def checked_settings(path: Path, flags: Flags) -> Settings:
         for target in targets:
             try:
                 parse_target_id(target.strip())
-            except UnknownTarget as error:
-                raise UsageError(f"--mcpu: unknown processor {error}") from None
+            except UnknownTarget as unknown:  # a name of its own: mypyc types a name once per function
+                raise UsageError(f"--mcpu: unknown processor {unknown}") from None
     return settings
 
 

@@ -139,7 +139,7 @@ def _parser() -> Lark:
 def _failure(error: UnexpectedInput, text: str) -> ParseFailure:
     column = getattr(error, "column", None) or 1
     if isinstance(error, UnexpectedCharacters):
-        position = error.pos_in_stream
+        position: int | None = getattr(error, "pos_in_stream", None)  # lark declares it None
         found = text[position] if position is not None and position < len(text) else "end of statement"
         return ParseFailure(f"unexpected character '{found}'", column)
     if isinstance(error, UnexpectedEOF):
@@ -160,8 +160,8 @@ def _parse(text: str, start: str):
         return _failure(error, text)
     except RecursionError:
         return ParseFailure("expression nested too deeply", 1)
-    except LiteralOutOfRange as error:
-        return ParseFailure(str(error), 1)
+    except LiteralOutOfRange as out_of_range:  # a name of its own: mypyc types a name once per function
+        return ParseFailure(str(out_of_range), 1)
 
 
 def grammar_statement(text: str) -> Statement | ParseFailure:

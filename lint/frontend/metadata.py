@@ -192,6 +192,11 @@ class MetadataError(ValueError):
         self.line_offset = line_offset
 
 
+def _plain_string(loader: Any, node: Any) -> Any:
+    """LLVM's `!str` tag: the scalar as it is."""
+    return loader.construct_scalar(node)
+
+
 @lru_cache(maxsize=1)
 def _loader():
     """PyYAML's safe loader (imported on first use) that also reads LLVM's `!str ''` tag."""
@@ -199,10 +204,8 @@ def _loader():
 
     base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when PyYAML has it
 
-    class Loader(base):  # type: ignore[valid-type,misc]  # a base chosen at run time
-        """The safe loader with LLVM's `!str` tag."""
-
-    Loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+    Loader: type[yaml.SafeLoader] = type("Loader", (base,), {"__doc__": "The safe loader with LLVM's `!str` tag."})
+    Loader.add_constructor("!str", _plain_string)
     return Loader
 
 
@@ -319,8 +322,8 @@ def parse_metadata_yaml(text: str) -> dict[str, Any]:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise MetadataError(f"invalid YAML in .amdgpu_metadata: {problem}", mark.line if mark else 0) from None
-    except ValueError as error:  # a scalar PyYAML cannot convert: a date that is none, an integer of 5,000 digits
-        reason = str(error).split(";")[0]
+    except ValueError as unreadable:  # a scalar PyYAML cannot convert: a date that is none, an integer of 5,000 digits
+        reason = str(unreadable).split(";")[0]
         raise MetadataError(f"invalid YAML in .amdgpu_metadata: a value cannot be read ({reason})", 0) from None
     if document is None:
         return {}

@@ -323,7 +323,8 @@ def split_macro_arguments(text: str, angle_strings: bool = False) -> list[tuple[
     """Split macro-call arguments (commas, or blanks not next to an operator); returns (start, text).
     With `angle_strings` (.altmacro), `<a, b>` is one argument."""
     args: list[tuple[int, str]] = []
-    start, depth, i, n = None, 0, 0, len(text)
+    start: int | None = None
+    depth, i, n = 0, 0, len(text)
     current: list[str] = []
 
     def finish() -> None:
@@ -869,7 +870,7 @@ class Preprocessor:
         failures: list[Node] = []
         try:
             operands = tuple(self._resolved(op, line, frame, failures) for op in statement.operands)
-            modifiers = tuple((key, value if value is None else self._resolved(value, line, frame, failures))
+            modifiers = tuple((key, None if value is None else self._resolved(value, line, frame, failures))
                               for key, value in statement.modifiers)
             pair = self._resolve_symbols(statement.pair, line, frame) if statement.pair else None
         except RecursionError:

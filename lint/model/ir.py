@@ -12,7 +12,8 @@ from .targets import Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, overload
+    from typing import Any, overload  # noqa: TC004  # at run time, the stand-in below
+globals().setdefault("overload", lambda function: function)  # without importing typing (the last definition runs)
 
 
 @dataclass(slots=True)
@@ -69,12 +70,11 @@ class CodeLines(Sequence[SourceLine]):
     def __len__(self) -> int:
         return len(self.numbers)
 
-    if TYPE_CHECKING:
-        @overload
-        def __getitem__(self, index: int) -> SourceLine: ...
+    @overload
+    def __getitem__(self, index: int) -> SourceLine: ...
 
-        @overload
-        def __getitem__(self, index: slice) -> list[SourceLine]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[SourceLine]: ...
 
     def __getitem__(self, index: int | slice) -> SourceLine | list[SourceLine]:
         if isinstance(index, slice):

@@ -5,18 +5,24 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Generic, TypeVar
+    from typing import Generic, TypeVar  # noqa: TC004  # at run time, the stand-ins below
 
     K = TypeVar("K")
     V = TypeVar("V")
-else:  # generic for type checkers only: a run need not import typing
-    K = V = None
 
-    class Generic:
-        """`typing.Generic` as a run sees it: subscripting gives a plain base."""
 
-        def __class_getitem__(cls, _parameters: object) -> type:
-            return object
+class _Generic:
+    """`typing.Generic` as a run sees it: subscripting gives a plain base."""
+
+    def __class_getitem__(cls, _parameters: object) -> type:
+        return object
+
+
+# Generic for type checkers only: a run need not import typing. Not an `else:` of the block above, which mypyc
+# compiles as unreachable.
+globals().setdefault("Generic", _Generic)
+globals().setdefault("K", None)
+globals().setdefault("V", None)
 
 
 class Remembered(Generic[K, V]):

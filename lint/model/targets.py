@@ -103,6 +103,11 @@ class Target:
     generic: str | None = None
     features: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its fields (what it derives is worked out again): the compiled build's frozen dataclasses
+        cannot be unpickled field by field."""
+        return (Target, (self.name, self.major, self.minor, self.stepping, self.generic, self.features))
+
     # ---- identity
     @cached_property
     def family(self) -> str:

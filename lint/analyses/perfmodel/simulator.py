@@ -56,6 +56,7 @@ MAX_TRACE = 200_000
 MAX_CYCLES = 20_000_000
 DRAM_BACKLOG = 4  # L2 misses a CU may have queued for its share of DRAM bandwidth before another waits to issue
 STUCK_CYCLES = 200_000  # no instruction issued for this long: stop (a wait that nothing satisfies)
+_ENDS = frozenset(("s_endpgm", "s_endpgm_saved", *RETURNS))  # where a path stops
 _CATEGORY = {"valu": "valu", "vmem": "vmem", "ds": "lds", "salu": "scalar", "smem": "scalar", "branch": "scalar",
              "message": "scalar", "export": "export"}  # everything else issues freely
 
@@ -269,7 +270,7 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
         if last is not None and block in long_branches:
             block, followed = long_branches[block], followed + 1
             continue
-        if last is None or last.mnemonic in ("s_endpgm", "s_endpgm_saved", *RETURNS):
+        if last is None or last.mnemonic in _ENDS:
             break
         label = branch_label(last)
         target_block = cfg.block_of_label.get(label) if label else None
