@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 
 from ...model.ir import Kernel, Module, Provenance
 from ..manager import AnalysisManager
-from .simulator import Simulation, loop_bodies, simulate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .simulator import Simulation
 
 LOW_TRIPS = 2  # trips per entry of the main loop in the first run, of every loop not named in the runs
 HIGH_TRIPS = 10  # the main loop's in the second
@@ -77,6 +80,8 @@ def main_loop_cost(module: Module, kernel: Kernel, waves: int, *, trip_counts: d
     one a baseline measured); `keep_lines`: the costliest lines kept (None: all)."""
     if module.target is None or not kernel.instructions:
         return None
+    from .simulator import loop_bodies, simulate  # imported only when a snapshot asks for a measure (start-up)
+
     manager = manager or AnalysisManager(module, kernel)
     bodies = loop_bodies(manager)
     if not bodies:
