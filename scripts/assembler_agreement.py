@@ -25,7 +25,7 @@ CORPUS = ROOT.parent / "shared" / "conformance" / "llvm"
 LLVM_MC = "llvm-mc-22"
 PARSE_LEVEL = frozenset(("parse-error", "unknown-directive", "undefined-symbol", "unknown-target", "unknown-instruction",
                          "invalid-encoding", "register-budget"))
-_ERROR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.M)
+_ERROR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.MULTILINE)
 #: -mattr features that are target-id features (the rest do not change what the linter reads)
 _TARGET_FEATURES = {"wavefrontsize64", "wavefrontsize32", "xnack", "sramecc", "cumode", "tgsplit", "real-true16"}
 

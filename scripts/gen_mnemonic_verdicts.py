@@ -56,8 +56,8 @@ SUFFIXES = ("_e32", "_e64", "_dpp", "_sdwa", "_e64_dpp")
 #: llvm-mc's answers that mean the mnemonic exists on the target (its operands are what is wrong)
 _EXISTS = re.compile(r"too few operands|invalid operand|not a valid operand|operands are not valid|expected|unknown token"
                      r"|missing register|unexpected token|invalid register")
-_ERROR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.M)
-_PRINTED = re.compile(r"^\s+([a-z_][a-z0-9_.]*)", re.M)
+_ERROR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.MULTILINE)
+_PRINTED = re.compile(r"^\s+([a-z_][a-z0-9_.]*)", re.MULTILINE)
 
 
 def configurations(llvm_mc: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -152,8 +152,8 @@ def with_suffixes(names: set[str]) -> set[str]:
 
 
 def verdicts(llvm_mc: str, processor: str, mattr: tuple[str, ...], names: list[str], directory: Path) -> list[str]:
-    """llvm-mc's first error for each bare mnemonic ('' where none)."""
-    path = directory / "bare.s"
+    """llvm-mc's first error for each line (a bare mnemonic, or a probe) ('' where none)."""
+    path = directory / "probe.s"
     path.write_text("\n".join(names) + "\n")
     command = [llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null", str(path)]
     command += [f"-mattr={','.join(mattr)}"] if mattr else []

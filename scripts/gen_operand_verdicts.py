@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 import tempfile
 from collections import defaultdict
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from gen_mnemonic_verdicts import OUT as MNEMONICS
 from gen_mnemonic_verdicts import TABLES, disassemble, write_sweep
+from gen_mnemonic_verdicts import verdicts as assemble
 
 OUT = TABLES / "operands.jsonl"
 MAX_OPERANDS = 6
@@ -50,8 +50,7 @@ MODIFIERS = {
 #: operand probes: kind -> text for an operand `count` dwords wide
 KINDS = ("v", "s", "a", "iconst", "literal", "vcc", "m0", "exec", "null")
 _ALPHABET = "".join(chr(code) for code in range(33, 127) if chr(code) not in ".\"\\ ")
-_ERROR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.M)
-_INSTANCE = re.compile(r"^\s+([a-z_][a-z0-9_.]*)(?:\s+(.*?))?\s*(?:;.*)?$", re.M)
+_INSTANCE = re.compile(r"^\s+([a-z_][a-z0-9_.]*)(?:\s+(.*?))?\s*(?:;.*)?$", re.MULTILINE)
 _REGISTER = re.compile(r"^([vsa])(?:(\d+)|\[(\d+):(\d+)\])$")
 
 
@@ -105,19 +104,6 @@ def instances(llvm_mc: str, processor: str, mattr: tuple[str, ...], sweep: Path)
     for mnemonic, rest in _INSTANCE.findall(disassemble(llvm_mc, processor, mattr, sweep)):
         if "/*" not in rest and mnemonic not in found:
             found[mnemonic] = rest
-    return found
-
-
-def assemble(llvm_mc: str, processor: str, mattr: tuple[str, ...], lines: list[str], directory: Path) -> list[str]:
-    path = directory / "probe.s"
-    path.write_text("\n".join(lines) + "\n")
-    command = [llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null", str(path)]
-    command += [f"-mattr={','.join(mattr)}"] if mattr else []
-    run = subprocess.run(command, capture_output=True, text=True, check=False)
-    found = [""] * len(lines)
-    for line, message in _ERROR.findall(run.stderr):
-        if not found[int(line) - 1]:
-            found[int(line) - 1] = message
     return found
 
 
