@@ -150,7 +150,8 @@ def _rejection_message(mnemonic: str, message: str, target: str, instructions, v
     if message == NOT_AN_INSTRUCTION:
         return _unknown_message(mnemonic, target, instructions)
     text = f"'{mnemonic}': {message} ({target}, as llvm-mc 22 says)"
-    elsewhere = sorted({name.split(":")[0] for name in verdicts.accepting(mnemonic)}, key=_processor_order)
+    accepting = {name.split(":")[0] for name in verdicts.accepting(mnemonic)}
+    elsewhere = sorted({name for name in accepting if not name.endswith("-generic")} or accepting, key=_processor_order)
     if elsewhere and "not supported on this GPU" in message:
         text += f"; it exists on {', '.join(elsewhere[:4])}{', ...' if len(elsewhere) > 4 else ''}"
     guesses = instructions.suggestions(mnemonic) if "not supported on this GPU" in message else []
