@@ -66,22 +66,14 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     exact = target.isa_exact
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
-    for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
-        rejection = _rejection(instruction, columns, verdicts, instructions, exact)
-        if rejection is not None:
-            yield context.diagnostic(instruction.where, _rejection_message(instruction.mnemonic, rejection, target.name,
-                                                                           instructions, verdicts),
-                                     kernel=context.kernel.name)
-            continue
-        register = _refused_register(instruction, columns, verdicts)
-        if register is not None:
-            yield context.diagnostic(instruction.where, f"{register} ({target.name}, as llvm-mc 22 says)",
-                                     kernel=context.kernel.name)
-            continue
-        refusal = _refused_operands(instruction, columns)
-        if refusal is not None:
-            yield context.diagnostic(instruction.where, f"'{instruction.mnemonic}': {refusal} ({target.name}, as llvm-mc "
-                                                        "22 says)", kernel=context.kernel.name)
+    for instruction, info, facts in zip(context.kernel.instructions, def_use.per_instruction, def_use.facts,
+                                        strict=True):
+        verdict = facts.assembler_verdict  # worked out once per distinct instruction
+        if verdict is None or verdict[0] != columns:
+            verdict = facts.assembler_verdict = (columns, _verdict(instruction, target.name, columns, verdicts,
+                                                                   instructions, exact))
+        if verdict[1] is not None:
+            yield context.diagnostic(instruction.where, verdict[1], kernel=context.kernel.name)
             continue
         if not exact:
             continue
@@ -97,6 +89,22 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                                          kernel=context.kernel.name)
         elif info.problem:
             yield context.diagnostic(instruction.where, info.problem, kernel=context.kernel.name)
+
+
+def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
+             exact: bool) -> str | None:
+    """What llvm-mc 22 refuses of the instruction on the target, from the probes: the mnemonic, a special register,
+    a modifier or a kind of operand; None where they find nothing."""
+    rejection = _rejection(instruction, columns, verdicts, instructions, exact)
+    if rejection is not None:
+        return _rejection_message(instruction.mnemonic, rejection, target, instructions, verdicts)
+    register = _refused_register(instruction, columns, verdicts)
+    if register is not None:
+        return f"{register} ({target}, as llvm-mc 22 says)"
+    refusal = _refused_operands(instruction, columns)
+    if refusal is not None:
+        return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
+    return None
 
 
 def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,

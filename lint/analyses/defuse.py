@@ -74,6 +74,9 @@ class InstructionFacts:
     registers: tuple[int, int, int, FlowBits | None, ByteWidths | None] | None = None
     extent: RegisterExtent | None = None  # see register_extent
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
+    #: (llvm-mc configurations, its message or None) for the mnemonic, special registers, modifiers and operand kinds
+    #: (rules/unknown_instruction.py)
+    assembler_verdict: tuple[tuple[int, ...], str | None] | None = None
 
 
 #: One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names
