@@ -97,17 +97,9 @@ def _found(named: str | None) -> Assembler | None:
 
 def _versioned_llvm_mcs() -> list[str]:
     """`llvm-mc-NN` found on PATH, newest first."""
-    found: dict[int, str] = {}
-    for directory in os.environ.get("PATH", "").split(os.pathsep):
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            continue
-        for name in names:
-            match = re.fullmatch(r"llvm-mc-(\d+)", name)
-            if match:
-                found.setdefault(int(match.group(1)), os.path.join(directory, name))
-    return [found[key] for key in sorted(found, reverse=True)]
+    from .compile import newest_on_path
+
+    return newest_on_path(r"llvm-mc-(\d+)", lambda match: (int(match.group(1)),))
 
 
 def command(assembler: str, triple: str, target: Target, include_dirs: list[str],

@@ -28,6 +28,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,18 +85,23 @@ def find_compiler(named: str | None, opencl: bool) -> Compiler | None:
 
 def _versioned_clangs() -> list[str]:
     """`clang++-NN`, then `clang-NN`, newest first, found on PATH."""
-    found: dict[tuple[int, int], str] = {}
+    return newest_on_path(r"clang(\+\+)?-(\d+)", lambda match: (int(match.group(2)), 1 if match.group(1) else 0))
+
+
+def newest_on_path(pattern: str, key: Callable[[re.Match[str]], tuple[int, ...]]) -> list[str]:
+    """The programs on PATH whose names match `pattern`, largest `key` (the newest) first; of one key, the first
+    directory's."""
+    found: dict[tuple[int, ...], str] = {}
     for directory in os.environ.get("PATH", "").split(os.pathsep):
         try:
             names = os.listdir(directory)
         except OSError:
             continue
         for name in names:
-            match = re.fullmatch(r"clang(\+\+)?-(\d+)", name)
+            match = re.fullmatch(pattern, name)
             if match:
-                key = (int(match.group(2)), 1 if match.group(1) else 0)
-                found.setdefault(key, os.path.join(directory, name))
-    return [found[key] for key in sorted(found, reverse=True)]
+                found.setdefault(key(match), os.path.join(directory, name))
+    return [found[version] for version in sorted(found, reverse=True)]
 
 
 # ---- flags from a project's compile_commands.json or a repository's configuration
