@@ -50,6 +50,30 @@ _MAX_PENDING = 4096  # pending accesses at a block entry before the kernel is gi
 _KLASS = attrgetter("klass")
 
 
+class _Worklist:
+    """The blocks a forward dataflow still has to visit, lowest number first, each queued once; `pop` gives None
+    when none is left or after 30 visits per block (plus 100), with `exhausted` set."""
+
+    def __init__(self, blocks: int):
+        self.pending = {0}
+        self.visits_left = 30 * blocks + 100
+        self.exhausted = False
+
+    def pop(self) -> int | None:
+        if not self.pending:
+            return None
+        if self.visits_left == 0:
+            self.exhausted = True
+            return None
+        self.visits_left -= 1
+        number = min(self.pending)
+        self.pending.remove(number)
+        return number
+
+    def push(self, number: int) -> None:
+        self.pending.add(number)
+
+
 @dataclass(frozen=True, slots=True)
 class Value:
     """A 32-bit value `base + offsets[phase] + lane * lane_id + wave * wave_id`. `base` is None (a constant)
@@ -545,15 +569,8 @@ class _Values:
         if not blocks:
             return [], []
         ins[0] = entry
-        worklist, queued, visits = [0], {0}, 0
-        while worklist:
-            visits += 1
-            if visits > 30 * len(blocks) + 100:
-                self.given_up = True
-                break
-            number = min(worklist)
-            worklist.remove(number)
-            queued.discard(number)
+        work = _Worklist(len(blocks))
+        while (number := work.pop()) is not None:
             env = dict(ins[number] or {})
             start = starts[number]
             for index in range(start, start + len(blocks[number].instructions)):
@@ -566,9 +583,8 @@ class _Values:
                 joined = self.join(successor, incoming)  # type: ignore[arg-type]
                 if joined != ins[successor]:
                     ins[successor] = joined
-                    if successor not in queued:
-                        queued.add(successor)
-                        worklist.append(successor)
+                    work.push(successor)
+        self.given_up |= work.exhausted
         return [e or {} for e in ins], [e or {} for e in outs]
 
     def _edge_values(self, number: int, env: dict) -> dict:
@@ -761,15 +777,8 @@ class _Pending:
             return {}
         ins: list[dict | None] = [None] * len(blocks)
         ins[0] = {}
-        worklist, queued, visits = [0], {0}, 0
-        while worklist:
-            visits += 1
-            if visits > 30 * len(blocks) + 100:
-                self.given_up = True
-                break
-            number = min(worklist)
-            worklist.remove(number)
-            queued.discard(number)
+        work = _Worklist(len(blocks))
+        while (number := work.pop()) is not None:
             state = dict(ins[number] or {})
             start = starts[number]
             for index in range(start, start + len(blocks[number].instructions)):
@@ -786,9 +795,8 @@ class _Pending:
                     return {}
                 if joined != current:
                     ins[successor] = joined
-                    if successor not in queued:
-                        queued.add(successor)
-                        worklist.append(successor)
+                    work.push(successor)
+        self.given_up |= work.exhausted
         found: dict[int, list[Race]] = {}
         for (_, second), race in sorted(self.races.items()):
             found.setdefault(second, []).append(race)
