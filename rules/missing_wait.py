@@ -106,7 +106,7 @@ from amdgpu_lint.analyses.waitcnt import LDS_DMA_UNPROVEN, LDS_STORE, Need, Wait
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
 from amdgpu_lint.isa.waits import wait_counts, wait_text
-from amdgpu_lint.model.debuglines import llvm_inline_asm
+from amdgpu_lint.model.debuglines import llvm_generated
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.model.targets import Target
 
@@ -141,13 +141,9 @@ def _llvm_chose(context: KernelContext, need: Need, consumer: int) -> bool:
     if need.access not in LDS_DMA_UNPROVEN or need.producer is None:
         return False
     instructions = context.kernel.instructions
-    path = instructions[consumer].where.path
-    source = context.module.sources.get(path)
-    inline_asm = llvm_inline_asm(source) if source is not None else None
-    if inline_asm is None:
-        return False
-    return all(instructions[index].where.path == path and instructions[index].where.line not in inline_asm
-               for index in (need.producer, *_between(need.producer, consumer, len(instructions)), consumer))
+    return llvm_generated(context.module.sources, (instructions[index].where for index in
+                                                   (need.producer, *_between(need.producer, consumer, len(instructions)),
+                                                    consumer)))
 
 
 def _finding(context: KernelContext, target: Target, consumer: int, needs: list[Need],

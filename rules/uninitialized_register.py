@@ -17,8 +17,8 @@ destinations; `v_fma_mixlo/mixhi_f16`), the bytes are tracked, and a read known 
 bytes (store data, MFMA/WMMA A and B sources, true16 and SDWA source halves) of bytes no path
 wrote is reported at the read, with a note at the partial write: only never-written bits, or half
 written, half garbage. Other writes count as writes of the whole register, other reads as reads
-of written bits. In LLVM's output (a kernel with its `.set <kernel>.num_vgpr` resource symbols) a
-register written in part holds an IR value with poison lanes: those reads are not reported.
+of written bits. In LLVM's own code (its listing, outside inline asm: the test missing-wait uses for
+LDS DMA) a register written in part holds an IR value with poison lanes: those reads are not reported.
 
 Such a read is also judged on its first execution: half fresh, half stale is when some of its bytes
 come from a partial write on the way to it, and the others are written on no path that reaches it
@@ -76,6 +76,7 @@ from collections.abc import Iterator
 from amdgpu_lint.analyses.initialized import InitializedAnalysis, Uninitialized
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa.defuse import format_units
+from amdgpu_lint.model.debuglines import llvm_generated
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 
 CODE = "AGL007"
@@ -117,14 +118,19 @@ def bit_ranges(byte_mask: int) -> str:
     return " and ".join(ranges)
 
 
+def _llvm_generated(context: KernelContext, *indices: int) -> bool:
+    instructions = context.kernel.instructions
+    return llvm_generated(context.module.sources, (instructions[index].where for index in indices))
+
+
 def _bytes_never_written(context: KernelContext, result: Uninitialized) -> Iterator[Diagnostic]:
     """Reads of bytes of a register that only narrower writes (d16 loads, fp8 packing, SDWA, true16) reached."""
     instructions = context.kernel.instructions
-    if result.partial and context.module.symbols.get(f"{context.kernel.name}.num_vgpr") is not None:
-        return  # LLVM's output (its resource symbols): a register written in part holds an IR value with poison lanes
     for index, reads in sorted(result.partial.items()):
         instruction = instructions[index]
         for unit, wanted, written, writer in reads:
+            if _llvm_generated(context, index, writer):
+                continue  # a register LLVM wrote in part holds an IR value with poison lanes
             register = format_units((unit,))
             partly = instructions[writer]
             missing, fresh = wanted & ~written, wanted & written
@@ -146,11 +152,11 @@ def _bytes_left_from_an_earlier_trip(context: KernelContext, result: Uninitializ
     """Reads that take some bytes fresh from a partial write and the others only from a write after them, around
     a loop: garbage on the first trip, the previous trip's bytes on the others."""
     instructions = context.kernel.instructions
-    if result.stale and context.module.symbols.get(f"{context.kernel.name}.num_vgpr") is not None:
-        return  # LLVM's output: as for bytes never written
     for index, reads in sorted(result.stale.items()):
         instruction = instructions[index]
         for unit, read, fresh_bytes, fresh_writer, stale_bytes, stale_writer in reads:
+            if _llvm_generated(context, index, fresh_writer, stale_writer):
+                continue  # LLVM's own code: as for bytes never written
             register = format_units((unit,))
             fresh, stale = instructions[fresh_writer], instructions[stale_writer]
             message = (f"{instruction.mnemonic} reads bits {bit_ranges(read)} of {register} half fresh, half "

@@ -8,7 +8,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .ir import SourceFile
+from .ir import Provenance, SourceFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
@@ -93,3 +97,13 @@ def llvm_inline_asm(source: SourceFile) -> frozenset[int] | None:
     if start is not None:  # an unterminated region runs to the end
         lines.update(range(start + 1, source.line_count + 1))
     return frozenset(lines)
+
+
+def llvm_generated(sources: Mapping[str, SourceFile], places: Iterable[Provenance]) -> bool:
+    """Whether every place is a line of an LLVM listing outside its inline asm: code LLVM generated itself."""
+    for place in places:
+        source = sources.get(place.path)
+        inline_asm = llvm_inline_asm(source) if source is not None else None
+        if inline_asm is None or place.line in inline_asm:
+            return False
+    return True
