@@ -1,5 +1,5 @@
 """The whole launch's predicted time (perfmodel/predict.py) on a device's memory system (perfmodel/memory.py):
-probe kernels whose answer follows from first principles (a streaming loop at the device's DRAM bandwidth, an MFMA
+probe kernels whose answer follows from first principles (a streaming loop at the device's sustained DRAM bandwidth, an MFMA
 loop at its pass count, a VALU loop at its issue rate), rounds of work-groups with their tail, the steady-state
 extrapolation against simulating every trip, and a development set of published measurements (not fitted)."""
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.manager import AnalysisManager
+from amdgpu_lint.analyses.perfmodel.machine import sustained_dram
 from amdgpu_lint.analyses.perfmodel.memory import hit_rate, memory_system
 from amdgpu_lint.analyses.perfmodel.predict import STEADY, STEP, predict, steady_simulation
 from amdgpu_lint.analyses.perfmodel.simulator import simulate
@@ -87,7 +88,26 @@ def test_the_hit_rate_model():
     mi300x = find_device("MI300X")
     memory = memory_system(mi300x, 304, 4000, 1000, 320)
     assert memory.latency == round(0.75 * 288 + 0.25 * 880)
-    assert memory.bytes_per_cycle == pytest.approx(mi300x.bytes_per_cycle / 304)
+    # the sustained rate (BabelStream's 4177 GB/s), not the 5.3 TB/s peak, shared by the 304 CUs
+    assert memory.bytes_per_cycle == pytest.approx(4177.285e9 / 2100e6 / 304)
+    assert memory.dram_measured and memory.to_json()["dram_rate"] == "sustained (measured)"
+
+
+def test_sustained_dram_facts():
+    """Every measured streaming rate belongs to a known product, carries its source and lies below the product's
+    spec peak (70-80% of it: what DRAM refresh, page misses and the fabric leave); a product without one (the
+    RDNA cards, MI355X) keeps its spec peak and says so."""
+    measured = [name for name in ("MI100", "MI210", "MI250", "MI250X", "MI300A", "MI300X", "MI325X", "MI355X",
+                                  "RX 7900 XTX", "RX 9070 XT") if sustained_dram(name)]
+    assert measured == ["MI100", "MI210", "MI250", "MI250X", "MI300A", "MI300X"]
+    for name in measured:
+        device, rate = find_device(name), sustained_dram(name)
+        assert device is not None and "BabelStream" in rate.source
+        assert 0.6 * device.memory_gbs < rate.gbs < 0.85 * device.memory_gbs, name
+    xtx = find_device("RX 7900 XTX")
+    memory = memory_system(xtx, 96, 1000, None, 320)
+    assert not memory.dram_measured and memory.dram_gbs == 960 and memory.to_json()["dram_rate"] == "spec peak"
+    assert memory.bytes_per_cycle == pytest.approx(xtx.bytes_per_cycle / 96)
 
 
 # ---------------------------------------------------------------- probes with first-principles answers
@@ -96,15 +116,16 @@ def test_the_hit_rate_model():
 def test_a_streaming_loop_runs_at_the_devices_bandwidth(snippet, device):
     """Every CU full (128 VGPRs: 4 waves per SIMD, 4 work-groups of 4 waves), two rounds, each wave streaming 1024
     trips x 4 KiB: the launch moves 2 x CUs x 4 x 4 x 4 MiB, and no reuse means all of it comes from DRAM. The time
-    is bytes / bandwidth, plus per round the time for the first loads to come back and the last wave to finish (one
-    DRAM latency, ~900 cycles, and a trip) against ~8 million cycles of streaming: within 0.5%, and never faster
+    is bytes / the device's sustained bandwidth (its published streaming rate, machines.json), plus per round the
+    time for the first loads to come back and the last wave to finish (one DRAM latency, ~900 cycles, and a trip)
+    against ~8 million cycles of streaming: within 0.5%, and never faster
     than the bandwidth by more than the steady-state tolerance (0.25%: a DRAM-bound loop is steady only on
     average, predict.STEADY)."""
     found = find_device(device)
     grid = 2 * found.compute_units * 4
     _, prediction = launch(snippet, stream(device), device, grid)
     requested = grid * 4 * 1024 * 4 * 1024
-    ideal_ms = requested / (found.memory_gbs * 1e9) * 1e3
+    ideal_ms = requested / (sustained_dram(device).gbs * 1e9) * 1e3
     assert prediction.slots == found.compute_units * 4 and [r.count for r in prediction.rounds] == [2]
     assert ideal_ms * (1 - STEADY) <= prediction.milliseconds < ideal_ms * 1.005
     assert prediction.bound == "memory bandwidth" and prediction.bounds["memory bandwidth"] > 0.99
@@ -193,6 +214,7 @@ def test_the_report_gives_the_launch_time(snippet, capsys):
     assert simulation["predicted_ms"] == simulation["launch"]["predicted_ms"] > 0
     assert simulation["launch"]["bound"] == "memory bandwidth" and simulation["waves"] == 16
     assert simulation["memory"]["device"] == "MI300X" and "DRAM" in simulation["utilization"]
+    assert simulation["memory"]["dram_gbs"] == 4177.285 and simulation["memory"]["dram_rate"] == "sustained (measured)"
     assert simulation["extrapolated"]["trips_per_entry"] == 1024 and simulation["extrapolated"]["steady"]
     assert simulation["path"]["trips"] == {".Lloop": 1024}
     assert main(flags) == 0
@@ -200,6 +222,7 @@ def test_the_report_gives_the_launch_time(snippet, capsys):
     assert "  launch time:   " in text and "ms predicted on MI300X at 2100 MHz: 2432 work-groups, 1216 at once: " \
         "2 full round(s)" in text and "bound by memory bandwidth" in text
     assert "    memory: L2 hit rate 0%" in text and "    steady state: the loop at line" in text
+    assert "(304 CUs share MI300X's 4177.28 GB/s, sustained (measured))" in text
     output = snippet.directory / "report.html"
     assert main([*flags, "--format", "html", "--output", str(output)]) == 0
     assert "<b>Launch time</b>:" in output.read_text()
@@ -260,7 +283,7 @@ def test_a_4096_trip_gemm_launch_simulates_few_trips(snippet):
 # ---------------------------------------------------------------- development set: published measurements
 
 #: (device, measured DRAM read bandwidth in GB/s, source). Each is a read-streaming micro-benchmark on real
-#: hardware; they are compared, never fitted: the model uses the product's peak bandwidth.
+#: hardware; they are compared, never fitted: the model uses the product's sustained rate from another source.
 MEASURED = [
     ("MI300X", 3689.67 * 1.073741824, ("mt4g sample results, caps-tum/mt4g sample_results/AMD Instinct MI300X VF/"
                                        "README.md: main readBandwidth 3689.67 GiB/s (an SR-IOV VF at 2100 MHz)")),
@@ -271,16 +294,19 @@ MEASURED = [
 
 @pytest.mark.parametrize(("device", "measured_gbs", "source"), MEASURED)
 def test_development_set_streaming_read(snippet, device, measured_gbs, source):
-    """The streaming probe's predicted bandwidth against a measured one: the model streams at the product's peak
-    (5.3 TB/s, 1.64 TB/s) where these measurements reach 71-75% of it, so it predicts 1.3-1.4x faster. The test
-    pins that gap (prediction faster than measured, by less than 1.5x) so a change to the model that moves it
-    shows; the gap itself is the DRAM efficiency the model leaves out (refresh, page misses, fabric)."""
+    """The streaming probe's predicted bandwidth against a measured one. The model streams at the product's
+    sustained rate from a different measurement (AMD's BabelStream acceptance minima: MI300X 4177 GB/s, MI210 1230
+    GB/s; machines.json), never from these: it predicts the mt4g reads 1.055x faster on both (before the sustained
+    rates, at the spec peak, 1.33x and 1.41x). The test holds the issue's bar (within 1.4x) and pins today's gap
+    (prediction faster, by less than 1.1x) so a change to the model that moves it shows; what is left is the
+    difference between a read-only stream and BabelStream's best kernel."""
     found = find_device(device)
     grid = 2 * found.compute_units * 4
     _, prediction = launch(snippet, stream(device), device, grid)
     requested = grid * 4 * 1024 * 4 * 1024
     measured_ms = requested / (measured_gbs * 1e9) * 1e3
-    assert prediction.milliseconds < measured_ms < 1.5 * prediction.milliseconds, source
+    assert prediction.milliseconds < measured_ms < 1.1 * prediction.milliseconds < 1.4 * prediction.milliseconds, \
+        source
 
 
 def test_the_working_set_option(snippet, capsys):

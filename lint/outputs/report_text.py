@@ -183,7 +183,8 @@ def model_lines(simulation: dict[str, Any]) -> list[str]:
         lines.append(f"memory: L2 hit rate {memory['l2_hit_rate']:.0%} (working set {memory['working_set_bytes']} of "
                      f"{memory['requested_bytes']} bytes requested, L2 {memory['l2_bytes']}), load latency "
                      f"{memory['load_latency']} cycles, DRAM {memory['dram_bytes_per_cycle_per_cu']} bytes/cycle per CU "
-                     f"({memory['busy_cus']} CUs share {memory['device']})")
+                     f"({memory['busy_cus']} CUs share {memory['device']}'s {memory['dram_gbs']:g} GB/s, "
+                     f"{memory['dram_rate']})")
     if "extrapolated" in simulation:
         steady = simulation["extrapolated"]
         lines.append(f"steady state: the loop at line {steady['line']} ({steady['loop']}) simulated for "

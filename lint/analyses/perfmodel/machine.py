@@ -1,5 +1,6 @@
 """The machine the performance model runs on, per generation (machines.json): SIMD width, SIMDs per CU
-and per WGP, how often a SIMD may issue, how a wave64 passes through a SIMD32."""
+and per WGP, how often a SIMD may issue, how a wave64 passes through a SIMD32; and per product the DRAM bandwidth a
+streaming kernel sustains, where a measurement was published."""
 
 from __future__ import annotations
 
@@ -61,9 +62,22 @@ class Machine:
         return self.memory_pipes_per_cu * self.cus(cumode)
 
 
+@dataclass(frozen=True, slots=True)
+class SustainedDram:
+    """The DRAM bandwidth a streaming kernel reaches on one product (a published measurement), with its source."""
+
+    gbs: float  # 10^9 bytes per second
+    source: str
+
+
+@cache
+def _document() -> dict:
+    return json.loads((Path(__file__).parent / "machines.json").read_text())
+
+
 @cache
 def _machines() -> dict[str, Machine]:
-    document = json.loads((Path(__file__).parent / "machines.json").read_text())
+    document = _document()
     return {name: Machine(name, **{key: value for key, value in fields.items()
                                    if key not in ("targets", "source", "wmma_source", "issue_source")})
             for name, fields in document["generations"].items()}
@@ -72,3 +86,10 @@ def _machines() -> dict[str, Machine]:
 def machine_for(target: Target) -> Machine:
     """The machine of the target's generation: RDNA (gfx10+) or GCN/CDNA."""
     return _machines()["rdna" if target.major >= 10 else "gcn"]
+
+
+def sustained_dram(device: str) -> SustainedDram | None:
+    """The measured streaming bandwidth of the product named `device` (machines.json "sustained_dram"); None where
+    no measurement was found and the spec peak stands."""
+    found = _document()["sustained_dram"]["devices"].get(device)
+    return SustainedDram(float(found["gbs"]), found["source"]) if found else None
