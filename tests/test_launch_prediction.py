@@ -11,10 +11,13 @@ import pytest
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.manager import AnalysisManager
 from amdgpu_lint.analyses.perfmodel.machine import sustained_dram
+from amdgpu_lint.analyses.perfmodel.mainloop import main_loop_cost
 from amdgpu_lint.analyses.perfmodel.memory import hit_rate, memory_system
 from amdgpu_lint.analyses.perfmodel.predict import STEADY, STEP, predict, steady_simulation
-from amdgpu_lint.analyses.perfmodel.simulator import simulate
+from amdgpu_lint.analyses.perfmodel.simulator import simulate, trace
 from amdgpu_lint.cli import main
+from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.source import read_source
 from amdgpu_lint.model.devices import DEVICES, Launch, find_device
 
 GEMM = Path(__file__).parent.parent / "fixtures" / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"
@@ -321,3 +324,96 @@ def test_the_working_set_option(snippet, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([*flags, "--working-set", "lots"])
     assert exit_.value.code == 2 and "expected a byte count such as 64M" in capsys.readouterr().err
+
+
+def test_a_tail_as_deep_as_a_full_round_is_still_a_tail(snippet):
+    """1216 work-groups at once on the MI300X (4 per CU); 2216 of them are one full round and a tail of 1000, which
+    puts 4 on most CUs like a full round: the report still counts 1 full round and a tail of 1000 (it said 2 and
+    -216), and that tail is simulated once with the full round, not again."""
+    _, prediction = launch(snippet, stream("MI300X"), "MI300X", 2216, trips=16)
+    document = prediction.to_json()
+    assert (document["workgroups_at_once"], document["full_rounds"], document["tail_workgroups"]) == (1216, 1, 1000)
+    full, tail = prediction.rounds
+    assert (tail.workgroups_per_unit, tail.busy_units) == (4, 304) and tail.simulation is full.simulation
+    assert prediction.cycles == 2 * full.simulation.cycles
+
+
+# ---------------------------------------------------------------- the Tensile-style DGEMM fixture
+
+DGEMM = Path(__file__).parent.parent / "fixtures" / "handwritten" / "tensile_dgemm_gfx90a.s"
+DGEMM_LOOP = "label_LoopBeginL"
+
+
+def dgemm_for(cpu: str, directory: Path) -> Path:
+    """The fixture built for `cpu` (gfx942 accepts its gfx90a MFMA spelling), next to the header it includes."""
+    common = DGEMM.parent / "tensile_common.inc"
+    (directory / common.name).write_text(common.read_text())
+    path = directory / f"tensile_dgemm_{cpu}.s"
+    path.write_text(DGEMM.read_text().replace('"amdgcn-amd-amdhsa--gfx90a"', f'"amdgcn-amd-amdhsa--{cpu}"'))
+    return path
+
+
+@pytest.mark.parametrize("cpu", ["gfx90a", "gfx942"])
+def test_the_dgemm_fixture_assembles_and_lints_clean(tmp_path, capsys, cpu):
+    """LLVM 22 assembles it for both targets without a diagnostic, and `check` finds nothing on it."""
+    import shutil
+    import subprocess
+
+    path = dgemm_for(cpu, tmp_path)
+    assert main(["check", "--no-config", str(path)]) == 0, capsys.readouterr().out
+    if shutil.which("llvm-mc-22") is None:
+        pytest.skip("llvm-mc-22 is not installed (Debian's llvm-22)")
+    run = subprocess.run(["llvm-mc-22", "-triple", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-filetype=obj", "-I",
+                          str(tmp_path), str(path), "-o", str(tmp_path / "k.o")], capture_output=True, text=True,
+                         check=False)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+
+
+@pytest.mark.parametrize("cpu", ["gfx90a", "gfx942"])
+def test_the_dgemm_main_loop_is_mfma_bound(tmp_path, capsys, cpu):
+    """`report --simulate` on the DGEMM: 2 work-groups of 4 waves on one CU (204 VGPRs+AGPRs and 32 KiB of LDS each
+    allow 2), each wave 32 v_mfma_f64_16x16x4f64 a trip (32 cycles each on gfx90a and gfx942: 2 waves x 1024 cycles
+    on each SIMD's matrix pipe) against 4 KiB of buffer loads (the CU's request rate: 8 waves x 4 x 32 = 1024
+    cycles): MFMA-bound, its main loop's largest cost the MFMA pipe's 2048 cycles a trip, and the trip within
+    2048-2731 cycles (75-100% of the pipe; the rest is the barrier the two work-groups' LDS stores wait at: 2584
+    today)."""
+    path = dgemm_for(cpu, tmp_path)
+    assert main(["report", "--no-config", "--simulate", "--format", "json", "--wg-size", "256", "--trip-count",
+                 f"{DGEMM_LOOP}=64", str(path)]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["kernels"]
+    simulation = report["simulation"]
+    assert simulation["waves"] == 8 and simulation["path"]["trips"] == {DGEMM_LOOP: 64}
+    assert simulation["bottleneck"].startswith("MFMA-bound"), simulation["bottleneck"]
+    module = build_module(read_source(path), BuildOptions(wg_size=(256, 256)))
+    cost = main_loop_cost(module, module.kernels[0], 8)
+    assert cost is not None and cost.label == DGEMM_LOOP
+    assert 2048 <= cost.cycles_per_trip <= 2048 / 0.75
+    assert max(cost.bounds, key=cost.bounds.get) == "MFMA pipe" and cost.bounds["MFMA pipe"] == 2048, cost.bounds
+
+
+def test_the_dgemm_launch_from_its_arguments(tmp_path, capsys):
+    """The whole launch on the MI210 with K given as a kernel argument: the loop runs K / 8 - 1 = 127 trips (the last
+    tile is Tensile's NoLoadLoop), derived from `k`; with its tiles re-read from the L2 (a 4 MiB working set) the
+    launch is MFMA-bound; 64 x 64 work-groups at 208 at once are 19 full rounds and a tail of 144."""
+    path = dgemm_for("gfx90a", tmp_path)
+    assert main(["report", "--no-config", "--simulate", "--format", "json", "--wg-size", "256", "--grid", "64,64",
+                 "--device", "MI210", "--kernarg", "k=1024", "--working-set", "4M", str(path)]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["kernels"]
+    simulation = report["simulation"]
+    (loop,) = simulation["path"]["loops"]
+    assert (loop["label"], loop["trips"], loop["from_kernargs"]) == (DGEMM_LOOP, 127, True)
+    launch_ = simulation["launch"]
+    assert launch_["bound"] == "MFMA" and (launch_["full_rounds"], launch_["tail_workgroups"]) == (19, 144)
+
+
+def test_a_loop_the_arguments_decide_is_counted_past_the_path_cap(snippet):
+    """K = 32768 gives 4095 trips of ~72 instructions, past the path's 200,000-instruction cap: the path stops at
+    the cap (and says so), but the trips are counted to the loop's end, so a launch extends the right number (the
+    count stopped at the cap, 2777, before)."""
+    module = snippet.build(DGEMM.read_text().replace('.include "tensile_common.inc"',
+                                                     (DGEMM.parent / "tensile_common.inc").read_text()))
+    manager = AnalysisManager(module, module.kernels[0])
+    path = trace(manager, {}, {}, {"k": 32768})
+    (loop,) = path.loops
+    assert (loop.trips, loop.from_kernargs, path.truncated) == (4095, True, True)
+    assert len(path.indices) < 201_000

@@ -80,7 +80,7 @@ class Prediction:
         return max(BOUNDS, key=lambda name: (self.bounds[name], -BOUNDS.index(name)))
 
     def to_json(self) -> dict:
-        full = sum(r.count for r in self.rounds if r.workgroups_per_unit * r.busy_units == self.slots)
+        full = self.workgroups // self.slots  # a tail that fills every unit as deep as a full round is still a tail
         return {"predicted_ms": round(self.milliseconds, 6), "device": self.device, "clock_mhz": self.clock_mhz,
                 "cycles": self.cycles, "workgroups": self.workgroups, "workgroups_at_once": self.slots,
                 "full_rounds": full, "tail_workgroups": self.workgroups - full * self.slots,
@@ -237,13 +237,16 @@ def predict(module: Module, kernel: Kernel, launch: Launch, device: Device, *, t
     if tail:
         shapes.append((math.ceil(tail / units), min(tail, units), 1))
     rounds: list[Round] = []
+    simulated: dict[tuple[int, int], Simulation] = {}  # a tail as deep and wide as a full round runs as one
     for per_unit, busy, count in shapes:
-        memory = memory_system(device, busy * cus, requested, working_set, fallback_latency)
-        simulation = steady_simulation(module, kernel, per_unit * group_waves, trip_counts=trip_counts, taken=taken,
-                                       kernargs=kernargs, group_waves=group_waves, memory=memory, main=main)
-        if simulation is None:
-            return None
-        rounds.append(Round(per_unit, busy, count, simulation))
+        if (per_unit, busy) not in simulated:
+            memory = memory_system(device, busy * cus, requested, working_set, fallback_latency)
+            found = steady_simulation(module, kernel, per_unit * group_waves, trip_counts=trip_counts, taken=taken,
+                                      kernargs=kernargs, group_waves=group_waves, memory=memory, main=main)
+            if found is None:
+                return None
+            simulated[per_unit, busy] = found
+        rounds.append(Round(per_unit, busy, count, simulated[per_unit, busy]))
     cycles = sum(r.count * r.simulation.cycles for r in rounds)
     bounds = {name: sum(r.count * r.simulation.cycles * _shares(r.simulation)[name] for r in rounds) / max(1, cycles)
               for name in BOUNDS}

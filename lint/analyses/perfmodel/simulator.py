@@ -53,6 +53,8 @@ from .scalars import kernel_arguments
 
 DEFAULT_TRIP_COUNT = 8
 MAX_TRACE = 200_000
+#: instructions walked past MAX_TRACE, off the path, only to count the trips of a loop the kernel arguments decide
+MAX_COUNTED = 5_000_000
 MAX_CYCLES = 20_000_000
 DRAM_BACKLOG = 4  # L2 misses a CU may have queued for its share of DRAM bandwidth before another waits to issue
 STUCK_CYCLES = 200_000  # no instruction issued for this long: stop (a wait that nothing satisfies)
@@ -251,7 +253,11 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
     followed = 0
     previous: tuple[int, ...] = ()
     block: int | None = 0
-    while block is not None and len(path) < MAX_TRACE and cfg.blocks:
+    counted = 0  # instructions walked past the cap, off the path
+    while block is not None and cfg.blocks:
+        if len(path) >= MAX_TRACE and not (counted < MAX_COUNTED and any(runs[header].from_kernargs
+                                                                         for header in inside[block])):
+            break  # the cap; only a loop the arguments decide is walked on, to count its trips
         for header in inside[block]:
             if header not in previous:  # entered from outside the loop: a new entry, its trips counted afresh
                 iterations[header] = 1
@@ -261,7 +267,10 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
         previous = inside[block]
         entered.add(block)
         current = cfg.blocks[block]
-        path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
+        if len(path) < MAX_TRACE:
+            path.extend(range(cfg.starts[block], cfg.starts[block] + len(current.instructions)))
+        else:
+            counted += len(current.instructions)
         if scalars is not None:
             for index in range(cfg.starts[block], cfg.starts[block] + len(current.instructions)):
                 scalars.run(kernel.instructions[index], defs[index])
@@ -324,7 +333,7 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
     result = _described(kernel, cfg, path, entered, headers, followed)
     result.loops = list(runs.values())
     result.trips = {run.label: run.trips for run in result.loops if run.trips}
-    result.truncated = block is not None and len(path) >= MAX_TRACE
+    result.truncated = counted > 0 or (block is not None and len(path) >= MAX_TRACE)
     result.unknown = problems + [f"--trip-count {label}: no loop branches back to {label}" for label in trip_counts
                                  if label not in by_label]
     branches = [b.terminator for b in cfg.blocks
