@@ -19,7 +19,8 @@ conditional branch, back-edges too, by its label or its line: T/N at each arriva
 branch (`s_getpc_b64`, a PC-relative label offset added, `s_setpc_b64`) goes to its label when that is in the
 kernel. The result says which path ran: blocks and lines, each loop's entries and trips, instructions by class,
 the loops and MFMAs it left out and any cap it reached. With `kernargs` (scalars.py) a branch on an SCC that the
-kernel's scalar code computes from the arguments given goes the way the kernel would.
+kernel's scalar code computes from the arguments given goes the way the kernel would; past the path's cap such a
+loop is walked on, off the path, only to count its trips (MAX_COUNTED).
 
 Assumptions (as in the Scrutinizer): without a device's memory system no cache misses (one latency per access
 type, the middle of the table's range; with one, memory.py's L2 hit rate and DRAM share); coherent control flow (no divergence); no bank conflicts beyond the table;
