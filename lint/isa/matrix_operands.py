@@ -1,0 +1,214 @@
+"""What llvm-mc 22 refuses of matrix and register-tuple operands, from its own answers.
+
+tables/matrix_operands.jsonl (written by scripts/gen_matrix_operands.py, which probes llvm-mc 22 with instances its
+disassembler prints) holds, per probed configuration (a processor of each instruction set, in each wave size and
+true16 mode that matters):
+
+- `matrix`: for MFMA, SMFMAC, WMMA, SWMMAC and `v_accvgpr_*`, the combinations of VGPRs and AGPRs llvm-mc refuses
+  over the register operands, the values of `cbsz`, `abid`, `blgp`, `index_key`, the bits of `neg_lo`, `neg_hi`
+  and `op_sel`, `clamp`, and the kinds of source (inline constant, literal, SGPR, special register) it refuses;
+- `aliases`: the names the tables give a matrix instruction that llvm-mc prints by another;
+- `alignment`: the VGPR/AGPR tuples of 64 bits or more that must start on an even register (gfx90a and later CDNA,
+  gfx1250);
+- `agprs`: the VGPR operands, alone or in pairs, that may not be AGPRs (memory data on gfx908, ...);
+- `low_vgprs`: the operands of gfx11/gfx12 `_e32` and `_dpp` forms that reach only v0-v127.
+
+A finding needs every configuration the kernel may run in to refuse the instruction; a configuration, instruction
+or operand count the probes did not see is quiet.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from ..model.nodes import Abs, ListExpr, Node, Num, Reg, SpecialReg, UnOp
+from .mnemonics import operand_kind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..model.ir import Instruction
+    from . import InstructionSet
+
+_TABLE = Path(__file__).parent / "tables" / "matrix_operands.jsonl"
+#: processor (prefix) -> the processor probed for its instruction set
+_PROBED = (("gfx908", "gfx908"), ("gfx90a", "gfx90a"), ("gfx942", "gfx942"), ("gfx9-4-generic", "gfx942"),
+           ("gfx950", "gfx950"), ("gfx11", "gfx1100"), ("gfx120", "gfx1200"), ("gfx12-generic", "gfx1200"),
+           ("gfx125", "gfx1250"))
+_VALUES = ("cbsz", "abid", "blgp", "index_key")
+#: a matrix instruction whose register widths are not the configuration's (another wave size's)
+_MISFIT = "operand widths of another configuration"
+_BITS = ("neg_lo", "neg_hi", "op_sel")
+
+
+def _probed(configuration: str) -> tuple[str, str, str] | None:
+    """(the probed configuration, it without its true16 mode, the probed processor) for a configuration of
+    tables/mnemonics.json, or None where no processor of its instruction set was probed."""
+    processor, *features = configuration.split(":")
+    probed = next((found for prefix, found in _PROBED if processor.startswith(prefix)), None)
+    if probed is None:
+        return None
+    full = ":".join((probed, *features))
+    return full, ":".join((probed, *(part for part in features if "true16" not in part))), probed
+
+
+def _source_kind(node: Node) -> str | None:
+    """The probe kind of a source: `int`, `neg`, `float` (inline constants), `literal`, `s`, a special register's
+    name; None for anything else."""
+    kind = operand_kind(node)
+    if kind == "iconst":
+        if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
+            value = -node.operand.value
+        elif isinstance(node, Num):
+            value = node.value
+        else:
+            return None
+        return "float" if isinstance(value, float) else "neg" if value < 0 else "int"
+    if kind == "literal":
+        return "literal"
+    if isinstance(node, Reg) and node.kind == "s" and node.half is None:
+        return "s"
+    if isinstance(node, SpecialReg):
+        return node.name.removeprefix("src_")
+    return None
+
+
+class MatrixOperands:
+    """The table: a line per mnemonic, decoded when first looked up."""
+
+    def __init__(self, text: str):
+        header, *lines = text.splitlines()
+        facts = json.loads(header)
+        self._messages: list[str] = facts["messages"]
+        self._configurations = {name: index for index, name in enumerate(facts["configurations"])}
+        self._aliases: dict[str, dict[str, str]] = facts["aliases"]
+        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
+        self._rows: dict[str, dict[str, list]] = {}
+
+    def _facts(self, section: str, names: tuple[str | None, ...], configuration: str) -> dict | None:
+        """The facts of the first of `names` the section has on the configuration, or None."""
+        column = self._configurations.get(configuration)
+        if column is None:
+            return None
+        for name in names:
+            if name is None or name not in self._lines:
+                continue
+            row = self._rows.get(name)
+            if row is None:
+                row = self._rows[name] = json.loads(self._lines[name])[1]
+            for facts, columns in row.get(section, ()):
+                if column in columns:
+                    return facts
+        return None
+
+    def refusal(self, instruction: Instruction, configurations: list[str], instructions: InstructionSet) -> str | None:
+        """llvm-mc's message refusing the instruction's operands on every one of the configurations, or None.
+        `instructions`: the target's, for the other spellings it accepts (`v_accvgpr_write`)."""
+        if instruction.pair is not None or not configurations:
+            return None
+        found = set()
+        printed = instructions.printed_names().get(instruction.mnemonic)
+        for configuration in configurations:
+            message = self._refusal_on(instruction, configuration, printed)
+            if message is None:
+                return None
+            if message is not _MISFIT:  # the widths are another wave size's: llvm-mc refuses them here
+                found.add(message)
+        return min(found) if found else None
+
+    def _refusal_on(self, instruction: Instruction, configuration: str, printed: str | None) -> str | None:
+        probed = _probed(configuration)
+        if probed is None:
+            return None
+        full, any_true16, processor = probed
+        mnemonic, operands = instruction.mnemonic, instruction.operands
+        key = full if full in self._configurations else any_true16
+        names = (mnemonic, printed, self._aliases.get(key, {}).get(mnemonic))
+        facts = self._facts("matrix", names, key)
+        index = None
+        if facts is not None and len(operands) == facts["count"]:
+            if any(isinstance(node, Reg) and width and node.count != width
+                   for node, width in zip(operands, facts["widths"], strict=True)):
+                return _MISFIT
+            index = _matrix_refusal(facts, operands, instruction.modifiers)
+        facts = self._facts("alignment", names, processor)
+        if index is None and facts is not None and len(operands) == facts["count"]:
+            index = _tuple_refusal(facts, operands, lambda node: node.kind in ("v", "a") and node.count >= 2
+                                   and node.index % 2 == 1)
+        facts = self._facts("agprs", names, processor)
+        if index is None and facts is not None and len(operands) == facts["count"]:
+            index = _agpr_refusal(facts, operands)
+        wave32 = ":".join(part for part in full.split(":") if "wavefrontsize" not in part)
+        facts = self._facts("low_vgprs", (mnemonic,), wave32)
+        if index is None and facts is not None and len(operands) == facts["count"]:
+            index = _tuple_refusal(facts, operands, lambda node: node.kind == "v" and node.count == 1
+                                   and node.index >= 128)
+        return None if index is None else self._messages[index]
+
+
+def _matrix_refusal(facts: dict, operands: tuple[Node, ...], modifiers) -> int | None:
+    """The message index refusing a matrix instruction's register files, modifiers or sources, or None."""
+    files = []
+    for slot in facts["slots"]:
+        node = operands[slot]
+        if not isinstance(node, Reg) or node.kind not in ("v", "a") or node.half is not None:
+            break
+        files.append(node.kind)
+    else:
+        refused = facts["files"].get("".join(files))
+        if refused is not None:
+            return refused
+    probes: dict[str, int] = facts["probes"]
+    for name, value in modifiers:
+        if name == "clamp":
+            keys = ["clamp"]
+        elif name in _VALUES and isinstance(value, Num) and isinstance(value.value, int) and value.value >= 0:
+            keys = [_value_key(probes, name, value.value)]
+        elif name in _BITS and isinstance(value, ListExpr) and len(value.items) == 3:
+            keys = [f"{name}:[{','.join('1' if bit == position else '0' for bit in range(3))}]"
+                    for position, item in enumerate(value.items) if isinstance(item, Num) and item.value == 1]
+        else:
+            continue
+        for key in keys:
+            refused = probes.get(key, -1)
+            if refused >= 0:
+                return refused
+    for slot, node in enumerate(operands[1:], 1):
+        kind = _source_kind(node)
+        if kind is not None:
+            refused = probes.get(f"{slot}:{kind}", -1)
+            if refused >= 0:
+                return refused
+    return None
+
+
+def _value_key(probes: dict[str, int], name: str, value: int) -> str:
+    """The probe that answers `name:value`: its own, or past the largest value probed, that one's."""
+    key = f"{name}:{value}"
+    if key in probes:
+        return key
+    largest = max((int(probe.split(":")[1]) for probe in probes if probe.startswith(name + ":")), default=None)
+    return f"{name}:{largest}" if largest is not None and value > largest else key
+
+
+def _tuple_refusal(facts: dict, operands: tuple[Node, ...], refused: Callable[[Reg], bool]) -> int | None:
+    """The message index of the first operand position the facts name whose register `refused` says is refused."""
+    for slot, index in facts["slots"].items():
+        node = operands[int(slot)]
+        node = node.operand if isinstance(node, (Abs, UnOp)) else node
+        if isinstance(node, Reg) and refused(node):
+            return index
+    return None
+
+
+def _agpr_refusal(facts: dict, operands: tuple[Node, ...]) -> int | None:
+    slots = ",".join(str(slot) for slot, node in enumerate(operands) if isinstance(node, Reg) and node.kind == "a")
+    return facts["refused"].get(slots) if slots else None
+
+
+@cache
+def matrix_operands() -> MatrixOperands:
+    return MatrixOperands(_TABLE.read_text())
