@@ -11,7 +11,7 @@ gen_mnemonic_verdicts.py; global and scratch forms made from the flat ones), llv
 - every instruction on gfx908 and later CDNA and on gfx1250: each VGPR or AGPR tuple of 64 bits or more moved to an
   odd first register (`alignment`);
 - every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes: each 32-bit-or-less VGPR operand
-  moved to v130 (`low_vgprs`: the operands that reach only v0-v127);
+  moved to v130 (`low_vgprs`: the operands that reach only v0-v127, and which of them were written as halves);
 - every instruction of gfx11 and gfx12: the width of each VGPR operand in wave32 and in wave64 (tables/wave_widths.json, where
   they differ); instructions the sweep does not print are written from the instruction-syntax tables.
 
@@ -324,7 +324,10 @@ def low_vgpr_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
     facts: dict[str, dict] = {}
     for (name, slot), answer in zip(owners, prober.run(lines), strict=True):
         if answer >= 0:
-            facts.setdefault(name, {"count": len(candidates[name]) - 1, "slots": {}})["slots"][str(slot)] = answer
+            found = facts.setdefault(name, {"count": len(candidates[name]) - 1, "slots": {}, "halves": []})
+            found["slots"][str(slot)] = answer
+            if (register(candidates[name][slot]) or ("", 0, 1, ""))[3]:
+                found["halves"].append(slot)  # probed as a true16 half (`v130.l`)
     return facts
 
 

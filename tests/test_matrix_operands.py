@@ -66,10 +66,11 @@ CASES = [
     ("gfx90a", "global_load_dword a1, v[2:3], off", None),
     ("gfx90a", "global_load_dword v1, a[2:3], off", "invalid operand for instruction"),
     # 16-bit e32 and DPP forms reach v0-v127 only (true16 and fake16)
-    ("gfx1100", "v_add_f16_e32 v128.l, v1.l, v2.l", "invalid operand for instruction"),
-    ("gfx1100", "v_add_f16 v128.l, v1.l, v2.l", None),
+    ("gfx1100:real-true16+", "v_add_f16_e32 v128.l, v1.l, v2.l", "invalid operand for instruction"),
+    ("gfx1100:real-true16+", "v_add_f16 v128.l, v1.l, v2.l", None),
     ("gfx1100:real-true16-", "v_add_f16_e32 v130, v1, v2", "operands are not valid for this GPU or mode"),
-    ("gfx1200", "v_add_f16_e32 v1, v1, v200", "operands are not valid for this GPU or mode"),
+    ("gfx1200:real-true16-", "v_add_f16_e32 v1, v1, v200", "operands are not valid for this GPU or mode"),
+    ("gfx1200:real-true16+", "v_add_f16_e32 v1.l, v1.l, v200.h", "invalid operand for instruction"),
     ("gfx1200", "v_add_f32_e32 v1, v1, v200", None),
     # wave64 halves global_load_tr's data
     ("gfx1200:wavefrontsize64+", "global_load_tr_b128 v[1:2], v0, s[0:1] offset:64", None),

@@ -136,7 +136,7 @@ class MatrixOperands:
             index = _matrix_refusal(facts, operands, instruction.modifiers)
         facts = self._facts("alignment", names, processor)
         if index is None and facts is not None and len(operands) == facts["count"]:
-            index = _tuple_refusal(facts, operands, lambda node: node.kind in ("v", "a") and node.count >= 2
+            index = _tuple_refusal(facts, operands, lambda _, node: node.kind in ("v", "a") and node.count >= 2
                                    and node.index % 2 == 1)
         facts = self._facts("agprs", names, processor)
         if index is None and facts is not None and len(operands) == facts["count"]:
@@ -144,8 +144,9 @@ class MatrixOperands:
         wave32 = ":".join(part for part in full.split(":") if "wavefrontsize" not in part)
         facts = self._facts("low_vgprs", (mnemonic,), wave32)
         if index is None and facts is not None and len(operands) == facts["count"]:
-            index = _tuple_refusal(facts, operands, lambda node: node.kind == "v" and node.count == 1
-                                   and node.index >= 128)
+            halves = facts["halves"]  # a half (`v130.l`) is judged by a probe of one, a whole VGPR by one of it
+            index = _tuple_refusal(facts, operands, lambda slot, node: node.kind == "v" and node.count == 1
+                                   and node.index >= 128 and (node.half is not None) == (slot in halves))
         return None if index is None else self._messages[index]
 
 
@@ -194,12 +195,13 @@ def _value_key(probes: dict[str, int], name: str, value: int) -> str:
     return f"{name}:{largest}" if largest is not None and value > largest else key
 
 
-def _tuple_refusal(facts: dict, operands: tuple[Node, ...], refused: Callable[[Reg], bool]) -> int | None:
-    """The message index of the first operand position the facts name whose register `refused` says is refused."""
+def _tuple_refusal(facts: dict, operands: tuple[Node, ...], refused: Callable[[int, Reg], bool]) -> int | None:
+    """The message index of the first operand position the facts name whose register `refused` (given the position
+    and the register) says is refused."""
     for slot, index in facts["slots"].items():
         node = operands[int(slot)]
         node = node.operand if isinstance(node, (Abs, UnOp)) else node
-        if isinstance(node, Reg) and refused(node):
+        if isinstance(node, Reg) and refused(int(slot), node):
             return index
     return None
 
