@@ -11,7 +11,8 @@ gen_mnemonic_verdicts.py; global and scratch forms made from the flat ones), llv
 - every instruction on gfx908 and later CDNA and on gfx1250: each VGPR or AGPR tuple of 64 bits or more moved to an
   odd first register (`alignment`);
 - every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes: each 32-bit-or-less VGPR operand
-  moved to v130 (`low_vgprs`: the operands that reach only v0-v127, and which of them were written as halves);
+  moved to v130, written whole and, where the instance writes a true16 half, as one (`low_vgprs`: the operands
+  that reach only v0-v127);
 - every instruction of gfx11 and gfx12: the width of each VGPR operand in wave32 and in wave64 (tables/wave_widths.json, where
   they differ); instructions the sweep does not print are written from the instruction-syntax tables.
 
@@ -234,7 +235,7 @@ def table_instances(printed: dict[str, str], prober: Prober) -> tuple[dict[str, 
 
 def alignment_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
     """mnemonic -> {count, slots: {slot: message}}: the VGPR/AGPR tuples llvm-mc refuses on an odd register."""
-    bases: dict[str, list[str]] = {}
+    candidates: dict[str, list[list[str]]] = {}
     for name, text in printed.items():
         operands, modifiers = split_operands(text)
         base = list(operands)
@@ -242,10 +243,20 @@ def alignment_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
             found = register(operand)
             if found and found[0] in "va" and found[2] >= 2:
                 base[slot] = renamed(operand, found[0], BASES[slot] if MATRIX.match(name) else found[1] & ~1, found[2])
-        bases[name] = [*base, modifiers]
-    names = sorted(bases)
-    accepted = [name for name, answer in zip(names, prober.run([line(name, bases[name]) for name in names]),
-                                             strict=True) if answer < 0]
+        candidates[name] = [[*base, modifiers]]
+        if name.startswith("v_"):  # its SGPRs as VGPRs, where two SGPRs break the constant bus limit
+            vector = [renamed(operand, "v", 100 + 8 * slot, found[2]) if (found := register(operand)) and found[0] == "s"
+                      else operand for slot, operand in enumerate(base)]
+            if vector != base:
+                candidates[name].append([*vector, modifiers])
+    bases: dict[str, list[str]] = {}
+    for tried in range(2):
+        names = sorted(name for name, found in candidates.items() if len(found) > tried and name not in bases)
+        for name, answer in zip(names, prober.run([line(name, candidates[name][tried]) for name in names]),
+                                strict=True):
+            if answer < 0:
+                bases[name] = candidates[name][tried]
+    accepted = sorted(bases)
     lines, owners = [], []
     for name in accepted:
         base = bases[name]
@@ -307,27 +318,34 @@ def line(name: str, parts: list[str]) -> str:
 
 
 def low_vgpr_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
-    """mnemonic -> {count, slots: {slot: message}}: the VGPR operands of `_e32`/`_dpp` forms refused as v130."""
-    candidates = {name: [*split_operands(text)[0], split_operands(text)[1]] for name, text in printed.items()
-                  if name.startswith("v_") and (name.endswith("_e32") or "_dpp" in name)}
-    names = sorted(candidates)
-    accepted = [name for name, answer in zip(names, prober.run([line(name, candidates[name]) for name in names]),
-                                             strict=True) if answer < 0]
+    """mnemonic -> {count, whole: {slot: message}, halves: {slot: message}}: the VGPR operands of `_e32`/`_dpp`
+    forms llvm-mc refuses as v130 in the instance written with whole VGPRs (`whole`) and, where the instance writes
+    true16 halves, as v130.l in it (`halves`)."""
+    bases: dict[str, tuple[list[str], str]] = {}
+    for name, text in printed.items():
+        if name.startswith("v_") and (name.endswith("_e32") or "_dpp" in name):
+            operands, modifiers = split_operands(text)
+            whole = [renamed(operand, "v", found[1], 1) if (found := register(operand)) and found[0] == "v"
+                     and found[3] else operand for operand in operands]
+            bases[f"{name} halves"] = ([*operands, modifiers], name)
+            bases[f"{name} whole"] = ([*whole, modifiers], name)
+    keys = sorted(bases)
+    accepted = [key for key, answer in zip(keys, prober.run([line(bases[key][1], bases[key][0]) for key in keys]),
+                                           strict=True) if answer < 0]
     lines, owners = [], []
-    for name in accepted:
-        base = candidates[name]
+    for key in accepted:
+        base, name = bases[key]
+        kind = key.split()[1]
         for slot, operand in enumerate(base[:-1]):
             found = register(operand)
-            if found and found[0] == "v" and found[2] == 1:
+            if found and found[0] == "v" and found[2] == 1 and (kind == "whole" or found[3]):
                 lines.append(line(name, [*base[:slot], renamed(operand, "v", 130, 1, found[3]), *base[slot + 1:]]))
-                owners.append((name, slot))
+                owners.append((name, slot, kind))
     facts: dict[str, dict] = {}
-    for (name, slot), answer in zip(owners, prober.run(lines), strict=True):
+    for (name, slot, kind), answer in zip(owners, prober.run(lines), strict=True):
         if answer >= 0:
-            found = facts.setdefault(name, {"count": len(candidates[name]) - 1, "slots": {}, "halves": []})
-            found["slots"][str(slot)] = answer
-            if (register(candidates[name][slot]) or ("", 0, 1, ""))[3]:
-                found["halves"].append(slot)  # probed as a true16 half (`v130.l`)
+            found = facts.setdefault(name, {"count": len(bases[f"{name} whole"][0]) - 1, "whole": {}, "halves": {}})
+            found[kind][str(slot)] = answer
     return facts
 
 

@@ -61,6 +61,10 @@ CASES = [
     ("gfx90a", "v_fma_f64 v[0:1], v[1:2], v[2:3], v[4:5]", "invalid register class: vgpr tuples must be 64 bit aligned"),
     ("gfx90a", "v_mfma_f32_32x32x1f32 a[1:32], v0, v1, a[0:31]", "invalid operand for instruction"),
     ("gfx908", "v_mfma_f32_32x32x1f32 a[1:32], v0, v1, a[1:32]", None),
+    ("gfx942", "v_mfma_f32_32x32x8f16 a[0:15], v[1:2], v[2:3], a[0:15]", "invalid operand for instruction"),
+    ("gfx90a", "v_lshlrev_b64 v[1:2], 1, v[2:3]", "invalid operand for instruction"),
+    ("gfx1250", "global_load_b64 v[1:2], v[4:5], off", "invalid operand for instruction"),
+    ("gfx1200", "global_load_b64 v[1:2], v[4:5], off", None),
     # AGPR data of memory instructions: gfx90a on, not gfx908
     ("gfx908", "global_load_dword a1, v[2:3], off", "invalid operand for instruction"),
     ("gfx90a", "global_load_dword a1, v[2:3], off", None),
@@ -68,6 +72,8 @@ CASES = [
     # 16-bit e32 and DPP forms reach v0-v127 only (true16 and fake16)
     ("gfx1100:real-true16+", "v_add_f16_e32 v128.l, v1.l, v2.l", "invalid operand for instruction"),
     ("gfx1100:real-true16+", "v_add_f16 v128.l, v1.l, v2.l", None),
+    ("gfx1100:real-true16+", "v_add_f16_e32 v1, v129, v2", "operands are not valid for this GPU or mode"),
+    ("gfx1100", "v_add_f16_dpp v1, v2, v129 quad_perm:[0,1,2,3]", "operands are not valid for this GPU or mode"),
     ("gfx1100:real-true16-", "v_add_f16_e32 v130, v1, v2", "operands are not valid for this GPU or mode"),
     ("gfx1200:real-true16-", "v_add_f16_e32 v1, v1, v200", "operands are not valid for this GPU or mode"),
     ("gfx1200:real-true16+", "v_add_f16_e32 v1.l, v1.l, v200.h", "invalid operand for instruction"),

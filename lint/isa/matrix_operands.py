@@ -28,8 +28,6 @@ from .mnemonics import operand_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from ..model.ir import Instruction
     from . import InstructionSet
 
@@ -136,17 +134,14 @@ class MatrixOperands:
             index = _matrix_refusal(facts, operands, instruction.modifiers)
         facts = self._facts("alignment", names, processor)
         if index is None and facts is not None and len(operands) == facts["count"]:
-            index = _tuple_refusal(facts, operands, lambda _, node: node.kind in ("v", "a") and node.count >= 2
-                                   and node.index % 2 == 1)
+            index = _alignment_refusal(facts, operands)
         facts = self._facts("agprs", names, processor)
         if index is None and facts is not None and len(operands) == facts["count"]:
             index = _agpr_refusal(facts, operands)
         wave32 = ":".join(part for part in full.split(":") if "wavefrontsize" not in part)
         facts = self._facts("low_vgprs", (mnemonic,), wave32)
         if index is None and facts is not None and len(operands) == facts["count"]:
-            halves = facts["halves"]  # a half (`v130.l`) is judged by a probe of one, a whole VGPR by one of it
-            index = _tuple_refusal(facts, operands, lambda slot, node: node.kind == "v" and node.count == 1
-                                   and node.index >= 128 and (node.half is not None) == (slot in halves))
+            index = _low_vgpr_refusal(facts, operands)
         return None if index is None else self._messages[index]
 
 
@@ -195,15 +190,30 @@ def _value_key(probes: dict[str, int], name: str, value: int) -> str:
     return f"{name}:{largest}" if largest is not None and value > largest else key
 
 
-def _tuple_refusal(facts: dict, operands: tuple[Node, ...], refused: Callable[[int, Reg], bool]) -> int | None:
-    """The message index of the first operand position the facts name whose register `refused` (given the position
-    and the register) says is refused."""
+def _alignment_refusal(facts: dict, operands: tuple[Node, ...]) -> int | None:
+    """The message index for the first VGPR/AGPR tuple on an odd register where the facts say it must be even."""
     for slot, index in facts["slots"].items():
-        node = operands[int(slot)]
-        node = node.operand if isinstance(node, (Abs, UnOp)) else node
-        if isinstance(node, Reg) and refused(int(slot), node):
+        node = _register(operands[int(slot)])
+        if node is not None and node.kind in ("v", "a") and node.count >= 2 and node.index % 2 == 1:
             return index
     return None
+
+
+def _low_vgpr_refusal(facts: dict, operands: tuple[Node, ...]) -> int | None:
+    """The message index for the first VGPR past v127 where the facts say the form reaches only v0-v127: a true16
+    half (`v130.l`) judged by a probe of one, a whole VGPR by a probe of one."""
+    for slot, node in enumerate(operands):
+        register = _register(node)
+        if register is not None and register.kind == "v" and register.count == 1 and register.index >= 128:
+            index = facts["halves" if register.half is not None else "whole"].get(str(slot))
+            if index is not None:
+                return index
+    return None
+
+
+def _register(node: Node) -> Reg | None:
+    node = node.operand if isinstance(node, (Abs, UnOp)) else node
+    return node if isinstance(node, Reg) else None
 
 
 def _agpr_refusal(facts: dict, operands: tuple[Node, ...]) -> int | None:
