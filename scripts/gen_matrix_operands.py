@@ -9,10 +9,13 @@ gen_mnemonic_verdicts.py; global and scratch forms made from the flat ones), llv
   `op_sel`, `clamp`, and each source replaced by an inline constant, a literal, an SGPR or a special register
   (`probes`);
 - every instruction on gfx908 and later CDNA and on gfx1250: each VGPR or AGPR tuple of 64 bits or more moved to an
-  odd first register (`alignment`);
+  odd first register, and each single VGPR or AGPR of a memory instruction (`alignment`: `slots`, `singles`); and
+  an MFMA's accumulator moved partly over its result (`overlap`);
 - every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes: each 32-bit-or-less VGPR operand
   moved to v130, written whole and, where the instance writes a true16 half, as one (`low_vgprs`: the operands
   that reach only v0-v127);
+- every processor: which first registers of an SGPR or trap-temporary tuple of each width llvm-mc refuses as
+  misaligned (`tuple_alignments`, in the header);
 - every instruction of gfx11 and gfx12: the width of each VGPR operand in wave32 and in wave64 (tables/wave_widths.json, where
   they differ); instructions the sweep does not print are written from the instruction-syntax tables.
 
@@ -177,6 +180,11 @@ def matrix_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
             for kind, text in kinds.items():
                 lines.append(f"{name} {', '.join([*base[:slot], text, *base[slot + 1:]])}")
                 owners.append((name, f"{slot}:{kind}"))
+        result, accumulator = (register(base[0]), register(base[3])) if len(base) > 3 else (None, None)
+        if result and accumulator and result[0] == accumulator[0] and result[2] == accumulator[2] >= 4:
+            shifted = renamed(base[3], result[0], result[1] + 2, result[2])  # the accumulator partly over the result
+            lines.append(f"{name} {', '.join([*base[:3], shifted, *base[4:]])}")
+            owners.append((name, "overlap"))
     for (name, probe), answer in zip(owners, prober.run(lines), strict=True):
         if answer >= 0 and any(words in prober.messages[answer] for words in DEPENDENT):
             continue  # refused for the probed instance's other operands (`cbsz` choosing a source's width)
@@ -262,20 +270,21 @@ def alignment_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
         base = bases[name]
         for slot, operand in enumerate(base[:-1]):
             found = register(operand)
-            if found is None or found[2] < 2 or found[0] not in ("va" if not name.startswith("v_") else "vas"):
+            if found is None or found[0] not in ("va" if not name.startswith("v_") else "vas") or found[3] or (
+                    found[2] < 2 and (found[0] == "s" or name.startswith("v_"))):
                 continue
             kind = "v" if found[0] == "s" else found[0]
-            even = found[1] if kind == found[0] else 100  # a VALU's SGPR tuple: is a VGPR one there aligned?
+            even = found[1] & ~1 if kind == found[0] else 100  # a VALU's SGPR tuple: is a VGPR one there aligned?
             first = even + 1 if even + found[2] < 256 else even - 1
             for start in (even, first):
                 lines.append(line(name, [*base[:slot], renamed(operand, kind, start, found[2]), *base[slot + 1:]]))
-                owners.append((name, slot))
+                owners.append((name, slot, "slots" if found[2] >= 2 else "singles"))
     facts: dict[str, dict] = {}
     answers = prober.run(lines)
     for index in range(0, len(owners), 2):
-        (name, slot), aligned, odd = owners[index], answers[index], answers[index + 1]
+        (name, slot, key), aligned, odd = owners[index], answers[index], answers[index + 1]
         if aligned < 0 <= odd:
-            facts.setdefault(name, {"count": len(bases[name]) - 1, "slots": {}})["slots"][str(slot)] = odd
+            facts.setdefault(name, {"count": len(bases[name]) - 1, "slots": {}, "singles": {}})[key][str(slot)] = odd
     return facts
 
 
@@ -347,6 +356,37 @@ def low_vgpr_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
             found = facts.setdefault(name, {"count": len(bases[f"{name} whole"][0]) - 1, "whole": {}, "halves": {}})
             found[kind][str(slot)] = answer
     return facts
+
+
+def tuple_alignments(llvm_mc: str, directory: Path, messages: list[str]) -> list[list]:
+    """[[{file: {width: the multiple its first register must be}}, [processor, ...]], ...]: the SGPR and trap
+    temporary tuples llvm-mc refuses with "invalid register alignment" at the register itself, whatever the
+    instruction, per processor of LLVM 22."""
+    from gen_mnemonic_verdicts import PROCESSORS
+
+    groups: list[list] = []
+    for processor in PROCESSORS:
+        prober = Prober(llvm_mc, processor, directory, messages)
+        cases = [(kind, width, start) for kind, limit in (("s", 100), ("ttmp", 16)) for width in (2, 3, 4, 8, 16)
+                 for start in range(8) if start + width <= limit]
+        answers = prober.run([f"s_mov_b32 s0, {kind}[{start}:{start + width - 1}]" for kind, width, start in cases])
+        if any(answer >= 0 and "not a recognized processor" in messages[answer] for answer in answers):
+            continue
+        refused = {(kind, width, start) for (kind, width, start), answer in zip(cases, answers, strict=True)
+                   if answer >= 0 and messages[answer] == "invalid register alignment"}
+        found: dict[str, dict[str, int]] = {}
+        for kind, width in {(kind, width) for kind, width, _ in cases}:
+            starts = [start for case_kind, case_width, start in cases if (case_kind, case_width) == (kind, width)]
+            multiple = next((multiple for multiple in (1, 2, 4, 8) if all(
+                ((kind, width, start) in refused) == (start % multiple != 0) for start in starts)), None)
+            if multiple is not None and multiple > 1 and len(starts) > multiple:
+                found.setdefault(kind, {})[str(width)] = multiple
+        same = next((group for group in groups if group[0] == found), None)
+        if same is None:
+            groups.append([found, [processor]])
+        else:
+            same[1].append(processor)
+    return groups
 
 
 def from_tables(page: str, prober: Prober, known: set[str]) -> dict[str, str]:
@@ -428,7 +468,7 @@ def write(result: dict, widths: dict) -> None:
                 else:
                     same[1].append(configurations.index(configuration))
     header = {"source": result["source"], "messages": result["messages"], "configurations": configurations,
-              "aliases": result["aliases"]}
+              "aliases": result["aliases"], "tuple_alignments": result["tuple_alignments"]}
     lines = [json.dumps(header, separators=(",", ":"), sort_keys=True)]
     lines += [json.dumps([name, rows[name]], separators=(",", ":"), sort_keys=True) for name in sorted(rows)]
     OUT.write_text("\n".join(lines) + "\n")
@@ -470,6 +510,7 @@ def main() -> int:
             if configuration in LOW_VGPRS:
                 result["low_vgprs"][configuration] = low_vgpr_facts(found, prober)
             print(configuration, file=sys.stderr)
+        result["tuple_alignments"] = tuple_alignments(args.llvm_mc, directory, messages)
         for page, (narrow, wide) in WAVES.items():
             prober32 = Prober(args.llvm_mc, narrow, directory, messages)
             wave32 = {**from_tables(page, prober32, set(printed[narrow])), **printed[narrow]}

@@ -11,7 +11,9 @@ true16 mode that matters):
 - `alignment`: the VGPR/AGPR tuples of 64 bits or more that must start on an even register (gfx90a and later CDNA,
   gfx1250);
 - `agprs`: the VGPR operands, alone or in pairs, that may not be AGPRs (memory data on gfx908, ...);
-- `low_vgprs`: the operands of gfx11/gfx12 `_e32` and `_dpp` forms that reach only v0-v127.
+- `low_vgprs`: the operands of gfx11/gfx12 `_e32` and `_dpp` forms that reach only v0-v127;
+- `tuple_alignments` (every processor): the first registers SGPR and trap-temporary tuples must start on
+  (`s[2:3]`, `s[4:7]`).
 
 A finding needs every configuration the kernel may run in to refuse the instruction; a configuration, instruction
 or operand count the probes did not see is quiet.
@@ -37,6 +39,8 @@ _PROBED = (("gfx908", "gfx908"), ("gfx90a", "gfx90a"), ("gfx942", "gfx942"), ("g
            ("gfx950", "gfx950"), ("gfx11", "gfx1100"), ("gfx120", "gfx1200"), ("gfx12-generic", "gfx1200"),
            ("gfx125", "gfx1250"))
 _VALUES = ("cbsz", "abid", "blgp", "index_key")
+#: llvm-mc's words for an SGPR or trap-temporary tuple on a first register it cannot start on
+_MISALIGNED = "invalid register alignment"
 #: a matrix instruction whose register widths are not the configuration's (another wave size's)
 _MISFIT = "operand widths of another configuration"
 _BITS = ("neg_lo", "neg_hi", "op_sel")
@@ -85,6 +89,8 @@ class MatrixOperands:
         self._aliases: dict[str, dict[str, str]] = facts["aliases"]
         self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
         self._rows: dict[str, dict[str, list]] = {}
+        self._alignments: dict[str, dict[str, dict[str, int]]] = {
+            processor: multiples for multiples, processors in facts["tuple_alignments"] for processor in processors}
 
     def _facts(self, section: str, names: tuple[str | None, ...], configuration: str) -> dict | None:
         """The facts of the first of `names` the section has on the configuration, or None."""
@@ -118,6 +124,9 @@ class MatrixOperands:
         return min(found) if found else None
 
     def _refusal_on(self, instruction: Instruction, configuration: str, printed: str | None) -> str | None:
+        multiples = self._alignments.get(configuration.split(":")[0])
+        if multiples is not None and _misaligned(instruction.operands, multiples):
+            return _MISALIGNED
         probed = _probed(configuration)
         if probed is None:
             return None
@@ -125,19 +134,26 @@ class MatrixOperands:
         mnemonic, operands = instruction.mnemonic, instruction.operands
         key = full if full in self._configurations else any_true16
         names = (mnemonic, printed, self._aliases.get(key, {}).get(mnemonic))
-        facts = self._facts("matrix", names, key)
+        matrix = self._facts("matrix", names, key)
         index = None
-        if facts is not None and len(operands) == facts["count"]:
+        if matrix is not None and len(operands) == matrix["count"]:
             if any(isinstance(node, Reg) and width and node.count != width
-                   for node, width in zip(operands, facts["widths"], strict=True)):
+                   for node, width in zip(operands, matrix["widths"], strict=True)):
                 return _MISFIT
-            index = _matrix_refusal(facts, operands, instruction.modifiers)
+            index = _matrix_refusal(matrix, operands, instruction.modifiers)
+        else:
+            matrix = None
         facts = self._facts("alignment", names, processor)
+        if facts is None and mnemonic.startswith("v_"):  # unsuffixed: llvm-mc picks the encoding, judged if both agree
+            short, long = (self._facts("alignment", (mnemonic + suffix,), processor) for suffix in ("_e32", "_e64"))
+            facts = short if short == long else None
         if index is None and facts is not None and len(operands) == facts["count"]:
             index = _alignment_refusal(facts, operands)
         facts = self._facts("agprs", names, processor)
         if index is None and facts is not None and len(operands) == facts["count"]:
             index = _agpr_refusal(facts, operands)
+        if index is None and matrix is not None:  # llvm-mc checks the overlap once the operands match
+            index = _overlap_refusal(matrix, operands)
         wave32 = ":".join(part for part in full.split(":") if "wavefrontsize" not in part)
         facts = self._facts("low_vgprs", (mnemonic,), wave32)
         if index is None and facts is not None and len(operands) == facts["count"]:
@@ -181,6 +197,18 @@ def _matrix_refusal(facts: dict, operands: tuple[Node, ...], modifiers) -> int |
     return None
 
 
+def _overlap_refusal(facts: dict, operands: tuple[Node, ...]) -> int | None:
+    """The message index refusing an MFMA accumulator that partly overlaps its result, or None."""
+    result, accumulator = (_register(operands[0]), _register(operands[3])) if len(operands) > 3 else (None, None)
+    if result is None or accumulator is None or result.kind != accumulator.kind or \
+            (result.index, result.count) == (accumulator.index, accumulator.count):
+        return None
+    if result.index < accumulator.index + accumulator.count and accumulator.index < result.index + result.count:
+        refused = facts["probes"].get("overlap", -1)
+        return refused if refused >= 0 else None
+    return None
+
+
 def _value_key(probes: dict[str, int], name: str, value: int) -> str:
     """The probe that answers `name:value`: its own, or past the largest value probed, that one's."""
     key = f"{name}:{value}"
@@ -191,11 +219,13 @@ def _value_key(probes: dict[str, int], name: str, value: int) -> str:
 
 
 def _alignment_refusal(facts: dict, operands: tuple[Node, ...]) -> int | None:
-    """The message index for the first VGPR/AGPR tuple on an odd register where the facts say it must be even."""
-    for slot, index in facts["slots"].items():
-        node = _register(operands[int(slot)])
-        if node is not None and node.kind in ("v", "a") and node.count >= 2 and node.index % 2 == 1:
-            return index
+    """The message index for the first VGPR/AGPR tuple (or single register: `ds_gws_init`'s data on gfx90a) on an
+    odd register where the facts say it must be even."""
+    for key, single in (("slots", False), ("singles", True)):
+        for slot, index in facts.get(key, {}).items():
+            node = _register(operands[int(slot)])
+            if node is not None and node.kind in ("v", "a") and (node.count == 1) == single and node.index % 2 == 1:
+                return index
     return None
 
 
@@ -209,6 +239,17 @@ def _low_vgpr_refusal(facts: dict, operands: tuple[Node, ...]) -> int | None:
             if index is not None:
                 return index
     return None
+
+
+def _misaligned(operands: tuple[Node, ...], multiples: dict[str, dict[str, int]]) -> bool:
+    """Whether an SGPR or trap-temporary tuple starts where llvm-mc refuses it (`s[1:2]`, `s[2:5]`)."""
+    for node in operands:
+        register = _register(node)
+        if register is not None and register.count >= 2 and register.kind in multiples:
+            multiple = multiples[register.kind].get(str(register.count))
+            if multiple is not None and register.index % multiple:
+                return True
+    return False
 
 
 def _register(node: Node) -> Reg | None:
