@@ -32,12 +32,13 @@ through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 
 Matrix and register-tuple operands are judged from probes of llvm-mc 22 as well
 (`scripts/gen_matrix_operands.py`): an MFMA's VGPR/AGPR results and accumulator (AGPRs only on gfx908, one file
-for both from gfx90a), its `cbsz`/`abid`/`blgp` ranges and the constants, literals and SGPRs its sources refuse
-(`v_accvgpr_write a0, 100`); a WMMA/SWMMAC's `index_key` range, the `neg_lo`/`neg_hi`/`op_sel` bits it takes,
-`clamp`; 64-bit and wider VGPR/AGPR tuples that must start on an even register (gfx90a and later CDNA, gfx1250:
-`global_load_dwordx2 v[1:2], ...`); AGPR data of memory instructions before gfx90a; the VGPRs past v127 that
-16-bit `_e32` and `_dpp` forms cannot reach on gfx11 and gfx12; and the operand widths that halve in wave64
-(`global_load_tr_b128`, WMMA).
+for both from gfx90a; an accumulator partly over the result), its `cbsz`/`abid`/`blgp` ranges and the constants,
+literals and SGPRs its sources refuse (`v_accvgpr_write a0, 100`); a WMMA/SWMMAC's `index_key` range, the
+`neg_lo`/`neg_hi`/`op_sel` bits it takes, `clamp`; 64-bit and wider VGPR/AGPR tuples that must start on an even
+register (gfx90a and later CDNA, gfx1250: `global_load_dwordx2 v[1:2], ...`) and SGPR tuples on every processor
+(`s[1:2]`, `s[2:5]`: "invalid register alignment"); AGPR data of memory instructions before gfx90a; the VGPRs
+past v127 that 16-bit `_e32` and `_dpp` forms cannot reach on gfx11 and gfx12; and the operand widths that halve
+in wave64 (`global_load_tr_b128`, WMMA).
 """
 
 from collections.abc import Iterator
