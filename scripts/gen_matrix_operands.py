@@ -9,20 +9,26 @@ gen_mnemonic_verdicts.py; global and scratch forms made from the flat ones), llv
   `op_sel`, `clamp`, and each source replaced by an inline constant, a literal, an SGPR or a special register
   (`probes`);
 - every instruction on gfx908 and later CDNA and on gfx1250: each VGPR or AGPR tuple of 64 bits or more moved to an
-  odd first register, and each single VGPR or AGPR of a memory instruction (`alignment`: `slots`, `singles`); and
-  an MFMA's accumulator moved partly over its result (`overlap`);
+  odd first register, and each single VGPR or AGPR of a memory instruction (`alignment`: `slots`, `singles`); each
+  VGPR of a memory instruction, and each pair of them, written as AGPRs (`agprs`); and an MFMA's accumulator moved
+  partly over its result (`overlap`, with the matrix `probes`);
 - every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes: each 32-bit-or-less VGPR operand
   moved to v130, written whole and, where the instance writes a true16 half, as one (`low_vgprs`: the operands
   that reach only v0-v127);
 - every processor: which first registers of an SGPR or trap-temporary tuple of each width llvm-mc refuses as
   misaligned (`tuple_alignments`, in the header);
-- every instruction of gfx11 and gfx12: the width of each VGPR operand in wave32 and in wave64 (tables/wave_widths.json, where
-  they differ); instructions the sweep does not print are written from the instruction-syntax tables.
+- every instruction of gfx11 and gfx12: the width of each VGPR operand in wave32 and in wave64
+  (tables/wave_widths.json, where they differ); instructions the sweep does not print are written from the
+  instruction-syntax tables, and so are the matrix instructions it prints by another name (`aliases`, in the
+  header: gfx942 prints `v_mfma_f32_32x32x1f32` as `v_mfma_f32_32x32x1_2b_f32`).
 
 Only refusals are kept (llvm-mc's message, an index into `messages`), with the operand count of the probed instance
-where the facts are per operand position. A configuration is `processor[:feature...]` as in tables/mnemonics.json.
+where the facts are per operand position; answers that depend on the instance's other operands (`DEPENDENT`) are
+dropped. A configuration is `processor[:feature...]` as in tables/mnemonics.json; configurations with the same
+facts for a mnemonic share one entry.
 
 Usage: python scripts/gen_matrix_operands.py [--llvm-mc llvm-mc-22] [--cache DIR]
+(about 15 minutes for the 11 disassemblies, 30 seconds with them kept in --cache)
 """
 
 from __future__ import annotations
