@@ -46,6 +46,7 @@ _MISFIT = "operand widths of another configuration"
 _BITS = ("neg_lo", "neg_hi", "op_sel")
 
 
+@cache
 def _probed(configuration: str) -> tuple[str, str, str] | None:
     """(the probed configuration, it without its true16 mode, the probed processor) for a configuration of
     tables/mnemonics.json, or None where no processor of its instruction set was probed."""
