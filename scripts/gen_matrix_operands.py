@@ -156,6 +156,7 @@ def matrix_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
     answers = iter(prober.run(lines))
     facts: dict[str, dict] = {}
     bases: dict[str, list[str]] = {}
+    unnamed = prober.run(["v_mov_b32 v0, v1 made_up:[0,0,0]"])[0]  # llvm-mc's words for a modifier it does not know
     for name, (operands, slots, patterns) in plans.items():
         verdicts = {pattern: next(answers) for pattern in patterns}
         accepted = [pattern for pattern, answer in verdicts.items() if answer < 0]
@@ -168,7 +169,7 @@ def matrix_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
             base[slot] = renamed(operands[slot], kind, BASES[slot], (register(operands[slot]) or ("", 0, 1))[2])
         bases[name] = base
         widths = [(register(operand) or ("", 0, 0))[2] for operand in base]
-        facts[name] = {"count": len(operands), "slots": slots, "widths": widths, "files": {pattern: answer for pattern, answer in verdicts.items()
+        facts[name] = {"count": len(operands), "slots": slots, "widths": widths, "unnamed": unnamed, "files": {pattern: answer for pattern, answer in verdicts.items()
                                                          if answer >= 0}, "probes": {}}
     lines, owners = [], []
     for name, base in bases.items():

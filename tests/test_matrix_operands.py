@@ -48,6 +48,8 @@ CASES = [
     ("gfx90a", "v_mfma_f32_32x32x1f32 a[0:31], v0, v1, 1", None),
     ("gfx908", "v_mfma_f32_32x32x1f32 a[0:31], 1, v1, a[0:31]", "invalid operand for instruction"),
     ("gfx942", "v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31] clamp", "invalid operand for instruction"),
+    ("gfx942", "v_mfma_f32_16x16x4_f32 v[0:3], v2, v4, v[8:11] op_sel:[0,0,0]", "not a valid operand."),
+    ("gfx942", "v_mfma_f64_16x16x4_f64 v[0:7], v[2:3], v[4:5], v[8:15] neg:[0,0,0]", None),
     ("gfx950", "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:9], v[12:19], v[20:23] cbsz:2", None),
     ("gfx90a", "v_mfma_f32_32x32x2f32 v[0:15], v2, v3, v[8:23]", "source 2 operand must not partially overlap with dst"),
     ("gfx90a", "v_mfma_f32_32x32x2f32 v[0:15], v2, v3, v[0:15]", None),

@@ -181,8 +181,11 @@ def _matrix_refusal(facts: dict, operands: tuple[Node, ...], modifiers) -> int |
         elif name in _VALUES and isinstance(value, Num) and isinstance(value.value, int) and value.value >= 0:
             keys = [_value_key(probes, name, value.value)]
         elif name in _BITS and isinstance(value, ListExpr) and len(value.items) == 3:
-            keys = [f"{name}:[{','.join('1' if bit == position else '0' for bit in range(3))}]"
-                    for position, item in enumerate(value.items) if isinstance(item, Num) and item.value == 1]
+            bits = [f"{name}:[{','.join('1' if bit == position else '0' for bit in range(3))}]" for position in range(3)]
+            refused = {probes.get(key, -1) for key in bits}
+            if len(refused) == 1 and min(refused) >= 0 and facts["unnamed"] == min(refused):
+                return min(refused)  # the instruction takes no such modifier, whatever its value
+            keys = [key for key, item in zip(bits, value.items, strict=True) if isinstance(item, Num) and item.value == 1]
         else:
             continue
         for key in keys:
