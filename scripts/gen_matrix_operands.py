@@ -12,7 +12,7 @@ gen_mnemonic_verdicts.py; global and scratch forms made from the flat ones), llv
   odd first register, and each single VGPR or AGPR of a memory instruction (`alignment`: `slots`, `singles`); each
   VGPR of a memory instruction, and each pair of them, written as AGPRs (`agprs`); and an MFMA's accumulator moved
   partly over its result (`overlap`, with the matrix `probes`);
-- every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes: each 32-bit-or-less VGPR operand
+- every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes, and gfx1250 (fake16): each 32-bit-or-less VGPR operand
   moved to v130, written whole and, where the instance writes a true16 half, as one (`low_vgprs`: the operands
   that reach only v0-v127);
 - every processor: which first registers of an SGPR or trap-temporary tuple of each width llvm-mc refuses as
@@ -52,7 +52,7 @@ CONFIGURATIONS = ("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1100:wa
                   "gfx1200", "gfx1200:wavefrontsize64+", "gfx1200:real-true16+", "gfx1250")
 #: configurations whose tuples are probed for alignment, and those whose 16-bit forms are probed for v128+
 ALIGNED = ("gfx908", "gfx90a", "gfx942", "gfx950", "gfx1250")
-LOW_VGPRS = ("gfx1100", "gfx1100:real-true16-", "gfx1200", "gfx1200:real-true16+")
+LOW_VGPRS = ("gfx1100", "gfx1100:real-true16-", "gfx1200", "gfx1200:real-true16+", "gfx1250")
 #: (wave32, wave64) configuration pairs whose VGPR widths are compared, per instruction-syntax page
 WAVES = {"gfx11": ("gfx1100", "gfx1100:wavefrontsize64+"), "gfx12": ("gfx1200", "gfx1200:wavefrontsize64+")}
 MATRIX = re.compile(r"^v_(mfma|smfmac|wmma|swmmac|accvgpr)")

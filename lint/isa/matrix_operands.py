@@ -11,7 +11,7 @@ true16 mode that matters):
 - `alignment`: the VGPR/AGPR tuples of 64 bits or more that must start on an even register (gfx90a and later CDNA,
   gfx1250);
 - `agprs`: the VGPR operands, alone or in pairs, that may not be AGPRs (memory data on gfx908, ...);
-- `low_vgprs`: the operands of gfx11/gfx12 `_e32` and `_dpp` forms that reach only v0-v127;
+- `low_vgprs`: the operands of gfx11, gfx12 and gfx1250 `_e32` and `_dpp` forms that reach only v0-v127;
 - `tuple_alignments` (every processor): the first registers SGPR and trap-temporary tuples must start on
   (`s[2:3]`, `s[4:7]`).
 
