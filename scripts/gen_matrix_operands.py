@@ -12,9 +12,9 @@ gen_mnemonic_verdicts.py; global and scratch forms made from the flat ones), llv
   odd first register, and each single VGPR or AGPR of a memory instruction (`alignment`: `slots`, `singles`); each
   VGPR of a memory instruction, and each pair of them, written as AGPRs (`agprs`); and an MFMA's accumulator moved
   partly over its result (`overlap`, with the matrix `probes`);
-- every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes, and gfx1250 (fake16): each 32-bit-or-less VGPR operand
-  moved to v130, written whole and, where the instance writes a true16 half, as one (`low_vgprs`: the operands
-  that reach only v0-v127);
+- every `_e32` and `_dpp` instruction on gfx11 and gfx12, in both true16 modes, and gfx1250 (fake16): each
+  32-bit-or-less VGPR operand moved to v130, written whole and, where the instance writes a true16 half, as one
+  (`low_vgprs`: the operands that reach only v0-v127);
 - every processor: which first registers of an SGPR or trap-temporary tuple of each width llvm-mc refuses as
   misaligned (`tuple_alignments`, in the header);
 - every instruction of gfx11 and gfx12: the width of each VGPR operand in wave32 and in wave64
