@@ -259,13 +259,17 @@ def alignment_facts(printed: dict[str, str], prober: Prober) -> dict[str, dict]:
             if found and found[0] in "va" and found[2] >= 2:
                 base[slot] = renamed(operand, found[0], BASES[slot] if MATRIX.match(name) else found[1] & ~1, found[2])
         candidates[name] = [[*base, modifiers]]
+        data = register(base[0]) if base else None
+        if name.startswith("image_") and data and data[2] == 1 and "dmask" not in modifiers:
+            # four channels of data first: the one channel the sweep prints is no tuple
+            candidates[name].insert(0, [renamed(base[0], data[0], 0, 4), *base[1:], f"dmask:0xf {modifiers}".strip()])
         if name.startswith("v_"):  # its SGPRs as VGPRs, where two SGPRs break the constant bus limit
             vector = [renamed(operand, "v", 100 + 8 * slot, found[2]) if (found := register(operand)) and found[0] == "s"
                       else operand for slot, operand in enumerate(base)]
             if vector != base:
                 candidates[name].append([*vector, modifiers])
     bases: dict[str, list[str]] = {}
-    for tried in range(2):
+    for tried in range(3):
         names = sorted(name for name, found in candidates.items() if len(found) > tried and name not in bases)
         for name, answer in zip(names, prober.run([line(name, candidates[name][tried]) for name in names]),
                                 strict=True):

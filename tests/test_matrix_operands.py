@@ -66,6 +66,8 @@ CASES = [
     ("gfx90a", "v_mfma_f32_32x32x1f32 a[1:32], v0, v1, a[0:31]", "invalid operand for instruction"),
     ("gfx908", "v_mfma_f32_32x32x1f32 a[1:32], v0, v1, a[1:32]", None),
     ("gfx90a", "ds_gws_init v5 offset:64 gds", "vgpr must be even aligned"),
+    ("gfx90a", "image_load v[1:4], v2, s[4:11] dmask:0xf", "invalid operand for instruction"),
+    ("gfx90a", "image_load v[2:5], v2, s[4:11] dmask:0xf", None),
     ("gfx908", "ds_gws_init v5 offset:64 gds", None),
     ("gfx942", "v_mfma_f32_32x32x8f16 a[0:15], v[1:2], v[2:3], a[0:15]", "invalid operand for instruction"),
     ("gfx90a", "v_lshlrev_b64 v[1:2], 1, v[2:3]", "invalid operand for instruction"),
