@@ -29,6 +29,16 @@ instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a lite
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
 The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
 through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
+
+Matrix and register-tuple operands are judged from probes of llvm-mc 22 as well
+(`scripts/gen_matrix_operands.py`): an MFMA's VGPR/AGPR results and accumulator (AGPRs only on gfx908, one file
+for both from gfx90a; an accumulator partly over the result), its `cbsz`/`abid`/`blgp` ranges and the constants,
+literals and SGPRs its sources refuse (`v_accvgpr_write a0, 100`); a WMMA/SWMMAC's `index_key` range, the
+`neg_lo`/`neg_hi`/`op_sel` bits it takes, `clamp`; 64-bit and wider VGPR/AGPR tuples that must start on an even
+register (gfx90a and later CDNA, gfx1250: `global_load_dwordx2 v[1:2], ...`) and SGPR tuples on every processor
+(`s[1:2]`, `s[2:5]`: "invalid register alignment"); AGPR data of memory instructions before gfx90a; the VGPRs
+past v127 that 16-bit `_e32` and `_dpp` forms cannot reach on gfx11 and gfx12; and the operand widths that halve
+in wave64 (`global_load_tr_b128`, WMMA).
 """
 
 from collections.abc import Iterator
@@ -36,6 +46,7 @@ from collections.abc import Iterator
 from amdgpu_lint.analyses.defuse import DefUseAnalysis, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
+from amdgpu_lint.isa.matrix_operands import matrix_operands
 from amdgpu_lint.isa.mnemonics import (
     NOT_AN_INSTRUCTION,
     MnemonicVerdicts,
@@ -102,6 +113,9 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     if register is not None:
         return f"{register} ({target}, as llvm-mc 22 says)"
     refusal = _refused_operands(instruction, columns)
+    if refusal is not None:
+        return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
+    refusal = matrix_operands().refusal(instruction, verdicts.names(columns), instructions)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
     return None

@@ -82,6 +82,7 @@ class InstructionSet:
         self._variants: dict[str, tuple[Variant, ...]] = {}  # built on first lookup
         self._all_names: dict[str, None] | None = None
         self._spellings = {name: (page, row) for name, page, row in spellings}
+        self._printed: dict[str, str] | None = None
 
     def __contains__(self, mnemonic: str) -> bool:
         return bool(self.variants(mnemonic)) or self._spelling(mnemonic) is not None
@@ -121,8 +122,10 @@ class InstructionSet:
         return found
 
     def printed_names(self) -> dict[str, str]:
-        """Accepted spelling -> the row name it reads as on this processor's own pages."""
-        return {name: row for name, (page, row) in self._spellings.items() if not page and row != name}
+        """Accepted spelling -> the row name it reads as on this processor's own pages (worked out once)."""
+        if self._printed is None:
+            self._printed = {name: row for name, (page, row) in self._spellings.items() if not page and row != name}
+        return self._printed
 
     def suggestions(self, mnemonic: str, count: int = 3) -> list[str]:
         import difflib
@@ -143,33 +146,27 @@ def _spec(raw: list, kinds: list[list[str]]) -> OperandSpec:
     )
 
 
-#: gfx12 WMMA/SWMMAC operand sizes in dwords, (wave32, wave64) for vdst, src0, src1, src2, each checked with
-#: llvm-mc 22 (`-mattr=+wavefrontsize64` for wave64): a wave64 lane holds half the matrix elements, so every
-#: operand of more than one VGPR halves. The pages give wave32's sizes (and those of 16-bit WMMA wrong).
-_GFX12_MATRIX_SHAPES = {
-    ((4, 4, 4, 4), (2, 2, 2, 2)): ("v_wmma_bf16_16x16x16_bf16", "v_wmma_f16_16x16x16_f16"),
-    ((8, 4, 4, 8), (4, 2, 2, 4)): ("v_wmma_f32_16x16x16_bf16", "v_wmma_f32_16x16x16_f16"),
-    ((8, 2, 2, 8), (4, 1, 1, 4)): ("v_wmma_f32_16x16x16_bf8_bf8", "v_wmma_f32_16x16x16_bf8_fp8", "v_wmma_f32_16x16x16_fp8_bf8",
-                                   "v_wmma_f32_16x16x16_fp8_fp8", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x32_iu4"),
-    ((8, 1, 1, 8), (4, 1, 1, 4)): ("v_wmma_i32_16x16x16_iu4",),
-    ((4, 4, 8, 1), (2, 2, 4, 1)): ("v_swmmac_bf16_16x16x32_bf16", "v_swmmac_f16_16x16x32_f16"),
-    ((8, 4, 8, 1), (4, 2, 4, 1)): ("v_swmmac_f32_16x16x32_bf16", "v_swmmac_f32_16x16x32_f16"),
-    ((8, 2, 4, 1), (4, 1, 2, 1)): ("v_swmmac_f32_16x16x32_bf8_bf8", "v_swmmac_f32_16x16x32_bf8_fp8", "v_swmmac_f32_16x16x32_fp8_bf8",
-                                   "v_swmmac_f32_16x16x32_fp8_fp8", "v_swmmac_i32_16x16x32_iu8", "v_swmmac_i32_16x16x64_iu4"),
-    ((8, 1, 2, 1), (4, 1, 1, 1)): ("v_swmmac_i32_16x16x32_iu4",),
-}
-
-
 def _sizes(wave32: int, wave64: int) -> int | tuple[int, int]:
     """An operand size as the tables write it: one number where both wave sizes agree."""
     return wave32 if wave32 == wave64 else (wave32, wave64)
 
 
-#: Operand sizes (a number, or (wave32, wave64) dwords) where a page is wrong or gives only one wave size.
-_SIZE_CORRECTIONS: dict[tuple[str, str], dict[str, int | tuple[int, int]]] = {
-    ("gfx12", mnemonic): {name: _sizes(w32, w64) for name, w32, w64 in zip(("vdst", "src0", "src1", "src2"), wave32, wave64)}
-    for (wave32, wave64), mnemonics in _GFX12_MATRIX_SHAPES.items() for mnemonic in mnemonics
-}
+@lru_cache(maxsize=1)
+def _wave_widths() -> dict[str, dict[str, dict]]:
+    """tables/wave_widths.json (scripts/gen_matrix_operands.py): per page and mnemonic, the VGPR operands whose
+    width llvm-mc 22 takes by the wave size (WMMA/SWMMAC, `global_load_tr_b64`/`_b128`: a wave64 lane holds half
+    of what a wave32 one does), each [wave32, wave64] dwords by operand position, with the probed operand count.
+    The pages give wave32's sizes only (and those of gfx12's 16-bit WMMA wrong)."""
+    return json.loads((_TABLES / "wave_widths.json").read_text())
+
+
+def _wave_sized(row: tuple[Variant, ...], widths: dict) -> tuple[Variant, ...]:
+    """The row with the probed widths of each VGPR operand, in variants with the probed operand count."""
+    slots = widths["slots"]
+    return tuple(Variant(v.encoding, tuple(replace(op, size=_sizes(*slots[str(index)]))
+                                           if str(index) in slots and "v" in op.kinds else op
+                                           for index, op in enumerate(v.operands)), v.modifiers)
+                 if len(v.operands) == widths["count"] else v for v in row)
 
 
 _SOURCE = ("v", "s", "constant", "literal")
@@ -227,10 +224,9 @@ class _Page:
             if self.page == "gfx12":  # its pages give lane masks (v_cndmask_b16's src2, ...) wave64's 2 dwords only
                 row = tuple(Variant(v.encoding, tuple(_lane_mask(mnemonic, op) for op in v.operands), v.modifiers)
                             for v in row)
-            sizes = _SIZE_CORRECTIONS.get((self.page, mnemonic))
-            if sizes:
-                row = tuple(Variant(v.encoding, tuple(replace(op, size=sizes.get(op.name, op.size))
-                                                      for op in v.operands), v.modifiers) for v in row)
+            widths = _wave_widths().get(self.page, {}).get(mnemonic)
+            if widths:
+                row = _wave_sized(row, widths)
             self._rows[mnemonic] = row
         return row
 

@@ -27,6 +27,7 @@ class MnemonicVerdicts:
 
     def __init__(self, table: dict):
         self._columns = {name: index for index, name in enumerate(table["configurations"])}
+        self._names: list[str] = table["configurations"]
         self._messages: list[str] = table["messages"]
         self._patterns: list[list[int]] = table["patterns"]
         self._mnemonics: dict[str, int] = table["mnemonics"]
@@ -54,6 +55,10 @@ class MnemonicVerdicts:
             else:
                 chosen.append(flipped if true16 == flipped.endswith("+") else base)
         return tuple(self._columns[mode] for mode in chosen)
+
+    def names(self, columns: tuple[int, ...]) -> list[str]:
+        """The configurations' names (`gfx1100:wavefrontsize64+`)."""
+        return [self._names[column] for column in columns]
 
     def knows(self, mnemonic: str) -> bool:
         return mnemonic in self._mnemonics
