@@ -43,6 +43,7 @@ from amdgpu_lint.isa.mnemonics import (
     operand_kind,
     operand_verdicts,
 )
+from amdgpu_lint.isa.operand_fields import field_problem
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
 
@@ -104,7 +105,7 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     refusal = _refused_operands(instruction, columns)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
-    return None
+    return field_problem(instruction, target, columns)
 
 
 def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,

@@ -127,6 +127,16 @@ def call(name: str, args: tuple[Node, ...]) -> Call:
     return Call(name.lower() if name.lower() in ("neg", "abs", "sext") else name, tuple(map(as_operand, args)))
 
 
+#: The name of the Call a structured operand `{id: 51, offset: 1}` is read into: a call of this name whose
+#: arguments are one call per field, `id(51)`, in the order written.
+RECORD = "{}"
+
+
+def record(fields: tuple[tuple[str, Node], ...]) -> Call:
+    """LLVM 22's structured operand `{name: value, ...}` (hwreg's `{id: 51, offset: 1, size: 31}`)."""
+    return Call(RECORD, tuple(Call(name, (value,)) for name, value in fields))
+
+
 def as_operand(node: Node) -> Node:
     """A name standing as an operand is a register when it spells one (`v0`, `acc3`, `vcc_lo`)."""
     if isinstance(node, Sym):
@@ -134,9 +144,16 @@ def as_operand(node: Node) -> Node:
     return node
 
 
+#: Scalar instructions that take cache-policy modifiers; the other `s_` instructions take none, so a modifier word
+#: standing alone as their operand is a symbol (`s_mov_b32 s0, gds`), as llvm-mc reads it.
+_SCALAR_MEMORY = ("s_load", "s_store", "s_buffer", "s_scratch", "s_atomic", "s_dcache", "s_atc", "s_prefetch")
+
+
 def _is_modifier_word(word: str, mnemonic: str, position: int = 0) -> bool:
     # `a16` is the AGPR a16 everywhere but in image instructions, where it is the 16-bit-address bit;
     # `scc` after another item of a group is gfx90a's cache-coherence bit, not the register
+    if position == 0 and mnemonic.startswith("s_") and not mnemonic.startswith(_SCALAR_MEMORY):
+        return False
     return (word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))) or (word == "scc" and position > 0)
 
 
