@@ -167,7 +167,7 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
     operands: list[Node] = []
     modifiers: list[tuple[str, Node | None]] = []
     for group in groups:
-        for position, item in enumerate(group):
+        for position, item in enumerate([part for item in group for part in _juxtaposed(item)]):
             if isinstance(item, tuple):
                 modifiers.append((item[1], item[2]))
             elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
@@ -182,6 +182,23 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
         modifiers=tuple(modifiers),
         resolved=not any(mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
     )
+
+
+def _juxtaposed(item: Node | Modifier) -> list[Node | Modifier]:
+    """An item as the operands llvm-mc reads in it: `v0 -v1 v2` and `v0 |v1| v2`, operands written without
+    commas, are a register then a negated or absolute one, not arithmetic on a register (which no operand is)."""
+    if isinstance(item, BinOp) and _starts_with_register(item.left):
+        if item.op == "-":
+            return [*_juxtaposed(item.left), unop("-", item.right)]
+        if item.op == "|" and isinstance(item.left, BinOp) and item.left.op == "|":
+            return [*_juxtaposed(item.left.left), Abs(as_operand(item.left.right)), *_juxtaposed(item.right)]
+    return [item]
+
+
+def _starts_with_register(node: Node) -> bool:
+    if isinstance(node, BinOp):
+        return _starts_with_register(node.left)
+    return isinstance(node, (Reg, RegExpr)) or (isinstance(node, Sym) and register_from_name(node.name) is not None)
 
 
 def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:

@@ -256,7 +256,7 @@ def _sendmsg_operand(operands: tuple[Node, ...], position: int, row: dict | None
     if not isinstance(operation, Sym) or operation.name not in fields.operations:
         return None
     if operation.name not in operations:
-        return "invalid operation id"
+        return "expected an operation name or an absolute expression"  # another message's operation
     if len(operand.args) > 2:
         stream = operand.args[2]
         if operation.name not in with_stream or (
