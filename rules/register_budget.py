@@ -12,9 +12,9 @@
   `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there. A code
   object v2 kernel's allocation is its `.amd_kernel_code_t`: the larger of the granulated
   `compute_pgm_rsrc1_vgprs` (or `compute_pgm_rsrc1`) and `workitem_vgpr_count`.
-- **warning**: an SGPR llvm-mc accepts above those the wave is given (s96-s101 on gfx802, whose fixed
-  allocation of 96 holds VCC, FLAT_SCRATCH and XNACK_MASK too); such a VGPR that holds no AGPR the kernel uses (it overlaps nothing, but the
-  descriptor gives it to the AGPRs); and a descriptor that declares more registers than the
+- **warning**: a VGPR at or above `accum_offset` that holds no AGPR the kernel uses (it overlaps nothing, but the
+  descriptor gives it to the AGPRs); an SGPR llvm-mc accepts above those the hardware gives the wave (s96-s101
+  on gfx802, whose fixed allocation of 96 includes VCC, FLAT_SCRATCH and XNACK_MASK, which may be kept there); and a descriptor that declares more registers than the
   code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
   `amdgpu-waves-per-eu`).
 
