@@ -167,7 +167,7 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
     operands: list[Node] = []
     modifiers: list[tuple[str, Node | None]] = []
     for group in groups:
-        for position, item in enumerate([part for item in group for part in _juxtaposed(item)]):
+        for position, item in enumerate([part for written in group for part in _juxtaposed(written)]):
             if isinstance(item, tuple):
                 modifiers.append((item[1], item[2]))
             elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
