@@ -8,13 +8,15 @@ says what it takes):
   processor, and each with `WAVE_` or `SQ_` added or removed after `HW_REG_`, tried on each;
 - `sendmsg` / `sendmsg_rtn`: per message name printed anywhere (for `s_sendmsg N` and `s_sendmsg_rtn_b32 s0,
   sendmsg(N)`), whether it is supported, the operation names it takes (None: no operations), whether it
-  needs one, and the operations that take a stream; and the largest numeric message id;
+  needs one, the operations that take a stream and the operation numbers 0-7 it takes; and the largest
+  numeric message id;
 - `waitcnt`: the largest vmcnt/expcnt/lgkmcnt `s_waitcnt` takes, and the counter names it knows;
 - `delay_alu`: the value names of s_delay_alu's instid0/instid1 and instskip fields (those it prints, and the
   value-0 names `NO_DEP` and `SAME`, which it does not).
 
 And once, per SOPK mnemonic with a 16-bit immediate (`s_movk_i32 s0, imm`), the range of values it takes
-(`sopk`).
+(`sopk`); and the scalar instructions of one immediate operand that refuse a symbol there (`no_symbol`:
+`s_nop x`).
 
 Usage: python scripts/gen_operand_fields.py [--llvm-mc llvm-mc-22]
 """
@@ -115,14 +117,16 @@ def message_facts(probe: Probe, prefix: str, names: list[str], operations: list[
             facts[name] = None
             continue
         if op_error is not None and "does not support operations" in op_error:
-            facts[name] = [None, False, []]
+            facts[name] = [None, False, [], []]
             continue
         taken = [op for op, found in zip(operations, probe.errors([f"{prefix}sendmsg({name}, {op})"
                                                                     for op in operations]), strict=True)
                  if found is None]
         streams = [op for op, found in zip(taken, probe.errors([f"{prefix}sendmsg({name}, {op}, 1)"
                                                                  for op in taken]), strict=True) if found is None]
-        facts[name] = [taken, error is not None and "missing message operation" in error, streams]
+        numbers = [op for op, found in enumerate(probe.errors([f"{prefix}sendmsg({name}, {op})" for op in range(8)]))
+                   if found is None]
+        facts[name] = [taken, error is not None and "missing message operation" in error, streams, numbers]
     return facts
 
 
@@ -172,6 +176,26 @@ def sopk_ranges(llvm_mc: str, scratch: Path, table: dict) -> dict[str, list[int]
     return ranges
 
 
+def symbol_refusing(llvm_mc: str, scratch: Path, table: dict) -> list[str]:
+    """Scalar instructions of one immediate operand (`s_nop 1`) that refuse a symbol there (`s_nop x`: no
+    relocation fits), each tried on the first processor that has it."""
+    configurations = table["configurations"]
+    by_processor: dict[str, list[str]] = {}
+    for mnemonic, verdicts in sorted(table["mnemonics"].items()):
+        pattern = table["patterns"][verdicts] if isinstance(verdicts, int) else verdicts
+        where = next((configurations[i] for i, code in enumerate(pattern) if code == 0), None)
+        if mnemonic.startswith("s_") and where is not None:
+            by_processor.setdefault(where.split(":")[0], []).append(mnemonic)
+    refusing: list[str] = []
+    for processor, mnemonics in by_processor.items():
+        probe = Probe(llvm_mc, processor, scratch)
+        numbers = probe.errors([f"{mnemonic} 1" for mnemonic in mnemonics])
+        symbols = probe.errors([f"{mnemonic} undefined_symbol" for mnemonic in mnemonics])
+        refusing += [mnemonic for mnemonic, number, symbol in zip(mnemonics, numbers, symbols, strict=True)
+                     if number is None and symbol == "invalid operand for instruction"]
+    return sorted(refusing)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--llvm-mc", default=LLVM_MC)
@@ -195,7 +219,8 @@ def main() -> int:
             print(f"{probe.mcpu}: row {where[probe.mcpu]}", file=sys.stderr)
         names["hwreg"] = sorted({name for row in rows for name in row["hwreg"]})  # the spellings that exist
         document = {"source": f"{args.llvm_mc} (scripts/gen_operand_fields.py)", "names": names,
-                    "processors": where, "rows": rows, "sopk": sopk_ranges(args.llvm_mc, scratch, table)}
+                    "processors": where, "rows": rows, "sopk": sopk_ranges(args.llvm_mc, scratch, table),
+                    "no_symbol": symbol_refusing(args.llvm_mc, scratch, table)}
     OUT.write_text(json.dumps(document, separators=(",", ":"), sort_keys=True) + "\n")
     return 0
 

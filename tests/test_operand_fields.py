@@ -103,6 +103,11 @@ CASES = [
     ("gfx900", "s_movk_i32 s0, 0x10000", "invalid operand for instruction"),
     ("gfx900", "s_cmpk_eq_u32 s0, -1", "invalid operand for instruction"),
     ("gfx1030", "s_waitcnt_vscnt null, 0x10000", "invalid operand for instruction"),
+    ("gfx900", "s_nop 0x10000", None),  # SOPP immediates are not range-checked
+    ("gfx900", "s_nop later", "invalid operand for instruction"),
+    ("gfx1200", "s_wait_loadcnt later", "invalid operand for instruction"),
+    ("gfx900", "s_sendmsg sendmsg(MSG_GS, 1)", None),
+    ("gfx900", "s_sendmsg sendmsg(MSG_GS, 0)", "invalid operation id"),
     # expressions as operands
     ("gfx803", "v_ceil_f32 v1, 1.0 + 1.0", "invalid operand for instruction"),
     ("gfx803", "v_ceil_f64 v[0:1], u", "invalid operand for instruction"),

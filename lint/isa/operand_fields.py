@@ -3,9 +3,9 @@
 The facts that differ by processor come from tables/operand_fields.json (scripts/gen_operand_fields.py asks
 llvm-mc-22 on every processor): which ds_swizzle modes exist (FFT and ROTATE from gfx9), the hardware register
 names of `hwreg(...)`, the messages and operations of `sendmsg(...)`, the largest `s_waitcnt` counts, the value
-names of `s_delay_alu`, and the range of each SOPK 16-bit immediate. The field ranges and the order llvm-mc
-checks them in (a swizzle's group size before its lane id, a hwreg's id before its offset and width) are its
-messages as the probes show them. Everything here is a lookup on the instruction's parsed operands; a value this
+names of `s_delay_alu`, the range of each SOPK 16-bit immediate, and the scalar instructions whose immediate
+takes no symbol. The field ranges and the order llvm-mc checks them in (a swizzle's group size before its lane
+id, a hwreg's id before its offset and width) are its messages as the probes show them. Everything here is a lookup on the instruction's parsed operands; a value this
 module cannot read (a symbol defined later, an expression) is left to the assembler.
 """
 
@@ -43,6 +43,7 @@ class _Fields:
         self.hwreg_names = frozenset(self.names["hwreg"])
         self.operations = frozenset(self.names["operations"])
         self.sopk: dict[str, list[int]] = table["sopk"]
+        self.no_symbol = frozenset(table["no_symbol"])
         self._rows: list[dict] = table["rows"]
         self._processors: dict[str, int] = table["processors"]
 
@@ -85,6 +86,8 @@ def _problem(mnemonic: str, operands: tuple[Node, ...], modifiers, target: str,
         return _delay_alu(operands, row)
     if mnemonic in fields.sopk:
         return _sopk(operands, fields.sopk[mnemonic])
+    if mnemonic in fields.no_symbol:
+        return _INVALID if len(operands) == 1 and _relocatable(operands[0]) else None
     if mnemonic == "s_cbranch_join" and operands and isinstance(operands[0], Num):
         return _INVALID  # it takes the saved-mask SGPR, not a number
     return _expression_operands(mnemonic, operands, target, columns)
@@ -247,12 +250,14 @@ def _sendmsg_operand(operands: tuple[Node, ...], position: int, row: dict | None
     facts = messages[message.name]
     if facts is None:
         return "specified message id is not supported on this GPU"
-    operations, needs_operation, with_stream = facts
+    operations, needs_operation, with_stream, numbers = facts
     if operations is None:
         return "message does not support operations" if len(operand.args) > 1 else None
     if len(operand.args) == 1:
         return "missing message operation" if needs_operation else None
     operation = operand.args[1]
+    if isinstance(operation, Num) and isinstance(operation.value, int):
+        return None if operation.value in numbers else "invalid operation id"
     if not isinstance(operation, Sym) or operation.name not in fields.operations:
         return None
     if operation.name not in operations:
