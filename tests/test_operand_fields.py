@@ -106,6 +106,7 @@ CASES = [
     ("gfx900", "s_nop 0x10000", None),  # SOPP immediates are not range-checked
     ("gfx900", "s_nop later", "invalid operand for instruction"),
     ("gfx1200", "s_wait_loadcnt later", "invalid operand for instruction"),
+    ("gfx1200", "s_version UC_VERSION_GFX12 | UC_VERSION_W64_BIT", None),  # symbols llvm-mc defines
     ("gfx900", "s_sendmsg sendmsg(MSG_GS, 1)", None),
     ("gfx900", "s_sendmsg sendmsg(MSG_GS, 0)", "invalid operation id"),
     # expressions as operands
@@ -121,6 +122,8 @@ CASES = [
     ("gfx1030", "v_bfe_u32 v0, v2, 123, u", "only one unique literal operand is allowed"),
     ("gfx900", "v_bfe_u32 v0, v2, v3, u", "literal operands are not supported"),
     ("gfx803", "s_cbranch_join 1", "invalid operand for instruction"),
+    ("gfx1030", "v_interp_mov_f32 v0, p10, attr0.x", None),  # no symbols
+    ("gfx900", "v_interp_p2_f16 v0, v1, attr0.x, v2", None),
     ("gfx1010", "s_mov_b64 [tba_lo,tba_hi], s[2:3]", "tba_lo register not available on this GPU"),
     # what llvm-mc accepts: a symbol named like a modifier, operands without commas
     ("gfx803", "s_mov_b32 s0, gds", None),

@@ -12,6 +12,7 @@ module cannot read (a symbol defined later, an expression) is left to the assemb
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from ..model.nodes import Abs, BinOp, Call, ListExpr, Node, Num, SpecialReg, Str
 from .mnemonics import mnemonic_verdicts, operand_kind
 
 _TABLE = Path(__file__).parent / "tables" / "operand_fields.json"
+#: operand words that are no relocations: interpolation attributes and parameters (`attr0.x`, `p10`), and the
+#: symbols llvm-mc defines itself (`UC_VERSION_GFX12` of s_version, `.amdgcn.gfx_generation_number`, ...)
+_NOT_A_SYMBOL = re.compile(r"(?i:attr\d+\.[xyzw]|p0|p10|p20)|UC_VERSION_\w+|\.(?:amdgcn|option)\..*")
 _INVALID = "invalid operand for instruction"
 _WIDE_IMMEDIATE = "invalid immediate: only 16-bit values are legal"
 #: swizzle modes -> how many values follow the mode
@@ -333,7 +337,7 @@ def _relocatable(node: Node) -> bool:
     """An operand that is a symbol the assembler does not know yet (an undefined or later-defined name, a
     label), alone or in arithmetic: a relocation, which a 16-bit or 64-bit field cannot hold."""
     if isinstance(node, Sym):
-        return True
+        return _NOT_A_SYMBOL.fullmatch(node.name) is None
     if isinstance(node, BinOp):
         return (_relocatable(node.left) and isinstance(node.right, (Num, Sym))) or (
             _relocatable(node.right) and isinstance(node.left, (Num, Sym)))
