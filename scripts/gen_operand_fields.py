@@ -11,12 +11,13 @@ says what it takes):
   needs one, the operations that take a stream and the operation numbers 0-7 it takes; and the largest
   numeric message id;
 - `waitcnt`: the largest vmcnt/expcnt/lgkmcnt `s_waitcnt` takes, and the counter names it knows;
+- `depctr`: the counters of `s_waitcnt_depctr` / `s_wait_alu` and the largest value of each;
 - `delay_alu`: the value names of s_delay_alu's instid0/instid1 and instskip fields (those it prints, and the
   value-0 names `NO_DEP` and `SAME`, which it does not).
 
-And once, per SOPK mnemonic with a 16-bit immediate (`s_movk_i32 s0, imm`), the range of values it takes
-(`sopk`); and the scalar instructions of one immediate operand that refuse a symbol there (`no_symbol`:
-`s_nop x`).
+And once, per SOPK mnemonic with a 16-bit immediate (`s_movk_i32 s0, imm`; and s_waitcnt_depctr's and
+s_wait_alu's raw immediate), the range of values it takes (`sopk`); and the scalar instructions of one
+immediate operand that refuse a symbol there (`no_symbol`: `s_nop x`).
 
 Usage: python scripts/gen_operand_fields.py [--llvm-mc llvm-mc-22]
 """
@@ -89,7 +90,9 @@ def gather_names(probes: list[Probe]) -> dict[str, list[str]]:
     rtn: set[str] = set()
     operations: set[str] = set()
     delay: set[str] = set()
+    depctr: set[str] = set()
     for probe in probes:
+        depctr |= _names(probe.printed(["s_waitcnt_depctr 0", "s_wait_alu 0"]), r"depctr_\w+")
         hwreg |= _names(probe.printed([f"s_getreg_b32 s1, hwreg({i})" for i in range(64)]), r"HW_REG_\w+")
         sent = probe.printed([f"s_sendmsg {(op << 4) | msg}" for msg in range(256) for op in range(8)])
         messages |= _names(sent, r"\bMSG_\w+")
@@ -104,7 +107,7 @@ def gather_names(probes: list[Probe]) -> dict[str, list[str]]:
             hwreg.add(name.replace(long, short) if name.startswith(long) else name.replace(short, long, 1))
     delay |= {"NO_DEP", "SAME"}  # the value-0 names, which the printer leaves out (rdna-hazards.md names them)
     return {"hwreg": sorted(hwreg), "sendmsg": sorted(messages), "sendmsg_rtn": sorted(rtn),
-            "operations": sorted(operations), "delay_alu": sorted(delay)}
+            "operations": sorted(operations), "delay_alu": sorted(delay), "depctr": sorted(depctr)}
 
 
 def message_facts(probe: Probe, prefix: str, names: list[str], operations: list[str]) -> dict:
@@ -147,6 +150,12 @@ def processor_facts(probe: Probe, names: dict[str, list[str]], mnemonics: set[st
         counters = probe.errors([f"s_waitcnt {name}(0)" for name in _COUNTERS])
         facts["waitcnt"] = {name: largest(probe, f"s_waitcnt {name}({{}})", range(130)) for name in _COUNTERS[:3]}
         facts["waitcnt_counters"] = [name for name, error in zip(_COUNTERS, counters, strict=True) if error is None]
+    depctr = next((mnemonic for mnemonic in ("s_waitcnt_depctr", "s_wait_alu") if mnemonic in mnemonics), None)
+    if depctr is not None:
+        taken = [name for name, error in zip(names["depctr"], probe.errors([f"{depctr} {name}(0)"
+                                                                             for name in names["depctr"]]), strict=True)
+                 if error is None]
+        facts["depctr"] = {name: largest(probe, f"{depctr} {name}({{}})", range(-1, 33)) for name in taken}
     if "s_delay_alu" in mnemonics:
         instid = probe.errors([f"s_delay_alu instid0({name})" for name in names["delay_alu"]])
         skip = probe.errors([f"s_delay_alu instskip({name})" for name in names["delay_alu"]])
@@ -161,15 +170,18 @@ def sopk_ranges(llvm_mc: str, scratch: Path, table: dict) -> dict[str, list[int]
     ranges: dict[str, list[int]] = {}
     configurations = table["configurations"]
     for mnemonic, verdicts in sorted(table["mnemonics"].items()):
-        if not re.fullmatch(r"s_(movk|cmovk|addk|mulk|cmpk_\w+)_[iu]32|s_waitcnt_(vs|vm|exp|lgkm)cnt", mnemonic):
+        if not re.fullmatch(r"s_(movk|cmovk|addk|mulk|cmpk_\w+)_[iu]32|s_waitcnt_(vs|vm|exp|lgkm)cnt|s_waitcnt_depctr"
+                            r"|s_wait_alu", mnemonic):
             continue
         pattern = table["patterns"][verdicts] if isinstance(verdicts, int) else verdicts
         where = next((configurations[i] for i, code in enumerate(pattern) if code == 0), None)
         if where is None:
             continue
         probe = Probe(llvm_mc, where.split(":")[0], scratch)
-        destination = "null" if mnemonic.startswith("s_waitcnt_") and not where.startswith("gfx10") else "s0"
-        errors = probe.errors([f"{mnemonic} {destination}, {value}" for value in _SOPK_VALUES])
+        destination = "null, " if mnemonic.startswith("s_waitcnt_") and not where.startswith("gfx10") else "s0, "
+        if mnemonic in ("s_waitcnt_depctr", "s_wait_alu"):
+            destination = ""  # its one operand is the immediate
+        errors = probe.errors([f"{mnemonic} {destination}{value}" for value in _SOPK_VALUES])
         taken = [value for value, error in zip(_SOPK_VALUES, errors, strict=True) if error is None]
         if taken:
             ranges[mnemonic] = [min(taken), max(taken)]

@@ -89,6 +89,16 @@ CASES = [
     ("gfx1030", "s_waitcnt expcnt(8)", "too large value for expcnt"),
     ("gfx1030", "s_waitcnt vmcnt_sat(100)", None),
     ("gfx1030", "s_waitcnt vscnt(0)", "invalid counter name vscnt"),
+    # s_waitcnt_depctr / s_wait_alu: counters per generation, each once, in range
+    ("gfx1100", "s_waitcnt_depctr depctr_va_vdst(15) depctr_vm_vsrc(7)", None),
+    ("gfx1100", "s_waitcnt_depctr depctr_va_vdst(16)", "invalid value for depctr_va_vdst"),
+    ("gfx1010", "s_waitcnt_depctr depctr_hold_cnt(0)", "depctr_hold_cnt is not supported on this GPU"),
+    ("gfx1100", "s_waitcnt_depctr depctr_foo(0)", "invalid counter name depctr_foo"),
+    ("gfx1030", "s_waitcnt_depctr depctr_hold_cnt(0)", None),
+    ("gfx1200", "s_wait_alu depctr_va_vdst(0) depctr_va_vdst(1)", "duplicate counter name depctr_va_vdst"),
+    ("gfx1200", "s_wait_alu depctr_hold_cnt(2)", "invalid value for depctr_hold_cnt"),
+    ("gfx1100", "s_waitcnt_depctr 0x10000", "invalid operand for instruction"),
+    ("gfx1100", "s_waitcnt_depctr 0xffff", None),
     # s_delay_alu: value names, fields joined by '|'
     ("gfx1100", "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)", None),
     ("gfx1100", "s_delay_alu instid0(NO_DEP) | instskip(SAME)", None),

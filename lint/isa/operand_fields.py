@@ -2,10 +2,11 @@
 
 The facts that differ by processor come from tables/operand_fields.json (scripts/gen_operand_fields.py asks
 llvm-mc-22 on every processor): which ds_swizzle modes exist (FFT and ROTATE from gfx9), the hardware register
-names of `hwreg(...)`, the messages and operations of `sendmsg(...)`, the largest `s_waitcnt` counts, the value
-names of `s_delay_alu`, the range of each SOPK 16-bit immediate, and the scalar instructions whose immediate
-takes no symbol. The field ranges and the order llvm-mc checks them in (a swizzle's group size before its lane
-id, a hwreg's id before its offset and width) are its messages as the probes show them. Everything here is a lookup on the instruction's parsed operands; a value this
+names of `hwreg(...)`, the messages and operations of `sendmsg(...)`, the largest `s_waitcnt` and
+`s_waitcnt_depctr` counts, the value names of `s_delay_alu`, the range of each SOPK 16-bit immediate, and the
+scalar instructions whose immediate takes no symbol. The field ranges and the order llvm-mc checks them in (a
+swizzle's group size before its lane id, a hwreg's id before its offset and width) are its messages as the
+probes show them. Everything here is a lookup on the instruction's parsed operands; a value this
 module cannot read (a symbol defined later, an expression) is left to the assembler.
 """
 
@@ -88,6 +89,8 @@ def _problem(mnemonic: str, operands: tuple[Node, ...], modifiers, target: str,
         return _waitcnt(operands, row)
     if mnemonic == "s_delay_alu":
         return _delay_alu(operands, row)
+    if mnemonic in ("s_waitcnt_depctr", "s_wait_alu") and not (operands and isinstance(operands[0], Num)):
+        return _depctr(operands, row)
     if mnemonic in fields.sopk:
         return _sopk(operands, fields.sopk[mnemonic])
     if mnemonic in fields.no_symbol:
@@ -299,6 +302,26 @@ def _waitcnt(operands: tuple[Node, ...], row: dict | None) -> str | None:
             if largest is not None and isinstance(value, Num) and isinstance(value.value, int) \
                     and not 0 <= value.value <= largest:
                 return f"too large value for {counter.name}"
+    return None
+
+
+def _depctr(operands: tuple[Node, ...], row: dict | None) -> str | None:
+    """s_waitcnt_depctr / s_wait_alu: known counters, each once, within its range."""
+    if row is None or "depctr" not in row:
+        return None
+    seen: set[str] = set()
+    for operand in operands:
+        for counter in _calls(operand) or ():
+            largest = row["depctr"].get(counter.name)
+            if largest is None:
+                known = counter.name in _fields().names["depctr"]
+                return f"{counter.name} is not supported on this GPU" if known else f"invalid counter name {counter.name}"
+            if counter.name in seen:
+                return f"duplicate counter name {counter.name}"
+            seen.add(counter.name)
+            value = counter.args[0] if len(counter.args) == 1 else None
+            if isinstance(value, Num) and isinstance(value.value, int) and not 0 <= value.value <= largest:
+                return f"invalid value for {counter.name}"
     return None
 
 
