@@ -40,6 +40,13 @@ CASES = [
     ("gfx900", "ds_swizzle_b32 v5, v1 offset:swizzle(REVERSE,1)", "group size must be in the interval [2,32]"),
     ("gfx900", "ds_swizzle_b32 v5, v1 offset:swizzle(quad_perm,0,1,2,3)", "expected a swizzle mode"),
     ("gfx900", "ds_swizzle_b32 v5, v1 offset:0xffff", None),
+    ("gfx900", "ds_swizzle_b32 v5, v1 offset:swizzle(QUAD_PERM,0,1,2,later)", "expected absolute expression"),
+    ("gfx900", "s_getreg_b32 s1, hwreg(later)", "expected a register name or an absolute expression"),
+    ("gfx900", "s_getreg_b32 s1, hwreg(HW_REG_MODE, later, 1)", "expected absolute expression"),
+    ("gfx900", "s_getreg_b32 s1, {id: later}", "expected absolute expression"),
+    ("gfx900", "s_sendmsg sendmsg(later)", "expected a message name or an absolute expression"),
+    ("gfx900", "s_waitcnt vmcnt(later)", "expected absolute expression"),
+    ("gfx1100", "s_waitcnt_depctr depctr_vm_vsrc(later)", "expected absolute expression"),
     ("gfx900", "ds_swizzle_b32 v5, v1 offset:0x10000", "expected a 16-bit offset"),
     # hwreg: names per processor, the id, offset and width; LLVM 22's structured form
     ("gfx900", "s_getreg_b32 s1, hwreg(HW_REG_SH_MEM_BASES)", None),
@@ -175,6 +182,12 @@ def test_a_symbol_defined_with_a_field_name_is_read_as_the_name(snippet):
     result = snippet.lint("MSG_GS=-1\nGS_OP_EMIT=-1\nk:\n  s_sendmsghalt sendmsg(MSG_GS, GS_OP_EMIT, 1)\n  s_endpgm\n",
                           mcpu="gfx803")
     assert [d.message for d in result.diagnostics if d.line == 4] == []
+
+
+def test_a_symbol_defined_before_the_line_is_a_number_there(snippet):
+    result = snippet.lint(".set n, 3\n.set id, 1\nk:\n  s_waitcnt vmcnt(n)\n  s_getreg_b32 s1, hwreg(id, n, 4)\n"
+                          "  ds_swizzle_b32 v5, v1 offset:swizzle(SWAP,n+1)\n  s_endpgm\n", mcpu="gfx900")
+    assert [d.message for d in result.diagnostics if d.name == "unknown-instruction"] == []
 
 
 def test_floating_point_arithmetic_over_a_symbol_stays_an_expression(snippet):

@@ -26,6 +26,8 @@ _TABLE = Path(__file__).parent / "tables" / "operand_fields.json"
 _NOT_A_SYMBOL = re.compile(r"(?i:attr\d+\.[xyzw]|p0|p10|p20)|UC_VERSION_\w+|\.(?:amdgcn|option)\..*")
 _INVALID = "invalid operand for instruction"
 _WIDE_IMMEDIATE = "invalid immediate: only 16-bit values are legal"
+#: a symbol with no value yet (undefined, defined later, a label) where llvm-mc needs a number as it reads the line
+_NOT_ABSOLUTE = "expected absolute expression"
 #: swizzle modes -> how many values follow the mode
 _SWIZZLE_ARGUMENTS = {"QUAD_PERM": 4, "BITMASK_PERM": 1, "BROADCAST": 2, "SWAP": 1, "REVERSE": 1, "FFT": 1,
                       "ROTATE": 2}
@@ -138,6 +140,8 @@ def _swizzle_value(mode: str, position: int, value: Node, values: tuple[Node, ..
         if len(value.value) != 5:
             return "expected a 5-character mask"
         return None if all(c in "01pi" for c in value.value) else "invalid mask"
+    if _relocatable(value):
+        return _NOT_ABSOLUTE
     if not isinstance(value, Num) or not isinstance(value.value, int):
         return "?"
     number = value.value
@@ -193,8 +197,10 @@ def _hwreg_operand(operands: tuple[Node, ...], position: int, row: dict | None, 
 
 def _hwreg_name(name: str, row: dict | None, fields: _Fields) -> str | None:
     if name not in fields.hwreg_names:
-        # a name llvm-mc prints nowhere may be an alias it takes: only a known name in the wrong case is wrong
-        return "expected a register name or an absolute expression" if name.upper() in fields.hwreg_names else None
+        # a HW_REG_ name llvm-mc prints nowhere may be a spelling it takes: only a known name in the wrong case,
+        # or a symbol of no value, is wrong
+        wrong = name.upper() in fields.hwreg_names or not (name.startswith("HW_REG_") or _NOT_A_SYMBOL.fullmatch(name))
+        return "expected a register name or an absolute expression" if wrong else None
     if row is not None and name not in row["hwreg"]:
         return "invalid hardware register: not supported on this GPU"
     return None
@@ -202,6 +208,8 @@ def _hwreg_name(name: str, row: dict | None, fields: _Fields) -> str | None:
 
 def _bitfield(values: tuple[Node, ...]) -> str | None:
     """The bit offset and width of a hwreg (in that order), where they are numbers."""
+    if any(map(_relocatable, values)):
+        return _NOT_ABSOLUTE
     if values and isinstance(values[0], Num) and isinstance(values[0].value, int) and not 0 <= values[0].value <= 31:
         return "invalid bit offset: only 5-bit values are legal"
     if len(values) > 1 and isinstance(values[1], Num) and isinstance(values[1].value, int) \
@@ -221,8 +229,8 @@ def _hwreg_record(entries: tuple[Node, ...], fields: _Fields) -> str | None:
         if entry.name in seen:
             return "duplicate field"
         value = entry.args[0]
-        if isinstance(value, Sym) and value.name in fields.hwreg_names:
-            return "expected absolute expression"  # names are hwreg(...)'s; here only numbers
+        if _relocatable(value) or (isinstance(value, Sym) and value.name in fields.hwreg_names):
+            return _NOT_ABSOLUTE  # names are hwreg(...)'s; here only numbers
         seen[entry.name] = value
     register = seen.get("id")
     if isinstance(register, Num) and isinstance(register.value, int) and not 0 <= register.value <= 63:
@@ -251,9 +259,10 @@ def _sendmsg_operand(operands: tuple[Node, ...], position: int, row: dict | None
         return None if 0 <= message.value <= largest else "invalid message id"
     if not isinstance(message, Sym) or messages is None:
         return None
-    if message.name not in messages:
-        known = message.name.upper() in messages
-        return "expected a message name or an absolute expression" if known else None
+    if message.name not in messages:  # a MSG_ name llvm-mc prints nowhere may be a spelling it takes
+        wrong = message.name.upper() in messages or not (message.name.startswith("MSG_")
+                                                           or _NOT_A_SYMBOL.fullmatch(message.name))
+        return "expected a message name or an absolute expression" if wrong else None
     facts = messages[message.name]
     if facts is None:
         return "specified message id is not supported on this GPU"
@@ -298,6 +307,8 @@ def _waitcnt(operands: tuple[Node, ...], row: dict | None) -> str | None:
             if counter.name not in row["waitcnt_counters"]:
                 return f"invalid counter name {counter.name}"
             value = counter.args[0] if len(counter.args) == 1 else None
+            if value is not None and _relocatable(value):
+                return _NOT_ABSOLUTE
             largest = row["waitcnt"].get(counter.name)
             if largest is not None and isinstance(value, Num) and isinstance(value.value, int) \
                     and not 0 <= value.value <= largest:
@@ -320,6 +331,8 @@ def _depctr(operands: tuple[Node, ...], row: dict | None) -> str | None:
                 return f"duplicate counter name {counter.name}"
             seen.add(counter.name)
             value = counter.args[0] if len(counter.args) == 1 else None
+            if value is not None and _relocatable(value):
+                return _NOT_ABSOLUTE
             if isinstance(value, Num) and isinstance(value.value, int) and not 0 <= value.value <= largest:
                 return f"invalid value for {counter.name}"
     return None
