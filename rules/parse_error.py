@@ -1,7 +1,8 @@
 """## What it finds
 Statements the assembler cannot read: syntax errors (with what was expected), bad expressions,
 unterminated `.macro`, `.rept` or `.if` blocks, `.include` files that cannot be found, runaway
-macro or `.rept` expansion, invalid `.amdgpu_metadata` YAML, and `.err`/`#error` directives.
+macro or `.rept` expansion, invalid `.amdgpu_metadata` YAML, and `.err`/`#error` directives
+(`.warning "text"` is a warning, as llvm-mc gives it).
 Under `.altmacro`, a macro parameter named like a keyword (`vmcnt`, `lgkmcnt`) that LLVM 22
 substitutes inside `vmcnt(...)`, making `s_waitcnt 2(...)`: the message says what happened, and
 that LLVM 14 read the file differently (`assembler-compat = "llvm14"`, the default once a code

@@ -12,8 +12,9 @@
   `.amdhsa_next_free_sgpr` says: only SGPRs the target does not address count there. A code
   object v2 kernel's allocation is its `.amd_kernel_code_t`: the larger of the granulated
   `compute_pgm_rsrc1_vgprs` (or `compute_pgm_rsrc1`) and `workitem_vgpr_count`.
-- **warning**: such a VGPR that holds no AGPR the kernel uses (it overlaps nothing, but the
-  descriptor gives it to the AGPRs); and a descriptor that declares more registers than the
+- **warning**: a VGPR at or above `accum_offset` that holds no AGPR the kernel uses (it overlaps nothing, but the
+  descriptor gives it to the AGPRs); an SGPR llvm-mc accepts above those the hardware gives the wave (s96-s101
+  on gfx802, whose fixed allocation of 96 includes VCC, FLAT_SCRATCH and XNACK_MASK, which may be kept there); and a descriptor that declares more registers than the
   code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
   `amdgpu-waves-per-eu`).
 
@@ -118,9 +119,13 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                 in_agprs.append((index, number))
     for kind, indices in offenders.items():
         limit, reason = limits[kind]
+        where = context.kernel.instructions[indices[0]].where
+        if kind == "s" and limit == target.addressable_sgprs and highest[kind] < target.register_files["s"]:
+            yield context.diagnostic(where, _named_sgpr_message(target, highest[kind], indices),
+                                     kernel=context.kernel.name, severity=Severity.WARNING)
+            continue
         owned = f"the wave owns {kind}0-{kind}{limit - 1}" if limit else f"the wave owns no {kind.upper()}GPRs"
-        yield context.diagnostic(context.kernel.instructions[indices[0]].where,
-                                 f"{kind}{highest[kind]} is used but {owned}: {reason}{_more(indices)}",
+        yield context.diagnostic(where, f"{kind}{highest[kind]} is used but {owned}: {reason}{_more(indices)}",
                                  kernel=context.kernel.name)
     if in_agprs and accum is not None:  # in_agprs is only filled with an accum_offset
         yield from _vgprs_in_agprs(context, in_agprs, accum, _agprs_in_use(context, def_use.per_instruction, referenced))
@@ -181,6 +186,14 @@ def _missing_message(missing: tuple[Reg, ...], target: Target) -> str:
     has = [f"{kind}0-{kind}{sizes[kind] - 1}" if sizes[kind] else f"no {_FILE_NAMES[kind]}" for kind in kinds]
     names = " and ".join(str(register) for register in missing)
     return f"{names} {'is' if len(missing) == 1 else 'are'} outside {target.name}'s registers ({', '.join(has)})"
+
+
+def _named_sgpr_message(target: Target, highest: int, indices: list[int]) -> str:
+    """An SGPR llvm-mc takes above those the hardware gives the wave (gfx802's s96-s101)."""
+    first, last = target.addressable_sgprs, target.register_files["s"] - 1
+    return (f"s{highest} is above the {first} SGPRs {target.name} gives a wave: llvm-mc 22 accepts s{first}-s{last} "
+            f"there, but the hardware may keep VCC, FLAT_SCRATCH or XNACK_MASK in them (its SGPR init bug fixes the "
+            f"allocation at {first}, those included){_more(indices)}")
 
 
 def _more(indices: list[int]) -> str:

@@ -27,6 +27,14 @@ instruction counts for nothing in the analyses. Special registers a target lacks
 `ttmp12` before gfx9, `null` before gfx10) and the modifiers and kinds of operand llvm-mc refuses on an
 instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a literal in a VOP3 before
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
+Inside operands, the fields llvm-mc checks as it reads them are checked the same way
+(`lint/isa/operand_fields.py`, facts per processor probed by `scripts/gen_operand_fields.py`): ds_swizzle
+offsets (FFT and ROTATE exist from gfx9; each mode's lane ids, group sizes and masks), `hwreg(...)` names per
+processor, ids, offsets and widths (and LLVM 22's `{id: 51, offset: 1, size: 31}`), `sendmsg(...)` messages,
+operations and streams, `s_waitcnt` counts per generation, `s_delay_alu` names, SOPK 16-bit immediates, and
+expressions llvm-mc refuses as operands: floating-point arithmetic, a relocatable symbol in a 16- or 64-bit
+field, an SMEM offset, a SOPK immediate or under an input modifier, or beside another literal. A name that
+is none of llvm-mc's but could be a spelling it takes without printing it is left alone.
 The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
 through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 
@@ -54,6 +62,7 @@ from amdgpu_lint.isa.mnemonics import (
     operand_kind,
     operand_verdicts,
 )
+from amdgpu_lint.isa.operand_fields import field_problem
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
 
@@ -118,7 +127,7 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     refusal = matrix_operands().refusal(instruction, verdicts.names(columns), instructions)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
-    return None
+    return field_problem(instruction, target, columns)
 
 
 def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,

@@ -145,7 +145,8 @@ class ModuleContext:
 
     def report_findings(self) -> Iterable[Diagnostic]:
         for finding in self.findings():
-            yield self.diagnostic(finding.where, finding.message, end_column=finding.end_column)
+            yield self.diagnostic(finding.where, finding.message, end_column=finding.end_column,
+                                  severity=Severity.WARNING if finding.warning else None)
 
 
 @dataclass

@@ -24,6 +24,7 @@ from .syntax import (
     local_ref,
     number,
     operation,
+    record,
     reg_range,
     unop,
 )
@@ -57,6 +58,12 @@ class _ToNodes(Transformer):
 
     def list(self, children):
         return ListExpr(tuple(as_operand(child) for child in children if child is not None))
+
+    def record(self, children):
+        return record(tuple(child for child in children if child is not None))
+
+    def field(self, children):
+        return (str(children[0]), children[1])
 
     def abs(self, children):
         return Abs(as_operand(children[1]))
@@ -105,7 +112,7 @@ class _ToNodes(Transformer):
 _TOKEN_WORDS = {
     "NAME": "a name", "MNEMONIC": "an instruction", "DIRECTIVE": "a directive", "LABEL": "a label",
     "NUMBER": "a number", "FLOAT": "a number", "STRING": "a string", "COMMA": "','",
-    "LSQB": "'['", "RSQB": "']'", "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "PIPE": "'|'",
+    "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "PIPE": "'|'",
     "MINUS": "'-'", "PLUS": "'+'", "$END": "end of statement", "REST": "arguments",
     "LOCAL_REF": "a local label", "EQUALS": "'='",
 }

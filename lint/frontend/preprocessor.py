@@ -112,6 +112,9 @@ def _clobber_message(macro: str, clobbered: list[tuple[str, str]], text: str) ->
             "parameters, or write the statement outside .altmacro")
 
 
+#: The names hwreg(...) and sendmsg(...) take, which llvm-mc reads as names even where a symbol is so named.
+_FIELD_NAMES = ("HW_REG_", "MSG_", "GS_OP_", "SYSMSG_OP_")
+
 class _ExpansionTooLarge(Exception):
     """An expansion would make more than MAX_EXPANSION_CHARS characters, or more than the file has left."""
 
@@ -904,20 +907,25 @@ class Preprocessor:
             return Reg(node.kind, first, last - first + 1)
         if isinstance(node, (Sym, BinOp)):
             try:
-                return Num(evaluate(node, self.lookup, self.functions))
+                value = evaluate(node, self.lookup, self.functions)
+                if not isinstance(value, float) or isinstance(node, Sym):
+                    return Num(value)
             except EvalError:
-                if not isinstance(node, BinOp):
+                if isinstance(node, Sym):
                     return node
-                # `vmcnt(1*n) & lgkmcnt(0)`: not a number as a whole, but its counts are
-                return BinOp(node.op, self._resolved(node.left, line, frame, failures),
-                             self._resolved(node.right, line, frame, failures))
+            # `vmcnt(1*n) & lgkmcnt(0)`: not a number as a whole, but its counts are; and floating-point
+            # arithmetic stays as written, as llvm-mc refuses it as an operand
+            return BinOp(node.op, self._resolved(node.left, line, frame, failures),
+                         self._resolved(node.right, line, frame, failures))
         if isinstance(node, UnOp):
             inner = self._resolved(node.operand, line, frame, failures)
             return Num(-inner.value) if node.op == "-" and isinstance(inner, Num) else UnOp(node.op, inner)
         if isinstance(node, Abs):
             return Abs(self._resolved(node.operand, line, frame, failures))
         if isinstance(node, Call):
-            return Call(node.name, tuple(self._resolved(arg, line, frame, failures) for arg in node.args))
+            named = node.name in ("hwreg", "sendmsg")  # llvm-mc reads a register or message name there as the name
+            return Call(node.name, tuple(arg if named and isinstance(arg, Sym) and arg.name.startswith(_FIELD_NAMES)
+                                         else self._resolved(arg, line, frame, failures) for arg in node.args))
         if isinstance(node, ListExpr):
             return ListExpr(tuple(self._resolved(item, line, frame, failures) for item in node.items))
         return node
@@ -969,7 +977,8 @@ class Preprocessor:
             message = args.strip().strip('"') or "assembly stopped by .err"
             self._report("parse-error", f"{word}: {message}", line, frame)
         elif word == ".warning":
-            self._report("parse-error", f".warning: {args.strip().strip(chr(34))}", line, frame)
+            self.findings.append(Finding("parse-error", f".warning: {args.strip().strip(chr(34))}",
+                                         self._where(line, frame), warning=True))
         elif word in RAW_BLOCKS:
             yield from self._raw_block(word, line, frame)
 

@@ -127,6 +127,16 @@ def call(name: str, args: tuple[Node, ...]) -> Call:
     return Call(name.lower() if name.lower() in ("neg", "abs", "sext") else name, tuple(map(as_operand, args)))
 
 
+#: The name of the Call a structured operand `{id: 51, offset: 1}` is read into: a call of this name whose
+#: arguments are one call per field, `id(51)`, in the order written.
+RECORD = "{}"
+
+
+def record(fields: tuple[tuple[str, Node], ...]) -> Call:
+    """LLVM 22's structured operand `{name: value, ...}` (hwreg's `{id: 51, offset: 1, size: 31}`)."""
+    return Call(RECORD, tuple(Call(name, (value,)) for name, value in fields))
+
+
 def as_operand(node: Node) -> Node:
     """A name standing as an operand is a register when it spells one (`v0`, `acc3`, `vcc_lo`)."""
     if isinstance(node, Sym):
@@ -134,9 +144,16 @@ def as_operand(node: Node) -> Node:
     return node
 
 
+#: Scalar instructions that take cache-policy modifiers; the other `s_` instructions take none, so a modifier word
+#: standing alone as their operand is a symbol (`s_mov_b32 s0, gds`), as llvm-mc reads it.
+_SCALAR_MEMORY = ("s_load", "s_store", "s_buffer", "s_scratch", "s_atomic", "s_dcache", "s_atc", "s_prefetch")
+
+
 def _is_modifier_word(word: str, mnemonic: str, position: int = 0) -> bool:
     # `a16` is the AGPR a16 everywhere but in image instructions, where it is the 16-bit-address bit;
     # `scc` after another item of a group is gfx90a's cache-coherence bit, not the register
+    if position == 0 and mnemonic.startswith("s_") and not mnemonic.startswith(_SCALAR_MEMORY):
+        return False
     return (word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))) or (word == "scc" and position > 0)
 
 
@@ -150,7 +167,7 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
     operands: list[Node] = []
     modifiers: list[tuple[str, Node | None]] = []
     for group in groups:
-        for position, item in enumerate(group):
+        for position, item in enumerate([part for written in group for part in _juxtaposed(written)]):
             if isinstance(item, tuple):
                 modifiers.append((item[1], item[2]))
             elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
@@ -165,6 +182,23 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
         modifiers=tuple(modifiers),
         resolved=not any(mentions_symbols(node) for node in (*operands, *(v for _, v in modifiers if v is not None))),
     )
+
+
+def _juxtaposed(item: Node | Modifier) -> list[Node | Modifier]:
+    """An item as the operands llvm-mc reads in it: `v0 -v1 v2` and `v0 |v1| v2`, operands written without
+    commas, are a register then a negated or absolute one, not arithmetic on a register (which no operand is)."""
+    if isinstance(item, BinOp) and _starts_with_register(item.left):
+        if item.op == "-":
+            return [*_juxtaposed(item.left), unop("-", item.right)]
+        if item.op == "|" and isinstance(item.left, BinOp) and item.left.op == "|":
+            return [*_juxtaposed(item.left.left), Abs(as_operand(item.left.right)), *_juxtaposed(item.right)]
+    return [item]
+
+
+def _starts_with_register(node: Node) -> bool:
+    if isinstance(node, BinOp):
+        return _starts_with_register(node.left)
+    return isinstance(node, (Reg, RegExpr)) or (isinstance(node, Sym) and register_from_name(node.name) is not None)
 
 
 def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:

@@ -176,6 +176,7 @@ class Finding:
     message: str
     where: Provenance
     end_column: int | None = None
+    warning: bool = False  # reported as a warning, whatever the rule's severity (`.warning "text"`)
 
 
 @dataclass(slots=True)
