@@ -31,7 +31,7 @@ PAGES = {
 }
 
 _REF = re.compile(r":ref:`([^<`]*)<([^>`]*)>`")
-_SECTION = re.compile(r"^([A-Z][A-Z0-9_ ]*)\n-+\n\n\.\. parsed-literal::\n\n(.*?)(?=\n\n[^ ]|\Z)", re.MULTILINE | re.DOTALL)
+_SECTION = re.compile(r"^([A-Z][A-Z0-9_ ]*)\n-+\n\n\.\. parsed-literal::\n\n(.*?)(?=\n\n[^ ]|\Z)", re.M | re.S)
 _SIZE = re.compile(r"\*Size:\*\s*(\d+) dwords?(?: if wavefront size is 64, otherwise (\d+) dwords?)?")
 _SIZE_W32_FIRST = re.compile(r"\*Size:\*\s*(\d+) dwords? if wavefront size is 32, otherwise (\d+) dwords?")
 
@@ -60,7 +60,7 @@ def _operand_pages(directory: Path) -> dict[str, tuple[object, list[str]]]:
     pages: dict[str, tuple[object, list[str]]] = {}
     for path in sorted((directory / "operands").glob("*.rst")):
         text = path.read_text()
-        anchor = re.search(r"^\.\. _(amdgpu_synid_[\w]+):", text, re.MULTILINE)
+        anchor = re.search(r"^\.\. _(amdgpu_synid_[\w]+):", text, re.M)
         if anchor is None:
             continue
         size: object = None
@@ -71,7 +71,7 @@ def _operand_pages(directory: Path) -> dict[str, tuple[object, list[str]]]:
             match = _SIZE.search(text)
             if match:
                 size = int(match.group(1)) if match.group(2) is None else [int(match.group(2)), int(match.group(1))]
-        operands_line = re.search(r"^\*Operands:\*(.*)$", text, re.MULTILINE)
+        operands_line = re.search(r"^\*Operands:\*(.*)$", text, re.M)
         kinds = [name for name, _ in _REF.findall(operands_line.group(1))] if operands_line else []
         pages[anchor.group(1)] = (size, kinds)
     return pages

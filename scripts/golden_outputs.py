@@ -82,10 +82,10 @@ def _without_version(text: str) -> str:
     from amdgpu_lint import __version__
 
     field = rf'^( *"(?:version|semanticVersion)": ){re.escape(json.dumps(__version__))}(,?)$'
-    return re.sub(field, r'\1"<version>"\2', text, flags=re.MULTILINE)
+    return re.sub(field, r'\1"<version>"\2', text, flags=re.M)
 
 
-_RULES_ARRAY = re.compile(r'^( *)"rules": \[\n.*?^\1\]', re.MULTILINE | re.DOTALL)
+_RULES_ARRAY = re.compile(r'^( *)"rules": \[\n.*?^\1\]', re.M | re.S)
 _RULE_PROSE = ("shortDescription", "fullDescription", "help")
 
 

@@ -22,8 +22,8 @@ CORPUS = ROOT.parent / "shared" / "conformance" / "llvm"
 #: What llvm-mc accepting a file rules out.
 PARSE_LEVEL = frozenset(("parse-error", "unknown-directive", "undefined-symbol", "unknown-target", "unknown-instruction",
                          "invalid-encoding"))
-_POSITIVE_PART = re.compile(r"^#\s*RUN:\s*llvm-mc\b.*?(\S+\.s)\b", re.MULTILINE)
-_SPLIT = re.compile(r"^#--- (\S+)\n", re.MULTILINE)
+_POSITIVE_PART = re.compile(r"^#\s*RUN:\s*llvm-mc\b.*?(\S+\.s)\b", re.M)
+_SPLIT = re.compile(r"^#--- (\S+)\n", re.M)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-_FIELD = re.compile(r"remark: [^\n]*?:\s+([A-Za-z ]+?)(?: \[[^\]]*\])?: (\S+)$", re.MULTILINE)
+_FIELD = re.compile(r"remark: [^\n]*?:\s+([A-Za-z ]+?)(?: \[[^\]]*\])?: (\S+)$", re.M)
 
 
 def parse_remarks(text: str) -> dict[str, dict[str, str]]:

@@ -5,9 +5,9 @@ import json
 import shutil
 
 from amdgpu_lint.cli import main
+from amdgpu_lint.model.diagnostics import fingerprints
 from amdgpu_lint.driver.linter import lint_file
 from amdgpu_lint.frontend.builder import BuildOptions
-from amdgpu_lint.model.diagnostics import fingerprints
 from amdgpu_lint.rules import RULES
 
 

@@ -2,7 +2,7 @@
 LLVM 22's transition points, TeraScale follows seed 000, and impossible inputs are errors."""
 
 import json
-from xml.etree import ElementTree
+import xml.etree.ElementTree as ElementTree
 
 import pytest
 import test_occupancy_differential as differential

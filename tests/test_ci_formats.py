@@ -282,7 +282,7 @@ def test_a_bar_in_a_path_keeps_the_job_summary_table_and_messages_name_files_as_
     monkeypatch.chdir(root)
     out = run(capsys, "--format", "github", str(root / "a|b" / "k.s"))[1]
     annotation = next(line for line in out.splitlines() if line.startswith("::error"))
-    assert "file=a|b/k.s" in annotation and "(searched a|b;" in annotation and str(root) not in annotation
+    assert "file=a|b/k.s" in annotation and f"(searched a|b;" in annotation and str(root) not in annotation
     row = next(line for line in summary.read_text().splitlines() if "`AGL001`" in line and line.startswith("| `a"))
     assert row.startswith("| `a\\|b/k.s:2` | `AGL001` parse-error |") and "(searched a\\|b;" in row
     assert len(row.replace("\\|", "").split("|")) == 5  # three cells

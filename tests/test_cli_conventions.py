@@ -127,7 +127,7 @@ def test_config_file_governs_inputs_anywhere(capsys, tmp_path):
 def test_extend_select_adds_to_the_configured_selection(capsys, tmp_path):
     write(tmp_path / ".amdgpu-lint.toml", 'select = ["unknown-directive"]\n')
     bad = str(write(tmp_path / "bad.s", BAD))
-    codes = lambda *flags: [d["code"] for d in json.loads(run(capsys, "check", "--no-cache", "--format", "json", *flags, bad)[1])["diagnostics"]]
+    codes = lambda *flags: [d["code"] for d in json.loads(run(capsys, "check", "--no-cache", "--format", "json", *flags, bad)[1])["diagnostics"]]  # noqa: E731
     assert codes() == ["AGL002"]
     assert codes("--extend-select", "undefined-symbol") == ["AGL003", "AGL002"]
     assert codes("--select", "AGL003") == ["AGL003"]

@@ -172,7 +172,7 @@ def test_encoded_sizes_match_llvm_mc_on_llvm_output(tmp_path, codegen_cache):
                              + ([f"-mattr={mattr}"] if mattr else []), capture_output=True, text=True, check=False)
         if run.returncode:
             continue
-        theirs = [len(m.group(1).split(",")) for m in re.finditer(r"^\t[a-z_].*; encoding: \[([^\]]*)\]", run.stdout, re.MULTILINE)]
+        theirs = [len(m.group(1).split(",")) for m in re.finditer(r"^\t[a-z_].*; encoding: \[([^\]]*)\]", run.stdout, re.M)]
         module = build_module(read_source(path), BuildOptions(mcpu=cpu))
         ours = []
         for kernel in module.kernels:

@@ -1,8 +1,8 @@
 """Expression evaluation follows LLVM MC: GNU precedence, 64-bit wrap, C division."""
 
 import pytest
-from amdgpu_lint.frontend.syntax import parse_expressions
 from amdgpu_lint.model.expr import EvalError, evaluate
+from amdgpu_lint.frontend.syntax import parse_expressions
 
 
 def value(text, symbols=None):

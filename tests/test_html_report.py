@@ -9,8 +9,8 @@ import json
 import re
 import shutil
 import subprocess
+import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
-from xml.etree import ElementTree
 
 import pytest
 from amdgpu_lint.analyses.liveness import LivenessAnalysis
@@ -24,7 +24,7 @@ from pygments.token import Error
 
 #: anything fetched from outside the page (its one script is inline)
 NETWORK = re.compile(r"""(src|href)\s*=\s*["']?\s*(https?:|//)|url\(\s*["']?(https?:|//)|@import|<link\b|<script\b[^>]*\bsrc\b""",
-                     re.IGNORECASE)
+                     re.I)
 SVG = "{http://www.w3.org/2000/svg}"
 GEMM = FIXTURES / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"  # 256 AGPRs zeroed by v_accvgpr_write
 PREFETCH = FIXTURES / "examples" / "handwritten" / "prefetch_gfx942.s"
@@ -351,7 +351,7 @@ KERNEL_INFO = """; Kernel info:
 
 
 def test_long_metadata_blocks_are_collapsed(tmp_path, two_kernels):
-    verbose = re.sub(r"^\t\.size\t\w+, .*\n", lambda match: match.group(0) + KERNEL_INFO, two_kernels.read_text(), flags=re.MULTILINE)
+    verbose = re.sub(r"^\t\.size\t\w+, .*\n", lambda match: match.group(0) + KERNEL_INFO, two_kernels.read_text(), flags=re.M)
     two_kernels.write_text(verbose)
     page = _report(tmp_path, two_kernels)
     root = ElementTree.fromstring(page)

@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import golden_outputs as golden
+import golden_outputs as golden  # noqa: E402
 
 pytest.importorskip("llvmlite.binding")
 

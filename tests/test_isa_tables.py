@@ -30,7 +30,7 @@ def test_every_target_has_a_full_table(target, at_least):
 
 
 def test_generation_specific_instructions():
-    has = lambda target, mnemonic: mnemonic in instruction_set(parse_target_id(target))
+    has = lambda target, mnemonic: mnemonic in instruction_set(parse_target_id(target))  # noqa: E731
     assert has("gfx908", "v_mfma_f32_32x32x8f16") and not has("gfx906", "v_mfma_f32_32x32x8f16")
     assert has("gfx950", "v_bitop3_b32") and not has("gfx942", "v_bitop3_b32")
     assert has("gfx906", "v_dot2_f32_f16") and not has("gfx900", "v_dot2_f32_f16")

@@ -42,9 +42,9 @@ def test_llvm_output_parses_cleanly(ir_path: Path, target: str, opt: int, snippe
     assert module.target.name == target
 
     # every function LLVM emitted is found, with its kind
-    emitted = re.findall(r"^\t\.type\t(\S+),@function", assembly, re.MULTILINE)
+    emitted = re.findall(r"^\t\.type\t(\S+),@function", assembly, re.M)
     assert sorted(k.name for k in module.kernels) == sorted(emitted)
-    declared_kernels = set(re.findall(r"^\t\.amdhsa_kernel (\S+)", assembly, re.MULTILINE))
+    declared_kernels = set(re.findall(r"^\t\.amdhsa_kernel (\S+)", assembly, re.M))
     assert {k.name for k in module.kernels if k.is_kernel} == declared_kernels
 
     for kernel in module.kernels:
@@ -61,7 +61,7 @@ def test_llvm_output_parses_cleanly(ir_path: Path, target: str, opt: int, snippe
             assert all(0 <= s < len(cfg.blocks) for s in block.successors)
         if kernel.is_kernel:
             block = assembly.split(f".amdhsa_kernel {kernel.name}\n")[1].split(".end_amdhsa_kernel")[0]
-            descriptor = dict(re.findall(r"^\t\t\.amdhsa_(\w+) (\d+)$", block, re.MULTILINE))
+            descriptor = dict(re.findall(r"^\t\t\.amdhsa_(\w+) (\d+)$", block, re.M))
             assert len(descriptor) > 20
             for key, value in descriptor.items():
                 assert kernel.descriptor[key] == int(value), key

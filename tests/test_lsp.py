@@ -12,8 +12,8 @@ import sys
 import pytest
 
 pytest.importorskip("pygls")
-from lsprotocol import types
-from pygls.lsp.client import LanguageClient
+from lsprotocol import types  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
 
 SOURCE = """.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
 k:

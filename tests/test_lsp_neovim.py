@@ -44,7 +44,7 @@ end
 
 def readme_snippet() -> str:
     """The Neovim configuration the README gives users."""
-    (snippet,) = re.findall(r"```lua\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
+    (snippet,) = re.findall(r"```lua\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
     return snippet
 
 

@@ -17,8 +17,8 @@ from amdgpu_lint.frontend.builder import BuildOptions, build_module
 from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.isa.defuse import def_use
-from amdgpu_lint.model.targets import parse_target_id
 from amdgpu_lint.rules import find_rule
+from amdgpu_lint.model.targets import parse_target_id
 from llvm_mfma_oracle import (
     LLC,
     LLVM_MC,

@@ -2,7 +2,6 @@
 one test per pitfall hand-written calculators get wrong."""
 
 import re
-from dataclasses import replace
 
 import pytest
 from amdgpu_lint.analyses.occupancy import (
@@ -19,6 +18,7 @@ from amdgpu_lint.analyses.occupancy import (
     waves_with_vgprs,
     what_if,
 )
+from dataclasses import replace
 from amdgpu_lint.model.targets import extra_sgprs, parse_target_id
 
 
@@ -233,7 +233,7 @@ def test_what_if_curves_equal_a_scan_of_every_value(target, wave, lds_bytes, sma
     assert curves["vgprs"]["alone"] == scan(range(1, processor.addressable_vgprs + 1),
                                             lambda x: Inputs(x, 0, 0, 1, wave))
     if lds_bytes == 16384:  # every byte: slow, so for one launch per target
-        lds_scan = scan(range(processor.lds_per_workgroup + 1), lambda x: replace(inputs, lds_bytes=x))
+        lds_scan = scan(range(0, processor.lds_per_workgroup + 1), lambda x: replace(inputs, lds_bytes=x))
         assert curves["lds_bytes"]["combined"] == lds_scan
     for name, current in (("vgprs", 40), ("lds_bytes", lds_bytes), ("wg_size", largest)):
         now = next(w for x, w in reversed(curves[name]["combined"]) if x <= current)

@@ -311,6 +311,7 @@ def test_depctr_field_the_target_lacks_is_not_understood():
 def test_fix_restores_what_llvm_deleted_on_the_command_line(tmp_path, capsys):
     """`check --fix` on LLVM's gfx1201 and gfx1100 output with mitigations deleted gives back the listing."""
     from amdgpu_lint.cli import main
+
     from llvm_oracle import compile_ir
 
     source = (ROOT / "fixtures" / "rdna" / "hazards.ll").read_text()

@@ -2,7 +2,7 @@
 too-few-workgroups, and the resource parts of `report` and `baseline`."""
 
 import json
-from xml.etree import ElementTree
+import xml.etree.ElementTree as ElementTree
 
 from amdgpu_lint.cli import main
 from conftest import FIXTURES, names

@@ -332,7 +332,7 @@ def test_the_html_report_shows_the_source_beside_the_listing(project, capsys):
     page = (project / "r.html").read_text()
     assert code == 0 and f"<h3>Source: {project / 'k.hip'}</h3>" in page
     import re
-    from xml.etree import ElementTree
+    import xml.etree.ElementTree as ElementTree
 
     root = ElementTree.fromstring(page)
     (row,) = [tr for tr in root.iter("tr") if tr.get("id") == "f1s0-L7"]  # p[i] = v * s;
