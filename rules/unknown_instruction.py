@@ -29,6 +29,13 @@ instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a lite
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
 The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
 through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
+
+Memory instructions (MUBUF, MTBUF, MIMG, SMEM, FLAT/global/scratch, DS) are checked against probes of llvm-mc 22
+on every processor (`scripts/gen_memory_operands.py`): modifiers the processor lacks (`d16`, `a16`, `r128`, `dlc`,
+`addr64` on gfx8+, cache policy on gfx6-7 SMRD), refused pairs and repeats (`lds tfe`), the `offset:` range of
+each instruction (the SMEM offset operand, `offset0:`/`offset1:` too), constant soffsets, MTBUF `format:`,
+`dfmt:`, `nfmt:` values and format names, an image's data width against dmask, `tfe` and `d16`, its address width
+against `dim:` and `a16`, and a missing `dim:` on gfx10+. Symbols and names the probes never saw are not judged.
 """
 
 from collections.abc import Iterator
@@ -36,6 +43,7 @@ from collections.abc import Iterator
 from amdgpu_lint.analyses.defuse import DefUseAnalysis, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
+from amdgpu_lint.isa.memory_operands import memory_refusal
 from amdgpu_lint.isa.mnemonics import (
     NOT_AN_INSTRUCTION,
     MnemonicVerdicts,
@@ -101,7 +109,7 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     register = _refused_register(instruction, columns, verdicts)
     if register is not None:
         return f"{register} ({target}, as llvm-mc 22 says)"
-    refusal = _refused_operands(instruction, columns)
+    refusal = _refused_operands(instruction, columns) or memory_refusal(instruction, columns)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
     return None
