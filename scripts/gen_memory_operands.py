@@ -116,7 +116,7 @@ def candidates(mnemonic: str, kind: str, major: int) -> list[Shape]:
     found: list[Shape] = [Shape([])]
     if kind in ("mubuf", "mtbuf"):
         found += [Shape([D(0, w), ("addr", "off"), "s[8:11]", "s2"]) for w in widths]
-        found += [Shape(["s[8:11]", "s2"]), Shape([("addr", "off"), "s[8:11]", "s2"], "lds")]
+        found += [Shape(["s[8:11]", "s2"]), Shape(["s[8:11]", "s2"], "lds"), Shape([("addr", "off"), "s[8:11]", "s2"], "lds")]
     elif kind == "mimg":
         sampler = any(word in mnemonic for word in ("sample", "gather", "get_lod"))
         dims = ("",) if major < 10 else (" dim:SQ_RSRC_IMG_1D", " dim:SQ_RSRC_IMG_2D_MSAA", " dim:SQ_RSRC_IMG_2D")

@@ -34,7 +34,17 @@ CASES = [
     ("gfx900", "buffer_load_dword off, s[8:11], s3 lds tfe", "invalid operand for instruction"),
     ("gfx900", "buffer_load_dword off, s[8:11], s3 lds", None),
     ("gfx900", "buffer_load_dword v1, off, s[8:11], s3 offset:8 offset:8", "invalid operand for instruction"),
+    ("gfx803", "buffer_store_lds_dword s[4:7], s8 offset:4 lds tfe", "invalid operand for instruction"),
+    ("gfx803", "buffer_store_lds_dword s[4:7], s8 offset:4 lds", None),
+    # forms other than the probed instance's: a returning atomic's glc/sc0, a modifier before the instance's own
+    ("gfx900", "global_atomic_cmpswap v1, v[3:4], v[5:6], off glc", None),
+    ("gfx700", "flat_atomic_add_x2 v[0:1], v[2:3], v[4:5] glc", None),
+    ("gfx942", "flat_atomic_add_f64 v[0:1], v[2:3], v[4:5] sc0 sc1", None),
+    ("gfx803", "ds_gws_init v3 offset:12345 gds", None),
+    ("gfx1030", "image_bvh_intersect_ray v[4:7], v[9:16], s[4:7] a16", None),
     # offsets
+    ("gfx700", "flat_atomic_add v1, v[3:4], v5 offset:0 glc slc", None),
+    ("gfx700", "flat_load_dword v1, v[2:3] offset:4", "flat offset modifier is not supported on this GPU"),
     ("gfx803", "s_store_dword s1, s[4:5], 0x100000", "expected a 20-bit unsigned offset"),
     ("gfx803", "s_store_dword s1, s[4:5], 0xfffff", None),
     ("gfx900", "s_load_dword s1, s[4:5], -8", None),
@@ -61,6 +71,8 @@ CASES = [
     ("gfx803", "tbuffer_load_format_x v1, off, s[8:11], s3 format:[BUF_DATA_FORMAT_16,BUF_DATA_FORMAT_32]",
      "duplicate data format"),
     ("gfx803", "tbuffer_load_format_x v1, off, s[8:11], s3 format:[BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_UINT]", None),
+    ("gfx803", "tbuffer_load_format_x v1, off, s[8:11], s3 format:[BUF_DATA_FORMAT_16,BUF_DATA_FORMAT_8]",
+     "duplicate data format"),  # BUF_DATA_FORMAT_8, the default, is a name llvm-mc never prints
     ("gfx803", "tbuffer_load_format_x v1, off, s[8:11], s3 format:[BUF_FMT_32_FLOAT]",
      "unified format is not supported on this GPU"),
     ("gfx1030", "tbuffer_load_format_x v1, off, s[8:11], s3 format:[BUF_FMT_32_FLOAT]", None),
@@ -110,6 +122,19 @@ def test_a_symbol_or_an_unknown_format_name_is_not_judged(snippet):
           s_endpgm
     """, mcpu="gfx803")
     assert [d.message for d in result.diagnostics if d.name == "unknown-instruction"] == []
+
+
+def test_the_table_names_a_processor_for_every_configuration_of_the_mnemonic_table():
+    import json
+    from pathlib import Path
+
+    import amdgpu_lint.isa as isa
+
+    tables = Path(isa.__file__).parent / "tables"
+    header = json.loads((tables / "memory.jsonl").read_text().split("\n", 1)[0])
+    configurations = json.loads((tables / "mnemonics.json").read_text())["configurations"]
+    assert [header["processors"][index] for index in header["configurations"]] == [
+        name.split(":")[0] for name in configurations]
 
 
 def test_every_configuration_maps_to_a_probed_processor():

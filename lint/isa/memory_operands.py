@@ -173,7 +173,7 @@ class MemoryFacts:
             return self._message(formats.get("names", {}).get(spelled[0], -1))
         pairs: dict[str, int] = formats.get("pairs", {})
         code = pairs.get(",".join(spelled))
-        if code is None and all(name in formats.get("names", {}) for name in spelled):
+        if code is None and any(name in formats.get("names", {}) for name in spelled):
             code = _same_kind(pairs, spelled)
         return self._message(code) if code is not None else None
 
