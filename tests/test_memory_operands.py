@@ -5,10 +5,13 @@ The table comes from probing llvm-mc 22 (scripts/gen_memory_operands.py). Each c
 it again, so the expectation cannot drift from the assembler. Every refused line has a neighbour that assembles.
 """
 
+import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
+from amdgpu_lint import isa
 from amdgpu_lint.isa.memory_operands import memory_facts
 from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
 from amdgpu_lint.model.targets import parse_target_id
@@ -125,11 +128,6 @@ def test_a_symbol_or_an_unknown_format_name_is_not_judged(snippet):
 
 
 def test_the_table_names_a_processor_for_every_configuration_of_the_mnemonic_table():
-    import json
-    from pathlib import Path
-
-    import amdgpu_lint.isa as isa
-
     tables = Path(isa.__file__).parent / "tables"
     header = json.loads((tables / "memory.jsonl").read_text().split("\n", 1)[0])
     configurations = json.loads((tables / "mnemonics.json").read_text())["configurations"]
