@@ -47,6 +47,13 @@ register (gfx90a and later CDNA, gfx1250: `global_load_dwordx2 v[1:2], ...`) and
 (`s[1:2]`, `s[2:5]`: "invalid register alignment"); AGPR data of memory instructions before gfx90a; the VGPRs
 past v127 that 16-bit `_e32` and `_dpp` forms cannot reach on gfx11 and gfx12; and the operand widths that halve
 in wave64 (`global_load_tr_b128`, WMMA).
+
+Memory instructions (MUBUF, MTBUF, MIMG, SMEM, FLAT/global/scratch, DS) are checked against probes of llvm-mc 22
+on every processor (`scripts/gen_memory_operands.py`): modifiers the processor lacks (`d16`, `a16`, `r128`, `dlc`,
+`addr64` on gfx8+, cache policy on gfx6-7 SMRD), refused pairs and repeats (`lds tfe`), the `offset:` range of
+each instruction (the SMEM offset operand, `offset0:`/`offset1:` too), constant soffsets, MTBUF `format:`,
+`dfmt:`, `nfmt:` values and format names, an image's data width against dmask, `tfe` and `d16`, its address width
+against `dim:` and `a16`, and a missing `dim:` on gfx10+. Symbols and names the probes never saw are not judged.
 """
 
 from collections.abc import Iterator
@@ -55,6 +62,7 @@ from amdgpu_lint.analyses.defuse import DefUseAnalysis, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
 from amdgpu_lint.isa.matrix_operands import matrix_operands
+from amdgpu_lint.isa.memory_operands import memory_refusal
 from amdgpu_lint.isa.mnemonics import (
     NOT_AN_INSTRUCTION,
     MnemonicVerdicts,
@@ -121,7 +129,7 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     register = _refused_register(instruction, columns, verdicts)
     if register is not None:
         return f"{register} ({target}, as llvm-mc 22 says)"
-    refusal = _refused_operands(instruction, columns)
+    refusal = _refused_operands(instruction, columns) or memory_refusal(instruction, columns)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
     refusal = matrix_operands().refusal(instruction, verdicts.names(columns), instructions)
