@@ -538,6 +538,7 @@ class InitializedAnalysis(Analysis):
             written, copied, partial = state
             if written is None:
                 return state
+            flow: FlowBits | None  # annotated for mypyc, which otherwise infers None for it
             for position in range(starts[index], starts[index] + len(blocks[index].instructions)):
                 _, read, writes, flow, widths = registers[position]
                 if flow is None and read & written == read:  # reads written registers, writes its defs
