@@ -45,6 +45,7 @@ quiet, past 32 instructions looked at per instruction of the kernel.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -321,7 +322,7 @@ class _Bits:
             self.bit_of, self.units, self.generation = {}, [], self.generation + 1
         return self.generation
 
-    def mask(self, units) -> int:
+    def mask(self, units: Iterable[Unit]) -> int:
         mask = 0
         for unit in units:
             bit = self.bit_of.get(unit)

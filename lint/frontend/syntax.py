@@ -433,11 +433,13 @@ def parse_statement(text: str) -> Statement | ParseFailure:
 @lru_cache(maxsize=8192)
 def parse_expressions(text: str) -> tuple[Node, ...] | ParseFailure:
     """Parse a comma-separated expression list (directive arguments)."""
-    read = _read_expressions(text)
-    if read is None:
+    fast = _read_expressions(text)
+    if fast is None:
         from .grammar import grammar_expressions
 
         read = grammar_expressions(text)
+    else:
+        read = fast
     if not isinstance(read, ParseFailure) and nests_deeper_than(read, MAX_NESTING):
         return ParseFailure(str(NestedTooDeeply()), 1)
     return read
