@@ -55,3 +55,16 @@ def test_bad_input_gives_diagnostics_not_tracebacks(name, tmp_path, capsys):
     assert found == expected
     assert code == (1 if expected else 0)
     assert all(d["path"] == str(path) for d in json.loads(out)["diagnostics"])
+
+
+def test_nesting_past_the_fast_readers_depth_reads_as_the_grammar_reads_it():
+    """The hand-written reader leaves text nested deeper than it recurses to the grammar: the statement is the same
+    either way, whichever build runs (the reader's bound is its own, not the interpreter's recursion limit)."""
+    from amdgpu_lint.frontend.grammar import grammar_statement
+    from amdgpu_lint.frontend.syntax import parse_statement
+
+    for depth in (10, 200):
+        text = "s_add_u32 s0, s1, " + "(" * depth + "-(" * depth + "k+1" + ")" * 2 * depth
+        parsed = parse_statement(text)
+        assert parsed == grammar_statement(text)
+        assert parsed.kind == "instruction" and len(parsed.operands) == 3
