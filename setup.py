@@ -57,7 +57,7 @@ def _compiled_extensions() -> list:
     try:
         from mypyc.build import mypycify
     except ImportError:
-        raise SystemExit("AMDGPU_LINT_COMPILE=1 needs mypy (mypyc) where the package is built: pip install 'mypy>=2.4,<2.5'")
+        raise SystemExit(f"AMDGPU_LINT_COMPILE=1 needs mypy (mypyc) where the package is built: pip install {' '.join(map(repr, BUILD_REQUIRES))}")
     os.chdir(ROOT)  # mypy reads its settings from pyproject.toml here
     package = _package_tree(Path("build", "mypyc-src"))
     chosen = {path for pattern in COMPILED for path in package.glob(pattern)}
@@ -67,9 +67,12 @@ def _compiled_extensions() -> list:
 
 
 COMPILE = os.environ.get("AMDGPU_LINT_COMPILE") == "1"
+# What the compiled build installs into pip's isolated build environment: mypyc, and what mypy reads of the libraries
+# the compiled modules import (lark ships its own types; PyYAML's are a stub package).
+BUILD_REQUIRES = ["mypy>=2.4,<2.5", "lark>=1.1.9", "types-PyYAML"]
 if _building():
     _forget_earlier_builds()
 setup(
     ext_modules=_compiled_extensions() if COMPILE and _building() else [],
-    setup_requires=["mypy>=2.4,<2.5"] if COMPILE else [],
+    setup_requires=BUILD_REQUIRES if COMPILE else [],
 )

@@ -74,7 +74,8 @@ def _metadata_line(module: Module, kernel: Kernel, key: str) -> Provenance | Non
     if source is None or found is None:
         return kernel.descriptor_where
     block_line = source.text.count("\n", 0, found.start()) + 1
-    position = v3_key_position(source.text[found.end():], kernel.name, key)
+    end = source.text.find(".end_amdgpu_metadata", found.end())  # the block alone: not the code after it
+    position = v3_key_position(source.text[found.end():end if end >= 0 else None], kernel.name, key)
     if position is None:
         return kernel.descriptor_where
     return Provenance(module.path, block_line + position[0], position[1])

@@ -1,9 +1,14 @@
-"""No input raises a traceback: each bad file gives a diagnostic with file:line."""
+"""No input raises a traceback: each bad file gives a diagnostic with file:line.
+
+Deep nesting is bounded by the parser's own MAX_NESTING, not by Python's recursion limit, so the pure and the compiled
+build (whose compiled functions recurse in C, past that limit) answer alike; llvm-mc 22 assembles the operand at the
+bound (a gfx942 `v_mov_b32 v[z+...+1], 0`)."""
 
 import json
 
 import pytest
 from amdgpu_lint.cli import main
+from amdgpu_lint.frontend.syntax import MAX_NESTING
 
 TARGET = b'.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n'
 
@@ -19,6 +24,11 @@ CASES = {
     "deep_parentheses": (TARGET + b"k:\n s_mov_b32 s0, " + b"(" * 5000 + b"1" + b")" * 5000 + b"\n s_endpgm\n", []),
     "deep_symbolic_expression": (TARGET + b".set a, 0\nk:\n v_mov_b32 v[" + b"a+" * 5000 + b"a], 0\n s_endpgm\n", [("parse-error", 4)]),
     "deep_unary_chain": (TARGET + b"k:\n v_mov_b32 v0, " + b"-" * 5000 + b"v1\n s_endpgm\n", [("parse-error", 3)]),
+    "deep_directive_expression": (TARGET + b".set z, 0\n.set y, " + b"z+" * 5000 + b"z\nk:\n s_endpgm\n", [("parse-error", 3)]),
+    # MAX_NESTING levels from the operand to its deepest leaf: v[...] is one, each '+' one, the leaf one
+    "nesting_at_the_bound": (TARGET + b".set z, 0\nk:\n v_mov_b32 v[" + b"z+" * (MAX_NESTING - 2) + b"1], 0\n s_endpgm\n", []),
+    "nesting_past_the_bound": (TARGET + b".set z, 0\nk:\n v_mov_b32 v[" + b"z+" * (MAX_NESTING - 1) + b"1], 0\n s_endpgm\n",
+                               [("parse-error", 4)]),
     "unterminated_macro": (TARGET + b"k:\n.macro M\n s_nop 0\n", [("parse-error", 3)]),
     "unterminated_if": (TARGET + b"k:\n.if 1\n s_endpgm\n", [("parse-error", 3)]),
     "recursive_macro": (TARGET + b".macro R\n R\n.endm\nk:\n R\n s_endpgm\n", [("parse-error", 3)]),
@@ -45,3 +55,16 @@ def test_bad_input_gives_diagnostics_not_tracebacks(name, tmp_path, capsys):
     assert found == expected
     assert code == (1 if expected else 0)
     assert all(d["path"] == str(path) for d in json.loads(out)["diagnostics"])
+
+
+def test_nesting_past_the_fast_readers_depth_reads_as_the_grammar_reads_it():
+    """The hand-written reader leaves text nested deeper than it recurses to the grammar: the statement is the same
+    either way, whichever build runs (the reader's bound is its own, not the interpreter's recursion limit)."""
+    from amdgpu_lint.frontend.grammar import grammar_statement
+    from amdgpu_lint.frontend.syntax import parse_statement
+
+    for depth in (10, 200):
+        text = "s_add_u32 s0, s1, " + "(" * depth + "-(" * depth + "k+1" + ")" * 2 * depth
+        parsed = parse_statement(text)
+        assert parsed == grammar_statement(text)
+        assert parsed.kind == "instruction" and len(parsed.operands) == 3

@@ -17,7 +17,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from ..isa.defuse import DefUse, register_units
-from ..model.ir import Instruction, Kernel
+from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.nodes import Node, Num, Reg, Sym, hardware_register
 from ..model.targets import Target
 from .cfg import CFGAnalysis
@@ -654,11 +654,13 @@ class _FarProducers:
 _SRC_C_ROWS = frozenset((23, 24))
 
 
-def _search(consumer, facts, target, lookahead, far, blocks, starts, block_of) -> tuple[Hazard | None, Hazard | None]:
+def _search(consumer: int, facts: list[Facts], target: Target, lookahead: int, far: _FarProducers | None,
+            blocks: list[BasicBlock], starts: list[int], block_of: list[int]) -> tuple[Hazard | None, Hazard | None]:
     """The definite and the advisory hazard missing most wait states for `consumer`, over every path
     back (within the lookahead), counting the fewest states on any path as LLVM does. For an MFMA's SrcC,
     as in LLVM, only the nearest MFMA on the path writing any of its registers counts (an older one's
-    result is overwritten by then)."""
+    result is overwritten by then). Typed parameters: a compiled build reads their fields and adds their numbers
+    directly."""
     this = facts[consumer]
     after = this.after
     src_c = this.src_c if this.mfma else frozenset()
@@ -671,6 +673,7 @@ def _search(consumer, facts, target, lookahead, far, blocks, starts, block_of) -
         while index >= first and states < lookahead:
             if states >= SHORT_LOOKAHEAD:
                 # only MFMA results need more than 5 wait states: past that, skip to the nearest in the block
+                assert far is not None  # the lookahead is longer only with MFMAs (`far`)
                 nearest = max(far.nearest_mfma[index], first - 1)
                 states += far.states_before[index + 1] - far.states_before[nearest + 1]
                 index = nearest

@@ -45,6 +45,7 @@ quiet, past 32 instructions looked at per instruction of the kernel.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -321,7 +322,7 @@ class _Bits:
             self.bit_of, self.units, self.generation = {}, [], self.generation + 1
         return self.generation
 
-    def mask(self, units) -> int:
+    def mask(self, units: Iterable[Unit]) -> int:
         mask = 0
         for unit in units:
             bit = self.bit_of.get(unit)
@@ -538,6 +539,7 @@ class InitializedAnalysis(Analysis):
             written, copied, partial = state
             if written is None:
                 return state
+            flow: FlowBits | None  # annotated for mypyc, which otherwise infers None for it
             for position in range(starts[index], starts[index] + len(blocks[index].instructions)):
                 _, read, writes, flow, widths = registers[position]
                 if flow is None and read & written == read:  # reads written registers, writes its defs

@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from ..model.ir import Instruction, Kernel
+from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
@@ -121,7 +121,9 @@ def _issue_cycles(shared: InstructionFacts, instruction: Instruction, table: Lat
     return shared.cycles[1]
 
 
-def _walk(load, counter, loop, cycles, counted, events, blocks, starts, block_of) -> tuple[int | None, int]:
+def _walk(load: int, counter: str, loop: frozenset[int], cycles: list[int], counted: dict[int, dict[str, int]],
+          events: dict[int, frozenset[str]], blocks: list[BasicBlock], starts: list[int],
+          block_of: list[int]) -> tuple[int | None, int]:
     """(retiring wait, cycles) on the shortest path from `load` (Dijkstra over instruction and
     number of newer events on the counter)."""
     def following(index: int) -> list[int]:

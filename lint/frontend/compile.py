@@ -21,7 +21,6 @@ includes (`-iquote`), as it would be beside it: nothing is written among the use
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -225,6 +224,8 @@ def compile_listing(source: Path, cpu: str, compiler: Compiler, flags: list[str]
     base = _command(compiler, cpu, flags, opencl)
     version = program_version(compiler.path)
     text = _read(source) if buffer is None else buffer
+    import hashlib  # here: OpenSSL's start-up is not wanted by an assembler's version, which this module also gives
+
     key = hashlib.sha256("\0".join([str(source.resolve()), text, version, *base, "buffer" if buffer is not None else ""])
                          .encode()).hexdigest()[:24]
     directory = Path(tempfile.gettempdir()) / "amdgpu-lint" / key
@@ -367,6 +368,8 @@ def _dependencies(text: str, source: Path) -> list[str]:
 
 
 def _digest(path: str) -> str:
+    import hashlib
+
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:

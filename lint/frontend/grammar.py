@@ -16,6 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..model.nodes import Abs, ListExpr, Node, Num, Statement, Str, Sym
 from .syntax import (
     LiteralOutOfRange,
+    NestedTooDeeply,
     ParseFailure,
     as_operand,
     call,
@@ -167,8 +168,8 @@ def _parse(text: str, start: str):
         return _failure(error, text)
     except RecursionError:
         return ParseFailure("expression nested too deeply", 1)
-    except LiteralOutOfRange as out_of_range:  # a name of its own: mypyc types a name once per function
-        return ParseFailure(str(out_of_range), 1)
+    except (LiteralOutOfRange, NestedTooDeeply) as refused:  # a name of its own: mypyc types a name once per function
+        return ParseFailure(str(refused), 1)
 
 
 def grammar_statement(text: str) -> Statement | ParseFailure:

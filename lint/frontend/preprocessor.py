@@ -570,15 +570,16 @@ class Preprocessor:
     def _plain_text(self, text: str, known: dict[str, _Plain | None]) -> _Plain | None:
         """`_plain(text)`, remembered in `known`; an instruction naming a register the target does not have
         goes the general way (`_statement`), which puts a MissingRegister in its place."""
-        plain = known.get(text, _UNSEEN)
-        if plain is _UNSEEN:
-            if len(known) >= _PLAIN_TEXTS_KEPT:
-                known.clear()
-            plain = _plain(text)
-            if plain is not None and plain.statement.kind == "instruction" and \
-                    self._within_register_files(plain.statement) is not plain.statement:
-                plain = None
-            known[text] = plain
+        seen = known.get(text, _UNSEEN)
+        if seen is not _UNSEEN:
+            return seen
+        if len(known) >= _PLAIN_TEXTS_KEPT:
+            known.clear()
+        plain = _plain(text)
+        if plain is not None and plain.statement.kind == "instruction" and \
+                self._within_register_files(plain.statement) is not plain.statement:
+            plain = None
+        known[text] = plain
         return plain
 
     def _count(self, plain: _Plain, expanded: bool) -> None:
@@ -612,8 +613,11 @@ class Preprocessor:
                 line_text = lines.text_at(index)
             else:
                 line_text = text[starts[index] : ends[index]]
-            plain = known.get(line_text, _UNSEEN)
-            if plain is _UNSEEN:
+            # two names: `_UNSEEN` is typed Any, and a local typed Any is read attribute by attribute by name (by
+            # dictionary lookups) in a compiled build, where `plain`, typed, reads its fields directly
+            seen = known.get(line_text, _UNSEEN)
+            plain: _Plain | None
+            if seen is _UNSEEN:
                 constant = _CONSTANT_SET.match(line_text)
                 if constant is not None:  # `.set name, 12`: as `_define` would, without the general way
                     if statements:
@@ -622,6 +626,8 @@ class Preprocessor:
                     first = index + 1
                     continue
                 plain = self._plain_text(line_text, known)
+            else:
+                plain = seen
             if plain is None or (macros and plain.first_word in macros) or (
                     plain.names and not symbols.keys().isdisjoint(plain.names)):
                 break

@@ -32,6 +32,7 @@ from ..model.nodes import (
     Sym,
     UnOp,
     mentions_symbols,
+    nests_deeper_than,
     register_from_name,
 )
 
@@ -57,6 +58,20 @@ class LiteralOutOfRange(ValueError):
 
     def __init__(self) -> None:
         super().__init__("literal value out of range (more than 64 bits)")
+
+
+#: The most levels an operand may nest, counted from the operand to its deepest leaf (`-(-(x))`, `a+a+...`: each
+#: operator a level; parentheses add none); deeper is a parse error. llvm-mc's only bound is its stack. A bound of ours,
+#: not Python's recursion limit (which the pure build's recursive walks reach near 900 levels), so that both builds
+#: answer alike: a compiled module recurses in C, past that limit, until the stack overflows.
+MAX_NESTING = 512
+
+
+class NestedTooDeeply(ValueError):
+    """An operand nesting more than MAX_NESTING levels."""
+
+    def __init__(self) -> None:
+        super().__init__("expression nested too deeply")
 
 
 #: Digits of the longest decimal literal that may fit in 64 bits: a longer one is not converted at all.
@@ -164,6 +179,8 @@ Modifier = tuple[str, str, Node]
 def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
     """An instruction from its comma-separated groups of juxtaposed items (`s[0:1] offset:16 glc`)."""
     mnemonic = mnemonic.lower()
+    if nests_deeper_than([item[2] if isinstance(item, tuple) else item for group in groups for item in group], MAX_NESTING):
+        raise NestedTooDeeply  # before anything below walks the operands by recursion
     operands: list[Node] = []
     modifiers: list[tuple[str, Node | None]] = []
     for group in groups:
@@ -228,6 +245,9 @@ _FLOAT, _LOCAL, _NUMBER, _WORD, _PUNCT, _BAD = range(1, 7)
 #: Binding strength of the binary operators the reader takes (the grammar's levels, loosest first).
 _BINARY = {"+": 1, "-": 1, "|": 2, "&": 2, "^": 2, "*": 3, "/": 3, "%": 3, "<<": 3, ">>": 3}
 _ITEM_START = frozenset("-+~([|")
+#: How deep the reader recurses (three calls a level) before it leaves the text to the grammar, whose parser keeps a
+#: stack of its own: well inside Python's recursion limit, and the same bound in a compiled build.
+_READER_NESTING = 64
 
 
 class _GiveUp(Exception):
@@ -239,7 +259,7 @@ class _Reader:
     continuing an expression and starting a juxtaposed item goes to the expression, as the
     grammar's parser shifts)."""
 
-    __slots__ = ("at", "kinds", "texts")
+    __slots__ = ("at", "depth", "kinds", "texts")
 
     def __init__(self, text: str):
         kinds: list[int] = []
@@ -252,7 +272,7 @@ class _Reader:
             texts.append(match.group(kind))
         kinds.append(0)  # end of text
         texts.append("")
-        self.kinds, self.texts, self.at = kinds, texts, 0
+        self.kinds, self.texts, self.at, self.depth = kinds, texts, 0, 0
 
     def _take(self, punctuation: str) -> None:
         if self.kinds[self.at] != _PUNCT or self.texts[self.at] != punctuation:
@@ -274,11 +294,18 @@ class _Reader:
         return left
 
     def unary(self) -> Node:
+        """Every level of nesting passes here (a unary operator, or a primary's parentheses, brackets or call)."""
+        self.depth += 1
+        if self.depth > _READER_NESTING:
+            raise _GiveUp
         kind, text = self.kinds[self.at], self.texts[self.at]
         if kind == _PUNCT and text in ("-", "+", "~"):
             self.at += 1
-            return unop(text, self.unary())
-        return self.primary()
+            node = unop(text, self.unary())
+        else:
+            node = self.primary()
+        self.depth -= 1
+        return node
 
     def primary(self) -> Node:
         kind, text = self.kinds[self.at], self.texts[self.at]
@@ -440,9 +467,13 @@ def parse_statement(text: str) -> Statement | ParseFailure:
 @lru_cache(maxsize=8192)
 def parse_expressions(text: str) -> tuple[Node, ...] | ParseFailure:
     """Parse a comma-separated expression list (directive arguments)."""
-    read = _read_expressions(text)
-    if read is not None:
-        return read
-    from .grammar import grammar_expressions
+    fast = _read_expressions(text)
+    if fast is None:
+        from .grammar import grammar_expressions
 
-    return grammar_expressions(text)
+        read = grammar_expressions(text)
+    else:
+        read = fast
+    if not isinstance(read, ParseFailure) and nests_deeper_than(read, MAX_NESTING):
+        return ParseFailure(str(NestedTooDeeply()), 1)
+    return read

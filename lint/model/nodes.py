@@ -7,6 +7,7 @@ occurrence of the same source text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: Register-file prefixes accepted in `v0`, `v[0:3]` forms (`acc` is LLVM's AGPR synonym).
@@ -175,6 +176,30 @@ def instruction_text(mnemonic: str, operands: tuple[Node, ...], modifiers: tuple
     parts = [", ".join(map(spelled, operands))] if operands else []
     parts += [name if value is None else f"{name}:{spelled(value)}" for name, value in modifiers]
     return " ".join([mnemonic, *parts])
+
+
+def nests_deeper_than(nodes: Iterable[Node], depth: int) -> bool:
+    """Whether any of `nodes` nests more than `depth` levels (walked with a list of its own, not by recursion: what
+    asks is the guard before anything recursive walks a node)."""
+    pending = [(node, 1) for node in nodes]
+    while pending:
+        node, level = pending.pop()
+        if level > depth:
+            return True
+        level += 1
+        if isinstance(node, BinOp):
+            pending += ((node.left, level), (node.right, level))
+        elif isinstance(node, (UnOp, Abs)):
+            pending.append((node.operand, level))
+        elif isinstance(node, Call):
+            pending += ((arg, level) for arg in node.args)
+        elif isinstance(node, ListExpr):
+            pending += ((item, level) for item in node.items)
+        elif isinstance(node, RegExpr):
+            pending.append((node.first, level))
+            if node.last is not None:
+                pending.append((node.last, level))
+    return False
 
 
 def mentions_symbols(node: Node) -> bool:

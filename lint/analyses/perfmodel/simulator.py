@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter as Tally
-from collections import deque
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -646,7 +646,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     groups = [crew[first:first + max(group_waves, 1)] for first in range(0, waves, max(group_waves, 1))]
     on_simd = [[wave for wave in crew if wave.simd == simd] for simd in range(simds)]  # oldest first
     turn_simds = [[simd for simd in range(simds) if simd % interval == phase] for phase in range(interval)]
-    busy: Tally = Tally()  # unit -> busy cycles
+    # unit -> busy cycles (DRAM's are fractions): float-valued, as a compiled build checks (a Counter's values are ints)
+    busy: defaultdict[str, float] = defaultdict(float)
     stalls: Tally = Tally()
     per_line: dict[int, Tally] = {}
     matrix_free = [0] * simds
@@ -844,7 +845,7 @@ def _delay_time(wave: _Wave, waits: list[tuple[str, int]]) -> int:
     return until
 
 
-def _issue(wave: _Wave, step: Step, cycle: int, busy, matrix_free, pipe_free, issued, mfma_cycles: int,
+def _issue(wave: _Wave, step: Step, cycle: int, busy: defaultdict[str, float], matrix_free, pipe_free, issued, mfma_cycles: int,
            interval: int, start: int | None = None) -> None:
     """Issue `step` at `cycle`; it executes from `start` (later when a gfx11+ VALU holds for its operands)."""
     if step.waits is not None:
