@@ -279,8 +279,8 @@ def _extend(before: Simulation, after: Simulation, first: int, last: int, trips:
     path.by_class = {name: round(line(before.path.by_class.get(name, 0), count))
                      for name, count in path.by_class.items()}
     for run in path.loops:
-        if run.label == loop.label:
-            run.trips = run.entries * trips
+        if run.label == loop.label:  # its trips as the full path counts them, and where they came from
+            run.trips, run.from_kernargs = run.entries * trips, loop.from_kernargs
     path.trips = {run.label: run.trips for run in path.loops if run.trips}
     after.bottleneck = bottleneck(after)
     return after
