@@ -13,7 +13,15 @@ in the second quarter of all trip starts and in the third agree within STEADY (0
 the last drains as waves finish. The round's cycles are then the last simulation's plus the remaining trips at
 that cost; its busy units, stalls and instructions by class extend linearly from the last two simulations. A
 loop whose cost per trip never settles is simulated up to MAX_SIMULATED_TRIPS and extended from there, with a
-warning."""
+warning.
+
+Work-groups at different paces: oldest-first issue may let the older work-groups run ahead (the DGEMM fixture's
+older one at 1648 cycles a trip, the younger at 3296); the faster finish first and the rest drain at another pace.
+When the work-groups' cycles per trip differ by more than UNEVEN, the run is extended phase by phase instead
+(`_uneven`): in each phase (until the next work-groups finish) every running work-group's pace is measured, the
+work-groups that end it run their extra trips at theirs, and the others' progress meanwhile shortens what they have
+left for the phases after. Steady means two simulations (of 16 and 32 trips, ...) predict the same cycles within
+STEADY."""
 
 from __future__ import annotations
 
