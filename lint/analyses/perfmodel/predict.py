@@ -131,7 +131,7 @@ def steady_simulation(module: Module, kernel: Kernel, waves: int, *, trip_counts
     header = cfg.starts[cfg.block_of_label[loop.label]]
     simulated = [STEP]
     before = run({**trip_counts, loop.label: STEP}, header)
-    uneven = _uneven(before, STEP, trips) if before is not None and loop.entries == 1 else None
+    slope: float | None = None  # cycles a trip added between the last two runs
     while True:
         last = 2 * simulated[-1]
         if last >= trips or before is None:
@@ -140,9 +140,12 @@ def steady_simulation(module: Module, kernel: Kernel, waves: int, *, trip_counts
         if after is None:
             return None
         simulated.append(last)
-        earlier, uneven = uneven, _uneven(after, last, trips) if loop.entries == 1 else None
-        if uneven is not None:  # work-groups at different paces: the same prediction from two runs is steady
-            steady = earlier is not None and abs(uneven.cycles - earlier.cycles) <= STEADY * uneven.cycles
+        earlier, slope = slope, (after.cycles - before.cycles) / (last - last // 2)
+        uneven = _uneven(after, last, trips) if loop.entries == 1 else None
+        if uneven is not None:  # work-groups at different paces: the run grows by the same cycles a trip
+            guess = after.cycles + slope * (trips - last)
+            steady = (earlier is not None and abs(slope - earlier) <= STEADY * slope) or abs(
+                guess - uneven.cycles) <= STEADY * guess
         else:
             windows = _per_trip(after.marks)
             steady = windows is not None and abs(windows[0] - windows[1]) <= STEADY * windows[1]
@@ -150,11 +153,10 @@ def steady_simulation(module: Module, kernel: Kernel, waves: int, *, trip_counts
             break
         before = after
     if uneven is not None:
-        per_trip = uneven.added / (trips - last)
+        per_trip = slope
     else:
-        per_trip = sum(windows) / 2 if windows is not None else (after.cycles - before.cycles) / (
-            (last - last // 2) * loop.entries)
-    cycles = round(after.cycles + (uneven.added if uneven is not None else loop.entries * (trips - last) * per_trip))
+        per_trip = sum(windows) / 2 if windows is not None else slope / loop.entries
+    cycles = round(after.cycles + loop.entries * (trips - last) * per_trip)
     result = _extend(before, after, last // 2, last, trips, loop, cycles)
     result.extrapolated = {"loop": loop.label, "line": loop.line, "trips_per_entry": trips, "entries": loop.entries,
                            "simulated_trips": simulated, "steady": steady, "cycles_per_trip": round(per_trip, 3)}
