@@ -441,6 +441,22 @@ def test_work_groups_at_different_paces_extend_phase_by_phase(snippet):
         full.utilization["MFMA"], rel=0.01)
 
 
+def test_a_hand_over_that_grows_with_the_trips(snippet):
+    """The streaming probe over a 1 MiB working set (L2 hits, the CU's request rate the limit), 4 work-groups of 4
+    waves: oldest-first issue runs the three older ones at 416 cycles a trip and starves the fourth (1664) until they
+    finish; it then waits a time that grows with the trips before it runs alone at 516. The paces alone miss that
+    wait; the cycles a trip adds between runs of 16, 32 and 64 trips catch it: 150 trips extended match simulating
+    every trip within 1% (the unit's mixed pace was 0.19% short)."""
+    module = snippet.build(stream("MI300X"), wg_size=(256, 256))
+    memory = memory_system(find_device("MI300X"), 304, 1 << 40, 1 << 20, 650)
+    full = simulate(module, module.kernels[0], 16, trip_counts={".Lloop": 150}, memory=memory)
+    quick = steady_simulation(module, module.kernels[0], 16, trip_counts={".Lloop": 150}, taken={}, memory=memory)
+    steady = quick.extrapolated
+    assert steady is not None and steady["steady"] and max(steady["simulated_trips"]) <= 4 * STEP
+    assert [phase["finishing"] for phase in steady["workgroup_paces"]] == [[0, 1, 2], [3]]
+    assert quick.cycles == pytest.approx(full.cycles, rel=0.01)
+
+
 def test_a_4096_trip_dgemm_launch_simulates_few_trips(tmp_path, capsys):
     """The DGEMM's launch on the MI210 at K = 32776 (4096 trips, derived from `k`) reaches its steady state in runs
     of 16 and 32 trips (its work-groups' paces repeat): no 'not steady' warning, and the loop still says its trips

@@ -17,11 +17,12 @@ warning.
 
 Work-groups at different paces: oldest-first issue may let the older work-groups run ahead (the DGEMM fixture's
 older one at 1648 cycles a trip, the younger at 3296); the faster finish first and the rest drain at another pace.
-When the work-groups' cycles per trip differ by more than UNEVEN, the run is extended phase by phase instead
-(`_uneven`): in each phase (until the next work-groups finish) every running work-group's pace is measured, the
-work-groups that end it run their extra trips at theirs, and the others' progress meanwhile shortens what they have
-left for the phases after. Steady means two simulations (of 16 and 32 trips, ...) predict the same cycles within
-STEADY."""
+The unit's pace over the second and third quarters then mixes the two and misses the drain. When the work-groups'
+cycles per trip differ by more than UNEVEN, the round's cycles are extended by the cycles a trip added between the
+last two runs (each phase, the drain included, grows with the trips). That is steady when two such slopes agree
+within STEADY, or when the slope agrees with a phase-by-phase prediction (`_uneven`: each work-group's pace until
+the next ones finish, the drain's after), which needs no third run. A wait that grows with the trips at a
+hand-over (the cached streaming probe's starved fourth work-group) is one the paces miss and the slopes catch."""
 
 from __future__ import annotations
 
@@ -185,11 +186,11 @@ class Paces:
 
 def _uneven(simulation: Simulation, simulated: int, trips: int) -> Paces | None:
     """When the work-groups of a run of `simulated` trips (one entry of the loop) progress at paces more than UNEVEN
-    apart: the cycles `trips` add, phase by phase. In the run, the fastest work-groups finish first and the others
-    run on at another pace (the drain). In the full run every phase lasts longer: the group that ends it has
-    `trips - simulated` more trips, the others progress meanwhile at their pace in it, and what they have left over
-    the simulated run's remainder runs in the next phases. The warm-up, the hand-overs and the end are the
-    simulated run's. None when they keep pace (the unit's pace then extends), or a phase is too short to tell."""
+    apart: the run's cycles at `trips`, predicted phase by phase. In the run, the fastest work-groups finish first
+    and the others run on at another pace (the drain). In the full run every phase lasts longer: the work-groups that
+    end it have `trips - simulated` more trips, the others progress meanwhile at their pace in it, and what they have
+    left over the simulated run's remainder runs in the next phases. The warm-up, the hand-overs and the end are the
+    simulated run's. None when they keep pace, or a phase is too short to tell."""
     groups = _workgroup_starts(simulation.marks, max(1, simulation.group_waves))
     if len(groups) < 2 or any(len(starts) != simulated for starts in groups):
         return None
