@@ -19,6 +19,7 @@ from amdgpu_lint.cli import main
 from amdgpu_lint.frontend.builder import BuildOptions, build_module
 from amdgpu_lint.frontend.source import read_source
 from amdgpu_lint.model.devices import DEVICES, Launch, find_device
+from amdgpu_lint.outputs.report_text import model_lines
 
 GEMM = Path(__file__).parent.parent / "fixtures" / "examples" / "handwritten" / "gemm_pipeline_gfx942.s"
 
@@ -439,6 +440,8 @@ def test_work_groups_at_different_paces_extend_phase_by_phase(snippet):
     assert first["cycles_per_trip"]["1"] == pytest.approx(2 * first["cycles_per_trip"]["0"], rel=0.05)
     assert quick.path.trips == full.path.trips and quick.utilization["MFMA"] == pytest.approx(
         full.utilization["MFMA"], rel=0.01)
+    (line,) = [line for line in model_lines(quick.to_json()) if line.startswith("steady state:")]
+    assert "; work-groups at different paces: 0 at 1648, 1 at 3296 cycles/trip until 0 finish, then 1 at" in line
 
 
 def test_a_hand_over_that_grows_with_the_trips(snippet):

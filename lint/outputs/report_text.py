@@ -195,8 +195,8 @@ def model_lines(simulation: dict[str, Any]) -> list[str]:
 
 
 def _paces_text(phases: list[dict[str, Any]] | None) -> str:
-    """"; work-groups at different paces: 0 at 1648, 1 at 3296 cycles/trip until 0 finish(es), then 1 at 1628" for
-    a round extended phase by phase; empty otherwise."""
+    """"; work-groups at different paces: 0 at 1648, 1 at 3296 cycles/trip until 0 finish, then 1 at 1628
+    cycles/trip" for a round whose work-groups progress at different paces (each phase's); empty otherwise."""
     if not phases:
         return ""
     parts = [", ".join(f"{group} at {rate:g}" for group, rate in phase["cycles_per_trip"].items())

@@ -172,12 +172,11 @@ def steady_simulation(module: Module, kernel: Kernel, waves: int, *, trip_counts
 @dataclass(slots=True)
 class Paces:
     """Work-groups that progress at different paces (oldest-first issue lets the oldest run ahead): per phase (from
-    one group of work-groups finishing to the next) each running group's cycles per trip, and the cycles the trips
-    beyond the simulated ones add."""
+    one group of work-groups finishing to the next) each running work-group's cycles per trip, and the run's cycles
+    at the full trips they predict."""
 
     phases: list[tuple[list[int], dict[int, float]]]  # (the work-groups that finish it, work-group -> cycles per trip)
-    added: float
-    cycles: float  # the simulated run's and the added ones
+    cycles: float
 
     def to_json(self) -> list[dict]:
         return [{"finishing": finishing, "cycles_per_trip": {str(group): round(rate, 1) for group, rate in rates.items()}}
@@ -227,7 +226,7 @@ def _uneven(simulation: Simulation, simulated: int, trips: int) -> Paces | None:
         phases.append((sorted(clusters[ending]), {group: known[cluster] for cluster in running
                                                    for group in clusters[cluster]}))
         begin = end
-    return Paces(phases, added, simulation.cycles + added)
+    return Paces(phases, simulation.cycles + added)
 
 
 def _workgroup_starts(marks: list[list[tuple[int, int]]], group_waves: int) -> list[list[float]]:
