@@ -189,8 +189,20 @@ def model_lines(simulation: dict[str, Any]) -> list[str]:
         steady = simulation["extrapolated"]
         lines.append(f"steady state: the loop at line {steady['line']} ({steady['loop']}) simulated for "
                      f"{', '.join(map(str, steady['simulated_trips']))} trips, {steady['cycles_per_trip']} cycles/trip"
-                     f"{'' if steady['steady'] else ' (not steady)'}, extended to {steady['trips_per_entry']} trips")
+                     f"{'' if steady['steady'] else ' (not steady)'}, extended to {steady['trips_per_entry']} trips"
+                     f"{_paces_text(steady.get('workgroup_paces'))}")
     return lines
+
+
+def _paces_text(phases: list[dict[str, Any]] | None) -> str:
+    """"; work-groups at different paces: 0 at 1648, 1 at 3296 cycles/trip until 0 finish, then 1 at 1628
+    cycles/trip" for a round whose work-groups progress at different paces (each phase's); empty otherwise."""
+    if not phases:
+        return ""
+    parts = [", ".join(f"{group} at {rate:g}" for group, rate in phase["cycles_per_trip"].items())
+             + " cycles/trip" + (f" until {', '.join(map(str, phase['finishing']))} finish"
+                                 if index + 1 < len(phases) else "") for index, phase in enumerate(phases)]
+    return "; work-groups at different paces: " + ", then ".join(parts)
 
 
 def groups_text(simulation: dict[str, Any]) -> str:

@@ -13,7 +13,16 @@ in the second quarter of all trip starts and in the third agree within STEADY (0
 the last drains as waves finish. The round's cycles are then the last simulation's plus the remaining trips at
 that cost; its busy units, stalls and instructions by class extend linearly from the last two simulations. A
 loop whose cost per trip never settles is simulated up to MAX_SIMULATED_TRIPS and extended from there, with a
-warning."""
+warning.
+
+Work-groups at different paces: oldest-first issue may let the older work-groups run ahead (the DGEMM fixture's
+older one at 1648 cycles a trip, the younger at 3296); the faster finish first and the rest drain at another pace.
+The unit's pace over the second and third quarters then mixes the two and misses the drain. When the work-groups'
+cycles per trip differ by more than UNEVEN, the round's cycles are extended by the cycles a trip added between the
+last two runs (each phase, the drain included, grows with the trips). That is steady when two such slopes agree
+within STEADY, or when the slope agrees with a phase-by-phase prediction (`_uneven`: each work-group's pace until
+the next ones finish, the drain's after), which needs no third run. A wait that grows with the trips at a
+hand-over (the cached streaming probe's starved fourth work-group) is one the paces miss and the slopes catch."""
 
 from __future__ import annotations
 
@@ -40,6 +49,8 @@ STEP = 16  # trips per entry added between two simulations
 #: trips differing by up to ~0.5% at 32-128 trips: 0.25% keeps the prediction within 0.3% of simulating every trip
 STEADY = 0.0025
 MAX_SIMULATED_TRIPS = 512
+#: work-groups whose cycles per trip differ by more than this (relative) progress unevenly (predict._uneven)
+UNEVEN = 0.02
 _MEMORY_WAITS = ("waiting on vmcnt", "waiting on loadcnt", "waiting on vscnt", "waiting on storecnt")
 BOUNDS = ("memory bandwidth", "MFMA", "VALU issue", "LDS", "memory latency", "barriers")  # ties: the first wins
 
@@ -120,7 +131,8 @@ def steady_simulation(module: Module, kernel: Kernel, waves: int, *, trip_counts
     cfg = manager.get(CFGAnalysis)
     header = cfg.starts[cfg.block_of_label[loop.label]]
     simulated = [STEP]
-    before = run({**trip_counts, loop.label: STEP})
+    before = run({**trip_counts, loop.label: STEP}, header)
+    slope: float | None = None  # cycles a trip added between the last two runs
     while True:
         last = 2 * simulated[-1]
         if last >= trips or before is None:
@@ -129,21 +141,112 @@ def steady_simulation(module: Module, kernel: Kernel, waves: int, *, trip_counts
         if after is None:
             return None
         simulated.append(last)
-        windows = _per_trip(after.marks)
-        steady = windows is not None and abs(windows[0] - windows[1]) <= STEADY * windows[1]
+        earlier, slope = slope, (after.cycles - before.cycles) / (last - last // 2)
+        uneven = _uneven(after, last, trips) if loop.entries == 1 else None
+        if uneven is not None:  # work-groups at different paces: the run grows by the same cycles a trip
+            guess = after.cycles + slope * (trips - last)
+            steady = (earlier is not None and abs(slope - earlier) <= STEADY * slope) or abs(
+                guess - uneven.cycles) <= STEADY * guess
+        else:
+            windows = _per_trip(after.marks)
+            steady = windows is not None and abs(windows[0] - windows[1]) <= STEADY * windows[1]
         if steady or last >= MAX_SIMULATED_TRIPS:
             break
         before = after
-    per_trip = sum(windows) / 2 if windows is not None else (after.cycles - before.cycles) / (
-        (last - last // 2) * loop.entries)
+    if uneven is not None:
+        per_trip = slope
+    else:
+        per_trip = sum(windows) / 2 if windows is not None else slope / loop.entries
     cycles = round(after.cycles + loop.entries * (trips - last) * per_trip)
     result = _extend(before, after, last // 2, last, trips, loop, cycles)
     result.extrapolated = {"loop": loop.label, "line": loop.line, "trips_per_entry": trips, "entries": loop.entries,
                            "simulated_trips": simulated, "steady": steady, "cycles_per_trip": round(per_trip, 3)}
+    if uneven is not None:
+        result.extrapolated["workgroup_paces"] = uneven.to_json()
     if not steady:
         result.warnings.append(f"the loop at line {loop.line} ({loop.label}) did not reach a steady cost per trip "
                                f"within {last} trips; its {trips} trips are extended from there")
     return result
+
+
+@dataclass(slots=True)
+class Paces:
+    """Work-groups that progress at different paces (oldest-first issue lets the oldest run ahead): per phase (from
+    one group of work-groups finishing to the next) each running work-group's cycles per trip, and the run's cycles
+    at the full trips they predict."""
+
+    phases: list[tuple[list[int], dict[int, float]]]  # (the work-groups that finish it, work-group -> cycles per trip)
+    cycles: float
+
+    def to_json(self) -> list[dict]:
+        return [{"finishing": finishing, "cycles_per_trip": {str(group): round(rate, 1) for group, rate in rates.items()}}
+                for finishing, rates in self.phases]
+
+
+def _uneven(simulation: Simulation, simulated: int, trips: int) -> Paces | None:
+    """When the work-groups of a run of `simulated` trips (one entry of the loop) progress at paces more than UNEVEN
+    apart: the run's cycles at `trips`, predicted phase by phase. In the run, the fastest work-groups finish first
+    and the others run on at another pace (the drain). In the full run every phase lasts longer: the work-groups that
+    end it have `trips - simulated` more trips, the others progress meanwhile at their pace in it, and what they have
+    left over the simulated run's remainder runs in the next phases. The warm-up, the hand-overs and the end are the
+    simulated run's. None when they keep pace, or a phase is too short to tell."""
+    groups = _workgroup_starts(simulation.marks, max(1, simulation.group_waves))
+    if len(groups) < 2 or any(len(starts) != simulated for starts in groups):
+        return None
+    first_end = min(starts[-1] for starts in groups)
+    paces = [_pace(starts, -math.inf, first_end) for starts in groups]
+    if any(pace is None for pace in paces):
+        return None
+    pace_of = [pace for pace in paces if pace is not None]
+    if max(pace_of) <= (1 + UNEVEN) * min(pace_of):
+        return None
+    clusters: list[list[int]] = []  # work-groups at one pace finish together
+    for group in sorted(range(len(groups)), key=pace_of.__getitem__):
+        if clusters and pace_of[group] <= (1 + UNEVEN) * pace_of[clusters[-1][0]]:
+            clusters[-1].append(group)
+        else:
+            clusters.append([group])
+    series = [[sum(groups[group][trip] for group in cluster) / len(cluster) for trip in range(simulated)]
+              for cluster in clusters]
+    order = sorted(range(len(clusters)), key=lambda cluster: series[cluster][-1])
+    left = dict.fromkeys(order, float(trips - simulated))  # trips each has beyond the simulated run's
+    phases: list[tuple[list[int], dict[int, float]]] = []
+    added, begin = 0.0, -math.inf
+    for position, ending in enumerate(order):
+        running = order[position:]
+        end = series[ending][-1]
+        rates = {cluster: _pace(series[cluster], begin, end) for cluster in running}
+        known = {cluster: rate for cluster, rate in rates.items() if rate is not None}
+        if len(known) < len(rates):
+            return None
+        length = left[ending] * known[ending]
+        added += length
+        for cluster in running:
+            left[cluster] = max(0.0, left[cluster] - length / known[cluster])
+        phases.append((sorted(clusters[ending]), {group: known[cluster] for cluster in running
+                                                   for group in clusters[cluster]}))
+        begin = end
+    return Paces(phases, simulation.cycles + added)
+
+
+def _workgroup_starts(marks: list[list[tuple[int, int]]], group_waves: int) -> list[list[float]]:
+    """Per work-group (`group_waves` consecutive waves), when it started each trip: its waves' starts averaged."""
+    groups = []
+    for first in range(0, len(marks), group_waves):
+        waves = [[cycle for _, cycle in wave] for wave in marks[first:first + group_waves] if wave]
+        if waves:
+            groups.append([sum(wave[trip] for wave in waves) / len(waves) for trip in range(min(map(len, waves)))])
+    return groups
+
+
+def _pace(starts: list[float], begin: float, end: float) -> float | None:
+    """Cycles per trip over the middle half of the trip starts in (begin, end] (the first quarter warms up or hands
+    over from the phase before, the last may feel the next); None for fewer than four."""
+    inside = [start for start in starts if begin < start <= end]
+    quarter = len(inside) // 4
+    if quarter < 1:
+        return None
+    return (inside[3 * quarter] - inside[quarter]) / (2 * quarter)
 
 
 def _per_trip(marks: list[list[tuple[int, int]]]) -> tuple[float, float] | None:
@@ -186,8 +289,8 @@ def _extend(before: Simulation, after: Simulation, first: int, last: int, trips:
     path.by_class = {name: round(line(before.path.by_class.get(name, 0), count))
                      for name, count in path.by_class.items()}
     for run in path.loops:
-        if run.label == loop.label:
-            run.trips = run.entries * trips
+        if run.label == loop.label:  # its trips as the full path counts them, and where they came from
+            run.trips, run.from_kernargs = run.entries * trips, loop.from_kernargs
     path.trips = {run.label: run.trips for run in path.loops if run.trips}
     after.bottleneck = bottleneck(after)
     return after
