@@ -27,6 +27,12 @@ instruction counts for nothing in the analyses. Special registers a target lacks
 `ttmp12` before gfx9, `null` before gfx10) and the modifiers and kinds of operand llvm-mc refuses on an
 instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a literal in a VOP3 before
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
+The form llvm-mc encodes a VALU instruction in is read from its suffix or its controls (DPP, DPP8, SDWA), and
+what each form takes comes from probes of that form (`scripts/gen_vop_forms.py`): a DPP source that is not a
+VGPR on gfx8-9, an SGPR or constant in gfx8's SDWA and a literal in any SDWA form (with `neg`, `abs`, `sext`
+set aside), an output modifier there before gfx9, a form the instruction lacks on the target (`v_mac_f32` has
+no SDWA form on gfx9), and a lane mask of the other wave size on gfx10+ (`vcc` or `s[0:1]` in wave32, `vcc_lo`
+or `s0` in wave64, on a VOPC destination, a carry or a `v_cndmask_b32` mask).
 The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
 through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 """
@@ -43,6 +49,7 @@ from amdgpu_lint.isa.mnemonics import (
     operand_kind,
     operand_verdicts,
 )
+from amdgpu_lint.isa.vop_forms import vop_form_refusal
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
 
@@ -104,7 +111,7 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     refusal = _refused_operands(instruction, columns)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
-    return None
+    return vop_form_refusal(instruction, target, columns)
 
 
 def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,

@@ -1,0 +1,235 @@
+"""What llvm-mc 22 refuses in the DPP, DPP8 and SDWA forms of a VALU instruction and in its lane masks.
+
+The form llvm-mc encodes is chosen by what is written: a `_dpp`, `_sdwa`, `_e32` or `_e64` suffix, or the
+controls (`row_shl:1` and the other DPP controls make a DPP form, `dpp8:[...]` a DPP8 one, `dst_sel`/`src0_sel`
+an SDWA one). tables/vop_forms.json (written by scripts/gen_vop_forms.py, which probes instances llvm-mc's
+disassembler prints of every form on every configuration) holds, per form and configuration, llvm-mc's verdict
+on each kind of operand in each position of the DPP, DPP8 and SDWA forms (gfx8-9 DPP and SDWA take only VGPRs,
+gfx9 SDWA takes SGPRs and inline constants but no literal), on `clamp` and an output modifier there, and, from
+gfx10 on, on a lane mask of the other wave size (`vcc` for `vcc_lo`, `s[0:1]` for `s0` in wave32, and the
+reverse in wave64).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from ..model.nodes import Abs, Call, Node, Num, Reg, SpecialReg, UnOp
+from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts, operand_kind, operand_verdicts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_TABLE = Path(__file__).parent / "tables" / "vop_forms.json"
+_DPP = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror", "row_bcast",
+                  "wave_shl", "wave_shr", "wave_rol", "wave_ror", "row_share", "row_xmask", "row_newbcast"))
+_SDWA = frozenset(("dst_sel", "dst_unused", "src0_sel", "src1_sel"))
+_FORM_NAMES = {"_dpp": "DPP", "_dpp8": "DPP8", "_sdwa": "SDWA"}
+#: written modifiers judged by a probe: the probe's name
+_MODIFIER_PROBES = {"clamp": "clamp", "mul": "mul", "div": "mul"}
+#: refusals that depend on the probed instance's other operands, not on the one replaced
+_OTHER_OPERANDS = ("constant bus", "unique literal")
+_WIDE_MASKS = frozenset(("vcc", "exec"))
+_NARROW_MASKS = frozenset(("vcc_lo", "exec_lo"))
+#: scalar registers without a probe of their own: refused where SGPRs and `exec` both are
+_SCALAR_SPECIALS = frozenset(("vcc_hi", "exec_hi", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask",
+                              "xnack_mask_lo", "xnack_mask_hi", "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi"))
+
+
+class VopForms:
+    """The table, decoded per form when first looked up."""
+
+    def __init__(self, table: dict):
+        self._messages: list[str] = table["messages"]
+        self._codes = {code: index for index, code in enumerate(table["codes"])}
+        self._probes = {name: index for index, name in enumerate(table["probes"])}
+        self._wave64 = [name.endswith("wavefrontsize64+") for name in table["configurations"]]
+        self._forms: dict[str, list] = table["forms"]
+        self._lanes: dict[str, list] = table["lane_masks"]
+        self._form_rows: dict[str, dict[int, tuple[int, str]]] = {}
+        self._lane_rows: dict[str, dict[int, tuple[int, list[list[int]]]]] = {}
+
+    def _form_row(self, key: str) -> dict[int, tuple[int, str]]:
+        row = self._form_rows.get(key)
+        if row is None:
+            row = self._form_rows[key] = {member: (count, verdicts) for count, verdicts, members
+                                          in self._forms.get(key, ()) for member in members}
+        return row
+
+    def _lane_row(self, key: str) -> dict[int, tuple[int, list[list[int]]]]:
+        row = self._lane_rows.get(key)
+        if row is None:
+            row = self._lane_rows[key] = {member: (count, slots) for count, slots, members
+                                          in self._lanes.get(key, ()) for member in members}
+        return row
+
+    def form_refusal(self, key: str, column: int, kinds: list[tuple[str, ...]], modifiers: list[str]) -> str | None:
+        """llvm-mc's message for a modifier or an operand of the DPP, DPP8 or SDWA form `key` on one configuration,
+        or None (also where no instance of the form with as many operands was probed there)."""
+        entry = self._form_row(key).get(column)
+        if entry is None or entry[0] != len(kinds):
+            return None
+        verdicts = entry[1]
+        for name in modifiers:
+            probe = _MODIFIER_PROBES.get(name)
+            answer = self._answer(verdicts, probe) if probe else None
+            if answer is not None:
+                return answer
+        for slot, choices in enumerate(kinds):
+            answers = [self._answer(verdicts, f"{slot}:{kind}") for kind in choices]
+            if choices and all(answer is not None and not any(words in answer for words in _OTHER_OPERANDS)
+                               for answer in answers):
+                return min(answer for answer in answers if answer is not None)
+        return None
+
+    def lane_refusal(self, key: str, column: int, operands: tuple[Node, ...]) -> str | None:
+        """llvm-mc's message for a lane mask of the other wave size in form `key` on one gfx10+ configuration."""
+        entry = self._lane_row(key).get(column)
+        if entry is None or entry[0] != len(operands):
+            return None
+        wave64 = self._wave64[column]
+        for slot, vcc, sgpr in entry[1]:
+            operand = operands[slot]
+            if isinstance(operand, SpecialReg):
+                wrong = operand.name in (_NARROW_MASKS if wave64 else _WIDE_MASKS)
+                code = vcc
+            elif isinstance(operand, Reg) and operand.kind == "s" and operand.half is None:
+                wrong = operand.count == (1 if wave64 else 2)
+                code = sgpr
+            else:
+                continue
+            if wrong and code:
+                return self._messages[code - 1]
+        return None
+
+    def wave64(self, column: int) -> bool:
+        return self._wave64[column]
+
+    def _answer(self, verdicts: str, probe: str) -> str | None:
+        position = self._probes.get(probe)
+        if position is None or position >= len(verdicts) or verdicts[position] in ". ":
+            return None
+        return self._messages[self._codes[verdicts[position]]]
+
+
+@cache
+def vop_forms() -> VopForms:
+    return VopForms(json.loads(_TABLE.read_text()))
+
+
+def vop_form_refusal(instruction, target: str, columns: tuple[int, ...]) -> str | None:
+    """llvm-mc's message for what it refuses in the DPP, DPP8 or SDWA form of a VALU instruction or in its lane
+    masks on every one of the configurations, or None."""
+    mnemonic = instruction.mnemonic
+    if instruction.pair is not None or not columns or not mnemonic.startswith("v_"):
+        return None
+    names = [name for name, _ in instruction.modifiers]
+    suffix = _form_suffix(mnemonic, names)
+    forms = vop_forms()
+    message = None
+    if suffix is not None:
+        keys = _form_keys(mnemonic, suffix)
+        kinds = [_kinds(operand) for operand in instruction.operands]
+        message = _variant_rejection(keys, suffix, columns) or _every(
+            columns, keys, lambda key, column: forms.form_refusal(key, column, kinds, names))
+        form = _FORM_NAMES[suffix]
+    if message is None:
+        message = _every(columns, _lane_keys(mnemonic, suffix),
+                         lambda key, column: forms.lane_refusal(key, column, instruction.operands))
+        form = "wave64" if forms.wave64(columns[0]) else "wave32"
+    if message is None:
+        return None
+    return f"'{mnemonic}' ({form} form): {message} ({target}, as llvm-mc 22 says)"
+
+
+def _form_suffix(mnemonic: str, names: list[str]) -> str | None:
+    """`_dpp`, `_dpp8` or `_sdwa`: the form the suffix or the controls written choose, or None."""
+    if "dpp8" in names:
+        return "_dpp8"
+    dpp = any(name in _DPP for name in names)
+    sdwa = any(name in _SDWA for name in names)
+    if dpp != sdwa:
+        return "_dpp" if dpp else "_sdwa"
+    if not dpp:
+        for suffix in ("_sdwa", "_dpp"):
+            if mnemonic.endswith(suffix):
+                return suffix
+    return None
+
+
+def _base(mnemonic: str) -> str:
+    return mnemonic.removesuffix("_dpp").removesuffix("_sdwa")
+
+
+def _form_keys(mnemonic: str, suffix: str) -> list[str]:
+    """The forms llvm-mc may encode the instruction in: a DPP one may be a VOP3 DPP one (gfx11+) where no suffix
+    says which."""
+    base = _base(mnemonic)
+    keys = [base + suffix]
+    if suffix != "_sdwa" and not base.endswith(("_e32", "_e64")):
+        keys.append(base + "_e64" + suffix)
+    return keys
+
+
+def _exists(key: str, column: int) -> bool:
+    """Whether the configuration has the form at all (a DPP8 form where it has the DPP one)."""
+    return mnemonic_verdicts().rejection(key.removesuffix("8"), (column,)) is None
+
+
+def _every(columns: tuple[int, ...], keys: list[str], judge: Callable[[str, int], str | None]) -> str | None:
+    """The message where every configuration refuses the instruction in every form of `keys` it has, or None."""
+    found: set[str] = set()
+    for column in columns:
+        present = [key for key in keys if _exists(key, column)]
+        messages = [judge(key, column) for key in present]
+        if not messages or any(message is None for message in messages):
+            return None
+        found.update(message for message in messages if message is not None)
+    return min(found) if found else None
+
+
+def _variant_rejection(keys: list[str], suffix: str, columns: tuple[int, ...]) -> str | None:
+    """llvm-mc's message where the target has the instruction but none of the forms the controls choose
+    (`v_mac_f32` has no SDWA form on gfx9)."""
+    if suffix == "_dpp8":
+        return None
+    verdicts = mnemonic_verdicts()
+    base = _base(keys[0]).removesuffix("_e64").removesuffix("_e32")
+    if verdicts.rejection(base, columns) is not None and verdicts.rejection(base + "_e32", columns) is not None:
+        return None
+    messages = [verdicts.rejection(key, columns) for key in keys]
+    if any(message is None or message == NOT_AN_INSTRUCTION for message in messages):
+        return None
+    return messages[0]
+
+
+def _lane_keys(mnemonic: str, suffix: str | None) -> list[str]:
+    """The forms whose lane masks decide the instruction: the ones the suffix or the controls choose; for a
+    mnemonic without either, each form of it llvm-mc prints (VOP2/VOPC and VOP3)."""
+    if suffix is not None:
+        return _form_keys(mnemonic, suffix)
+    if mnemonic.endswith(("_e32", "_e64")):
+        return [mnemonic]
+    known = operand_verdicts().knows
+    return [key for key in (mnemonic, mnemonic + "_e32", mnemonic + "_e64") if known(key)]
+
+
+def _kinds(node: Node) -> tuple[str, ...]:
+    """The probe kinds a written source stands for, its modifiers (`neg`, `abs`, `sext`, `-`, `|x|`) set aside:
+    one kind, or for a scalar register without a probe of its own both `s` and `exec`; none where unknown."""
+    while True:
+        if isinstance(node, Call) and node.name in ("neg", "abs", "sext") and len(node.args) == 1:
+            node = node.args[0]
+        elif isinstance(node, Abs):
+            node = node.operand
+        elif isinstance(node, UnOp) and node.op == "-" and not isinstance(node.operand, Num):
+            node = node.operand
+        else:
+            break
+    if (isinstance(node, SpecialReg) and node.name in _SCALAR_SPECIALS) or (isinstance(node, Reg) and node.kind == "ttmp"):
+        return ("s", "exec")
+    kind = operand_kind(node)
+    return (kind,) if kind in ("v", "s", "iconst", "literal", "vcc", "exec", "m0") else ()

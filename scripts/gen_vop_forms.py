@@ -1,0 +1,233 @@
+"""Generate lint/isa/tables/vop_forms.json: what llvm-mc 22 takes in the DPP, DPP8 and SDWA forms of VALU
+instructions, and in their lane-mask operands in each wave size.
+
+llvm-mc's disassembler prints instances of every VOP1, VOP2, VOPC, VOP3 and VOP3P instruction it decodes from a
+sweep of their opcode fields (plain, and with a DPP, DPP8 or SDWA source word) on one processor of each
+instruction set, gfx10 and later in both wave sizes. Each instance is keyed by its form: the printed mnemonic
+for a plain one; for a DPP, DPP8 or SDWA one, the mnemonic without an encoding suffix plus `_dpp`, `_dpp8` or
+`_sdwa` (llvm-mc prints gfx8's VOPC SDWA forms without a suffix). Then, on every configuration of
+tables/mnemonics.json, the first instance of each key that the assembler takes back is probed:
+
+- forms: each operand of a DPP, DPP8 or SDWA instance in turn replaced by a VGPR, an SGPR, an inline constant,
+  a literal, `vcc`, `exec` or `m0` of its width, and with `clamp` and `mul:2` written before the controls;
+- lane masks (gfx10+): each operand printed one dword wide in wave32 and two in wave64 replaced by one of the
+  other wave size (`vcc` and `s[10:11]` in wave32, `vcc_lo` and `s10` in wave64).
+
+The table: `configurations` (those of mnemonics.json), `messages`, `probes` (the form probes' order), `forms`:
+per key `[[operand count, verdicts, [configuration, ...]], ...]` with a character per probe ('.' accepted, ' '
+not probed, else the message at that position of `codes`), and `lane_masks`: per key
+`[[operand count, [[slot, vcc verdict, sgpr verdict], ...], [configuration, ...]], ...]`, a verdict being 0
+(accepted) or 1 + the index of the message.
+
+Usage: python scripts/gen_vop_forms.py [--llvm-mc llvm-mc-22]   (after gen_mnemonic_verdicts.py)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+from gen_mnemonic_verdicts import OUT as MNEMONICS
+from gen_mnemonic_verdicts import TABLES, _major, disassemble
+from gen_mnemonic_verdicts import verdicts as assemble
+from gen_operand_verdicts import replacement, split_operands, width
+
+OUT = TABLES / "vop_forms.json"
+#: one processor of each instruction set with VALU forms to tell apart
+REPRESENTATIVES = ("gfx802", "gfx810", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1011",
+                   "gfx1013", "gfx1030", "gfx1100", "gfx1150", "gfx1200", "gfx1250", "gfx1251")
+WAVE64 = "+wavefrontsize64"
+#: the replacement of a lane mask by one of the other wave size: (vcc, sgpr) in wave32 and in wave64
+WRONG = {32: ("vcc", "s[10:11]"), 64: ("vcc_lo", "s10")}
+KINDS = ("v", "s", "iconst", "literal", "vcc", "exec", "m0")
+MODIFIERS = {"clamp": "clamp", "mul": "mul:2"}
+MAX_OPERANDS = 6
+_ALPHABET = "".join(chr(code) for code in range(33, 127) if chr(code) not in ".\"\\ ")
+_INSTANCE = re.compile(r"^\s+([a-z_][a-z0-9_.]*)(?:\s+(.*?))?\s*(?:;.*)?$", re.MULTILINE)
+_SDWA = re.compile(r"\b(?:dst_sel|src0_sel|src1_sel|dst_unused):")
+_DPP = re.compile(r"\b(?:quad_perm|row_\w+|wave_\w+|row_share|row_xmask):?")
+
+
+def probes() -> list[str]:
+    return [*MODIFIERS, *(f"{slot}:{kind}" for slot in range(MAX_OPERANDS) for kind in KINDS)]
+
+
+def write_vop_sweep(directory: Path) -> Path:
+    """Encodings of every VOP1/VOP2/VOPC opcode (plain, and with an SDWA, DPP or DPP8 source word) and of every
+    VOP3/VOP3P one of each generation, each with three tails: zeros, a DPP/SDWA control word, VGPR sources."""
+    words = [(op << 25) | 0x100 for op in range(64)]
+    words += [(0x3E << 25) | (op << 17) | 0x100 for op in range(256)]
+    words += [(0x3F << 25) | (op << 9) | 0x100 for op in range(256)]
+    for src0 in (0xF9, 0xFA, 0xE9):
+        words += [(0x3F << 25) | (op << 9) | src0 for op in range(256)]
+        words += [(0x3E << 25) | (op << 17) | src0 for op in range(256)]
+        words += [(op << 25) | src0 for op in range(64)]
+    words += [(top << 26) | (op << 16) | low for top in (0b110100, 0b110101, 0b110011) for op in range(1024)
+              for low in (0x0101, 0x4000)]
+    vgpr_sources = (0x102 | 0x104 << 9 | 0x108 << 18 | 3 << 27).to_bytes(4, "little")
+    tails = (bytes(12), bytes([0x01, 0x01, 0x00, 0x00, 0xFA, 0x00, 0xFF, 0x00]) + bytes(4), vgpr_sources + bytes(8))
+    path = directory / "vop_sweep.txt"
+    with path.open("w") as out:
+        for word in words:
+            for tail in tails:
+                out.write(" ".join(f"0x{byte:02x}" for byte in word.to_bytes(4, "little") + tail) + "\n")
+    return path
+
+
+def form_key(mnemonic: str, rest: str) -> str:
+    """The key of a printed instance: its mnemonic, or for a DPP, DPP8 or SDWA form the mnemonic without an
+    encoding suffix plus `_dpp`, `_dpp8` or `_sdwa`."""
+    base = mnemonic.removesuffix("_dpp").removesuffix("_sdwa")
+    if "dpp8:" in rest:
+        return base + "_dpp8"
+    if _SDWA.search(rest):
+        return base + "_sdwa"
+    if _DPP.search(rest):
+        return base + "_dpp"
+    return mnemonic
+
+
+def printed_instances(llvm_mc: str, processor: str, mattr: tuple[str, ...], sweep: Path) -> dict[str, tuple[str, str]]:
+    """key -> (mnemonic, operands and modifiers) of the first valid instance printed for it."""
+    found: dict[str, tuple[str, str]] = {}
+    for mnemonic, rest in _INSTANCE.findall(disassemble(llvm_mc, processor, mattr, sweep)):
+        if mnemonic.startswith("v_") and "/*" not in rest:
+            found.setdefault(form_key(mnemonic, rest), (mnemonic, rest))
+    return found
+
+
+def lane_slots(narrow: str, wide: str) -> list[int]:
+    """The operands printed a dword wide in wave32 and two in wave64."""
+    operands32, _ = split_operands(narrow)
+    operands64, _ = split_operands(wide)
+    if len(operands32) != len(operands64):
+        return []
+    return [slot for slot, (one, two) in enumerate(zip(operands32, operands64, strict=True))
+            if width(one) == 1 and width(two) == 2]
+
+
+def code(answer: str, messages: list[str]) -> int:
+    if answer and answer not in messages:
+        messages.append(answer)
+    return messages.index(answer) + 1 if answer else 0
+
+
+def probe_forms(llvm_mc: str, processor: str, mattr: tuple[str, ...], chosen: dict[str, tuple[str, str]],
+                directory: Path, messages: list[str]) -> dict[str, tuple[int, str]]:
+    """key -> (operand count, verdicts) for the DPP, DPP8 and SDWA instances on one configuration."""
+    order = probes()
+    lines: list[str] = []
+    owners: list[tuple[str, int]] = []
+    plans: dict[str, tuple[int, list[str]]] = {}
+    for key, (mnemonic, rest) in chosen.items():
+        if not key.endswith(("_dpp", "_dpp8", "_sdwa")):
+            continue
+        operands, modifiers = split_operands(rest)
+        if len(operands) > MAX_OPERANDS:
+            continue
+        plan = [" "] * len(order)
+        plans[key] = (len(operands), plan)
+        for position, text in enumerate(MODIFIERS.values()):  # before the controls, where llvm-mc prints them
+            lines.append(f"{mnemonic} {', '.join(operands)} {text} {modifiers}".rstrip())
+            owners.append((key, position))
+        for slot, operand in enumerate(operands):
+            count = width(operand)
+            if count is None:
+                continue
+            for offset, kind in enumerate(KINDS):
+                text = replacement(kind, count)
+                if text is None:
+                    continue
+                changed = [*operands[:slot], text, *operands[slot + 1:]]
+                lines.append(f"{mnemonic} {', '.join(changed)} {modifiers}".rstrip())
+                owners.append((key, len(MODIFIERS) + slot * len(KINDS) + offset))
+    answers = assemble(llvm_mc, processor, mattr, lines, directory)
+    for (key, position), answer in zip(owners, answers, strict=True):
+        number = code(answer, messages)
+        plans[key][1][position] = _ALPHABET[number - 1] if number else "."
+    return {key: (count, "".join(plan).rstrip()) for key, (count, plan) in plans.items()}
+
+
+def probe_lane_masks(llvm_mc: str, processor: str, mattr: tuple[str, ...], chosen: dict[str, tuple[str, str]],
+                     slots: dict[str, list[int]], wave: int, directory: Path,
+                     messages: list[str]) -> dict[str, tuple[int, tuple[tuple[int, int, int], ...]]]:
+    """key -> (operand count, ((slot, vcc verdict, sgpr verdict), ...)) on one gfx10+ configuration."""
+    lines: list[str] = []
+    owners: list[tuple[str, int]] = []
+    for key, (mnemonic, rest) in chosen.items():
+        operands, modifiers = split_operands(rest)
+        for slot in slots.get(key, ()):
+            for text in WRONG[wave]:
+                changed = [*operands[:slot], text, *operands[slot + 1:]]
+                lines.append(f"{mnemonic} {', '.join(changed)} {modifiers}".rstrip())
+                owners.append((key, slot))
+    answers = assemble(llvm_mc, processor, mattr, lines, directory)
+    found: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    for index in range(0, len(owners), 2):
+        key, slot = owners[index]
+        found[key].append((slot, code(answers[index], messages), code(answers[index + 1], messages)))
+    return {key: (len(split_operands(chosen[key][1])[0]), tuple(found_slots)) for key, found_slots in found.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--llvm-mc", default="llvm-mc-22")
+    args = parser.parse_args()
+    configurations: list[str] = json.loads(MNEMONICS.read_text())["configurations"]
+    messages: list[str] = []
+    forms: dict[str, dict[tuple[int, str], list[int]]] = defaultdict(lambda: defaultdict(list))
+    lanes: dict[str, dict[tuple[int, tuple[tuple[int, int, int], ...]], list[int]]] = defaultdict(
+        lambda: defaultdict(list))
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = Path(scratch)
+        sweep = write_vop_sweep(directory)
+        printed: dict[int, list[dict[str, tuple[str, str]]]] = {32: [], 64: []}
+        slots: dict[str, list[int]] = {}
+        for processor in REPRESENTATIVES:
+            wide = printed_instances(args.llvm_mc, processor, (WAVE64,) if _major(processor) >= 10 else (), sweep)
+            printed[64].append(wide)
+            if _major(processor) >= 10:
+                narrow = printed_instances(args.llvm_mc, processor, (), sweep)
+                printed[32].append(narrow)
+                for key in narrow.keys() & wide.keys():
+                    slots.setdefault(key, lane_slots(narrow[key][1], wide[key][1]))
+        for index, configuration in enumerate(configurations):
+            processor, *features = configuration.split(":")
+            mattr = tuple(f"{feature[-1]}{feature[:-1]}" for feature in features)
+            gfx10 = processor[3:5] in ("10", "11", "12")
+            wave = 64 if "wavefrontsize64+" in configuration or not gfx10 else 32
+            candidates = list(dict.fromkeys((key, instance) for found in printed[wave] for key, instance in found.items()))
+            answers = assemble(args.llvm_mc, processor, mattr, [f"{m} {rest}" for _, (m, rest) in candidates],
+                               directory)
+            chosen: dict[str, tuple[str, str]] = {}
+            for (key, instance), answer in zip(candidates, answers, strict=True):
+                if not answer:
+                    chosen.setdefault(key, instance)
+            for key, verdict in probe_forms(args.llvm_mc, processor, mattr, chosen, directory, messages).items():
+                forms[key][verdict].append(index)
+            if gfx10:
+                for key, lane in probe_lane_masks(args.llvm_mc, processor, mattr, chosen, slots, wave, directory,
+                                                  messages).items():
+                    lanes[key][lane].append(index)
+    if len(messages) > len(_ALPHABET):
+        raise SystemExit(f"{len(messages)} messages: more than the {len(_ALPHABET)} codes")
+    table = {"source": f"{args.llvm_mc} (disassembled VALU instances, probed; scripts/gen_vop_forms.py)",
+             "configurations": configurations, "messages": messages, "codes": _ALPHABET[: len(messages)],
+             "probes": probes(),
+             "forms": {key: [[count, verdicts, members] for (count, verdicts), members in groups.items()]
+                       for key, groups in sorted(forms.items())},
+             "lane_masks": {key: [[count, [list(slot) for slot in found], members]
+                                  for (count, found), members in groups.items()]
+                            for key, groups in sorted(lanes.items())}}
+    OUT.write_text(json.dumps(table, separators=(",", ":")) + "\n")
+    print(f"{len(forms)} DPP/DPP8/SDWA forms, {len(lanes)} forms with lane masks, {len(messages)} messages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
