@@ -8,14 +8,18 @@ for a plain one; for a DPP, DPP8 or SDWA one, the mnemonic without an encoding s
 `_sdwa` (llvm-mc prints gfx8's VOPC SDWA forms without a suffix). Then, on every configuration of
 tables/mnemonics.json, the first instance of each key that the assembler takes back is probed:
 
-- forms: each operand of a DPP, DPP8 or SDWA instance in turn replaced by a VGPR, an SGPR, an inline constant,
-  a literal, `vcc`, `exec` or `m0` of its width, and with `clamp` and `mul:2` written before the controls;
+- forms: each operand of a DPP, DPP8 or SDWA instance in turn replaced by a VGPR of its width, a 32- and a
+  64-bit SGPR, `vcc_lo`, `vcc`, `exec_lo`, `exec`, and (in a 32-bit operand) `m0`, an inline constant, a literal
+  and a VGPR under `sext`, `-` and `|x|`; with `clamp` and `mul:2` written before the controls; and with every
+  operand after the first that takes a 32-bit SGPR alone given one of two SGPRs (the constant bus);
+- DPP control values (`bound_ctrl:2`, `row_mask:16`, ...) on `v_mov_b32`;
 - lane masks (gfx10+): each operand printed one dword wide in wave32 and two in wave64 replaced by one of the
   other wave size (`vcc` and `s[10:11]` in wave32, `vcc_lo` and `s10` in wave64).
 
 The table: `configurations` (those of mnemonics.json), `messages`, `probes` (the form probes' order), `forms`:
 per key `[[operand count, verdicts, [configuration, ...]], ...]` with a character per probe ('.' accepted, ' '
-not probed, else the message at that position of `codes`), and `lane_masks`: per key
+not probed, else the message at that position of `codes`), `controls`: per DPP control
+`[[[[value, verdict], ...], [configuration, ...]], ...]`, and `lane_masks`: per key
 `[[operand count, [[slot, vcc verdict, sgpr verdict], ...], [configuration, ...]], ...]`, a verdict being 0
 (accepted) or 1 + the index of the message.
 
@@ -44,8 +48,17 @@ REPRESENTATIVES = ("gfx802", "gfx810", "gfx900", "gfx906", "gfx908", "gfx90a", "
 WAVE64 = "+wavefrontsize64"
 #: the replacement of a lane mask by one of the other wave size: (vcc, sgpr) in wave32 and in wave64
 WRONG = {32: ("vcc", "s[10:11]"), 64: ("vcc_lo", "s10")}
-KINDS = ("v", "s", "iconst", "literal", "vcc", "exec", "m0")
+#: operand probes: kind -> text (`v` of the operand's width; the scalar ones as written, whatever its width; the
+#: source modifiers on a VGPR)
+KINDS = {"v": None, "s1": "s12", "s2": "s[12:13]", "iconst": "1", "literal": "0x1234", "vcc_lo": "vcc_lo", "vcc": "vcc",
+         "exec_lo": "exec_lo", "exec": "exec", "m0": "m0", "sext": "sext(v10)", "neg": "-v10", "abs": "|v10|"}
 MODIFIERS = {"clamp": "clamp", "mul": "mul:2"}
+#: DPP control values probed (on `v_mov_b32 v0, v1 quad_perm:[0,1,2,3]`, or alone for a row or wave control)
+CONTROL_VALUES = {"bound_ctrl": (-1, 0, 1, 2), "fi": (-1, 0, 1, 2), "row_mask": (-1, 0, 15, 16),
+                  "bank_mask": (-1, 0, 15, 16), "row_shl": (0, 1, 15, 16), "row_shr": (0, 1, 15, 16),
+                  "row_ror": (0, 1, 15, 16), "row_share": (-1, 0, 15, 16), "row_xmask": (-1, 0, 15, 16),
+                  "row_bcast": (0, 1, 15, 31)}
+_ALONE = frozenset(("row_shl", "row_shr", "row_ror", "row_share", "row_xmask", "row_bcast"))
 MAX_OPERANDS = 6
 _ALPHABET = "".join(chr(code) for code in range(33, 127) if chr(code) not in ".\"\\ ")
 _INSTANCE = re.compile(r"^\s+([a-z_][a-z0-9_.]*)(?:\s+(.*?))?\s*(?:;.*)?$", re.MULTILINE)
@@ -54,7 +67,13 @@ _DPP = re.compile(r"\b(?:quad_perm|row_\w+|wave_\w+|row_share|row_xmask):?")
 
 
 def probes() -> list[str]:
-    return [*MODIFIERS, *(f"{slot}:{kind}" for slot in range(MAX_OPERANDS) for kind in KINDS)]
+    return [*MODIFIERS, "bus", *(f"{slot}:{kind}" for slot in range(MAX_OPERANDS) for kind in KINDS)]
+
+
+def kind_text(kind: str, count: int) -> str | None:
+    if kind == "v":
+        return replacement("v", count)
+    return KINDS[kind] if kind in ("s1", "s2", "vcc", "exec") or count == 1 else None
 
 
 def write_vop_sweep(directory: Path) -> Path:
@@ -140,17 +159,45 @@ def probe_forms(llvm_mc: str, processor: str, mattr: tuple[str, ...], chosen: di
             if count is None:
                 continue
             for offset, kind in enumerate(KINDS):
-                text = replacement(kind, count)
+                text = kind_text(kind, count)
                 if text is None:
                     continue
                 changed = [*operands[:slot], text, *operands[slot + 1:]]
                 lines.append(f"{mnemonic} {', '.join(changed)} {modifiers}".rstrip())
-                owners.append((key, len(MODIFIERS) + slot * len(KINDS) + offset))
+                owners.append((key, len(MODIFIERS) + 1 + slot * len(KINDS) + offset))
     answers = assemble(llvm_mc, processor, mattr, lines, directory)
     for (key, position), answer in zip(owners, answers, strict=True):
         number = code(answer, messages)
         plans[key][1][position] = _ALPHABET[number - 1] if number else "."
+    # the constant bus: every source after the first operand that takes a 32-bit SGPR alone, given a different one
+    bus_lines, bus_owners = [], []
+    for key, (count, plan) in plans.items():
+        mnemonic, rest = chosen[key]
+        operands, modifiers = split_operands(rest)
+        slots = [slot for slot in range(1, count) if plan[len(MODIFIERS) + 1 + slot * len(KINDS) + 1] == "."]
+        if len(slots) < 2:
+            continue
+        changed = [f"s{12 + min(slots.index(slot), 1)}" if slot in slots else operand  # two SGPRs: s12, s13, s13...
+                   for slot, operand in enumerate(operands)]
+        bus_lines.append(f"{mnemonic} {', '.join(changed)} {modifiers}".rstrip())
+        bus_owners.append(key)
+    for key, answer in zip(bus_owners, assemble(llvm_mc, processor, mattr, bus_lines, directory), strict=True):
+        number = code(answer, messages)
+        plans[key][1][len(MODIFIERS)] = _ALPHABET[number - 1] if number else "."
     return {key: (count, "".join(plan).rstrip()) for key, (count, plan) in plans.items()}
+
+
+def probe_controls(llvm_mc: str, processor: str, mattr: tuple[str, ...], directory: Path,
+                   messages: list[str]) -> dict[str, list[list[int]]]:
+    """DPP control -> [[value, verdict], ...] on a configuration with DPP (where `v_mov_b32` takes quad_perm)."""
+    lines = [f"v_mov_b32 v0, v1 {name}:{value}" if name in _ALONE else
+             f"v_mov_b32 v0, v1 quad_perm:[0,1,2,3] {name}:{value}"
+             for name, values in CONTROL_VALUES.items() for value in values]
+    answers = iter(assemble(llvm_mc, processor, mattr, ["v_mov_b32 v0, v1 quad_perm:[0,1,2,3]", *lines], directory))
+    if next(answers):
+        return {}
+    return {name: [[value, code(next(answers), messages)] for value in values]
+            for name, values in CONTROL_VALUES.items()}
 
 
 def probe_lane_masks(llvm_mc: str, processor: str, mattr: tuple[str, ...], chosen: dict[str, tuple[str, str]],
@@ -183,6 +230,7 @@ def main() -> int:
     forms: dict[str, dict[tuple[int, str], list[int]]] = defaultdict(lambda: defaultdict(list))
     lanes: dict[str, dict[tuple[int, tuple[tuple[int, int, int], ...]], list[int]]] = defaultdict(
         lambda: defaultdict(list))
+    controls: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     with tempfile.TemporaryDirectory() as scratch:
         directory = Path(scratch)
         sweep = write_vop_sweep(directory)
@@ -210,6 +258,8 @@ def main() -> int:
                     chosen.setdefault(key, instance)
             for key, verdict in probe_forms(args.llvm_mc, processor, mattr, chosen, directory, messages).items():
                 forms[key][verdict].append(index)
+            for name, found in probe_controls(args.llvm_mc, processor, mattr, directory, messages).items():
+                controls[name][json.dumps(found)].append(index)
             if gfx10:
                 for key, lane in probe_lane_masks(args.llvm_mc, processor, mattr, chosen, slots, wave, directory,
                                                   messages).items():
@@ -221,6 +271,8 @@ def main() -> int:
              "probes": probes(),
              "forms": {key: [[count, verdicts, members] for (count, verdicts), members in groups.items()]
                        for key, groups in sorted(forms.items())},
+             "controls": {name: [[json.loads(found), members] for found, members in groups.items()]
+                          for name, groups in sorted(controls.items())},
              "lane_masks": {key: [[count, [list(slot) for slot in found], members]
                                   for (count, found), members in groups.items()]
                             for key, groups in sorted(lanes.items())}}

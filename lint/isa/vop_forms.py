@@ -33,10 +33,15 @@ _MODIFIER_PROBES = {"clamp": "clamp", "mul": "mul", "div": "mul"}
 #: refusals that depend on the probed instance's other operands, not on the one replaced
 _OTHER_OPERANDS = ("constant bus", "unique literal")
 _WIDE_MASKS = frozenset(("vcc", "exec"))
+#: a written source: the probe kinds it may be (all must be refused), the source modifiers on its VGPR, and the
+#: scalar register it reads (file, first, count) where it reads one
+_Operand = tuple[tuple[str, ...], tuple[str, ...], tuple[str, int, int] | None]
 _NARROW_MASKS = frozenset(("vcc_lo", "exec_lo"))
-#: scalar registers without a probe of their own: refused where SGPRs and `exec` both are
-_SCALAR_SPECIALS = frozenset(("vcc_hi", "exec_hi", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask",
-                              "xnack_mask_lo", "xnack_mask_hi", "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi"))
+#: scalar registers without a probe of their own, by width: refused where SGPRs and `exec` of the width both are
+_SCALAR_SPECIALS = {**dict.fromkeys(("vcc_hi", "exec_hi", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask_lo",
+                                     "xnack_mask_hi", "tba_lo", "tba_hi", "tma_lo", "tma_hi"), ("s1", "exec_lo")),
+                    **dict.fromkeys(("flat_scratch", "xnack_mask", "tba", "tma"), ("s2", "exec"))}
+_MASKS = frozenset(("vcc", "vcc_lo", "exec", "exec_lo", "m0"))
 
 
 class VopForms:
@@ -49,6 +54,9 @@ class VopForms:
         self._wave64 = [name.endswith("wavefrontsize64+") for name in table["configurations"]]
         self._forms: dict[str, list] = table["forms"]
         self._lanes: dict[str, list] = table["lane_masks"]
+        self._controls: dict[str, dict[int, dict[int, int]]] = {
+            name: {member: dict(found) for found, members in groups for member in members}
+            for name, groups in table["controls"].items()}
         self._form_rows: dict[str, dict[int, tuple[int, str]]] = {}
         self._lane_rows: dict[str, dict[int, tuple[int, list[list[int]]]]] = {}
 
@@ -66,11 +74,11 @@ class VopForms:
                                           in self._lanes.get(key, ()) for member in members}
         return row
 
-    def form_refusal(self, key: str, column: int, kinds: list[tuple[str, ...]], modifiers: list[str]) -> str | None:
+    def form_refusal(self, key: str, column: int, operands: list[_Operand], modifiers: list[str]) -> str | None:
         """llvm-mc's message for a modifier or an operand of the DPP, DPP8 or SDWA form `key` on one configuration,
         or None (also where no instance of the form with as many operands was probed there)."""
         entry = self._form_row(key).get(column)
-        if entry is None or entry[0] != len(kinds):
+        if entry is None or entry[0] != len(operands):
             return None
         verdicts = entry[1]
         for name in modifiers:
@@ -78,12 +86,34 @@ class VopForms:
             answer = self._answer(verdicts, probe) if probe else None
             if answer is not None:
                 return answer
-        for slot, choices in enumerate(kinds):
+        for slot, (choices, wrappers, _) in enumerate(operands):
             answers = [self._answer(verdicts, f"{slot}:{kind}") for kind in choices]
             if choices and all(answer is not None and not any(words in answer for words in _OTHER_OPERANDS)
                                for answer in answers):
                 return min(answer for answer in answers if answer is not None)
-        return None
+            for wrapper in wrappers:
+                answer = self._answer(verdicts, f"{slot}:{wrapper}")
+                if answer is not None and not any(words in answer for words in _OTHER_OPERANDS):
+                    return answer
+        return self._bus_refusal(verdicts, operands)
+
+    def _bus_refusal(self, verdicts: str, operands: list[_Operand]) -> str | None:
+        """The probe's constant-bus message where two different scalar registers are read in the operands after
+        the first that take an SGPR alone (the probe gave them two different ones)."""
+        answer = self._answer(verdicts, "bus")
+        if answer is None or "constant bus" not in answer:
+            return None
+        read = {register for slot, (_, _, register) in enumerate(operands)
+                if slot and register is not None and self._accepted(verdicts, f"{slot}:s1")}
+        registers = [register for register in read if register[0] == "s"]
+        if any(first != second and first[1] < second[1] + second[2] and second[1] < first[1] + first[2]
+               for first in registers for second in registers):
+            return None  # overlapping SGPR ranges: whether llvm-mc counts them once is not probed
+        return answer if len(read) >= 2 else None
+
+    def _accepted(self, verdicts: str, probe: str) -> bool:
+        position = self._probes[probe]
+        return position < len(verdicts) and verdicts[position] == "."
 
     def lane_refusal(self, key: str, column: int, operands: tuple[Node, ...]) -> str | None:
         """llvm-mc's message for a lane mask of the other wave size in form `key` on one gfx10+ configuration."""
@@ -103,6 +133,17 @@ class VopForms:
                 continue
             if wrong and code:
                 return self._messages[code - 1]
+        return None
+
+    def control_refusal(self, columns: tuple[int, ...], modifiers: tuple[tuple[str, Node | None], ...]) -> str | None:
+        """llvm-mc's message for a DPP control value every configuration refuses (`bound_ctrl:2`), or None."""
+        for name, value in modifiers:
+            rows = self._controls.get(name)
+            if rows is None or not isinstance(value, Num) or not isinstance(value.value, int):
+                continue
+            codes = {rows.get(column, {}).get(value.value, 0) for column in columns}
+            if 0 not in codes:
+                return self._messages[min(codes) - 1]
         return None
 
     def wave64(self, column: int) -> bool:
@@ -132,8 +173,9 @@ def vop_form_refusal(instruction, target: str, columns: tuple[int, ...]) -> str 
     message = None
     if suffix is not None:
         keys = _form_keys(mnemonic, suffix)
-        kinds = [_kinds(operand) for operand in instruction.operands]
-        message = _variant_rejection(keys, suffix, columns) or _every(
+        kinds = [_operand(operand) for operand in instruction.operands]
+        message = (suffix == "_dpp" and forms.control_refusal(columns, instruction.modifiers)) or None
+        message = message or _variant_rejection(keys, suffix, columns) or _every(
             columns, keys, lambda key, column: forms.form_refusal(key, column, kinds, names))
         form = _FORM_NAMES[suffix]
     if message is None:
@@ -217,19 +259,30 @@ def _lane_keys(mnemonic: str, suffix: str | None) -> list[str]:
     return [key for key in (mnemonic, mnemonic + "_e32", mnemonic + "_e64") if known(key)]
 
 
-def _kinds(node: Node) -> tuple[str, ...]:
-    """The probe kinds a written source stands for, its modifiers (`neg`, `abs`, `sext`, `-`, `|x|`) set aside:
-    one kind, or for a scalar register without a probe of its own both `s` and `exec`; none where unknown."""
+def _operand(node: Node) -> _Operand:
+    """The probe kinds a written source may be, its modifiers (`neg`, `abs`, `sext`, `-`, `|x|`) set aside, and
+    those modifiers where it is a VGPR; no kind where the probes do not decide it."""
+    wrappers: list[str] = []
     while True:
         if isinstance(node, Call) and node.name in ("neg", "abs", "sext") and len(node.args) == 1:
+            wrappers.append(node.name)
             node = node.args[0]
         elif isinstance(node, Abs):
+            wrappers.append("abs")
             node = node.operand
         elif isinstance(node, UnOp) and node.op == "-" and not isinstance(node.operand, Num):
+            wrappers.append("neg")
             node = node.operand
         else:
             break
-    if (isinstance(node, SpecialReg) and node.name in _SCALAR_SPECIALS) or (isinstance(node, Reg) and node.kind == "ttmp"):
-        return ("s", "exec")
+    if isinstance(node, SpecialReg):
+        kinds = (node.name,) if node.name in _MASKS else _SCALAR_SPECIALS.get(node.name, ())
+        return kinds, (), (node.name, 0, 1) if kinds else None
+    if isinstance(node, Reg) and node.half is None and node.kind in ("s", "ttmp") and node.count <= 2:
+        scalar = f"s{node.count}"
+        kinds = (scalar,) if node.kind == "s" else (scalar, "exec" if node.count == 2 else "exec_lo")
+        return kinds, (), (node.kind, node.index, node.count)
     kind = operand_kind(node)
-    return (kind,) if kind in ("v", "s", "iconst", "literal", "vcc", "exec", "m0") else ()
+    if kind == "v":
+        return ("v",), tuple(wrappers), None
+    return ((kind,) if kind in ("iconst", "literal") else ()), (), None
