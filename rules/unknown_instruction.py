@@ -39,7 +39,7 @@ through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.defuse import DefUseAnalysis, kernel_wave_size
+from amdgpu_lint.analyses.defuse import DefUseAnalysis, declared_wave_size, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
 from amdgpu_lint.isa.mnemonics import (
@@ -70,15 +70,16 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     verdicts = mnemonic_verdicts()
     wave_size, known = kernel_wave_size(context.module, context.kernel)
     columns = verdicts.columns(target, wave_size if known else None)
+    masks = verdicts.columns(target, declared_wave_size(context.module, context.kernel))  # not what code suggests
     exact = target.isa_exact
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
     for instruction, info, facts in zip(context.kernel.instructions, def_use.per_instruction, def_use.facts,
                                         strict=True):
         verdict = facts.assembler_verdict  # worked out once per distinct instruction
-        if verdict is None or verdict[0] != columns:
-            verdict = facts.assembler_verdict = (columns, _verdict(instruction, target.name, columns, verdicts,
-                                                                   instructions, exact))
+        if verdict is None or verdict[0] != (columns, masks):
+            verdict = facts.assembler_verdict = ((columns, masks), _verdict(instruction, target.name, columns, verdicts,
+                                                                            instructions, exact, masks))
         if verdict[1] is not None:
             yield context.diagnostic(instruction.where, verdict[1], kernel=context.kernel.name)
             continue
@@ -99,9 +100,10 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
 
 
 def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
-             exact: bool) -> str | None:
+             exact: bool, masks: tuple[int, ...]) -> str | None:
     """What llvm-mc 22 refuses of the instruction on the target, from the probes: the mnemonic, a special register,
-    a modifier or a kind of operand; None where they find nothing."""
+    a modifier or a kind of operand; None where they find nothing. Lane masks are judged on `masks`, the
+    configurations of the wave size declared (not one the code only suggests)."""
     rejection = _rejection(instruction, columns, verdicts, instructions, exact)
     if rejection is not None:
         return _rejection_message(instruction.mnemonic, rejection, target, instructions, verdicts)
@@ -111,7 +113,7 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     refusal = _refused_operands(instruction, columns)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
-    return vop_form_refusal(instruction, target, columns)
+    return vop_form_refusal(instruction, target, columns, masks)
 
 
 def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,

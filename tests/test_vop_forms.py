@@ -92,7 +92,7 @@ def test_the_cases_are_what_llvm_mc_22_says(tmp_path, case):
 
 
 def test_the_wave_size_unknown_reports_no_lane_mask():
-    """A gfx10+ target id that names no wave size may be either: a lane mask fits one of them."""
+    """A gfx10+ target id that names no wave size may be either: a lane mask of one of them is not judged."""
     from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
     from amdgpu_lint.isa.vop_forms import vop_form_refusal
     from amdgpu_lint.model.ir import Instruction
@@ -102,5 +102,17 @@ def test_the_wave_size_unknown_reports_no_lane_mask():
     instruction = Instruction("v_cmp_lt_f32_e32", (SpecialReg("vcc"), Reg("v", 1), Reg("v", 2)), (), None)  # type: ignore[arg-type]
     verdicts = mnemonic_verdicts()
     target = parse_target_id("gfx1030")
-    assert vop_form_refusal(instruction, "gfx1030", verdicts.columns(target, None)) is None
-    assert vop_form_refusal(instruction, "gfx1030", verdicts.columns(target, 32)) is not None
+    either, wave32 = verdicts.columns(target, None), verdicts.columns(target, 32)
+    assert vop_form_refusal(instruction, "gfx1030", either, either) is None
+    assert vop_form_refusal(instruction, "gfx1030", wave32, wave32) is not None
+
+
+def test_a_wave_size_only_the_code_suggests_leaves_lane_masks_alone(snippet):
+    """Code naming `vcc_lo` looks like wave32 code, but llvm-mc may assemble it in either wave size (or both, as
+    `-mattr=+wavefrontsize32,+wavefrontsize64` does): a `vcc` beside it is not judged; declared, it is."""
+    code = "k:\n  v_cndmask_b32_e32 v1, v2, v3, vcc_lo\n  v_cmp_lt_f32_e32 vcc, v1, v2\n  s_endpgm\n"
+    found = [d.line for d in snippet.lint(code, mcpu="gfx1030").diagnostics if d.name == "unknown-instruction"]
+    assert found == []
+    declared = [d.line for d in snippet.lint(code, mcpu="gfx1030:wavefrontsize64-").diagnostics
+                if d.name == "unknown-instruction"]
+    assert declared == [3]

@@ -146,6 +146,13 @@ class VopForms:
                 return self._messages[min(codes) - 1]
         return None
 
+    def has_lane_masks(self, keys: list[str]) -> bool:
+        """Whether a form of `keys` has lane masks on some configuration."""
+        return any(key in self._lanes for key in keys)
+
+    def one_wave_size(self, columns: tuple[int, ...]) -> bool:
+        return len({self._wave64[column] for column in columns}) == 1
+
     def wave64(self, column: int) -> bool:
         return self._wave64[column]
 
@@ -161,9 +168,9 @@ def vop_forms() -> VopForms:
     return VopForms(json.loads(_TABLE.read_text()))
 
 
-def vop_form_refusal(instruction, target: str, columns: tuple[int, ...]) -> str | None:
-    """llvm-mc's message for what it refuses in the DPP, DPP8 or SDWA form of a VALU instruction or in its lane
-    masks on every one of the configurations, or None."""
+def vop_form_refusal(instruction, target: str, columns: tuple[int, ...], masks: tuple[int, ...]) -> str | None:
+    """llvm-mc's message for what it refuses in the DPP, DPP8 or SDWA form of a VALU instruction on every one of
+    the configurations, or in its lane masks on every one of `masks`, or None."""
     mnemonic = instruction.mnemonic
     if instruction.pair is not None or not columns or not mnemonic.startswith("v_"):
         return None
@@ -178,10 +185,11 @@ def vop_form_refusal(instruction, target: str, columns: tuple[int, ...]) -> str 
         message = message or _variant_rejection(keys, suffix, columns) or _every(
             columns, keys, lambda key, column: forms.form_refusal(key, column, kinds, names))
         form = _FORM_NAMES[suffix]
-    if message is None:
-        message = _every(columns, _lane_keys(mnemonic, suffix),
-                         lambda key, column: forms.lane_refusal(key, column, instruction.operands))
-        form = "wave64" if forms.wave64(columns[0]) else "wave32"
+    keys = _lane_keys(mnemonic, suffix)
+    if message is None and forms.one_wave_size(masks) and forms.has_lane_masks(keys):
+        # with the wave size unknown, llvm-mc may be asked for both at once (`+wavefrontsize32,+wavefrontsize64`)
+        message = _every(masks, keys, lambda key, column: forms.lane_refusal(key, column, instruction.operands))
+        form = "wave64" if forms.wave64(masks[0]) else "wave32"
     if message is None:
         return None
     return f"'{mnemonic}' ({form} form): {message} ({target}, as llvm-mc 22 says)"
