@@ -1,4 +1,4 @@
-"""Generate lint/isa/tables/vop_forms.json: what llvm-mc 22 takes in the DPP, DPP8 and SDWA forms of VALU
+"""Generate lint/isa/tables/vop_forms.jsonl: what llvm-mc 22 takes in the DPP, DPP8 and SDWA forms of VALU
 instructions, and in their lane-mask operands in each wave size.
 
 llvm-mc's disassembler prints instances of every VOP1, VOP2, VOPC, VOP3 and VOP3P instruction it decodes from a
@@ -16,10 +16,10 @@ tables/mnemonics.json, the first instance of each key that the assembler takes b
 - lane masks (gfx10+): each operand printed one dword wide in wave32 and two in wave64 replaced by one of the
   other wave size (`vcc` and `s[10:11]` in wave32, `vcc_lo` and `s10` in wave64).
 
-The table: `configurations` (those of mnemonics.json), `messages`, `probes` (the form probes' order), `forms`:
-per key `[[operand count, verdicts, [configuration, ...]], ...]` with a character per probe ('.' accepted, ' '
-not probed, else the message at that position of `codes`), `controls`: per DPP control
-`[[[[value, verdict], ...], [configuration, ...]], ...]`, and `lane_masks`: per key
+The table: a header line with `configurations` (those of mnemonics.json), `messages`, `probes` (the form
+probes' order) and `controls` (per DPP control `[[[[value, verdict], ...], [configuration, ...]], ...]`); then a
+line per key, `["key", forms, lane masks]`: forms `[[operand count, verdicts, [configuration, ...]], ...]` with a
+character per probe ('.' accepted, ' ' not probed, else the message at that position of `codes`), lane masks
 `[[operand count, [[slot, vcc verdict, sgpr verdict], ...], [configuration, ...]], ...]`, a verdict being 0
 (accepted) or 1 + the index of the message.
 
@@ -41,7 +41,7 @@ from gen_mnemonic_verdicts import TABLES, _major, disassemble
 from gen_mnemonic_verdicts import verdicts as assemble
 from gen_operand_verdicts import replacement, split_operands, width
 
-OUT = TABLES / "vop_forms.json"
+OUT = TABLES / "vop_forms.jsonl"
 #: one processor of each instruction set with VALU forms to tell apart
 REPRESENTATIVES = ("gfx802", "gfx810", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1011",
                    "gfx1013", "gfx1030", "gfx1100", "gfx1150", "gfx1200", "gfx1250", "gfx1251")
@@ -221,6 +221,14 @@ def probe_lane_masks(llvm_mc: str, processor: str, mattr: tuple[str, ...], chose
     return {key: (len(split_operands(chosen[key][1])[0]), tuple(found_slots)) for key, found_slots in found.items()}
 
 
+def write_table(header: dict, forms: dict[str, list], lanes: dict[str, list]) -> None:
+    """The header line, then a line per key: `["key", form groups, lane-mask groups]`."""
+    with OUT.open("w") as out:
+        out.write(json.dumps(header, separators=(",", ":")) + "\n")
+        for key in sorted(forms.keys() | lanes.keys()):
+            out.write(json.dumps([key, forms.get(key, []), lanes.get(key, [])], separators=(",", ":")) + "\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--llvm-mc", default="llvm-mc-22")
@@ -266,17 +274,15 @@ def main() -> int:
                     lanes[key][lane].append(index)
     if len(messages) > len(_ALPHABET):
         raise SystemExit(f"{len(messages)} messages: more than the {len(_ALPHABET)} codes")
-    table = {"source": f"{args.llvm_mc} (disassembled VALU instances, probed; scripts/gen_vop_forms.py)",
-             "configurations": configurations, "messages": messages, "codes": _ALPHABET[: len(messages)],
-             "probes": probes(),
-             "forms": {key: [[count, verdicts, members] for (count, verdicts), members in groups.items()]
-                       for key, groups in sorted(forms.items())},
-             "controls": {name: [[json.loads(found), members] for found, members in groups.items()]
-                          for name, groups in sorted(controls.items())},
-             "lane_masks": {key: [[count, [list(slot) for slot in found], members]
-                                  for (count, found), members in groups.items()]
-                            for key, groups in sorted(lanes.items())}}
-    OUT.write_text(json.dumps(table, separators=(",", ":")) + "\n")
+    header = {"source": f"{args.llvm_mc} (disassembled VALU instances, probed; scripts/gen_vop_forms.py)",
+              "configurations": configurations, "messages": messages, "codes": _ALPHABET[: len(messages)],
+              "probes": probes(),
+              "controls": {name: [[json.loads(found), members] for found, members in groups.items()]
+                           for name, groups in sorted(controls.items())}}
+    write_table(header, {key: [[count, verdicts, members] for (count, verdicts), members in groups.items()]
+                         for key, groups in forms.items()},
+                {key: [[count, [list(slot) for slot in found], members] for (count, found), members in groups.items()]
+                 for key, groups in lanes.items()})
     print(f"{len(forms)} DPP/DPP8/SDWA forms, {len(lanes)} forms with lane masks, {len(messages)} messages")
     return 0
 

@@ -2,7 +2,7 @@
 
 The form llvm-mc encodes is chosen by what is written: a `_dpp`, `_sdwa`, `_e32` or `_e64` suffix, or the
 controls (`row_shl:1` and the other DPP controls make a DPP form, `dpp8:[...]` a DPP8 one, `dst_sel`/`src0_sel`
-an SDWA one). tables/vop_forms.json (written by scripts/gen_vop_forms.py, which probes instances llvm-mc's
+an SDWA one). tables/vop_forms.jsonl (written by scripts/gen_vop_forms.py, which probes instances llvm-mc's
 disassembler prints of every form on every configuration) holds, per form and configuration, llvm-mc's verdict
 on each kind of operand in each position of the DPP, DPP8 and SDWA forms (gfx8-9 DPP and SDWA take only VGPRs,
 gfx9 SDWA takes SGPRs and inline constants but no literal), on `clamp` and an output modifier there, and, from
@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-_TABLE = Path(__file__).parent / "tables" / "vop_forms.json"
+_TABLE = Path(__file__).parent / "tables" / "vop_forms.jsonl"
 _DPP = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror", "row_bcast",
                   "wave_shl", "wave_shr", "wave_rol", "wave_ror", "row_share", "row_xmask", "row_newbcast"))
 _SDWA = frozenset(("dst_sel", "dst_unused", "src0_sel", "src1_sel"))
@@ -45,39 +45,36 @@ _MASKS = frozenset(("vcc", "vcc_lo", "exec", "exec_lo", "m0"))
 
 
 class VopForms:
-    """The table, decoded per form when first looked up."""
+    """The table: its header read at once, a form's line decoded when first looked up."""
 
-    def __init__(self, table: dict):
-        self._messages: list[str] = table["messages"]
-        self._codes = {code: index for index, code in enumerate(table["codes"])}
-        self._probes = {name: index for index, name in enumerate(table["probes"])}
-        self._wave64 = [name.endswith("wavefrontsize64+") for name in table["configurations"]]
-        self._forms: dict[str, list] = table["forms"]
-        self._lanes: dict[str, list] = table["lane_masks"]
+    def __init__(self, text: str):
+        header, *lines = text.splitlines()
+        facts = json.loads(header)
+        self._messages: list[str] = facts["messages"]
+        self._codes = {code: index for index, code in enumerate(facts["codes"])}
+        self._probes = {name: index for index, name in enumerate(facts["probes"])}
+        self._wave64 = [name.endswith("wavefrontsize64+") for name in facts["configurations"]]
         self._controls: dict[str, dict[int, dict[int, int]]] = {
             name: {member: dict(found) for found, members in groups for member in members}
-            for name, groups in table["controls"].items()}
-        self._form_rows: dict[str, dict[int, tuple[int, str]]] = {}
-        self._lane_rows: dict[str, dict[int, tuple[int, list[list[int]]]]] = {}
+            for name, groups in facts["controls"].items()}
+        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
+        self._rows: dict[str, tuple[dict[int, tuple[int, str]], dict[int, tuple[int, list[list[int]]]]]] = {}
 
-    def _form_row(self, key: str) -> dict[int, tuple[int, str]]:
-        row = self._form_rows.get(key)
+    def _row(self, key: str) -> tuple[dict[int, tuple[int, str]], dict[int, tuple[int, list[list[int]]]]]:
+        """The form's probes and its lane masks, per configuration."""
+        row = self._rows.get(key)
         if row is None:
-            row = self._form_rows[key] = {member: (count, verdicts) for count, verdicts, members
-                                          in self._forms.get(key, ()) for member in members}
-        return row
-
-    def _lane_row(self, key: str) -> dict[int, tuple[int, list[list[int]]]]:
-        row = self._lane_rows.get(key)
-        if row is None:
-            row = self._lane_rows[key] = {member: (count, slots) for count, slots, members
-                                          in self._lanes.get(key, ()) for member in members}
+            line = self._lines.get(key)
+            forms, lanes = json.loads(line)[1:] if line is not None else ([], [])
+            row = self._rows[key] = ({member: (count, verdicts) for count, verdicts, members in forms
+                                      for member in members},
+                                     {member: (count, slots) for count, slots, members in lanes for member in members})
         return row
 
     def form_refusal(self, key: str, column: int, operands: list[_Operand], modifiers: list[str]) -> str | None:
         """llvm-mc's message for a modifier or an operand of the DPP, DPP8 or SDWA form `key` on one configuration,
         or None (also where no instance of the form with as many operands was probed there)."""
-        entry = self._form_row(key).get(column)
+        entry = self._row(key)[0].get(column)
         if entry is None or entry[0] != len(operands):
             return None
         verdicts = entry[1]
@@ -117,7 +114,7 @@ class VopForms:
 
     def lane_refusal(self, key: str, column: int, operands: tuple[Node, ...]) -> str | None:
         """llvm-mc's message for a lane mask of the other wave size in form `key` on one gfx10+ configuration."""
-        entry = self._lane_row(key).get(column)
+        entry = self._row(key)[1].get(column)
         if entry is None or entry[0] != len(operands):
             return None
         wave64 = self._wave64[column]
@@ -148,7 +145,7 @@ class VopForms:
 
     def has_lane_masks(self, keys: list[str]) -> bool:
         """Whether a form of `keys` has lane masks on some configuration."""
-        return any(key in self._lanes for key in keys)
+        return any(key in self._lines and self._row(key)[1] for key in keys)
 
     def one_wave_size(self, columns: tuple[int, ...]) -> bool:
         return len({self._wave64[column] for column in columns}) == 1
@@ -165,7 +162,7 @@ class VopForms:
 
 @cache
 def vop_forms() -> VopForms:
-    return VopForms(json.loads(_TABLE.read_text()))
+    return VopForms(_TABLE.read_text())
 
 
 def vop_form_refusal(instruction, target: str, columns: tuple[int, ...], masks: tuple[int, ...]) -> str | None:
