@@ -32,7 +32,9 @@ what each form takes comes from probes of that form (`scripts/gen_vop_forms.py`)
 VGPR on gfx8-9, an SGPR or constant in gfx8's SDWA and a literal in any SDWA form (with `neg`, `abs`, `sext`
 set aside), an output modifier there before gfx9, a form the instruction lacks on the target (`v_mac_f32` has
 no SDWA form on gfx9), and a lane mask of the other wave size on gfx10+ (`vcc` or `s[0:1]` in wave32, `vcc_lo`
-or `s0` in wave64, on a VOPC destination, a carry or a `v_cndmask_b32` mask).
+or `s0` in wave64, on a VOPC destination, a carry or a `v_cndmask_b32` mask, where the wave size is declared),
+and the constant bus of each form (two different SGPRs in a VOP3 before gfx10, three, or a literal and two
+SGPRs, from gfx10; two different literals).
 The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
 through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 """

@@ -13,15 +13,19 @@ tables/mnemonics.json, the first instance of each key that the assembler takes b
   and a VGPR under `sext`, `-` and `|x|`; with `clamp` and `mul:2` written before the controls; and with every
   operand after the first that takes a 32-bit SGPR alone given one of two SGPRs (the constant bus);
 - DPP control values (`bound_ctrl:2`, `row_mask:16`, ...) on `v_mov_b32`;
+- the constant bus (plain forms): two and three different SGPRs, a literal and one or two SGPRs, and two
+  different literals, each in an operand that takes one alone; the combinations llvm-mc refuses are kept;
 - lane masks (gfx10+): each operand printed one dword wide in wave32 and two in wave64 replaced by one of the
   other wave size (`vcc` and `s[10:11]` in wave32, `vcc_lo` and `s10` in wave64).
 
 The table: a header line with `configurations` (those of mnemonics.json), `messages`, `probes` (the form
 probes' order) and `controls` (per DPP control `[[[[value, verdict], ...], [configuration, ...]], ...]`); then a
-line per key, `["key", forms, lane masks]`: forms `[[operand count, verdicts, [configuration, ...]], ...]` with a
+line per key, `["key", forms, lane masks, constant bus]`: forms `[[operand count, verdicts, [configuration, ...]], ...]` with a
 character per probe ('.' accepted, ' ' not probed, else the message at that position of `codes`), lane masks
 `[[operand count, [[slot, vcc verdict, sgpr verdict], ...], [configuration, ...]], ...]`, a verdict being 0
-(accepted) or 1 + the index of the message.
+(accepted) or 1 + the index of the message, constant bus `[[operand count, [[scalar slots, literal slots,
+verdict], ...], [configuration, ...]], ...]` (slots as a string of digits; the literal slots are among the
+scalar ones).
 
 Usage: python scripts/gen_vop_forms.py [--llvm-mc llvm-mc-22]   (after gen_mnemonic_verdicts.py)
 """
@@ -34,6 +38,7 @@ import re
 import sys
 import tempfile
 from collections import defaultdict
+from itertools import combinations
 from pathlib import Path
 
 from gen_mnemonic_verdicts import OUT as MNEMONICS
@@ -187,6 +192,101 @@ def probe_forms(llvm_mc: str, processor: str, mattr: tuple[str, ...], chosen: di
     return {key: (count, "".join(plan).rstrip()) for key, (count, plan) in plans.items()}
 
 
+_SCALAR = re.compile(r"^(?:s\d+|s\[\d+:\d+\]|vcc(?:_lo|_hi)?|exec(?:_lo|_hi)?|m0|ttmp\d+|ttmp\[\d+:\d+\])$")
+
+
+def sgpr(first: int, count: int) -> str:
+    return f"s{first}" if count == 1 else f"s[{first}:{first + count - 1}]"
+
+
+def probe_bus(llvm_mc: str, processor: str, mattr: tuple[str, ...], chosen: dict[str, tuple[str, str]],
+              directory: Path, messages: list[str]) -> dict[str, tuple[int, tuple[tuple[str, str, int], ...]]]:
+    """key -> (operand count, ((scalar slots, literal slots, verdict), ...)) for the plain VALU instances: the
+    combinations of SGPRs and literals, each in an operand that takes one alone, that llvm-mc refuses for the
+    constant bus or for a second literal. Operands the instance already gives a scalar register count as
+    scalar slots of each combination."""
+    plain = {key: (mnemonic, rest) for key, (mnemonic, rest) in chosen.items()
+             if not key.endswith(("_dpp", "_dpp8", "_sdwa")) and len(split_operands(rest)[0]) <= MAX_OPERANDS}
+    plain = neutral_instances(llvm_mc, processor, mattr, plain, directory)
+    lines, owners = [], []
+    for key, (mnemonic, rest) in plain.items():
+        operands, modifiers = split_operands(rest)
+        for slot, operand in enumerate(operands):
+            count = width(operand.strip("-|"))
+            if count is None or count > 2:
+                continue
+            for kind, text in (("s", sgpr(12, count)), ("l", "0x1234" if count == 1 else None)):
+                if text is not None:
+                    changed = [*operands[:slot], text, *operands[slot + 1:]]
+                    lines.append(f"{mnemonic} {', '.join(changed)} {modifiers}".rstrip())
+                    owners.append((key, slot, kind))
+    alone: dict[str, dict[str, set[int]]] = defaultdict(lambda: {"s": set(), "l": set()})
+    for (key, slot, kind), answer in zip(owners, assemble(llvm_mc, processor, mattr, lines, directory), strict=True):
+        if not answer:
+            alone[key][kind].add(slot)
+    lines, combos = [], []
+    for key, taken in alone.items():
+        mnemonic, rest = plain[key]
+        operands, modifiers = split_operands(rest)
+        sgprs, literals = sorted(taken["s"]), sorted(taken["l"])
+        plans = [(pair, ()) for pair in _subsets(sgprs, 2)] + [(triple, ()) for triple in _subsets(sgprs, 3)]
+        plans += [((literal, other), (literal,)) for literal in literals for other in sgprs if other != literal]
+        plans += [((literal, *pair), (literal,)) for literal in literals
+                  for pair in _subsets([other for other in sgprs if other != literal], 2)]
+        plans += [(pair, pair) for pair in _subsets(literals, 2)]
+        for slots, literal_slots in plans:
+            changed = list(operands)
+            for order, slot in enumerate(slots):
+                if slot in literal_slots:
+                    changed[slot] = ("0x1234", "0x5678")[literal_slots.index(slot)]
+                else:
+                    changed[slot] = sgpr(12 + 2 * order, width(operands[slot].strip("-|")) or 1)
+            scalars = sorted({*slots, *(slot for slot, operand in enumerate(operands) if _SCALAR.match(operand.strip("-|")))})
+            lines.append(f"{mnemonic} {', '.join(changed)} {modifiers}".rstrip())
+            combos.append((key, "".join(map(str, scalars)), "".join(map(str, literal_slots))))
+    found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for (key, scalars, literal_slots), answer in zip(combos, assemble(llvm_mc, processor, mattr, lines, directory),
+                                                     strict=True):
+        if "constant bus" in answer or "unique literal" in answer:
+            found[key].append((scalars, literal_slots, code(answer, messages)))
+    return {key: (len(split_operands(plain[key][1])[0]), tuple(sorted(set(refused)))) for key, refused in found.items()}
+
+
+def neutral_instances(llvm_mc: str, processor: str, mattr: tuple[str, ...], found: dict[str, tuple[str, str]],
+                      directory: Path) -> dict[str, tuple[str, str]]:
+    """The instances with each scalar register after the first operand that llvm-mc takes a VGPR for made one
+    (each tried alone, then together), so that a probe's SGPRs are the only ones read."""
+    trials: list[tuple[str, int]] = []
+    lines: list[str] = []
+    split = {key: split_operands(rest) for key, (_, rest) in found.items()}
+    for key, (operands, modifiers) in split.items():
+        for slot, operand in enumerate(operands):
+            if slot and _SCALAR.match(operand.strip("-|")):
+                changed = [*operands[:slot], _vgpr_for(operand), *operands[slot + 1:]]
+                lines.append(f"{found[key][0]} {', '.join(changed)} {modifiers}".rstrip())
+                trials.append((key, slot))
+    taken: dict[str, list[int]] = defaultdict(list)
+    for (key, slot), answer in zip(trials, assemble(llvm_mc, processor, mattr, lines, directory), strict=True):
+        if not answer:
+            taken[key].append(slot)
+    combined = {}
+    for key, slots in taken.items():
+        operands, modifiers = split[key]
+        changed = [_vgpr_for(operand) if slot in slots else operand for slot, operand in enumerate(operands)]
+        combined[key] = (found[key][0], f"{', '.join(changed)} {modifiers}".rstrip())
+    names = list(combined)
+    answers = assemble(llvm_mc, processor, mattr, [" ".join(combined[key]) for key in names], directory)
+    return {**found, **{key: combined[key] for key, answer in zip(names, answers, strict=True) if not answer}}
+
+
+def _vgpr_for(operand: str) -> str:
+    return replacement("v", width(operand.strip("-|")) or 1) or operand
+
+
+def _subsets(slots: list[int], size: int) -> list[tuple[int, ...]]:
+    return list(combinations(slots, size))
+
+
 def probe_controls(llvm_mc: str, processor: str, mattr: tuple[str, ...], directory: Path,
                    messages: list[str]) -> dict[str, list[list[int]]]:
     """DPP control -> [[value, verdict], ...] on a configuration with DPP (where `v_mov_b32` takes quad_perm)."""
@@ -221,12 +321,13 @@ def probe_lane_masks(llvm_mc: str, processor: str, mattr: tuple[str, ...], chose
     return {key: (len(split_operands(chosen[key][1])[0]), tuple(found_slots)) for key, found_slots in found.items()}
 
 
-def write_table(header: dict, forms: dict[str, list], lanes: dict[str, list]) -> None:
-    """The header line, then a line per key: `["key", form groups, lane-mask groups]`."""
+def write_table(header: dict, forms: dict[str, list], lanes: dict[str, list], buses: dict[str, list]) -> None:
+    """The header line, then a line per key: `["key", form groups, lane-mask groups, constant-bus groups]`."""
     with OUT.open("w") as out:
         out.write(json.dumps(header, separators=(",", ":")) + "\n")
-        for key in sorted(forms.keys() | lanes.keys()):
-            out.write(json.dumps([key, forms.get(key, []), lanes.get(key, [])], separators=(",", ":")) + "\n")
+        for key in sorted(forms.keys() | lanes.keys() | buses.keys()):
+            row = [key, forms.get(key, []), lanes.get(key, []), buses.get(key, [])]
+            out.write(json.dumps(row, separators=(",", ":")) + "\n")
 
 
 def main() -> int:
@@ -239,6 +340,8 @@ def main() -> int:
     lanes: dict[str, dict[tuple[int, tuple[tuple[int, int, int], ...]], list[int]]] = defaultdict(
         lambda: defaultdict(list))
     controls: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    buses: dict[str, dict[tuple[int, tuple[tuple[str, str, int], ...]], list[int]]] = defaultdict(
+        lambda: defaultdict(list))
     with tempfile.TemporaryDirectory() as scratch:
         directory = Path(scratch)
         sweep = write_vop_sweep(directory)
@@ -266,6 +369,8 @@ def main() -> int:
                     chosen.setdefault(key, instance)
             for key, verdict in probe_forms(args.llvm_mc, processor, mattr, chosen, directory, messages).items():
                 forms[key][verdict].append(index)
+            for key, refused in probe_bus(args.llvm_mc, processor, mattr, chosen, directory, messages).items():
+                buses[key][refused].append(index)
             for name, found in probe_controls(args.llvm_mc, processor, mattr, directory, messages).items():
                 controls[name][json.dumps(found)].append(index)
             if gfx10:
@@ -282,7 +387,9 @@ def main() -> int:
     write_table(header, {key: [[count, verdicts, members] for (count, verdicts), members in groups.items()]
                          for key, groups in forms.items()},
                 {key: [[count, [list(slot) for slot in found], members] for (count, found), members in groups.items()]
-                 for key, groups in lanes.items()})
+                 for key, groups in lanes.items()},
+                {key: [[count, [list(combination) for combination in refused], members]
+                       for (count, refused), members in groups.items()] for key, groups in buses.items()})
     print(f"{len(forms)} DPP/DPP8/SDWA forms, {len(lanes)} forms with lane masks, {len(messages)} messages")
     return 0
 

@@ -7,7 +7,8 @@ disassembler prints of every form on every configuration) holds, per form and co
 on each kind of operand in each position of the DPP, DPP8 and SDWA forms (gfx8-9 DPP and SDWA take only VGPRs,
 gfx9 SDWA takes SGPRs and inline constants but no literal), on `clamp` and an output modifier there, and, from
 gfx10 on, on a lane mask of the other wave size (`vcc` for `vcc_lo`, `s[0:1]` for `s0` in wave32, and the
-reverse in wave64).
+reverse in wave64); and, for the plain forms, the combinations of SGPRs and literals llvm-mc refuses for the
+constant bus or for a second literal.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ _MODIFIER_PROBES = {"clamp": "clamp", "mul": "mul", "div": "mul"}
 #: refusals that depend on the probed instance's other operands, not on the one replaced
 _OTHER_OPERANDS = ("constant bus", "unique literal")
 _WIDE_MASKS = frozenset(("vcc", "exec"))
+#: what an operand reads over the constant bus: ("literal", value), or a scalar register (file, first, count)
+_Read = tuple[str, object, int] | None
+_Row = tuple[dict[int, tuple[int, str]], dict[int, tuple[int, list[list[int]]]], dict[int, tuple[int, list[list]]]]
+#: special registers by the file they are part of (`vcc_lo` is part of `vcc`)
+_FAMILIES = {name: name.split("_lo")[0].split("_hi")[0] for name in (
+    "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "flat_scratch", "flat_scratch_lo", "flat_scratch_hi",
+    "xnack_mask", "xnack_mask_lo", "xnack_mask_hi", "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi")}
 #: a written source: the probe kinds it may be (all must be refused), the source modifiers on its VGPR, and the
 #: scalar register it reads (file, first, count) where it reads one
 _Operand = tuple[tuple[str, ...], tuple[str, ...], tuple[str, int, int] | None]
@@ -42,6 +50,7 @@ _SCALAR_SPECIALS = {**dict.fromkeys(("vcc_hi", "exec_hi", "flat_scratch_lo", "fl
                                      "xnack_mask_hi", "tba_lo", "tba_hi", "tma_lo", "tma_hi"), ("s1", "exec_lo")),
                     **dict.fromkeys(("flat_scratch", "xnack_mask", "tba", "tma"), ("s2", "exec"))}
 _MASKS = frozenset(("vcc", "vcc_lo", "exec", "exec_lo", "m0"))
+
 
 
 class VopForms:
@@ -58,18 +67,37 @@ class VopForms:
             name: {member: dict(found) for found, members in groups for member in members}
             for name, groups in facts["controls"].items()}
         self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
-        self._rows: dict[str, tuple[dict[int, tuple[int, str]], dict[int, tuple[int, list[list[int]]]]]] = {}
+        self._rows: dict[str, _Row] = {}
 
-    def _row(self, key: str) -> tuple[dict[int, tuple[int, str]], dict[int, tuple[int, list[list[int]]]]]:
-        """The form's probes and its lane masks, per configuration."""
+    def _row(self, key: str) -> _Row:
+        """The form's probes, its lane masks and the constant-bus combinations refused, per configuration."""
         row = self._rows.get(key)
         if row is None:
             line = self._lines.get(key)
-            forms, lanes = json.loads(line)[1:] if line is not None else ([], [])
+            forms, lanes, buses = json.loads(line)[1:] if line is not None else ([], [], [])
             row = self._rows[key] = ({member: (count, verdicts) for count, verdicts, members in forms
                                       for member in members},
-                                     {member: (count, slots) for count, slots, members in lanes for member in members})
+                                     {member: (count, slots) for count, slots, members in lanes for member in members},
+                                     {member: (count, refused) for count, refused, members in buses
+                                      for member in members})
         return row
+
+    def bus_refusal(self, key: str, column: int, reads: list[_Read]) -> str | None:
+        """llvm-mc's message where the plain form `key` reads the scalar registers and literals of a combination
+        the probes saw refused (for the constant bus, or a second literal) on one configuration: each in its
+        operand, the registers different and not overlapping, the literals different."""
+        entry = self._row(key)[2].get(column)
+        if entry is None or entry[0] != len(reads):
+            return None
+        for scalars, literals, code in entry[1]:
+            slots = [int(slot) for slot in scalars]
+            wanted = [reads[slot] for slot in slots]
+            if any(read is None or (read[0] == "literal") != (str(slot) in literals)
+                   for slot, read in zip(slots, wanted, strict=True)):
+                continue
+            if _different([read for read in wanted if read is not None]):
+                return self._messages[code - 1]
+        return None
 
     def form_refusal(self, key: str, column: int, operands: list[_Operand], modifiers: list[str]) -> str | None:
         """llvm-mc's message for a modifier or an operand of the DPP, DPP8 or SDWA form `key` on one configuration,
@@ -183,6 +211,14 @@ def vop_form_refusal(instruction, target: str, columns: tuple[int, ...], masks: 
             columns, keys, lambda key, column: forms.form_refusal(key, column, kinds, names))
         form = _FORM_NAMES[suffix]
     keys = _lane_keys(mnemonic, suffix)
+    if message is None and suffix is None:
+        reads = [_read(operand) for operand in instruction.operands]
+        if sum(read is not None for read in reads) >= 2:
+            probed = [operand_kind(operand) for operand in instruction.operands]
+            refusal = operand_verdicts().refusal  # a form may refuse an operand's kind where another's bus is full
+            message = _every(columns, keys, lambda key, column: forms.bus_refusal(key, column, reads)
+                             or refusal(key, (column,), probed, names))
+            form = "VOP"
     if message is None and forms.one_wave_size(masks) and forms.has_lane_masks(keys):
         # with the wave size unknown, llvm-mc may be asked for both at once (`+wavefrontsize32,+wavefrontsize64`)
         message = _every(masks, keys, lambda key, column: forms.lane_refusal(key, column, instruction.operands))
@@ -254,14 +290,51 @@ def _variant_rejection(keys: list[str], suffix: str, columns: tuple[int, ...]) -
 
 
 def _lane_keys(mnemonic: str, suffix: str | None) -> list[str]:
-    """The forms whose lane masks decide the instruction: the ones the suffix or the controls choose; for a
-    mnemonic without either, each form of it llvm-mc prints (VOP2/VOPC and VOP3)."""
+    """The forms that decide the instruction: the ones the suffix or the controls choose; for a mnemonic without
+    either, each of its VOP2/VOPC and VOP3 forms (those the target has are judged, see `_every`)."""
     if suffix is not None:
         return _form_keys(mnemonic, suffix)
     if mnemonic.endswith(("_e32", "_e64")):
         return [mnemonic]
     known = operand_verdicts().knows
-    return [key for key in (mnemonic, mnemonic + "_e32", mnemonic + "_e64") if known(key)]
+    if known(mnemonic):  # printed bare: a VOP3-only instruction (whose `_e64` spelling is the same form)
+        return [mnemonic, *(key for key in (mnemonic + "_e32", mnemonic + "_e64") if known(key))]
+    return [mnemonic + "_e32", mnemonic + "_e64"]  # a form the target has but no probe printed decides nothing
+
+
+def _read(node: Node) -> _Read:
+    """What a written source reads over the constant bus, its modifiers set aside; None where nothing or unknown."""
+    while isinstance(node, (Call, Abs, UnOp)):
+        if isinstance(node, UnOp) and isinstance(node.operand, Num):
+            break
+        inner = node.args[0] if isinstance(node, Call) and len(node.args) == 1 and node.name in ("neg", "abs", "sext") \
+            else node.operand if isinstance(node, (Abs, UnOp)) else None
+        if inner is None:
+            return None
+        node = inner
+    if isinstance(node, Reg) and node.kind in ("s", "ttmp") and node.half is None:
+        return (node.kind, node.index, node.count)
+    if isinstance(node, SpecialReg) and node.name in _FAMILIES:
+        return (_FAMILIES[node.name], 0, 1)
+    if operand_kind(node) == "literal":
+        value = -node.operand.value if isinstance(node, UnOp) and isinstance(node.operand, Num) else \
+            node.value if isinstance(node, Num) else None
+        return ("literal", value, 0) if value is not None else None
+    return None
+
+
+def _different(reads: list[tuple[str, object, int]]) -> bool:
+    """Whether the registers are different and do not overlap, and the literals differ (of one type)."""
+    for index, first in enumerate(reads):
+        for second in reads[index + 1:]:
+            if first[0] == "literal" or second[0] == "literal":
+                if first[0] == second[0] and (type(first[1]) is not type(second[1]) or first[1] == second[1]):
+                    return False
+            elif first[0] == second[0]:
+                start, other = int(first[1]), int(second[1])  # type: ignore[call-overload]
+                if start < other + second[2] and other < start + first[2]:
+                    return False
+    return True
 
 
 def _operand(node: Node) -> _Operand:
