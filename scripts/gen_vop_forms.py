@@ -66,7 +66,6 @@ CONTROL_VALUES = {"bound_ctrl": (-1, 0, 1, 2), "fi": (-1, 0, 1, 2), "row_mask": 
 _ALONE = frozenset(("row_shl", "row_shr", "row_ror", "row_share", "row_xmask", "row_bcast"))
 MAX_OPERANDS = 6
 _ALPHABET = "".join(chr(code) for code in range(33, 127) if chr(code) not in ".\"\\ ")
-_INSTANCE = re.compile(r"^\s+([a-z_][a-z0-9_.]*)(?:\s+(.*?))?\s*(?:;.*)?$", re.MULTILINE)
 _SDWA = re.compile(r"\b(?:dst_sel|src0_sel|src1_sel|dst_unused):")
 _DPP = re.compile(r"\b(?:quad_perm|row_\w+|wave_\w+|row_share|row_xmask):?")
 
@@ -83,7 +82,8 @@ def kind_text(kind: str, count: int) -> str | None:
 
 def write_vop_sweep(directory: Path) -> Path:
     """Encodings of every VOP1/VOP2/VOPC opcode (plain, and with an SDWA, DPP or DPP8 source word) and of every
-    VOP3/VOP3P one of each generation, each with three tails: zeros, a DPP/SDWA control word, VGPR sources."""
+    VOP3/VOP3P one of each generation, each with three tails: zeros, a DPP/SDWA control word, VGPR sources; the
+    VOP3 ones also as VOP3 DPP and DPP8."""
     words = [(op << 25) | 0x100 for op in range(64)]
     words += [(0x3E << 25) | (op << 17) | 0x100 for op in range(256)]
     words += [(0x3F << 25) | (op << 9) | 0x100 for op in range(256)]
@@ -91,14 +91,18 @@ def write_vop_sweep(directory: Path) -> Path:
         words += [(0x3F << 25) | (op << 9) | src0 for op in range(256)]
         words += [(0x3E << 25) | (op << 17) | src0 for op in range(256)]
         words += [(op << 25) | src0 for op in range(64)]
-    words += [(top << 26) | (op << 16) | low for top in (0b110100, 0b110101, 0b110011) for op in range(1024)
-              for low in (0x0101, 0x4000)]
+    vop3 = [(top << 26) | (op << 16) | low for top in (0b110100, 0b110101, 0b110011) for op in range(1024)
+            for low in (0x0101, 0x4000)]
     vgpr_sources = (0x102 | 0x104 << 9 | 0x108 << 18 | 3 << 27).to_bytes(4, "little")
     tails = (bytes(12), bytes([0x01, 0x01, 0x00, 0x00, 0xFA, 0x00, 0xFF, 0x00]) + bytes(4), vgpr_sources + bytes(8))
+    # VOP3 DPP (gfx11+): src0 0xFA with a quad_perm control word, or 0xE9 with DPP8 lane selects; src1 a VGPR
+    sources = 0x102 << 9
+    dpp = ((0xFA | sources).to_bytes(4, "little") + (0xFF001B01).to_bytes(4, "little") + bytes(4),
+           (0xE9 | sources).to_bytes(4, "little") + (0xFAC688 << 8 | 1).to_bytes(4, "little") + bytes(4))
     path = directory / "vop_sweep.txt"
     with path.open("w") as out:
-        for word in words:
-            for tail in tails:
+        for word, word_tails in [*((word, tails) for word in words), *((word, tails + dpp) for word in vop3)]:
+            for tail in word_tails:
                 out.write(" ".join(f"0x{byte:02x}" for byte in word.to_bytes(4, "little") + tail) + "\n")
     return path
 
@@ -119,7 +123,9 @@ def form_key(mnemonic: str, rest: str) -> str:
 def printed_instances(llvm_mc: str, processor: str, mattr: tuple[str, ...], sweep: Path) -> dict[str, tuple[str, str]]:
     """key -> (mnemonic, operands and modifiers) of the first valid instance printed for it."""
     found: dict[str, tuple[str, str]] = {}
-    for mnemonic, rest in _INSTANCE.findall(disassemble(llvm_mc, processor, mattr, sweep)):
+    for line in disassemble(llvm_mc, processor, mattr, sweep).splitlines():  # a line each: one without operands
+        mnemonic, _, rest = line.split(";")[0].strip().partition(" ")  # (`v_illegal`) must not take the next
+        rest = rest.strip()
         if mnemonic.startswith("v_") and "/*" not in rest:
             found.setdefault(form_key(mnemonic, rest), (mnemonic, rest))
     return found
