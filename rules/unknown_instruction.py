@@ -27,6 +27,7 @@ instruction counts for nothing in the analyses. Special registers a target lacks
 `ttmp12` before gfx9, `null` before gfx10) and the modifiers and kinds of operand llvm-mc refuses on an
 instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a literal in a VOP3 before
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
+
 Inside operands, the fields llvm-mc checks as it reads them are checked the same way
 (`lint/isa/operand_fields.py`, facts per processor probed by `scripts/gen_operand_fields.py`): ds_swizzle
 offsets (FFT and ROTATE exist from gfx9; each mode's lane ids, group sizes and masks), `hwreg(...)` names per
@@ -35,6 +36,16 @@ operations and streams, `s_waitcnt` counts per generation, `s_delay_alu` names, 
 expressions llvm-mc refuses as operands: floating-point arithmetic, a relocatable symbol in a 16- or 64-bit
 field, an SMEM offset, a SOPK immediate or under an input modifier, or beside another literal. A name that
 is none of llvm-mc's but could be a spelling it takes without printing it is left alone.
+
+The form llvm-mc encodes a VALU instruction in is read from its suffix or its controls (DPP, DPP8, SDWA), and
+what each form takes comes from probes of that form (`scripts/gen_vop_forms.py`): a DPP source that is not a
+VGPR on gfx8-9, an SGPR or constant in gfx8's SDWA and a literal in any SDWA form (with `neg`, `abs`, `sext`
+set aside), an output modifier there before gfx9, a form the instruction lacks on the target (`v_mac_f32` has
+no SDWA form on gfx9), and a lane mask of the other wave size on gfx10+ (`vcc` or `s[0:1]` in wave32, `vcc_lo`
+or `s0` in wave64, on a VOPC destination, a carry or a `v_cndmask_b32` mask, where the wave size is declared),
+and the constant bus of each form (two different SGPRs in a VOP3 before gfx10, three, or a literal and two
+SGPRs, from gfx10; two different literals).
+
 The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
 through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
 
@@ -58,7 +69,7 @@ against `dim:` and `a16`, and a missing `dim:` on gfx10+. Symbols and names the 
 
 from collections.abc import Iterator
 
-from amdgpu_lint.analyses.defuse import DefUseAnalysis, kernel_wave_size
+from amdgpu_lint.analyses.defuse import DefUseAnalysis, declared_wave_size, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
 from amdgpu_lint.isa.matrix_operands import matrix_operands
@@ -71,6 +82,7 @@ from amdgpu_lint.isa.mnemonics import (
     operand_verdicts,
 )
 from amdgpu_lint.isa.operand_fields import field_problem
+from amdgpu_lint.isa.vop_forms import vop_form_refusal
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
 
@@ -91,15 +103,16 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     verdicts = mnemonic_verdicts()
     wave_size, known = kernel_wave_size(context.module, context.kernel)
     columns = verdicts.columns(target, wave_size if known else None)
+    masks = verdicts.columns(target, declared_wave_size(context.module, context.kernel))  # not what code suggests
     exact = target.isa_exact
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
     for instruction, info, facts in zip(context.kernel.instructions, def_use.per_instruction, def_use.facts,
                                         strict=True):
         verdict = facts.assembler_verdict  # worked out once per distinct instruction
-        if verdict is None or verdict[0] != columns:
-            verdict = facts.assembler_verdict = (columns, _verdict(instruction, target.name, columns, verdicts,
-                                                                   instructions, exact))
+        if verdict is None or verdict[0] != (columns, masks):
+            verdict = facts.assembler_verdict = ((columns, masks), _verdict(instruction, target.name, columns, verdicts,
+                                                                            instructions, exact, masks))
         if verdict[1] is not None:
             yield context.diagnostic(instruction.where, verdict[1], kernel=context.kernel.name)
             continue
@@ -120,9 +133,10 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
 
 
 def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
-             exact: bool) -> str | None:
+             exact: bool, masks: tuple[int, ...]) -> str | None:
     """What llvm-mc 22 refuses of the instruction on the target, from the probes: the mnemonic, a special register,
-    a modifier or a kind of operand; None where they find nothing."""
+    a modifier or a kind of operand; None where they find nothing. Lane masks are judged on `masks`, the
+    configurations of the wave size declared (not one the code only suggests)."""
     rejection = _rejection(instruction, columns, verdicts, instructions, exact)
     if rejection is not None:
         return _rejection_message(instruction.mnemonic, rejection, target, instructions, verdicts)
@@ -135,7 +149,7 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     refusal = matrix_operands().refusal(instruction, verdicts.names(columns), instructions)
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
-    return field_problem(instruction, target, columns)
+    return field_problem(instruction, target, columns) or vop_form_refusal(instruction, target, columns, masks)
 
 
 def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,

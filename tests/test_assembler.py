@@ -24,20 +24,20 @@ needs_llvm_mc = pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not in
 KERNEL = """\
 .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
 .macro TWO_SGPRS
-  v_add_f32 v0, s0, s1
+  v_writelane_b32 v0, s0, s1
 .endm
 .text
 k:
-  v_add_f32 v0, s0, s1
+  v_writelane_b32 v0, s0, s1
   s_load_dwordx2 s[0:1], s[4:5], 0x1000000
   TWO_SGPRS
   .rept 2
-  v_add_f32 v1, s2, s3
+  v_writelane_b32 v1, s2, s3
   .endr
   .include "part.inc"
   s_endpgm
 """
-PART = "  v_add_f32 v2, s4, s5\n"
+PART = "  v_writelane_b32 v2, s4, s5\n"
 EXPECTED_LINES = [7, 9, 10, 13]
 
 
@@ -59,7 +59,7 @@ def test_every_error_of_the_assembler_is_at_its_line_in_text_json_and_sarif(caps
     code, text = run(capsys, "check", "--no-config", "--no-cache", "--assembler", "llvm-mc-22", str(kernel))
     assert code == 1
     assert [int(line.split(":")[1]) for line in text.splitlines() if "[AGL009 assembler-error]" in line] == EXPECTED_LINES
-    assert "k.s:7:21: error: llvm-mc-22: invalid operand (violates constant bus restrictions)" in text
+    assert "k.s:7:27: error: llvm-mc-22: invalid operand (violates constant bus restrictions)" in text
     assert [line.split("k.s:8:3: ")[1] for line in text.splitlines() if "k.s:8:3: error" in line] == [
         "error: 's_load_dwordx2': expected a 21-bit signed offset (gfx90a, as llvm-mc 22 says) [AGL006 unknown-instruction]"]
 
@@ -68,7 +68,7 @@ def test_every_error_of_the_assembler_is_at_its_line_in_text_json_and_sarif(caps
     found = {d["line"]: d for d in document["diagnostics"] if d["name"] == "assembler-error"}
     assert sorted(found) == EXPECTED_LINES
     assert found[9]["message"].endswith("(in expansion of macro 'TWO_SGPRS')")
-    assert found[9]["notes"][0]["message"] == "line 1 of the expansion: 'v_add_f32 v0, s0, s1'"
+    assert found[9]["notes"][0]["message"] == "line 1 of the expansion: 'v_writelane_b32 v0, s0, s1'"
     assert found[10]["message"].endswith("(in .rept expansion)")
     (included,) = found[13]["notes"]  # the included file's own line
     assert (Path(included["path"]).name, included["line"]) == ("part.inc", 1)
@@ -85,7 +85,7 @@ def test_every_error_of_the_assembler_is_at_its_line_in_text_json_and_sarif(caps
 @needs_llvm_mc
 def test_one_finding_per_line_where_ours_and_the_assembler_agree(capsys, tmp_path):
     path = tmp_path / "k.s"
-    path.write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\nk:\n  v_bogus v0\n  v_add_f32 v0, s0, s1\n  s_endpgm\n')
+    path.write_text('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\nk:\n  v_bogus v0\n  v_writelane_b32 v0, s0, s1\n  s_endpgm\n')
     _, out = run(capsys, "check", "--no-config", "--no-cache", "--assembler", "llvm-mc-22", "--format", "json", str(path))
     found = [(d["line"], d["name"]) for d in json.loads(out)["diagnostics"]]
     assert found == [(3, "unknown-instruction"), (4, "assembler-error")]
@@ -122,7 +122,7 @@ def test_a_cached_result_does_not_run_the_assembler_again(capsys, kernel, tmp_pa
 
 
 #: the buffer as edited, not saved: line 7 no longer reads two SGPRs
-UNSAVED = KERNEL.replace("  v_add_f32 v0, s0, s1\n  s_load", "  v_add_f32 v0, s0, v1\n  s_load")
+UNSAVED = KERNEL.replace("  v_writelane_b32 v0, s0, s1\n  s_load", "  v_writelane_b32 v0, s0, s0\n  s_load")
 
 
 @needs_llvm_mc

@@ -35,18 +35,28 @@ def through_private_segment(instruction: Instruction) -> bool:
 
 
 def kernel_wave_size(module: Module, kernel: Kernel) -> tuple[int, bool]:
-    """(wave size, whether it is known): from the metadata, else the descriptor, else the code;
-    else the target's default, a guess where the target has both."""
-    if kernel.metadata and kernel.metadata.get(".wavefront_size") in (32, 64):
-        return kernel.metadata[".wavefront_size"], True
-    if kernel.descriptor.get("wavefront_size32") in (0, 1):
-        return (32 if kernel.descriptor["wavefront_size32"] else 64), True
-    if module.target is None:
-        return 64, True
-    if len(module.target.wave_sizes) == 1 or "wavefrontsize64" in module.target.features:
-        return module.target.default_wave_size, True  # one wave size, or the processor's features name it
+    """(wave size, whether it is known): as declared, else from the code; else the target's default, a guess
+    where the target has both."""
+    declared = declared_wave_size(module, kernel)
+    if declared is not None:
+        return declared, True
+    assert module.target is not None
     shown = _wave_size_of_code(kernel)
     return (shown, True) if shown else (module.target.default_wave_size, False)
+
+
+def declared_wave_size(module: Module, kernel: Kernel) -> int | None:
+    """The wave size the metadata, else the descriptor, else the target declares; None where only the code
+    may suggest one."""
+    if kernel.metadata and kernel.metadata.get(".wavefront_size") in (32, 64):
+        return kernel.metadata[".wavefront_size"]
+    if kernel.descriptor.get("wavefront_size32") in (0, 1):
+        return 32 if kernel.descriptor["wavefront_size32"] else 64
+    if module.target is None:
+        return 64
+    if len(module.target.wave_sizes) == 1 or "wavefrontsize64" in module.target.features:
+        return module.target.default_wave_size  # one wave size, or the processor's features name it
+    return None
 
 
 def _wave_size_of_code(kernel: Kernel) -> int | None:
@@ -74,9 +84,9 @@ class InstructionFacts:
     registers: tuple[int, int, int, FlowBits | None, ByteWidths | None] | None = None
     extent: RegisterExtent | None = None  # see register_extent
     cycles: tuple[LatencyTable, int] | None = None  # issue cycles, with the latency table they are from (prefetch.py)
-    #: (llvm-mc configurations, its message or None) for the mnemonic, special registers, modifiers and operand kinds
-    #: (rules/unknown_instruction.py)
-    assembler_verdict: tuple[tuple[int, ...], str | None] | None = None
+    #: ((llvm-mc configurations, those lane masks are judged on), its message or None) for the mnemonic, special
+    #: registers, modifiers and operand kinds (rules/unknown_instruction.py)
+    assembler_verdict: tuple[tuple[tuple[int, ...], tuple[int, ...]], str | None] | None = None
 
 
 #: One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names

@@ -148,6 +148,10 @@ class OperandVerdicts:
             self._rows[mnemonic] = row
         return row
 
+    def knows(self, mnemonic: str) -> bool:
+        """Whether llvm-mc prints instances under the name `mnemonic` on some configuration."""
+        return mnemonic in self._lines
+
     def _answer(self, verdicts: str, probe: str) -> str | None:
         position = self._probes.get(probe)
         if position is None or position >= len(verdicts) or verdicts[position] in ". ":
