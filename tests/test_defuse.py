@@ -247,6 +247,26 @@ def test_shape_problems(target, text, problem):
     assert problem in (info(target, text).problem or "")
 
 
+@pytest.mark.parametrize(
+    "target, text, accepted",
+    [
+        # llvm-mc 22 takes one VGPR for a 64-bit DPP source, and from gfx90a (64-bit DPP) a VGPR pair for a 32-bit one
+        ("gfx900", "v_rcp_f64_dpp v[0:1], v4 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", True),
+        ("gfx942", "v_add_f32_dpp v0, v[4:5], v8 row_shl:1", True),
+        ("gfx942", "v_rcp_f32 v0, v[4:5] row_newbcast:1", True),
+        ("gfx900", "v_add_f32_dpp v0, v[4:5], v8 row_shl:1", False),  # not before gfx90a
+        ("gfx942", "v_add_f32_dpp v[0:1], v4, v8 row_shl:1", False),  # nor in the destination
+        ("gfx942", "v_add_f32 v0, v[4:5], v8", False),  # nor without DPP
+    ],
+)
+def test_dpp_source_widths_llvm_mc_lets_pass(target, text, accepted):
+    assert (info(target, text).problem is None) == accepted
+    if shutil.which("llvm-mc-22"):
+        run = subprocess.run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-filetype=null"],
+                             input=text + "\n", capture_output=True, text=True, check=False)
+        assert ("error" not in run.stderr) == accepted, run.stderr
+
+
 def test_instructions_that_differ_in_registers_and_labels_are_worked_out_once(monkeypatch):
     """def/use is worked out once per form (registers' files and widths, not their indices; labels and
     immediates not at all) and each instruction gets its own registers, overlaps and width problems."""
