@@ -23,12 +23,14 @@ Whether a target has a mnemonic at all (in its wave size) comes from probing llv
 mnemonic on every processor LLVM 22 knows (`scripts/gen_mnemonic_verdicts.py`), so the finding carries
 llvm-mc's own words ("instruction not supported on this GPU", "sdwa variant of this instruction is not
 supported", "instruction requires wavesize=32") on every target, gfx6 and gfx1250 included; such an
-instruction counts for nothing in the analyses. Special registers a target lacks (`tba` on gfx9+,
+instruction counts for nothing in the analyses. The probed mnemonics include every name of llvm-mc's own
+mnemonic table, so a name no processor has is "not an instruction" on every target too. Special registers a target lacks (`tba` on gfx9+,
 `ttmp12` before gfx9, `null` before gfx10) and the modifiers and kinds of operand llvm-mc refuses on an
 instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a literal in a VOP3 before
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
-The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
-through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
+The operand checks of LLVM 22's instruction-syntax tables are made on gfx6 with gfx7's table (gfx6's
+instructions take the same operands there) and skipped on gfx1250, whose operands gfx12's table does not
+always describe (`v_mul_u64` writes a VGPR pair on gfx1250).
 """
 
 from collections.abc import Iterator
@@ -63,7 +65,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     verdicts = mnemonic_verdicts()
     wave_size, known = kernel_wave_size(context.module, context.kernel)
     columns = verdicts.columns(target, wave_size if known else None)
-    exact = target.isa_exact
+    exact = target.isa_exact or target.major == 6  # gfx6's operands are those of gfx7's table
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
     for instruction, info, facts in zip(context.kernel.instructions, def_use.per_instruction, def_use.facts,
@@ -71,7 +73,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         verdict = facts.assembler_verdict  # worked out once per distinct instruction
         if verdict is None or verdict[0] != columns:
             verdict = facts.assembler_verdict = (columns, _verdict(instruction, target.name, columns, verdicts,
-                                                                   instructions, exact))
+                                                                   instructions))
         if verdict[1] is not None:
             yield context.diagnostic(instruction.where, verdict[1], kernel=context.kernel.name)
             continue
@@ -91,11 +93,11 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
             yield context.diagnostic(instruction.where, info.problem, kernel=context.kernel.name)
 
 
-def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
-             exact: bool) -> str | None:
+def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: MnemonicVerdicts,
+             instructions) -> str | None:
     """What llvm-mc 22 refuses of the instruction on the target, from the probes: the mnemonic, a special register,
     a modifier or a kind of operand; None where they find nothing."""
-    rejection = _rejection(instruction, columns, verdicts, instructions, exact)
+    rejection = _rejection(instruction, columns, verdicts, instructions)
     if rejection is not None:
         return _rejection_message(instruction.mnemonic, rejection, target, instructions, verdicts)
     register = _refused_register(instruction, columns, verdicts)
@@ -107,18 +109,16 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     return None
 
 
-def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
-               exact: bool) -> str | None:
+def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions) -> str | None:
     """llvm-mc's message for an instruction the target rejects whatever its operands, or None. A dual-issue pair
     is judged by its family (`v_dual_mov_b32` is both an X and a Y half wherever VOPD exists): a bare half is
-    read as an X half, and some halves exist only as Y. A mnemonic the probes never saw accepted is reported
-    on a processor with tables of its own that do not know it either."""
+    read as an X half, and some halves exist only as Y. A mnemonic the probes never saw accepted (their
+    candidates include the assembler's own mnemonic table) is reported unless an instruction table knows it."""
     if instruction.pair is not None:
         return verdicts.rejection(_DUAL_FAMILY, columns)
     message = verdicts.rejection(instruction.mnemonic, columns)
-    if message == NOT_AN_INSTRUCTION and (not exact or instruction.mnemonic in instructions
-                                          or pages_with(instruction.mnemonic)):
-        return None  # the probes' candidates may lack what a processor without tables of its own adds
+    if message == NOT_AN_INSTRUCTION and (instruction.mnemonic in instructions or pages_with(instruction.mnemonic)):
+        return None
     return message
 
 
