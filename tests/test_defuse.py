@@ -267,6 +267,26 @@ def test_dpp_source_widths_llvm_mc_lets_pass(target, text, accepted):
         assert ("error" not in run.stderr) == accepted, run.stderr
 
 
+@pytest.mark.parametrize(
+    "text, wave, accepted",
+    [
+        # gfx12's transposing loads give a wave64 lane half the data (llvm-mc 22, -mattr=+wavefrontsize64)
+        ("global_load_tr_b128 v[1:4], v0, s[0:1]", 32, True),
+        ("global_load_tr_b128 v[1:2], v0, s[0:1]", 64, True),
+        ("global_load_tr_b64 v1, v0, s[0:1]", 64, True),
+        ("global_load_tr_b128 v[1:2], v0, s[0:1]", 32, False),
+        ("global_load_tr_b128 v[1:4], v0, s[0:1]", 64, False),
+    ],
+)
+def test_gfx12_transposing_loads_per_wave_size(text, wave, accepted):
+    assert (info("gfx1200", text, wave).problem is None) == accepted
+    if shutil.which("llvm-mc-22"):
+        run = subprocess.run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=null",
+                              *(["-mattr=+wavefrontsize64"] if wave == 64 else [])],
+                             input=text + "\n", capture_output=True, text=True, check=False)
+        assert ("error" not in run.stderr) == accepted, run.stderr
+
+
 def test_instructions_that_differ_in_registers_and_labels_are_worked_out_once(monkeypatch):
     """def/use is worked out once per form (registers' files and widths, not their indices; labels and
     immediates not at all) and each instruction gets its own registers, overlaps and width problems."""

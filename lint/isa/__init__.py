@@ -169,6 +169,10 @@ def _sizes(wave32: int, wave64: int) -> int | tuple[int, int]:
 _SIZE_CORRECTIONS: dict[tuple[str, str], dict[str, int | tuple[int, int]]] = {
     ("gfx12", mnemonic): {name: _sizes(w32, w64) for name, w32, w64 in zip(("vdst", "src0", "src1", "src2"), wave32, wave64)}
     for (wave32, wave64), mnemonics in _GFX12_MATRIX_SHAPES.items() for mnemonic in mnemonics
+} | {
+    # gfx12's transposing loads: a wave64 lane gets half the matrix (llvm-mc 22 with -mattr=+wavefrontsize64)
+    ("gfx12", "global_load_tr_b128"): {"vdst": (4, 2)},
+    ("gfx12", "global_load_tr_b64"): {"vdst": (2, 1)},
 }
 
 
