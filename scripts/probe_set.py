@@ -11,7 +11,10 @@ instance of its instruction-syntax row (lint/isa) that llvm-mc accepts, and each
 - `offset`: an offset past every generation's range on a memory instruction,
 - `modifier`: a modifier of another generation (`glc` on gfx12, `th:` before it, `dlc` on gfx9, `sc0` on gfx10, ...),
 - `generation`: the mnemonic replaced by one the configuration rejects (another generation's),
-- `made-up`: the mnemonic replaced by one no configuration has.
+- `made-up`: the mnemonic replaced by one no configuration has,
+
+and once with a modifier its syntax row lists (`own-modifier`: `clamp`, `offset:16`, `glc`, `mul:2`, ...), which
+llvm-mc mostly accepts: lines that test the linter's false errors.
 
 llvm-mc judges every line, and the linter lints the same file the way scripts/assembler_agreement.py does. The
 sample is seeded (the same seed gives the same files), configurations run two at a time.
@@ -38,7 +41,15 @@ from pathlib import Path
 from assembler_agreement import linter_errors, llvm_mc_errors, target_id
 
 TRIPLE = "amdgcn-amd-amdhsa"
-MUTATIONS = ("width", "file", "offset", "modifier", "generation", "made-up")
+MUTATIONS = ("width", "file", "offset", "modifier", "generation", "made-up", "own-modifier")
+#: how a modifier of a syntax row is written (those that change what the operands must be are left out)
+_OWN_MODIFIERS = {
+    "clamp": "clamp", "glc": "glc", "slc": "slc", "dlc": "dlc", "nt": "nt", "sc0": "sc0", "sc1": "sc1", "gds": "gds",
+    "unorm": "unorm", "nv": "nv", "omod": "mul:2", "offset": "offset:16", "offset12": "offset:16",
+    "offset13s": "offset:-16", "offset21s": "offset:16", "offset20u": "offset:16", "offset12s": "offset:16",
+    "offset11": "offset:16", "offset24s": "offset:16", "offset0": "offset0:1", "offset1": "offset1:1",
+    "scope": "scope:SCOPE_SE", "dmask": "dmask:0x1", "abid": "abid:1", "high": "high",
+}
 _REGISTER = re.compile(r"^([vsa])(?:(\d+)|\[(\d+):(\d+)\])$")
 _MEMORY = ("ds_", "buffer_", "tbuffer_", "global_", "flat_", "scratch_", "s_load", "s_buffer_load", "s_store",
            "s_buffer_store", "s_scratch_")
@@ -161,12 +172,13 @@ def _join(mnemonic: str, operands: list[str], modifiers: str) -> str:
     return " ".join(part for part in (mnemonic, ", ".join(operands), modifiers) if part)
 
 
-def mutations(line: str, rng: random.Random, target, foreign: list[str], known) -> dict[str, str]:
-    """The mutants of an accepted instance, by kind (a kind that does not apply to the instance is left out)."""
+def mutations(line: str, own: tuple[str, ...], rng: random.Random, target, foreign: list[str],
+              known) -> dict[str, str]:
+    """The mutants of an accepted instance, by kind (a kind that does not apply to the instance is left out);
+    `own`: the modifiers of the instance's syntax row."""
     mnemonic, operands, modifiers = _operands(line)
     found: dict[str, str] = {}
-    registers = [(slot, _REGISTER.match(operand)) for slot, operand in enumerate(operands)]
-    registers = [(slot, match) for slot, match in registers if match is not None]
+    registers = [(slot, match) for slot, operand in enumerate(operands) if (match := _REGISTER.match(operand)) is not None]
     if registers:
         slot, match = rng.choice(registers)
         kind, first = match.group(1), int(match.group(2) or match.group(3))
@@ -199,6 +211,9 @@ def mutations(line: str, rng: random.Random, target, foreign: list[str], known) 
         if not known(made_up):
             found["made-up"] = _join(made_up, operands, modifiers)
             break
+    written = [_OWN_MODIFIERS[name] for name in own if name in _OWN_MODIFIERS]
+    if written:
+        found["own-modifier"] = f"{line} {rng.choice(written)}"
     return found
 
 
@@ -226,7 +241,8 @@ def _probe(result: Result, processor: str, mattr: tuple[str, ...], mnemonics: in
     columns = verdicts.columns(target, wave_size)
     table = instruction_set(target)
     rng = random.Random(zlib.crc32(f"{seed}:{name}".encode()))
-    accepted, foreign = [], []
+    accepted: list[str] = []
+    foreign: list[str] = []
     for mnemonic in verdicts.names():
         (foreign if verdicts.rejection(mnemonic, columns) is not None else accepted).append(mnemonic)
     usable = [mnemonic for mnemonic in accepted if table.variants(mnemonic)]
@@ -246,9 +262,10 @@ def _probe(result: Result, processor: str, mattr: tuple[str, ...], mnemonics: in
             if number not in refused:
                 bases.setdefault(mnemonic, line)
         lines: list[tuple[str, str]] = []
-        for base in bases.values():
+        for mnemonic, base in bases.items():
             lines.append(("instance", base))
-            lines += [(kind, text) for kind, text in mutations(base, rng, target, foreign, known).items()]
+            own = table.variants(mnemonic)[0].modifiers
+            lines += [(kind, text) for kind, text in mutations(base, own, rng, target, foreign, known).items()]
         path.write_text("".join(text + "\n" for _, text in lines))
         result.lines = len(lines)
         theirs = llvm_mc_errors(path, TRIPLE, processor, [*mattr])
