@@ -23,7 +23,9 @@ Whether a target has a mnemonic at all (in its wave size) comes from probing llv
 mnemonic on every processor LLVM 22 knows (`scripts/gen_mnemonic_verdicts.py`), so the finding carries
 llvm-mc's own words ("instruction not supported on this GPU", "sdwa variant of this instruction is not
 supported", "instruction requires wavesize=32") on every target, gfx6 and gfx1250 included; such an
-instruction counts for nothing in the analyses. Special registers a target lacks (`tba` on gfx9+,
+instruction counts for nothing in the analyses. The probed mnemonics include every name of llvm-mc's own
+mnemonic table, so a name no processor has is "not an instruction" on every target too. Special registers a
+target lacks (`tba` on gfx9+,
 `ttmp12` before gfx9, `null` before gfx10) and the modifiers and kinds of operand llvm-mc refuses on an
 instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a literal in a VOP3 before
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
@@ -46,8 +48,9 @@ or `s0` in wave64, on a VOPC destination, a carry or a `v_cndmask_b32` mask, whe
 and the constant bus of each form (two different SGPRs in a VOP3 before gfx10, three, or a literal and two
 SGPRs, from gfx10; two different literals).
 
-The operand checks of LLVM 22's instruction-syntax tables are skipped for targets LLVM documents only
-through a neighbour (gfx6 uses gfx7's table, gfx1250 uses gfx12's).
+The operand checks of LLVM 22's instruction-syntax tables are made on gfx6 with gfx7's table (gfx6's
+instructions take the same operands there) and skipped on gfx1250, whose operands gfx12's table does not
+always describe (`v_mul_u64` writes a VGPR pair on gfx1250).
 
 Matrix and register-tuple operands are judged from probes of llvm-mc 22 as well
 (`scripts/gen_matrix_operands.py`): an MFMA's VGPR/AGPR results and accumulator (AGPRs only on gfx908, one file
@@ -104,7 +107,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     wave_size, known = kernel_wave_size(context.module, context.kernel)
     columns = verdicts.columns(target, wave_size if known else None)
     masks = verdicts.columns(target, declared_wave_size(context.module, context.kernel))  # not what code suggests
-    exact = target.isa_exact
+    exact = target.isa_exact or target.major == 6  # gfx6's operands are those of gfx7's table
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
     for instruction, info, facts in zip(context.kernel.instructions, def_use.per_instruction, def_use.facts,
@@ -112,7 +115,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         verdict = facts.assembler_verdict  # worked out once per distinct instruction
         if verdict is None or verdict[0] != (columns, masks):
             verdict = facts.assembler_verdict = ((columns, masks), _verdict(instruction, target.name, columns, verdicts,
-                                                                            instructions, exact, masks))
+                                                                            instructions, masks))
         if verdict[1] is not None:
             yield context.diagnostic(instruction.where, verdict[1], kernel=context.kernel.name)
             continue
@@ -133,11 +136,11 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
 
 
 def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
-             exact: bool, masks: tuple[int, ...]) -> str | None:
+             masks: tuple[int, ...]) -> str | None:
     """What llvm-mc 22 refuses of the instruction on the target, from the probes: the mnemonic, a special register,
     a modifier or a kind of operand; None where they find nothing. Lane masks are judged on `masks`, the
     configurations of the wave size declared (not one the code only suggests)."""
-    rejection = _rejection(instruction, columns, verdicts, instructions, exact)
+    rejection = _rejection(instruction, columns, verdicts, instructions)
     if rejection is not None:
         return _rejection_message(instruction.mnemonic, rejection, target, instructions, verdicts)
     register = _refused_register(instruction, columns, verdicts)
@@ -152,18 +155,16 @@ def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: Mnemo
     return field_problem(instruction, target, columns) or vop_form_refusal(instruction, target, columns, masks)
 
 
-def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
-               exact: bool) -> str | None:
+def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions) -> str | None:
     """llvm-mc's message for an instruction the target rejects whatever its operands, or None. A dual-issue pair
     is judged by its family (`v_dual_mov_b32` is both an X and a Y half wherever VOPD exists): a bare half is
-    read as an X half, and some halves exist only as Y. A mnemonic the probes never saw accepted is reported
-    on a processor with tables of its own that do not know it either."""
+    read as an X half, and some halves exist only as Y. A mnemonic the probes never saw accepted (their
+    candidates include the assembler's own mnemonic table) is reported unless an instruction table knows it."""
     if instruction.pair is not None:
         return verdicts.rejection(_DUAL_FAMILY, columns)
     message = verdicts.rejection(instruction.mnemonic, columns)
-    if message == NOT_AN_INSTRUCTION and (not exact or instruction.mnemonic in instructions
-                                          or pages_with(instruction.mnemonic)):
-        return None  # the probes' candidates may lack what a processor without tables of its own adds
+    if message == NOT_AN_INSTRUCTION and (instruction.mnemonic in instructions or pages_with(instruction.mnemonic)):
+        return None
     return message
 
 

@@ -6,8 +6,11 @@ this GPU", "sdwa variant of this instruction is not supported", "instruction req
 the like reject the mnemonic itself, whatever its operands. This script
 
 1. gathers candidate mnemonics: every instruction llvm-mc's disassembler prints for each processor when
-   fed a sweep of opcode fields, the instruction-table and spelling mnemonics already in lint/isa/tables,
-   and each of those with every encoding suffix (`_e32`, `_e64`, `_dpp`, `_sdwa`, `_e64_dpp`);
+   fed a sweep of opcode fields, every name of the assembler's own mnemonic table (read from the shared
+   library llvm-mc loads; it holds the instructions no encoding prints, such as gfx6's `buffer_wbinvl1_sc`),
+   the instruction-table and spelling mnemonics already in lint/isa/tables, and each of those with every
+   encoding suffix (`_e32`, `_e64`, `_dpp`, `_sdwa`, `_e64_dpp`); the names are only candidates, every
+   verdict comes from assembling them;
 2. assembles them all, bare, for every processor LLVM 22 knows in each wave size (wave64 on gfx10 and later
    as well as the default), and records each line's first error;
 3. keeps the mnemonics some configuration accepts and writes, per mnemonic, the index of its verdict
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +62,8 @@ _EXISTS = re.compile(r"too few operands|invalid operand|not a valid operand|oper
                      r"|missing register|unexpected token|invalid register")
 _ERROR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.MULTILINE)
 _PRINTED = re.compile(r"^\s+([a-z_][a-z0-9_.]*)", re.MULTILINE)
+_NAME = re.compile(rb"[a-z][a-z0-9_.]*")
+_STRING = re.compile(rb"(?<=\x00)(?:v|s|ds|buffer|tbuffer|flat|global|scratch|image|cluster|tensor)_[a-z0-9_]+(?=\x00)")
 
 
 def configurations(llvm_mc: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -135,6 +141,34 @@ def disassemble(llvm_mc: str, processor: str, mattr: tuple[str, ...], sweep: Pat
     return subprocess.run(command, capture_output=True, text=True, check=False).stdout
 
 
+def matcher_mnemonics(llvm_mc: str) -> set[str]:
+    """The names of the assembler's mnemonic table, as they sit in the LLVM library llvm-mc loads (a run of
+    length-prefixed lower-case names around `s_endpgm`), and the library's other strings named like instructions;
+    empty where the library is not found."""
+    linked = subprocess.run(["ldd", shutil.which(llvm_mc) or llvm_mc], capture_output=True, text=True, check=False)
+    library = next((Path(path) for path in re.findall(r"=> (\S*libLLVM[^ ]*\.so[^ ]*)", linked.stdout)), None)
+    if library is None:
+        return set()
+    data = library.read_bytes()
+    names: set[str] = set()
+    for anchor in re.finditer(rb"\x08s_endpgm(?=[\x01-\x40][a-z])", data):
+        starts, position = {anchor.start()}, anchor.start() - 1
+        while position > 0 and anchor.start() - position < 1 << 20 and min(starts) - position <= 64:
+            length = data[position]  # a name ending right where a known one starts is one more of the run
+            if 0 < length <= 64 and position + 1 + length in starts and _NAME.fullmatch(data[position + 1 : position + 1 + length]):
+                starts.add(position)
+            position -= 1
+        position, run = min(starts), []
+        while 0 < data[position] <= 64 and _NAME.fullmatch(data[position + 1 : position + 1 + data[position]]):
+            run.append(data[position + 1 : position + 1 + data[position]].decode())
+            position += 1 + data[position]
+        if len(run) > len(names):
+            names = set(run)
+    # and the names the library holds as strings of their own (the assembler also takes the internal `_t16` and
+    # `_fake16` names of gfx11+ true16 instructions)
+    return names | {name.decode() for name in _STRING.findall(data)}
+
+
 def table_mnemonics() -> set[str]:
     """Every mnemonic of the instruction-syntax tables (with their known additions) and the spellings."""
     from amdgpu_lint.isa import PAGES, page_mnemonics
@@ -181,7 +215,7 @@ def register_verdicts(llvm_mc: str, processor: str, mattr: tuple[str, ...], dire
 
 def generate(llvm_mc: str) -> dict:
     configs = configurations(llvm_mc)
-    names = table_mnemonics()
+    names = table_mnemonics() | matcher_mnemonics(llvm_mc)
     with tempfile.TemporaryDirectory() as scratch:
         directory = Path(scratch)
         sweep = write_sweep(directory)

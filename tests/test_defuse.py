@@ -247,6 +247,46 @@ def test_shape_problems(target, text, problem):
     assert problem in (info(target, text).problem or "")
 
 
+@pytest.mark.parametrize(
+    "target, text, accepted",
+    [
+        # llvm-mc 22 takes one VGPR for a 64-bit DPP source, and from gfx90a (64-bit DPP) a VGPR pair for a 32-bit one
+        ("gfx900", "v_rcp_f64_dpp v[0:1], v4 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", True),
+        ("gfx942", "v_add_f32_dpp v0, v[4:5], v8 row_shl:1", True),
+        ("gfx942", "v_rcp_f32 v0, v[4:5] row_newbcast:1", True),
+        ("gfx900", "v_add_f32_dpp v0, v[4:5], v8 row_shl:1", False),  # not before gfx90a
+        ("gfx942", "v_add_f32_dpp v[0:1], v4, v8 row_shl:1", False),  # nor in the destination
+        ("gfx942", "v_add_f32 v0, v[4:5], v8", False),  # nor without DPP
+    ],
+)
+def test_dpp_source_widths_llvm_mc_lets_pass(target, text, accepted):
+    assert (info(target, text).problem is None) == accepted
+    if shutil.which("llvm-mc-22"):
+        run = subprocess.run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-filetype=null"],
+                             input=text + "\n", capture_output=True, text=True, check=False)
+        assert ("error" not in run.stderr) == accepted, run.stderr
+
+
+@pytest.mark.parametrize(
+    "text, wave, accepted",
+    [
+        # gfx12's transposing loads give a wave64 lane half the data (llvm-mc 22, -mattr=+wavefrontsize64)
+        ("global_load_tr_b128 v[1:4], v0, s[0:1]", 32, True),
+        ("global_load_tr_b128 v[1:2], v0, s[0:1]", 64, True),
+        ("global_load_tr_b64 v1, v0, s[0:1]", 64, True),
+        ("global_load_tr_b128 v[1:2], v0, s[0:1]", 32, False),
+        ("global_load_tr_b128 v[1:4], v0, s[0:1]", 64, False),
+    ],
+)
+def test_gfx12_transposing_loads_per_wave_size(text, wave, accepted):
+    assert (info("gfx1200", text, wave).problem is None) == accepted
+    if shutil.which("llvm-mc-22"):
+        run = subprocess.run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=null",
+                              *(["-mattr=+wavefrontsize64"] if wave == 64 else [])],
+                             input=text + "\n", capture_output=True, text=True, check=False)
+        assert ("error" not in run.stderr) == accepted, run.stderr
+
+
 def test_instructions_that_differ_in_registers_and_labels_are_worked_out_once(monkeypatch):
     """def/use is worked out once per form (registers' files and widths, not their indices; labels and
     immediates not at all) and each instruction gets its own registers, overlaps and width problems."""

@@ -183,9 +183,24 @@ def _image_data_dwords(mnemonic: str, mods: dict[str, Node | None], target: Targ
     return components + (1 if "tfe" in mods else 0)  # llvm-mc counts tfe's status dword, not lwe's
 
 
+#: modifiers that make a VOP1/VOP2 instruction DPP without the `_dpp` suffix
+_DPP_CONTROLS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror", "row_bcast",
+                           "row_newbcast", "row_share", "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror",
+                           "row_mask", "bank_mask", "dpp8"))
+
+
+def _dpp_source_widths(target: Target) -> frozenset[tuple[int, int]]:
+    """(written, expected) dwords of a VGPR source that llvm-mc 22 assembles in a DPP instruction, as probed: one
+    VGPR for a 64-bit source (`v_rcp_f64_dpp v[0:1], v4`, gfx8 on), and from gfx90a, where DPP has 64-bit forms, a
+    VGPR pair for a 32-bit one (`v_add_f32_dpp v0, v[4:5], v8 row_shl:1`, printed back as an invalid register)."""
+    return frozenset(((1, 2), (2, 1))) if target.has_gfx90a_insts else frozenset(((1, 2),))
+
+
 def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave: bool,
-                   image_data: int | None = None, tfe: bool = False, lwe: bool = False) -> str | None:
-    """A register whose width contradicts the table (only where the row describes that file)."""
+                   image_data: int | None = None, tfe: bool = False, lwe: bool = False,
+                   dpp_widths: frozenset[tuple[int, int]] = frozenset()) -> str | None:
+    """A register whose width contradicts the table (only where the row describes that file). `dpp_widths`: the
+    (written, expected) dwords llvm-mc lets pass in a VGPR source of a DPP instruction."""
     register = operand_register(node)
     expected = spec.dwords(wave_size)
     if image_data is not None and spec.name in ("vdata", "vdst") and not mnemonic.startswith("image_bvh"):
@@ -195,6 +210,8 @@ def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave:
     if not isinstance(register, Reg) or not expected or spec.name in _VARIABLE_WIDTH or register.half:
         return None
     if register.kind not in spec.kinds or register.count == expected:
+        return None
+    if register.kind == "v" and not spec.is_def and (register.count, expected) in dpp_widths:
         return None
     other_wave = spec.dwords(64 if wave_size == 32 else 32)
     if either_wave and other_wave != spec.dwords(wave_size) and register.count == other_wave:
@@ -322,6 +339,8 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     else:
         variant, (used, implicit) = chosen
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
+        dpp_widths = _dpp_source_widths(target) if mnemonic.endswith("_dpp") or mod_names & _DPP_CONTROLS \
+            else frozenset()
         specs = variant.operands
         returned = [_returns_into(mnemonic, specs[i]) for i in used]
         for node, spec_index, into in zip(operands, used, returned, strict=True):
@@ -334,7 +353,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
                 uses.update(units)
             if problem is None:
                 problem = _width_problem(mnemonic, spec, node, wave_size, either_wave, image_data, "tfe" in mods,
-                                         "lwe" in mods)
+                                         "lwe" in mods, dpp_widths)
         for spec_index in implicit:
             spec = specs[spec_index]
             register = spec.implicit_register

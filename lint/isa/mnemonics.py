@@ -63,6 +63,10 @@ class MnemonicVerdicts:
     def knows(self, mnemonic: str) -> bool:
         return mnemonic in self._mnemonics
 
+    def mnemonics(self) -> list[str]:
+        """Every mnemonic some configuration has."""
+        return list(self._mnemonics)
+
     def rejection(self, mnemonic: str, columns: tuple[int, ...]) -> str | None:
         """llvm-mc's message rejecting `mnemonic` on every one of the configurations, or None when one of them
         has a form of it."""
