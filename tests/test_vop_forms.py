@@ -44,6 +44,11 @@ CASES = [
     ("gfx900", "v_cmp_lt_f32_sdwa s[4:5], s1, s2 src0_sel:WORD_1", "constant bus"),
     ("gfx900", "v_cmp_lt_f32_sdwa s[4:5], s1, s1 src0_sel:WORD_1", None),
     ("gfx1030:wavefrontsize64+", "v_cmp_lt_f32_sdwa s[4:5], s1, s2 src0_sel:WORD_1", None),
+    # wave64 in the true16 mode llvm-mc does not default to is still wave64 (its configuration name goes on after
+    # `wavefrontsize64+`)
+    ("gfx1100:wavefrontsize64+:real-true16-", "v_cmp_eq_i64_e64 s[0:1], v[0:1], v[4:5]", None),
+    ("gfx1100:wavefrontsize64+:real-true16-", "v_cmp_eq_i64_e64 s0, v[0:1], v[4:5]", "(wave64 form): invalid operand"),
+    ("gfx1200:wavefrontsize64+:real-true16+", "v_cndmask_b32_e64 v0, v4, v8, s[0:1]", None),
     # the constant bus of the plain forms: one scalar register or literal before gfx10, two from gfx10
     ("gfx900", "v_fma_f32 v0, s1, s2, v1", "(VOP form): invalid operand (violates constant bus restrictions)"),
     ("gfx900", "v_fma_f32 v0, s1, -s1, v1", None),

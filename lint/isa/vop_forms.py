@@ -62,7 +62,7 @@ class VopForms:
         self._messages: list[str] = facts["messages"]
         self._codes = {code: index for index, code in enumerate(facts["codes"])}
         self._probes = {name: index for index, name in enumerate(facts["probes"])}
-        self._wave64 = [name.endswith("wavefrontsize64+") for name in facts["configurations"]]
+        self._wave64 = ["wavefrontsize64+" in name.split(":") for name in facts["configurations"]]
         self._controls: dict[str, dict[int, dict[int, int]]] = {
             name: {member: dict(found) for found, members in groups for member in members}
             for name, groups in facts["controls"].items()}
