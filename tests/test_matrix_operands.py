@@ -7,12 +7,8 @@ The facts come from probing llvm-mc 22 (scripts/gen_matrix_operands.py). Each ca
 again, so the expectation cannot drift from the assembler.
 """
 
-import shutil
-import subprocess
-
 import pytest
-
-LLVM_MC = shutil.which("llvm-mc-22")
+from llvm_mc_oracle import LLVM_MC, findings_on_the_line, llvm_mc_says
 
 #: (target id, line, llvm-mc's error or None where it assembles)
 CASES = [
@@ -109,8 +105,7 @@ def _ids(case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_linter_refuses_what_llvm_mc_refuses_in_its_words(snippet, case):
     target, line, error = case
-    result = snippet.lint(f"k:\n  {line}\n  s_endpgm\n", mcpu=target)
-    found = [d.message for d in result.diagnostics if d.name == "unknown-instruction" and d.line == 2]
+    found = findings_on_the_line(snippet, target, line)
     if error is None:
         assert found == []
     else:
@@ -122,11 +117,5 @@ def test_the_linter_refuses_what_llvm_mc_refuses_in_its_words(snippet, case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_cases_are_what_llvm_mc_22_says(tmp_path, case):
     target, line, error = case
-    processor, *features = target.split(":")
-    path = tmp_path / "k.s"
-    path.write_text(line + "\n")
-    command = [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null", str(path)]
-    if features:
-        command.append("-mattr=" + ",".join(f"{feature[-1]}{feature[:-1]}" for feature in features))
-    stderr = subprocess.run(command, capture_output=True, text=True, check=False).stderr
+    stderr = llvm_mc_says(tmp_path, target, line)
     assert (error in stderr) if error else ("error" not in stderr), stderr

@@ -6,8 +6,6 @@ it again, so the expectation cannot drift from the assembler. Every refused line
 """
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,8 +13,7 @@ from amdgpu_lint import isa
 from amdgpu_lint.isa.memory_operands import memory_facts
 from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
 from amdgpu_lint.model.targets import parse_target_id
-
-LLVM_MC = shutil.which("llvm-mc-22")
+from llvm_mc_oracle import LLVM_MC, findings_on_the_line, llvm_mc_says
 
 #: (target id, line, llvm-mc's error or None where it assembles)
 CASES = [
@@ -96,8 +93,7 @@ def _ids(case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_memory_instructions_are_refused_where_llvm_mc_refuses_them(snippet, case):
     target, line, error = case
-    result = snippet.lint(f"k:\n  {line}\n  s_endpgm\n", mcpu=target)
-    found = [d.message for d in result.diagnostics if d.name == "unknown-instruction" and d.line == 2]
+    found = findings_on_the_line(snippet, target, line)
     if error is None:
         assert found == []
     else:
@@ -108,10 +104,7 @@ def test_memory_instructions_are_refused_where_llvm_mc_refuses_them(snippet, cas
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_memory_cases_are_what_llvm_mc_22_says(tmp_path, case):
     target, line, error = case
-    path = tmp_path / "k.s"
-    path.write_text(line + "\n")
-    command = [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-filetype=null", str(path)]
-    stderr = subprocess.run(command, capture_output=True, text=True, check=False).stderr
+    stderr = llvm_mc_says(tmp_path, target, line)
     assert (f"error: {error}" in stderr) if error else ("error" not in stderr), stderr
 
 

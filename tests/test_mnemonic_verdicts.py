@@ -5,14 +5,10 @@ with `llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=... -filetype=null`; where llvm
 test asks it again, so the expectation cannot drift from the assembler.
 """
 
-import shutil
-import subprocess
-
 import pytest
 from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
 from amdgpu_lint.model.targets import parse_target_id
-
-LLVM_MC = shutil.which("llvm-mc-22")
+from llvm_mc_oracle import LLVM_MC, findings_on_the_line, llvm_mc_says
 
 #: (target id, line, llvm-mc's error or None where it assembles)
 CASES = [
@@ -63,8 +59,7 @@ def _ids(case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_target_rejects_what_llvm_mc_rejects_in_its_words(snippet, case):
     target, line, error = case
-    result = snippet.lint(f"k:\n  {line}\n  s_endpgm\n", mcpu=target)
-    found = [d.message for d in result.diagnostics if d.name in ("unknown-instruction", "register-budget") and d.line == 2]
+    found = findings_on_the_line(snippet, target, line, ("unknown-instruction", "register-budget"))
     if error is None:
         assert found == []
     else:
@@ -76,13 +71,7 @@ def test_the_target_rejects_what_llvm_mc_rejects_in_its_words(snippet, case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_cases_are_what_llvm_mc_22_says(tmp_path, case):
     target, line, error = case
-    processor, *features = target.split(":")
-    path = tmp_path / "k.s"
-    path.write_text(line + "\n")
-    command = [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null", str(path)]
-    if features:
-        command.append("-mattr=" + ",".join(f"{feature[-1]}{feature[:-1]}" for feature in features))
-    stderr = subprocess.run(command, capture_output=True, text=True, check=False).stderr
+    stderr = llvm_mc_says(tmp_path, target, line)
     error = "ttmp12 register not available on this GPU" if error and "outside" in error else error
     assert (error in stderr) if error else ("error" not in stderr), stderr
 
@@ -121,8 +110,7 @@ OPERAND_CASES = [
 @pytest.mark.parametrize("case", OPERAND_CASES, ids=[_ids(case) + case[1].split()[-1] for case in OPERAND_CASES])
 def test_modifiers_and_operand_kinds_llvm_mc_refuses(snippet, case):
     target, line, error = case
-    result = snippet.lint(f"k:\n  {line}\n  s_endpgm\n", mcpu=target)
-    found = [d.message for d in result.diagnostics if d.name == "unknown-instruction" and d.line == 2]
+    found = findings_on_the_line(snippet, target, line)
     if error is None:
         assert found == []
     else:

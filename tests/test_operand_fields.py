@@ -7,12 +7,9 @@ Each case was assembled with `llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=... -fi
 installed the test asks it again, so the expectation cannot drift from the assembler.
 """
 
-import shutil
-import subprocess
-
 import pytest
+from llvm_mc_oracle import LLVM_MC, llvm_mc_says
 
-LLVM_MC = shutil.which("llvm-mc-22")
 #: the rules that report what the assembler would
 PARSE_LEVEL = ("parse-error", "unknown-instruction", "register-budget", "undefined-symbol")
 
@@ -170,11 +167,8 @@ def test_the_linter_refuses_what_llvm_mc_refuses_in_its_words(snippet, case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_cases_are_what_llvm_mc_22_says(tmp_path, case):
     target, line, error = case
-    path = tmp_path / "k.s"
-    path.write_text(line + "\n")
-    run = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-filetype=null", str(path)],
-                         capture_output=True, text=True, check=False)
-    assert (f"error: {error}" in run.stderr) if error else ("error" not in run.stderr), run.stderr
+    stderr = llvm_mc_says(tmp_path, target, line)
+    assert (f"error: {error}" in stderr) if error else ("error" not in stderr), stderr
 
 
 def test_a_symbol_defined_with_a_field_name_is_read_as_the_name(snippet):

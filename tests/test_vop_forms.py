@@ -5,12 +5,8 @@ llvm-mc 22 (scripts/gen_vop_forms.py). Where llvm-mc-22 is installed each case i
 expectation cannot drift from the assembler.
 """
 
-import shutil
-import subprocess
-
 import pytest
-
-LLVM_MC = shutil.which("llvm-mc-22")
+from llvm_mc_oracle import LLVM_MC, findings_on_the_line, llvm_mc_says
 
 #: (target id, line, the words of our finding, or None where llvm-mc assembles the line)
 CASES = [
@@ -91,8 +87,7 @@ def _ids(case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_form_written_is_judged_as_llvm_mc_judges_it(snippet, case):
     target, line, words = case
-    result = snippet.lint(f"k:\n  {line}\n  s_endpgm\n", mcpu=target)
-    found = [d.message for d in result.diagnostics if d.name == "unknown-instruction" and d.line == 2]
+    found = findings_on_the_line(snippet, target, line)
     if words is None:
         assert found == []
     else:
@@ -103,13 +98,7 @@ def test_the_form_written_is_judged_as_llvm_mc_judges_it(snippet, case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_cases_are_what_llvm_mc_22_says(tmp_path, case):
     target, line, words = case
-    processor, *features = target.split(":")
-    path = tmp_path / "k.s"
-    path.write_text(line + "\n")
-    command = [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={processor}", "-filetype=null", str(path)]
-    if features:
-        command.append("-mattr=" + ",".join(f"{feature[-1]}{feature[:-1]}" for feature in features))
-    stderr = subprocess.run(command, capture_output=True, text=True, check=False).stderr
+    stderr = llvm_mc_says(tmp_path, target, line)
     assert ("error" in stderr) == (words is not None), stderr
 
 
