@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..model.nodes import Abs, ListExpr, Node, Num, Reg, SpecialReg, UnOp
 from .mnemonics import operand_kind
+from .probe_table import ProbeTable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,19 +80,16 @@ def _source_kind(node: Node) -> str | None:
     return None
 
 
-class MatrixOperands:
+class MatrixOperands(ProbeTable):
     """The table: a line per mnemonic, decoded when first looked up."""
 
     def __init__(self, text: str):
-        header, *lines = text.splitlines()
-        facts = json.loads(header)
-        self._messages: list[str] = facts["messages"]
-        self._configurations = {name: index for index, name in enumerate(facts["configurations"])}
-        self._aliases: dict[str, dict[str, str]] = facts["aliases"]
-        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
+        super().__init__(text)
+        self._configurations = {name: index for index, name in enumerate(self.facts["configurations"])}
+        self._aliases: dict[str, dict[str, str]] = self.facts["aliases"]
         self._rows: dict[str, dict[str, list]] = {}
         self._alignments: dict[str, dict[str, dict[str, int]]] = {
-            processor: multiples for multiples, processors in facts["tuple_alignments"] for processor in processors}
+            processor: multiples for multiples, processors in self.facts["tuple_alignments"] for processor in processors}
 
     def _facts(self, section: str, names: tuple[str | None, ...], configuration: str) -> dict | None:
         """The facts of the first of `names` the section has on the configuration, or None."""

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from ..model.nodes import ListExpr, Node, Num, Reg, Sym, UnOp
+from .probe_table import ProbeTable
 
 _TABLE = Path(__file__).parent / "tables" / "memory.jsonl"
 _INV_2PI = 0.15915494309189535
@@ -28,18 +29,15 @@ _DIM_PREFIX = "SQ_RSRC_IMG_"
 _RAW = frozenset(("n", "dim"))
 
 
-class MemoryFacts:
+class MemoryFacts(ProbeTable):
     """The table, with each mnemonic's line decoded when first looked up."""
 
     def __init__(self, text: str):
-        header, *lines = text.splitlines()
-        facts = json.loads(header)
-        self._messages: list[str] = facts["messages"]
-        self._processor_of: list[int] = facts["configurations"]
-        self._parts: list = facts["parts"]
-        sets: list[dict] = facts["format_sets"]
-        self._formats: dict[int, dict] = {int(index): sets[value] for index, value in facts["formats"].items()}
-        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
+        super().__init__(text)
+        self._processor_of: list[int] = self.facts["configurations"]
+        self._parts: list = self.facts["parts"]
+        sets: list[dict] = self.facts["format_sets"]
+        self._formats: dict[int, dict] = {int(index): sets[value] for index, value in self.facts["formats"].items()}
         self._rows: dict[str, dict[int, dict]] = {}
 
     def _row(self, mnemonic: str) -> dict[int, dict]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..model.nodes import Abs, Node, Num, Reg, SpecialReg, UnOp
 from ..model.targets import Target
+from .probe_table import CodedProbeTable
 
 _TABLE = Path(__file__).parent / "tables" / "mnemonics.json"
 NOT_AN_INSTRUCTION = "invalid instruction"
@@ -126,19 +127,14 @@ _FAMILY = {
 }
 
 
-class OperandVerdicts:
+class OperandVerdicts(CodedProbeTable):
     """tables/operands.jsonl: per mnemonic (as llvm-mc prints it) and configuration, whether llvm-mc takes each
     modifier and each kind of operand in each position. Lines are decoded when first looked up."""
 
     def __init__(self, text: str):
-        header, *lines = text.splitlines()
-        facts = json.loads(header)
-        self._messages: list[str] = facts["messages"]
-        self._codes = {code: index for index, code in enumerate(facts["codes"])}
-        self._probes = {name: index for index, name in enumerate(facts["probes"])}
+        super().__init__(text)
         self._unknown_modifiers: dict[int, frozenset[str]] = {
-            int(column): frozenset(names) for column, names in facts["unknown_modifiers"].items()}
-        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
+            int(column): frozenset(names) for column, names in self.facts["unknown_modifiers"].items()}
         self._rows: dict[str, dict[int, tuple[str, int]]] = {}
 
     def _row(self, mnemonic: str) -> dict[int, tuple[str, int]]:
@@ -155,12 +151,6 @@ class OperandVerdicts:
     def knows(self, mnemonic: str) -> bool:
         """Whether llvm-mc prints instances under the name `mnemonic` on some configuration."""
         return mnemonic in self._lines
-
-    def _answer(self, verdicts: str, probe: str) -> str | None:
-        position = self._probes.get(probe)
-        if position is None or position >= len(verdicts) or verdicts[position] in ". ":
-            return None
-        return self._messages[self._codes[verdicts[position]]]
 
     def refusal(self, mnemonic: str, columns: tuple[int, ...], kinds: list[str | None],
                 modifiers: list[str]) -> str | None:

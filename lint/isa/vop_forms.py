@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..model.nodes import Abs, Call, Node, Num, Reg, SpecialReg, UnOp
 from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts, operand_kind, operand_verdicts
+from .probe_table import CodedProbeTable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,20 +54,15 @@ _MASKS = frozenset(("vcc", "vcc_lo", "exec", "exec_lo", "m0"))
 
 
 
-class VopForms:
+class VopForms(CodedProbeTable):
     """The table: its header read at once, a form's line decoded when first looked up."""
 
     def __init__(self, text: str):
-        header, *lines = text.splitlines()
-        facts = json.loads(header)
-        self._messages: list[str] = facts["messages"]
-        self._codes = {code: index for index, code in enumerate(facts["codes"])}
-        self._probes = {name: index for index, name in enumerate(facts["probes"])}
-        self._wave64 = ["wavefrontsize64+" in name.split(":") for name in facts["configurations"]]
+        super().__init__(text)
+        self._wave64 = ["wavefrontsize64+" in name.split(":") for name in self.facts["configurations"]]
         self._controls: dict[str, dict[int, dict[int, int]]] = {
             name: {member: dict(found) for found, members in groups for member in members}
-            for name, groups in facts["controls"].items()}
-        self._lines = {line[2 : line.index('"', 2)]: line for line in lines}
+            for name, groups in self.facts["controls"].items()}
         self._rows: dict[str, _Row] = {}
 
     def _row(self, key: str) -> _Row:
@@ -180,12 +176,6 @@ class VopForms:
 
     def wave64(self, column: int) -> bool:
         return self._wave64[column]
-
-    def _answer(self, verdicts: str, probe: str) -> str | None:
-        position = self._probes.get(probe)
-        if position is None or position >= len(verdicts) or verdicts[position] in ". ":
-            return None
-        return self._messages[self._codes[verdicts[position]]]
 
 
 @cache
