@@ -15,6 +15,7 @@ from amdgpu_lint.isa import instruction_set
 from amdgpu_lint.isa.defuse import def_use
 from amdgpu_lint.model.targets import parse_target_id
 from conftest import skip_if_compiled
+from llvm_mc_oracle import LLVM_MC, findings_on_the_line, llvm_mc_says
 
 _PAIRS = {"vcc": ("vcc", (0, 1)), "exec": ("exec", (0, 1)), "flat_scratch": ("flat_scratch", (0, 1))}
 _HALVES = {"vcc_lo": ("vcc", 0), "vcc_hi": ("vcc", 1), "exec_lo": ("exec", 0), "exec_hi": ("exec", 1)}
@@ -371,3 +372,30 @@ def test_branches_to_different_labels_share_their_facts(snippet):
     facts = AnalysisManager(module, module.kernels[0]).get(DefUseAnalysis).facts
     assert facts[1] is facts[2] and facts[3] is facts[4] and facts[1] is not facts[3]
     assert facts[1].info.uses == units("scc") and facts[3].info.uses == frozenset()
+
+
+#: (target, line, our words, or None where llvm-mc-22 assembles it): a register of a file the operand never takes
+FILE_CASES = [
+    ("gfx1100", "s_min_u32 s0, v4, s8", "operand 'ssrc0' of s_min_u32 takes SGPRs, not v4"),
+    ("gfx942", "s_or_saveexec_b64 s[0:1], v[4:5]", "operand 'ssrc' of s_or_saveexec_b64 takes SGPRs, not v[4:5]"),
+    ("gfx900", "v_not_b32 s0, v4", "operand 'vdst' of v_not_b32 takes VGPRs, not s0"),
+    ("gfx1100", "v_exp_f16_e32 s0, v4", "operand 'vdst' of v_exp_f16_e32 takes VGPRs, not s0"),
+    # a VALU source: an unsuffixed mnemonic may be encoded as VOP3, and the pages' VOP3 rows are not trusted there
+    ("gfx1100", "v_add_f32 v0, v1, s2", None),
+    ("gfx1200", "v_max_num_f16 v0, v4, s8", None),
+    ("gfx1200", "v_cmp_gt_f32_e64 vcc_lo, v0, s4", None),
+    ("gfx900", "v_readlane_b32 s0, v1, s2", None),
+    ("gfx942", "global_load_dword v1, v2, s[4:5]", None),
+]
+
+
+@pytest.mark.parametrize(("target", "line", "words"), FILE_CASES)
+def test_a_register_of_a_file_the_operand_never_takes(snippet, tmp_path, target, line, words):
+    found = findings_on_the_line(snippet, target, line)
+    if words is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and words in found[0], found
+    if LLVM_MC is not None:
+        said = llvm_mc_says(tmp_path, target, line)
+        assert ("invalid operand for instruction" in said) if words else ("error" not in said), said

@@ -160,13 +160,60 @@ def _choose(variants: tuple[Variant, ...], mnemonic: str, count: int,
     """The first variant `count` operands fit (those of the mnemonic's encoding suffix first), and how they fit."""
     wanted = _suffix_encodings(mnemonic)
     ordered = sorted(variants, key=lambda v: 0 if wanted is None or v.encoding in wanted else 1)
-    vdst_optional = "_atomic" in mnemonic or mnemonic.startswith("global_load_lds") or (
-        "lds" in mod_names and mnemonic.startswith("buffer_load"))
+    vdst_optional = _vdst_optional(mnemonic, mod_names)
     for variant in ordered:
         fit = _fit(variant, count, vdst_optional)
         if fit is not None:
             return variant, fit
     return None
+
+
+def _vdst_optional(mnemonic: str, mod_names: frozenset[str]) -> bool:
+    return "_atomic" in mnemonic or mnemonic.startswith("global_load_lds") or (
+        "lds" in mod_names and mnemonic.startswith("buffer_load"))
+
+
+_SUFFIXED = re.compile(r"_(e32|e64|dpp|sdwa)$")
+
+
+def _promotable(mnemonic: str, variants: tuple[Variant, ...], target: Target) -> tuple[Variant, ...]:
+    """The variants llvm-mc may encode a mnemonic in: a VALU mnemonic written without a suffix also in its VOP3
+    (`_e64`) and VOP3 DPP forms, where its operands ask for them."""
+    if not mnemonic.startswith("v_") or _SUFFIXED.search(mnemonic):
+        return variants
+    table = instruction_set(target)
+    return variants + table.variants(mnemonic + "_e64") + table.variants(mnemonic + "_e64_dpp")
+
+
+_REGISTER_FILES = frozenset(("v", "s", "a"))
+_FILE_NAMES = {"v": "VGPRs", "s": "SGPRs", "a": "AGPRs"}
+
+
+def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[Node, ...],
+                  mod_names: frozenset[str]) -> str | None:
+    """A VGPR where every variant the operands fit takes no VGPR, or an SGPR where it takes no SGPR (`s_min_u32 s0,
+    v4, s8`, `v_not_b32 s0, v4`: llvm-mc's "invalid operand for instruction"). Judged only where each operand's
+    place is certain (a variant the operands fit only by leaving some out counts as taking them) and not on VALU
+    sources, whose VOP3 forms the syntax pages do not always describe (gfx12's `_e64` `vsrc1`)."""
+    vdst_optional = _vdst_optional(mnemonic, mod_names)
+    valu = mnemonic.startswith("v_")
+    refusal = None
+    for variant in variants:
+        if _fit(variant, len(operands), vdst_optional) is None:
+            continue
+        if len(variant.operands) != len(operands):
+            return None
+        found = next(((spec, register) for spec, register in zip(variant.operands, map(operand_register, operands))
+                      if isinstance(register, Reg) and register.kind in ("v", "s") and (spec.is_def or not valu)
+                      and _REGISTER_FILES.intersection(spec.kinds) and register.kind not in spec.kinds), None)
+        if found is None:
+            return None
+        refusal = refusal or found
+    if refusal is None:
+        return None
+    spec, register = refusal
+    files = " or ".join(_FILE_NAMES[kind] for kind in spec.kinds if kind in _FILE_NAMES)
+    return f"operand '{spec.name}' of {mnemonic} takes {files}, not {register} (invalid operand for instruction)"
 
 
 def _image_data_dwords(mnemonic: str, mods: dict[str, Node | None], target: Target) -> int:
@@ -362,6 +409,8 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
             if register in ("exec", "vcc") and wave_size == 32:
                 units = units[:1]
             (defs if spec.is_def else uses).update(units)
+        if problem is None:
+            problem = _file_problem(mnemonic, _promotable(mnemonic, variants, target), operands, mod_names)
         returns = _returns(mnemonic, mods, target, has_return_operand)
         for node, into in zip(operands, returned, strict=True):
             if into and returns:
