@@ -51,9 +51,9 @@ SGPRs, from gfx10; two different literals).
 The instruction-syntax tables also give each operand's register files: a VGPR in a scalar instruction or an
 SGPR where a VALU or memory instruction writes or reads only VGPRs (`s_min_u32 s0, v4, s8`, `v_not_b32 s0, v4`)
 is llvm-mc's "invalid operand for instruction"; VALU sources are left to the probes, since an unsuffixed
-mnemonic may be encoded as VOP3. These operand checks of LLVM 22's instruction-syntax tables are made on gfx6 with gfx7's table (gfx6's
-instructions take the same operands there) and skipped on gfx1250, whose operands gfx12's table does not
-always describe (`v_mul_u64` writes a VGPR pair on gfx1250).
+mnemonic may be encoded as VOP3. These operand checks of LLVM 22's instruction-syntax tables are made on gfx6
+with gfx7's table (gfx6's instructions take the same operands there) and skipped on gfx1250, whose operands
+gfx12's table does not always describe (`v_mul_u64` writes a VGPR pair on gfx1250).
 
 Matrix and register-tuple operands are judged from probes of llvm-mc 22 as well
 (`scripts/gen_matrix_operands.py`): an MFMA's VGPR/AGPR results and accumulator (AGPRs only on gfx908, one file
