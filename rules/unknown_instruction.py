@@ -91,6 +91,7 @@ from amdgpu_lint.isa.operand_fields import field_problem
 from amdgpu_lint.isa.vop_forms import vop_form_refusal
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
+from amdgpu_lint.model.targets import Target
 
 CODE = "AGL006"
 NAME = "unknown-instruction"
@@ -117,7 +118,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
                                         strict=True):
         verdict = facts.assembler_verdict  # worked out once per distinct instruction
         if verdict is None or verdict[0] != (columns, masks):
-            verdict = facts.assembler_verdict = ((columns, masks), _verdict(instruction, target.name, columns, verdicts,
+            verdict = facts.assembler_verdict = ((columns, masks), _verdict(instruction, target, columns, verdicts,
                                                                             instructions, masks))
         if verdict[1] is not None:
             yield context.diagnostic(instruction.where, verdict[1], kernel=context.kernel.name)
@@ -138,24 +139,22 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
             yield context.diagnostic(instruction.where, info.problem, kernel=context.kernel.name)
 
 
-def _verdict(instruction, target: str, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
+def _verdict(instruction, target: Target, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
              masks: tuple[int, ...]) -> str | None:
     """What llvm-mc 22 refuses of the instruction on the target, from the probes: the mnemonic, a special register,
     a modifier or a kind of operand; None where they find nothing. Lane masks are judged on `masks`, the
     configurations of the wave size declared (not one the code only suggests)."""
     rejection = _rejection(instruction, columns, verdicts, instructions)
     if rejection is not None:
-        return _rejection_message(instruction.mnemonic, rejection, target, instructions, verdicts)
+        return _rejection_message(instruction.mnemonic, rejection, target.name, instructions, verdicts)
     register = _refused_register(instruction, columns, verdicts)
     if register is not None:
-        return f"{register} ({target}, as llvm-mc 22 says)"
-    refusal = _refused_operands(instruction, columns) or memory_refusal(instruction, columns)
+        return f"{register} ({target.name}, as llvm-mc 22 says)"
+    refusal = (_refused_operands(instruction, columns) or memory_refusal(instruction, columns)
+               or matrix_operands().refusal(instruction, verdicts.names(columns), instructions))
     if refusal is not None:
-        return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
-    refusal = matrix_operands().refusal(instruction, verdicts.names(columns), instructions)
-    if refusal is not None:
-        return f"'{instruction.mnemonic}': {refusal} ({target}, as llvm-mc 22 says)"
-    return field_problem(instruction, target, columns) or vop_form_refusal(instruction, target, columns, masks)
+        return f"'{instruction.mnemonic}': {refusal} ({target.name}, as llvm-mc 22 says)"
+    return field_problem(instruction, target, columns) or vop_form_refusal(instruction, target.name, columns, masks)
 
 
 def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions) -> str | None:

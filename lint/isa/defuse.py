@@ -230,10 +230,11 @@ def _image_data_dwords(mnemonic: str, mods: dict[str, Node | None], target: Targ
     return components + (1 if "tfe" in mods else 0)  # llvm-mc counts tfe's status dword, not lwe's
 
 
-#: modifiers that make a VOP1/VOP2 instruction DPP without the `_dpp` suffix
-_DPP_CONTROLS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror", "row_bcast",
-                           "row_newbcast", "row_share", "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror",
-                           "row_mask", "bank_mask", "dpp8"))
+#: the lane controls that make a VOP1/VOP2/VOPC instruction DPP16 without the `_dpp` suffix
+DPP_CONTROLS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror", "row_bcast",
+                          "row_newbcast", "row_share", "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror"))
+#: the modifiers that make it DPP (DPP16 or DPP8)
+_DPP_MODIFIERS = DPP_CONTROLS | {"row_mask", "bank_mask", "dpp8"}
 
 
 def _dpp_source_widths(target: Target) -> frozenset[tuple[int, int]]:
@@ -386,7 +387,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     else:
         variant, (used, implicit) = chosen
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
-        dpp_widths = _dpp_source_widths(target) if mnemonic.endswith("_dpp") or mod_names & _DPP_CONTROLS \
+        dpp_widths = _dpp_source_widths(target) if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS \
             else frozenset()
         specs = variant.operands
         returned = [_returns_into(mnemonic, specs[i]) for i in used]

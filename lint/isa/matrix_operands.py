@@ -25,7 +25,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from ..model.nodes import Abs, ListExpr, Node, Num, Reg, SpecialReg, UnOp
+from ..model.nodes import Abs, ListExpr, Node, Num, Reg, SpecialReg, UnOp, signed_number
 from .mnemonics import operand_kind
 from .probe_table import ProbeTable
 
@@ -64,13 +64,10 @@ def _source_kind(node: Node) -> str | None:
     name; None for anything else."""
     kind = operand_kind(node)
     if kind == "iconst":
-        if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
-            value = -node.operand.value
-        elif isinstance(node, Num):
-            value = node.value
-        else:
+        number = signed_number(node)
+        if not isinstance(number, Num):
             return None
-        return "float" if isinstance(value, float) else "neg" if value < 0 else "int"
+        return "float" if isinstance(number.value, float) else "neg" if number.value < 0 else "int"
     if kind == "literal":
         return "literal"
     if isinstance(node, Reg) and node.kind == "s" and node.half is None:

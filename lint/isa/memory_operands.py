@@ -16,7 +16,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from ..model.nodes import ListExpr, Node, Num, Reg, Sym, UnOp
+from ..model.nodes import ListExpr, Node, Num, Reg, Sym, signed_number
 from .probe_table import ProbeTable
 
 _TABLE = Path(__file__).parent / "tables" / "memory.jsonl"
@@ -189,8 +189,7 @@ def _same_kind(pairs: dict[str, int], spelled: list[str]) -> int | None:
 
 def _integer(node: Node | None) -> int | None:
     """A written integer as llvm-mc reads it (64-bit two's complement), or None for anything else."""
-    if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
-        node = Num(-node.operand.value)
+    node = signed_number(node) if node is not None else None
     if not isinstance(node, Num) or isinstance(node.value, (float, bool)):
         return None
     value = node.value
@@ -201,8 +200,7 @@ def _integer(node: Node | None) -> int | None:
 
 def _constant_kind(node: Node) -> str | None:
     """The probe class of a constant soffset (`int`, `negative`, `literal`, `float`, `inv2pi`, `float_literal`)."""
-    if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
-        node = Num(-node.operand.value)
+    node = signed_number(node)
     if not isinstance(node, Num):
         return None
     value = node.value

@@ -15,7 +15,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from ..model.nodes import Abs, Node, Num, Reg, SpecialReg, UnOp
+from ..model.nodes import Abs, Node, Num, Reg, SpecialReg, UnOp, signed_number
 from ..model.targets import Target
 from .probe_table import CodedProbeTable
 
@@ -219,9 +219,8 @@ _INLINE_FLOAT_BITS = frozenset((
 def operand_kind(node: Node) -> str | None:
     """The probe kind of a written operand (`v`, `s`, `a`, `iconst`, `literal`, `vcc`, `exec`, `m0`, `null`), or
     None where the probes do not decide it (symbols, expressions, a number inline in some operand type)."""
-    if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
-        node = Num(-node.operand.value)
-    elif isinstance(node, (Abs, UnOp)):
+    node = signed_number(node)
+    if isinstance(node, (Abs, UnOp)):
         node = node.operand
     if isinstance(node, Reg):  # a true16 half (`v0.l`) is not what the probes wrote
         return node.kind if node.kind in ("v", "s", "a") and node.half is None else None

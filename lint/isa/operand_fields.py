@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from ..model.nodes import Abs, BinOp, Call, ListExpr, Node, Num, SpecialReg, Str, Sym, UnOp
+from ..model.targets import Target
 from .mnemonics import mnemonic_verdicts, operand_kind
 
 _TABLE = Path(__file__).parent / "tables" / "operand_fields.json"
@@ -64,19 +65,19 @@ def _fields() -> _Fields:
     return _Fields(json.loads(_TABLE.read_text()))
 
 
-def field_problem(instruction, target: str, columns: tuple[int, ...]) -> str | None:
-    """llvm-mc 22's message for the first operand field of `instruction` it refuses on `target` (a processor
-    name), worded as the other verdicts of unknown-instruction are; None where these checks find nothing."""
+def field_problem(instruction, target: Target, columns: tuple[int, ...]) -> str | None:
+    """llvm-mc 22's message for the first operand field of `instruction` it refuses on `target`, worded as the other
+    verdicts of unknown-instruction are; None where these checks find nothing."""
     if instruction.pair is not None:
         return None
     message = _problem(instruction.mnemonic, instruction.operands, instruction.modifiers, target, columns)
-    return None if message is None else f"'{instruction.mnemonic}': {message} ({target}, as llvm-mc 22 says)"
+    return None if message is None else f"'{instruction.mnemonic}': {message} ({target.name}, as llvm-mc 22 says)"
 
 
-def _problem(mnemonic: str, operands: tuple[Node, ...], modifiers, target: str,
+def _problem(mnemonic: str, operands: tuple[Node, ...], modifiers, target: Target,
              columns: tuple[int, ...]) -> str | None:
     fields = _fields()
-    row = fields.row(target)
+    row = fields.row(target.name)
     if mnemonic.startswith("ds_swizzle"):
         offset = next((value for name, value in modifiers if name == "offset"), None)
         return None if offset is None else _swizzle(offset, row)
@@ -390,7 +391,7 @@ def _float_arithmetic(node: Node) -> bool:
     return False
 
 
-def _expression_operands(mnemonic: str, operands: tuple[Node, ...], target: str,
+def _expression_operands(mnemonic: str, operands: tuple[Node, ...], target: Target,
                          columns: tuple[int, ...]) -> str | None:
     verdicts = mnemonic_verdicts()
     for position, operand in enumerate(operands):
@@ -415,7 +416,7 @@ def _expression_operands(mnemonic: str, operands: tuple[Node, ...], target: str,
     return _literals(mnemonic, operands, target)
 
 
-def _literals(mnemonic: str, operands: tuple[Node, ...], target: str) -> str | None:
+def _literals(mnemonic: str, operands: tuple[Node, ...], target: Target) -> str | None:
     """Two literals in an ALU instruction, one of them a relocatable expression (two of the same symbol are two
     relocations); and a relocatable operand of a VOP3-only instruction before gfx10, which has no literal."""
     compares = mnemonic.startswith(("s_cmp_", "s_bitcmp"))
@@ -424,22 +425,14 @@ def _literals(mnemonic: str, operands: tuple[Node, ...], target: str) -> str | N
     if not relocations or not mnemonic.startswith(("s_", "v_")) or mnemonic.startswith(_SCALAR_MEMORY):
         return None
     numbers = {source.value for source in sources if isinstance(source, Num) and operand_kind(source) == "literal"}
-    major = _major(target)
-    if relocations + len(numbers) > 1 and (mnemonic.startswith("s_") or (major is not None and major >= 10)):
+    major = target.major
+    if relocations + len(numbers) > 1 and (mnemonic.startswith("s_") or major >= 10):
         return "only one unique literal operand is allowed"
-    if (mnemonic.startswith("v_") and major is not None and 8 <= major <= 9 and len(operands) >= 4
+    if (mnemonic.startswith("v_") and 8 <= major <= 9 and len(operands) >= 4
             and not mnemonic.endswith("_e32") and not any(isinstance(operand, SpecialReg) for operand in operands)
             and not any(word in mnemonic for word in ("madak", "madmk", "fmaak", "fmamk"))):
         return "literal operands are not supported"  # a VOP3 encoding holds no literal before gfx10
     return None
-
-
-def _major(target: str) -> int | None:
-    """The generation of a processor (`gfx90a`: 9, `gfx1030`: 10, `gfx10-3-generic`: 10)."""
-    digits = target[3:].split("-")
-    if "-" in target[3:]:
-        return int(digits[0]) if digits[0].isdigit() else None
-    return int(digits[0][:-2]) if len(digits[0]) > 2 and digits[0][:-2].isdigit() else None
 
 
 def _single_type(mnemonic: str) -> str | None:

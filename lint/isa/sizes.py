@@ -11,7 +11,7 @@ the size is None and callers must not rely on it.
 
 from __future__ import annotations
 
-from ..model.nodes import Abs, Call, ListExpr, Node, Num, Reg, SpecialReg, UnOp
+from ..model.nodes import Abs, Call, ListExpr, Node, Num, Reg, SpecialReg, UnOp, signed_number
 from ..model.targets import Target
 from . import Variant
 
@@ -27,8 +27,7 @@ _IMMEDIATE_IN_WORD = frozenset(("SOPK", "SOPP"))
 
 def _is_literal(node: Node) -> bool:
     """Whether an operand needs a 32-bit literal dword."""
-    if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
-        node = Num(-node.operand.value)
+    node = signed_number(node)
     if isinstance(node, Num):
         if isinstance(node.value, float):
             return node.value not in _INLINE_FLOATS

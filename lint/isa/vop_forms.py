@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from ..model.nodes import Abs, Call, Node, Num, Reg, SpecialReg, UnOp
+from .defuse import DPP_CONTROLS
 from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts, operand_kind, operand_verdicts
 from .probe_table import CodedProbeTable
 
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _TABLE = Path(__file__).parent / "tables" / "vop_forms.jsonl"
-_DPP = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror", "row_bcast",
-                  "wave_shl", "wave_shr", "wave_rol", "wave_ror", "row_share", "row_xmask", "row_newbcast"))
 _SDWA = frozenset(("dst_sel", "dst_unused", "src0_sel", "src1_sel"))
 _FORM_NAMES = {"_dpp": "DPP", "_dpp8": "DPP8", "_sdwa": "SDWA"}
 #: written modifiers judged by a probe: the probe's name
@@ -222,7 +221,7 @@ def _form_suffix(mnemonic: str, names: list[str]) -> str | None:
     """`_dpp`, `_dpp8` or `_sdwa`: the form the suffix or the controls written choose, or None."""
     if "dpp8" in names:
         return "_dpp8"
-    dpp = any(name in _DPP for name in names)
+    dpp = any(name in DPP_CONTROLS for name in names)
     sdwa = any(name in _SDWA for name in names)
     if dpp != sdwa:
         return "_dpp" if dpp else "_sdwa"

@@ -248,6 +248,13 @@ def register_from_name(name: str) -> Reg | SpecialReg | None:
     return None
 
 
+def signed_number(node: Node) -> Node:
+    """`-5` or `-1.0` as the number it is (the parser keeps the minus as a unary expression); any other node as is."""
+    if isinstance(node, UnOp) and node.op == "-" and isinstance(node.operand, Num):
+        return Num(-node.operand.value)
+    return node
+
+
 def operand_register(node: Node) -> Reg | SpecialReg | RegExpr | None:
     """The register an operand names, looking through neg/abs/sext modifiers."""
     while True:
