@@ -50,7 +50,9 @@ MODIFIERS = {
 #: operand probes: kind -> text for an operand `count` dwords wide
 KINDS = ("v", "s", "a", "iconst", "literal", "vcc", "m0", "exec", "null")
 _ALPHABET = "".join(chr(code) for code in range(33, 127) if chr(code) not in ".\"\\ ")
-_INSTANCE = re.compile(r"^\s+([a-z_][a-z0-9_.]*)(?:\s+(.*?))?\s*(?:;.*)?$", re.MULTILINE)
+#: one printed instruction a line: `[ \t]`, not `\s`, so that one printed without operands (`v_illegal`) does not take
+#: the next line as its operands
+_INSTANCE = re.compile(r"^[ \t]+([a-z_][a-z0-9_.]*)(?:[ \t]+(.*?))?[ \t]*(?:;.*)?$", re.MULTILINE)
 _REGISTER = re.compile(r"^([vsa])(?:(\d+)|\[(\d+):(\d+)\])$")
 
 

@@ -44,7 +44,7 @@ from pathlib import Path
 from gen_mnemonic_verdicts import OUT as MNEMONICS
 from gen_mnemonic_verdicts import TABLES, _major, disassemble
 from gen_mnemonic_verdicts import verdicts as assemble
-from gen_operand_verdicts import replacement, split_operands, width
+from gen_operand_verdicts import _INSTANCE, replacement, split_operands, width
 
 OUT = TABLES / "vop_forms.jsonl"
 #: one processor of each instruction set with VALU forms to tell apart
@@ -123,9 +123,7 @@ def form_key(mnemonic: str, rest: str) -> str:
 def printed_instances(llvm_mc: str, processor: str, mattr: tuple[str, ...], sweep: Path) -> dict[str, tuple[str, str]]:
     """key -> (mnemonic, operands and modifiers) of the first valid instance printed for it."""
     found: dict[str, tuple[str, str]] = {}
-    for line in disassemble(llvm_mc, processor, mattr, sweep).splitlines():  # a line each: one without operands
-        mnemonic, _, rest = line.split(";")[0].strip().partition(" ")  # (`v_illegal`) must not take the next
-        rest = rest.strip()
+    for mnemonic, rest in _INSTANCE.findall(disassemble(llvm_mc, processor, mattr, sweep)):
         if mnemonic.startswith("v_") and "/*" not in rest:
             found.setdefault(form_key(mnemonic, rest), (mnemonic, rest))
     return found

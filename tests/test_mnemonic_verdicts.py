@@ -127,3 +127,16 @@ def test_a_number_that_is_an_inline_constant_in_some_operand_type_is_not_judged(
     """0x3c00 is 1.0 in f16 (inline there, a literal in a u32 operand): the probes do not know the operand's type."""
     result = snippet.lint("k:\n  v_bfe_u32 v0, v2, v3, 0x3c00\n  s_endpgm\n", mcpu="gfx900")
     assert "unknown-instruction" not in [d.name for d in result.diagnostics]
+
+
+def test_the_generators_read_one_printed_instruction_a_line():
+    """The disassembly the operand generators read: an instruction printed without operands (`v_illegal`) is one
+    instance with none, not the mnemonic of a line whose operands are the next line."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from gen_operand_verdicts import _INSTANCE
+
+    printed = "\tv_illegal\n\tv_mov_b32 v0, v1 ; comment\n\ts_nop 0\n"
+    assert _INSTANCE.findall(printed) == [("v_illegal", ""), ("v_mov_b32", "v0, v1"), ("s_nop", "0")]
