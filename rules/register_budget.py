@@ -14,9 +14,9 @@
   `compute_pgm_rsrc1_vgprs` (or `compute_pgm_rsrc1`) and `workitem_vgpr_count`.
 - **warning**: a VGPR at or above `accum_offset` that holds no AGPR the kernel uses (it overlaps nothing, but the
   descriptor gives it to the AGPRs); an SGPR llvm-mc accepts above those the hardware gives the wave (s96-s101
-  on gfx802, whose fixed allocation of 96 includes VCC, FLAT_SCRATCH and XNACK_MASK, which may be kept there); and a descriptor that declares more registers than the
-  code uses, which costs occupancy, when no metadata explains it (LLVM pads on purpose for
-  `amdgpu-waves-per-eu`).
+  on gfx802, whose fixed allocation of 96 includes VCC, FLAT_SCRATCH and XNACK_MASK, which may be kept there);
+  and a descriptor that declares more registers than the code uses, which costs occupancy, when no metadata
+  explains it (LLVM pads on purpose for `amdgpu-waves-per-eu`).
 
 ## Why it matters
 The hardware allocates registers from the descriptor. A register above the allocation belongs
