@@ -28,6 +28,7 @@ def test_the_probe_set_reports_recall_and_false_errors_per_configuration():
     assert total is not None, output
     hit, rejected = int(total[1]), int(total[2])
     assert rejected > 20 and 0 < hit <= rejected
+    assert total[3] == "0", output  # no line llvm-mc accepts is flagged
     # a made-up mnemonic is something llvm-mc rejects and the linter reports, on every line
     made_up = re.search(r"^\s+made-up +(\d+) lines: +(\d+)/(\d+)", output, re.MULTILINE)
     assert made_up is not None and int(made_up[1]) > 10 and made_up[2] == made_up[3] == made_up[1]
@@ -37,3 +38,11 @@ def test_the_probe_set_reports_recall_and_false_errors_per_configuration():
 def test_the_probe_set_is_the_same_for_the_same_seed():
     first = _run("--mcpu", "gfx900", "--mnemonics", "8", "--jobs", "1", "--seed", "7", "--show", "50")
     assert first == _run("--mcpu", "gfx900", "--mnemonics", "8", "--jobs", "1", "--seed", "7", "--show", "50")
+
+
+def test_no_false_error_in_any_mode_of_a_true16_processor():
+    """gfx1100 in both wave sizes and both true16 modes (wave64 in the mode llvm-mc does not default to once read
+    every lane mask as wave32's)."""
+    output = _run("--mcpu", "gfx1100", "--mnemonics", "40", "--jobs", "1")
+    rows = re.findall(r"^\s*(gfx1100\S*): +\d+ lines +\d+/\d+ +[\d.]+% +false (\d+)$", output, re.MULTILINE)
+    assert len(rows) == 4 and all(false == "0" for _, false in rows), output
