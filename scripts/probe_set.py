@@ -2,8 +2,8 @@
 linter's own checks (no assembler) flag on that line, and how many lines it accepts they flag all the same.
 
 Per configuration (each processor `llc-22 -march=amdgcn -mcpu=help` lists under its own name; wave32 and wave64 on
-gfx10 and later; real-true16 as llvm-mc's default and flipped on gfx11 and later) the probe file is built from the
-linter's own tables: a sample of the mnemonics tables/mnemonics.json says the configuration has, each written as an
+gfx10 and later, each named to both tools: `-mattr=+wavefrontsize32`, target id `:wavefrontsize64-`; real-true16
+as llvm-mc's default and flipped on gfx11 and later) the probe file is built from the linter's own tables: a sample of the mnemonics tables/mnemonics.json says the configuration has, each written as an
 instance of its instruction-syntax row (lint/isa) that llvm-mc accepts, and each of those mutated
 
 - `width`: a register operand one dword wider or narrower,
@@ -96,7 +96,7 @@ def configurations(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
         major = _order(name)[0]
         waves: list[tuple[str, ...]] = [()]
         if major >= 10 and 64 in parse_target_id(name).wave_sizes:
-            waves.append(("+wavefrontsize64",))
+            waves = [("+wavefrontsize32",), ("+wavefrontsize64",)]  # both named, to llvm-mc and to the linter
         for wave in waves:
             found.append((name, wave))
             if major >= 11:
