@@ -2,9 +2,10 @@
 linter's own checks (no assembler) flag on that line, and how many lines it accepts they flag all the same.
 
 Per configuration (each processor `llc-22 -march=amdgcn -mcpu=help` lists under its own name; wave32 and wave64 on
-gfx10 and later, each named to both tools: `-mattr=+wavefrontsize32`, target id `:wavefrontsize64-`; real-true16
-as llvm-mc's default and flipped on gfx11 and later) the probe file is built from the linter's own tables: a
-sample of the mnemonics tables/mnemonics.json says the configuration has, each written as an instance of its instruction-syntax row (lint/isa) that llvm-mc accepts, and each of those mutated
+gfx10 and later, each named to both tools: `-mattr=+wavefrontsize32`, target id `:wavefrontsize64-`; real-true16 as
+llvm-mc's default and flipped on gfx11 and later) the probe file is built from the linter's own tables: a sample of
+the mnemonics tables/mnemonics.json says the configuration has, each written as an instance of its instruction-syntax
+row (lint/isa) that llvm-mc accepts, and each of those mutated
 
 - `width`: a register operand one dword wider or narrower,
 - `file`: a register operand from another register file (VGPR and SGPR swapped, an AGPR as an SGPR),
