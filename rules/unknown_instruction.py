@@ -146,7 +146,7 @@ def _verdict(instruction, target: Target, columns: tuple[int, ...], verdicts: Mn
     configurations of the wave size declared (not one the code only suggests)."""
     rejection = _rejection(instruction, columns, verdicts, instructions)
     if rejection is not None:
-        return _rejection_message(instruction.mnemonic, rejection, target.name, instructions, verdicts)
+        return _rejection_message(instruction.mnemonic, rejection, target.name, instructions, verdicts, columns)
     register = _refused_register(instruction, columns, verdicts)
     if register is not None:
         return f"{register} ({target.name}, as llvm-mc 22 says)"
@@ -201,8 +201,10 @@ def _registers_named(nodes) -> Iterator[str]:
             yield from _registers_named((node.operand,))
 
 
-def _rejection_message(mnemonic: str, message: str, target: str, instructions, verdicts: MnemonicVerdicts) -> str:
-    """llvm-mc's words, with where the mnemonic does exist and what the target has instead."""
+def _rejection_message(mnemonic: str, message: str, target: str, instructions, verdicts: MnemonicVerdicts,
+                       columns: tuple[int, ...]) -> str:
+    """llvm-mc's words, with where the mnemonic does exist and what the target has instead (of the names its table
+    has, those llvm-mc takes on it: gfx1250 is read with gfx12's)."""
     if message == NOT_AN_INSTRUCTION:
         return _unknown_message(mnemonic, target, instructions)
     text = f"'{mnemonic}': {message} ({target}, as llvm-mc 22 says)"
@@ -210,7 +212,8 @@ def _rejection_message(mnemonic: str, message: str, target: str, instructions, v
     elsewhere = sorted({name for name in accepting if not name.endswith("-generic")} or accepting, key=_processor_order)
     if elsewhere and "not supported on this GPU" in message:
         text += f"; it exists on {', '.join(elsewhere[:4])}{', ...' if len(elsewhere) > 4 else ''}"
-    guesses = instructions.suggestions(mnemonic) if "not supported on this GPU" in message else []
+    guesses = [guess for guess in instructions.suggestions(mnemonic) if verdicts.rejection(guess, columns) is None] \
+        if "not supported on this GPU" in message else []
     if guesses:
         text += f"; did you mean {' or '.join(repr(g) for g in guesses)}?"
     return text

@@ -93,6 +93,17 @@ def test_a_processor_llvm_22_does_not_know_has_no_verdicts():
     assert verdicts.rejection("v_made_up_f32", ()) is None
 
 
+@pytest.mark.parametrize(("target", "line", "wrong"), [
+    ("gfx1250", "export mrt0 v0, v0, v0, v0", "'export'"),  # gfx1250 is read with gfx12's table, which has export
+    ("gfx1250", "image_sample v[0:3], v[0:1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D", "'image_sample'"),
+])
+def test_what_the_target_has_instead_is_never_the_refused_mnemonic(snippet, target, line, wrong):
+    found = findings_on_the_line(snippet, target, line, ("unknown-instruction",))
+    assert len(found) == 1 and "not supported on this GPU" in found[0], found
+    _, _, guesses = found[0].partition("did you mean")
+    assert wrong not in guesses, found
+
+
 #: (target id, line, llvm-mc's error or None): modifiers and kinds of operand, from the probed instances
 OPERAND_CASES = [
     ("gfx1200", "v_wmma_f32_16x16x16_f16 v[8:15], v[0:3], v[4:7], v[8:15] clamp", "invalid operand for instruction"),

@@ -131,7 +131,7 @@ class InstructionSet:
         import difflib
 
         base = _ENCODING_SUFFIX.sub("", mnemonic)
-        names = {_ENCODING_SUFFIX.sub("", name) for name in self._names()}
+        names = {_ENCODING_SUFFIX.sub("", name) for name in self._names()} - {base}
         return difflib.get_close_matches(base, sorted(names), n=count, cutoff=0.75)
 
 
