@@ -70,7 +70,9 @@ on every processor (`scripts/gen_memory_operands.py`): modifiers the processor l
 `addr64` on gfx8+, cache policy on gfx6-7 SMRD), refused pairs and repeats (`lds tfe`), the `offset:` range of
 each instruction (the SMEM offset operand, `offset0:`/`offset1:` too), constant soffsets, MTBUF `format:`,
 `dfmt:`, `nfmt:` values and format names, an image's data width against dmask, `tfe` and `d16`, its address width
-against `dim:` and `a16`, and a missing `dim:` on gfx10+. Symbols and names the probes never saw are not judged.
+against `dim:` and `a16`, and a missing `dim:` on gfx10+; a FLAT or global atomic written with the register of its
+returned value but without the bit that asks for it, or with the bit and without the register (`glc`, `sc0` on
+gfx940-950, a `th:` RETURN policy from gfx12). Symbols and names the probes never saw are not judged.
 """
 
 from collections.abc import Iterator
@@ -79,7 +81,7 @@ from amdgpu_lint.analyses.defuse import DefUseAnalysis, declared_wave_size, kern
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
 from amdgpu_lint.isa.matrix_operands import matrix_operands
-from amdgpu_lint.isa.memory_operands import memory_refusal
+from amdgpu_lint.isa.memory_operands import atomic_return_refusal, memory_refusal
 from amdgpu_lint.isa.mnemonics import (
     NOT_AN_INSTRUCTION,
     MnemonicVerdicts,
@@ -151,6 +153,7 @@ def _verdict(instruction, target: Target, columns: tuple[int, ...], verdicts: Mn
     if register is not None:
         return f"{register} ({target.name}, as llvm-mc 22 says)"
     refusal = (_refused_operands(instruction, columns) or memory_refusal(instruction, columns)
+               or atomic_return_refusal(instruction, target, instructions)
                or matrix_operands().refusal(instruction, verdicts.names(columns), instructions))
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target.name}, as llvm-mc 22 says)"

@@ -83,6 +83,22 @@ CASES = [
     ("gfx1030", "image_load v[0:3], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D", None),
     ("gfx1030", "image_load v[0:3], v[4:6], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D",
      "image address size does not match dim and a16"),
+    # a FLAT/global atomic's return register and its cache-policy bit go together
+    ("gfx90a", "global_atomic_add v0, v1, v8, s[0:1] glc", None),
+    ("gfx90a", "global_atomic_add v0, v1, v8, s[0:1]", "instruction must use glc"),
+    ("gfx90a", "global_atomic_add v1, v8, s[0:1] glc", "instruction must not use glc"),
+    ("gfx908", "global_atomic_add_f32 v1, v8, s[0:1] glc", "instruction must not use glc"),  # no returning form there
+    ("gfx803", "flat_atomic_cmpswap v[4:5], v[8:9] glc", "instruction must not use glc"),
+    ("gfx803", "flat_atomic_cmpswap v0, v[4:5], v[8:9] glc", None),
+    ("gfx942", "flat_atomic_add v0, v[4:5], v8 sc1", "instruction must use sc0"),
+    ("gfx942", "flat_atomic_sub v[4:5], v8 sc0", "instruction must not use sc0"),
+    ("gfx942", "flat_atomic_sub v0, v[4:5], v8 sc0 sc1", None),
+    ("gfx1100", "flat_atomic_add_u32 v0, v[4:5], v8", "instruction must use glc"),
+    ("gfx1200", "flat_atomic_add_u32 v0, v[4:5], v8 th:TH_ATOMIC_NT", "instruction must use th:TH_ATOMIC_RETURN"),
+    ("gfx1200", "flat_atomic_add_u32 v0, v[4:5], v8 th:TH_ATOMIC_NT_RETURN", None),
+    ("gfx1200", "global_atomic_add_u32 v1, v8, s[0:1] th:TH_ATOMIC_RETURN", None),  # llvm-mc takes it
+    ("gfx1250", "global_atomic_add_u32 v0, v1, v8, s[0:1]", "instruction must use th:TH_ATOMIC_RETURN"),
+    ("gfx1250", "flat_atomic_add_f32 v0, v1, s[0:1] scope:SCOPE_SYS", None),  # LLVM's output: FLAT with an saddr
 ]
 
 

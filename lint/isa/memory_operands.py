@@ -17,6 +17,8 @@ from functools import cache
 from pathlib import Path
 
 from ..model.nodes import ListExpr, Node, Num, Reg, Sym, signed_number
+from ..model.targets import Target
+from . import InstructionSet
 from .probe_table import ProbeTable
 
 _TABLE = Path(__file__).parent / "tables" / "memory.jsonl"
@@ -229,3 +231,38 @@ def memory_refusal(instruction, columns: tuple[int, ...]) -> str | None:
     if facts is None or instruction.pair is not None:
         return None
     return facts.refusal(instruction.mnemonic, instruction.operands, instruction.modifiers, columns)
+
+
+def atomic_return_refusal(instruction, target: Target, instructions: InstructionSet) -> str | None:
+    """llvm-mc 22's message for a FLAT or global atomic whose cache-policy bit contradicts its operands: written
+    with the returned value's register but without the bit that asks for it (`glc`; `sc0` on gfx940-950;
+    `th:TH_ATOMIC_RETURN` or another RETURN policy from gfx12), or without it but with the bit (before gfx12)."""
+    mnemonic = instruction.mnemonic
+    if not mnemonic.startswith(("flat_atomic_", "global_atomic_")) or instruction.pair is not None:
+        return None
+    if mnemonic.startswith("flat_") and not target.isa_exact:
+        return None  # gfx1250's FLAT takes an saddr, which the gfx12 table it is read with does not show
+    variants = instructions.variants(mnemonic)
+    if not variants:
+        return None
+    specs = variants[0].operands
+    returns_into = bool(specs) and specs[0].is_def and specs[0].name == "vdst"
+    count = len(instruction.operands)
+    if count == len(specs) - returns_into:
+        returning = False
+    elif returns_into and count == len(specs):
+        returning = True
+    else:
+        return None  # another form than the table's (a symbol or a missing operand): not judged
+    written = dict(instruction.modifiers)
+    if target.major >= 12:
+        policy = written.get("th")
+        if returning and (policy is None or (isinstance(policy, Sym) and "RETURN" not in policy.name.upper())):
+            return "instruction must use th:TH_ATOMIC_RETURN"
+        return None
+    bit = "sc0" if target.is_gfx94_plus else "glc"
+    if returning and bit not in written:
+        return f"instruction must use {bit}"
+    if not returning and bit in written:
+        return f"instruction must not use {bit}"
+    return None
