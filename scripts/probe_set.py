@@ -2,8 +2,8 @@
 linter's own checks (no assembler) flag on that line, and how many lines it accepts they flag all the same.
 
 Per configuration (each processor `llc-22 -march=amdgcn -mcpu=help` lists under its own name; wave32 and wave64 on
-gfx10 and later, each named to both tools: `-mattr=+wavefrontsize32`, target id `:wavefrontsize64-`; real-true16 as
-llvm-mc's default and flipped on gfx11 and later) the probe file is built from the linter's own tables: a sample of
+gfx10 and later, each named to both tools: `-mattr=+wavefrontsize32`, target id `:wavefrontsize64-`; real-true16 on
+and off on gfx11 and later, named the same way) the probe file is built from the linter's own tables: a sample of
 the mnemonics tables/mnemonics.json says the configuration has, each written as an instance of its instruction-syntax
 row (lint/isa) that llvm-mc accepts, and each of those mutated
 
@@ -99,18 +99,11 @@ def configurations(names: list[str]) -> list[tuple[str, tuple[str, ...]]]:
         if major >= 10 and 64 in parse_target_id(name).wave_sizes:
             waves = [("+wavefrontsize32",), ("+wavefrontsize64",)]  # both named, to llvm-mc and to the linter
         for wave in waves:
-            found.append((name, wave))
-            if major >= 11:
-                flipped = "-real-true16" if _accepts(name, (), "v_add_f16 v0.l, v1.l, v2.l") else "+real-true16"
-                found.append((name, (*wave, flipped)))
+            if major >= 11:  # both true16 modes, each named (llvm-mc's default differs by generation)
+                found += [(name, (*wave, "+real-true16")), (name, (*wave, "-real-true16"))]
+            else:
+                found.append((name, wave))
     return found
-
-
-def _accepts(processor: str, mattr: tuple[str, ...], line: str) -> bool:
-    command = ["llvm-mc-22", f"-triple={TRIPLE}", f"-mcpu={processor}", "-filetype=null"]
-    command += [f"-mattr={','.join(mattr)}"] if mattr else []
-    run = subprocess.run(command, input=line + "\n", capture_output=True, text=True, check=False)
-    return "error" not in run.stderr
 
 
 def _generation(target) -> int:

@@ -21,6 +21,10 @@ CASES = [
     ("gfx900", "v_add_f32 v1, v2, v3 clamp row_shl:1", "(DPP form): not a valid operand."),
     ("gfx1100", "v_add_f32 v1, v2, v3 clamp row_shl:1", None),
     ("gfx1100", "v_fma_f32 v1, v2, v3, v4 row_shl:1", None),
+    # in real-true16 mode the probes wrote 16-bit operands as halves; whole VGPRs throughout are taken too
+    ("gfx1100:real-true16+", "v_med3_u16_e64_dpp v0, v4, v8, v12 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", None),
+    ("gfx1100:real-true16+", "v_med3_u16_e64_dpp v0, v4, v8, 0x1234 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
+     "(DPP form): invalid operand for instruction"),
     # SDWA: gfx8 takes only VGPRs, gfx9 SGPRs and inline constants too, no literal anywhere
     ("gfx803", "v_sub_f32 v3, s4, v5 src0_sel:WORD_1", "(SDWA form): invalid operand for instruction"),
     ("gfx900", "v_sub_f32 v3, s4, v5 src0_sel:WORD_1", None),

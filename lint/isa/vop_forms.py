@@ -59,6 +59,10 @@ class VopForms(CodedProbeTable):
     def __init__(self, text: str):
         super().__init__(text)
         self._wave64 = ["wavefrontsize64+" in name.split(":") for name in self.facts["configurations"]]
+        #: configurations in real-true16 mode (gfx11's default in LLVM 22, named on gfx12), whose probed instances
+        #: wrote 16-bit operands as halves (`v4.l`): a whole VGPR put in among them is refused for the mix alone
+        self._true16 = ["real-true16+" in name or (name.startswith("gfx11") and "real-true16-" not in name)
+                        for name in self.facts["configurations"]]
         self._controls: dict[str, dict[int, dict[int, int]]] = {
             name: {member: dict(found) for found, members in groups for member in members}
             for name, groups in self.facts["controls"].items()}
@@ -107,9 +111,10 @@ class VopForms(CodedProbeTable):
             if answer is not None:
                 return answer
         for slot, (choices, wrappers, _) in enumerate(operands):
+            mixed = self._true16[column] and choices == ("v",)
             answers = [self._answer(verdicts, f"{slot}:{kind}") for kind in choices]
-            if choices and all(answer is not None and not any(words in answer for words in _OTHER_OPERANDS)
-                               for answer in answers):
+            if choices and not mixed and all(
+                    answer is not None and not any(words in answer for words in _OTHER_OPERANDS) for answer in answers):
                 return min(answer for answer in answers if answer is not None)
             for wrapper in wrappers:
                 answer = self._answer(verdicts, f"{slot}:{wrapper}")
