@@ -73,6 +73,11 @@ each instruction (the SMEM offset operand, `offset0:`/`offset1:` too), constant 
 against `dim:` and `a16`, and a missing `dim:` on gfx10+; a FLAT or global atomic written with the register of its
 returned value but without the bit that asks for it, or with the bit and without the register (`glc`, `sc0` on
 gfx940-950, a `th:` RETURN policy from gfx12). Symbols and names the probes never saw are not judged.
+
+Implicit registers llvm-mc wants written are checked against its answers for each syntax row written without them
+(`scripts/gen_implicit_operands.py`): gfx8's `v_add_u32 v0, v1, v2` lacks its carry-out `vcc`, gfx6-9's
+`v_addc_u32`/`v_subb_u32` and `v_div_scale_*` their `vcc` operands, while `v_cndmask_b32` and VOPC compares may
+leave theirs out.
 """
 
 from collections.abc import Iterator
@@ -80,6 +85,7 @@ from collections.abc import Iterator
 from amdgpu_lint.analyses.defuse import DefUseAnalysis, declared_wave_size, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import instruction_set, pages_with
+from amdgpu_lint.isa.implicit_operands import implicit_operands
 from amdgpu_lint.isa.matrix_operands import matrix_operands
 from amdgpu_lint.isa.memory_operands import atomic_return_refusal, memory_refusal
 from amdgpu_lint.isa.mnemonics import (
@@ -154,6 +160,7 @@ def _verdict(instruction, target: Target, columns: tuple[int, ...], verdicts: Mn
         return f"{register} ({target.name}, as llvm-mc 22 says)"
     refusal = (_refused_operands(instruction, columns) or memory_refusal(instruction, columns)
                or atomic_return_refusal(instruction, target, instructions)
+               or implicit_operands().refusal(instruction, columns, instructions)
                or matrix_operands().refusal(instruction, verdicts.names(columns), instructions))
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target.name}, as llvm-mc 22 says)"
