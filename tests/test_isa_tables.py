@@ -77,3 +77,25 @@ def test_gfx12_matrix_operand_widths_are_what_llvm_mc_accepts(tmp_path):
                              capture_output=True, text=True)
         rejected = {int(line.split(":")[1]) for line in run.stderr.splitlines() if ": error:" in line}
         assert rejected == set(range(len(ours) + 1, 2 * len(ours) + 1)), (wave_size, sorted(rejected))
+
+
+PROBE_TABLES = ["operands.jsonl", "vop_forms.jsonl", "matrix_operands.jsonl", "memory.jsonl"]
+
+
+@pytest.mark.parametrize("table", PROBE_TABLES)
+def test_a_probe_table_finds_each_line_by_name_and_no_other(table):
+    """A probe table's lines are looked up by a binary search of its text, which needs them sorted by name: every
+    line is found by its name, and a name between, before or after them is not."""
+    from amdgpu_lint.isa.probe_table import SortedLines
+
+    text = (ROOT / "lint" / "isa" / "tables" / table).read_text()
+    by_name = {line[2 : line.index('"', 2)]: line for line in text.splitlines()[1:]}
+    names = list(by_name)
+    assert names == sorted(names) and len(names) > 100
+    for lines in (SortedLines(text), SortedLines(text.rstrip("\n"))):
+        assert all(lines.get(name) == line for name, line in by_name.items())
+        absent = ["", "a", "~", *(name + "_" for name in names[::7]), *(name[:-1] for name in names[::7])]
+        assert [name for name in absent if name not in by_name and name in lines] == []
+        with pytest.raises(KeyError):
+            lines["~"]
+    assert SortedLines(text.splitlines()[0]).get(names[0]) is None  # a header alone

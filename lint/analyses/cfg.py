@@ -43,7 +43,7 @@ def branch_label(instruction: Instruction) -> str | None:
     return target.name if isinstance(target, Sym) else None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class ControlFlowGraph:
     """Basic blocks and their edges."""
 

@@ -70,7 +70,7 @@ def _wave_size_of_code(kernel: Kernel) -> int | None:
     return None
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, repr=False)
 class InstructionFacts:
     """One distinct instruction (mnemonic, operands, modifiers, VOPD half) on one target and wave size:
     its def/use and what the analyses derive from it, computed once and shared by every occurrence."""
@@ -160,7 +160,7 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
     return facts
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class KernelDefUse:
     """Def/use sets and shared facts of every instruction of a kernel."""
 

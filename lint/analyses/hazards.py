@@ -35,7 +35,7 @@ _serials = itertools.count()
 _AFTER_LIMIT = 4096
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, repr=False)
 class Facts:
     """What the hazard rows ask about one distinct instruction on one target (shared by its occurrences)."""
 
@@ -102,7 +102,7 @@ def _part(units: frozenset, files: tuple[str, ...]) -> frozenset:
     return units if part == units else part
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class HazardRow:
     """One wait-state rule: where it applies, its producer and consumer, and the states needed."""
 
@@ -533,7 +533,7 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Hazard:
     """A consumer too close to a producer under one row."""
 
@@ -544,7 +544,7 @@ class Hazard:
     present: int  # wait states between producer and consumer on the worst path
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class HazardReport:
     """Every kernel hazard found, per consumer."""
 

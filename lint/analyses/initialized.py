@@ -137,7 +137,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -341,7 +341,7 @@ class _Bits:
         return frozenset(found)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class FlowBits:
     """A Flow in _Bits (0: no register)."""
 
@@ -359,7 +359,7 @@ class FlowBits:
                    bits.mask(flow.reaches), bits.mask(flow.excused))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ByteWidths:
     """The bytes of registers an instruction is known to write (keeping the others) or read, in _Bits."""
 
@@ -492,7 +492,7 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
 StaleRead = tuple[Unit, int, int, int, int, int]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
 

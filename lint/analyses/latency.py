@@ -19,7 +19,7 @@ class LatencyTableError(ValueError):
     """A user latency table that cannot be read or has a bad entry."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Entry:
     """One latency-table row: cycles and where the figure comes from."""
 
@@ -53,7 +53,7 @@ def _entry(name: str, raw: object, where: str) -> Entry:
     return Entry(low, high, str(raw.get("source", where)))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LatencyTable:
     """The latency entries of one processor family."""
 

@@ -74,7 +74,7 @@ class _Worklist:
         self.pending.add(number)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Value:
     """A 32-bit value `base + offsets[phase] + lane * lane_id + wave * wave_id`. `base` is None (a constant)
     or a token for a value the same in every wave; `phase` is None or a block's phase (its registers' possible
@@ -134,7 +134,7 @@ _SCC_VALUE = ("scc-value", 0)  # SCC (1 or 0) per phase, where a comparison of k
 SOME_UNIFORM = Value(("?",), None, ((None, 0),))  # the env key saying the latest SCC came from uniform values
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LdsAccess:
     """One LDS access: where (the address, its pieces of (offset, bytes) per lane) and how it is ordered."""
 
@@ -150,7 +150,7 @@ class LdsAccess:
     same_bytes: tuple | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Race:
     """An access (`second`) that may touch what `first` accessed in another wave with no barrier between."""
 
@@ -160,7 +160,7 @@ class Race:
     reason: str  # why it is not shown, when it is not
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class LdsRaceReport:
     """Races by the later access, and the accesses with their abstract addresses."""
 
@@ -739,7 +739,7 @@ def _barrier_kind(mnemonic: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class _Ordering:
     """What a pending write's wave has done towards ordering it: events on its counter since (in order with
     it), whether a wait retired it, whether a barrier signal followed it retired."""

@@ -51,7 +51,7 @@ def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int
     return min(wave_slots // waves_per_group, target.max_barriers(cumode))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SizeSpread:
     """Waves per SIMD at the single work-group sizes of a launch range: the fewest and the most,
     each with the size that reaches it (the smallest such size), and at 256 when in range."""
@@ -67,7 +67,7 @@ class SizeSpread:
                 "at_256": self.at_256}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NextStep:
     """A change to the kernel (one resource, or every binding one together) and what it gives."""
 
@@ -76,7 +76,7 @@ class NextStep:
     waves: int  # waves per SIMD with the change, by LLVM's figure and with LDS in whole allocation units
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Occupancy:
     """Waves a kernel reaches and what limits them."""
 
@@ -110,7 +110,7 @@ class Occupancy:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Inputs:
     """What occupancy depends on. `vgprs` is LLVM's TotalNumVgprs, `sgprs` includes the extras."""
 

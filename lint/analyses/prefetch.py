@@ -24,7 +24,7 @@ from .waitcnt import LOAD_COUNTERS, wait_facts
 MAX_STEPS = 4000  # instructions one walk may visit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LoadDistance:
     """How far a load is from the wait that needs it."""
 
@@ -35,7 +35,7 @@ class LoadDistance:
     loop: int | None  # header block of the loop the load is in
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class PrefetchReport:
     """Issue timing of one kernel: per instruction cycles, counter events and waits; per load its
     distance; per loop its instructions."""

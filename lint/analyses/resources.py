@@ -25,7 +25,7 @@ _UNPINNED = "not pinned: LLVM's figure, the most waves over the range; pass --wg
 _UNPINNED_RANGE = "a range: LLVM's figure, the most waves over it"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class KernelResources:
     """Registers, LDS and scratch a kernel uses and declares."""
 

@@ -80,7 +80,7 @@ _DEFS = attrgetter("defs")
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class Counter:
     """Outstanding events on one counter. Never changed once made (states share them): a change makes a
     new one."""
@@ -124,7 +124,7 @@ _DRAINED = Counter()
 State = dict[str, Counter]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Event:
     """Something an instruction adds to a wait counter."""
 
@@ -134,7 +134,7 @@ class Event:
     flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS (not counted in order)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Need:
     """A wait some instruction needs: count on a counter, for a unit, because of a producer."""
 
@@ -148,7 +148,7 @@ class Need:
     access: str
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class WaitReport:
     """Per instruction: the waits it lacks, and for wait instructions whether they did anything."""
 
@@ -226,7 +226,7 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
                                    counter.unknown, counter.unseen)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
@@ -238,7 +238,7 @@ class Access:
         return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
@@ -274,7 +274,7 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     return shared.waits
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class _Walk:
     """What the walk over one kernel knows besides the counter state."""
 
@@ -1055,7 +1055,7 @@ def _known_on_both(first: Facts, second: Facts) -> Facts:
     return frozenset(both)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class _BlockTest:
     """What a block does to path facts: keys it kills before and after its last SCC test, and that test."""
 

@@ -24,7 +24,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node
 _GLOB_CHARACTERS = frozenset("*?[")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pattern:
     """An exclusion glob: one without '/' matches any file or directory name, one with '/' the path
     relative to `base` (the configuration's directory, or the working directory for flags)."""

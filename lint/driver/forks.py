@@ -20,7 +20,7 @@ class CopyFailed(RuntimeError):
     """The copy raised, or ended without sending its result."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class _Failed:
     """What a copy sends instead of its result when the work raised."""
 

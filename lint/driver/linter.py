@@ -71,7 +71,7 @@ class RuleSelection:
         ]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class FileResult:
     """What linting one input produced: findings, quoted lines and kernel summaries."""
 
@@ -245,7 +245,7 @@ class _CopyDone(Exception):
     """The forked copy has linted its part's kernels: it builds no further."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class _Split:
     """Which of two processes lints a kernel of a split file: the forked copy those handed on before the first
     that begins at or after `boundary` (a line of the file), this process the others. Both see the same kernels

@@ -43,7 +43,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 
@@ -70,7 +70,7 @@ class Rule:
         )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class ModuleContext:
     """What a module-level rule sees: the module and the rule itself."""
 
@@ -149,7 +149,7 @@ class ModuleContext:
                                   severity=Severity.WARNING if finding.warning else None)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class KernelContext(ModuleContext):
     """What a kernel-level rule sees: the kernel and its cached analyses."""
 

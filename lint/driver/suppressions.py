@@ -17,7 +17,7 @@ from ..model.ir import SourceFile
 _DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class Directive:
     """One `amdgpu-lint:` comment: what it does, to which rules, where."""
 

@@ -180,7 +180,7 @@ def _today(text: str, target_id: str) -> str:
     return f"{text.rsplit('--', 1)[0]}--{target_id}" if "--" in text else target_id
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class KernelCode:
     """An .amd_kernel_code_t block's evaluated fields, in the code stream."""
 
@@ -531,7 +531,7 @@ class EarlyKernelsUnsafe(Exception):
     """Something later in the file changed what kernels handed on early were built from: build again, all at the end."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class _EarlyKernels:
     """Kernels handed on as soon as their code is complete, and what that assumed of the rest of the file."""
 

@@ -34,7 +34,7 @@ _NT_AMDGPU_METADATA = 32
 _TARGET_CPU = re.compile(r'"target-cpu"="(gfx[0-9a-z]+)"')
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Prepared:
     """Assembly made from one input, ready to lint."""
 
@@ -241,7 +241,7 @@ def _bundle_entries(data: bytes) -> list[tuple[str, bytes]]:
     return entries
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class _CodeObject:
     """What a code object holds that linting needs."""
 

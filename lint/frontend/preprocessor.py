@@ -119,7 +119,7 @@ class _ExpansionTooLarge(Exception):
     """An expansion would make more than MAX_EXPANSION_CHARS characters, or more than the file has left."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class MacroParam:
     """A `.macro` parameter."""
 
@@ -129,7 +129,7 @@ class MacroParam:
     vararg: bool = False
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class Macro:
     """A `.macro` definition: parameters and body lines."""
 
@@ -139,7 +139,7 @@ class Macro:
     where: Provenance
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class _Condition:
     """An open `.if` and the state of its branches."""
 
@@ -149,7 +149,7 @@ class _Condition:
     seen_else: bool = False
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class _Frame:
     """Lines being read: a file or one expansion, with its expansion chain."""
 
@@ -168,7 +168,7 @@ class _Frame:
 Emitted = tuple[Statement, Provenance, str]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
     and (for an instruction) free of symbols while its names are none; with the registers it reaches, for
@@ -181,7 +181,7 @@ class _Plain:
     names: frozenset[str]  # names an instruction mentions: while none is a symbol, `statement` is as resolved
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class PlainRun:
     """Consecutive plain statements of one file, read from its code lines `first` on, the last of them the
     only one with labels; what `run` hands on for most of a file (shared statements: who keeps them makes

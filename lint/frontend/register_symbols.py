@@ -68,7 +68,7 @@ def _family_of_name(name: str) -> str | None:
     return families.pop() if len(families) == 1 else None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class _Use:
     """One register index naming a counted symbol, in a file its counter may not hand out."""
 
@@ -80,7 +80,7 @@ class _Use:
     where: Provenance | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class RegisterSymbols:
     """What the preprocessor sees of counters, the symbols set from them, and the registers they index."""
 

@@ -1,20 +1,60 @@
 """The shape every probe generator in scripts/ writes its table in (tables/operands.jsonl, vop_forms.jsonl,
 matrix_operands.jsonl, memory.jsonl): a JSON header line holding at least llvm-mc's `messages`, then one JSON line
-per name (`["v_add_f32", ...]`). The lines are indexed by name at once and decoded when first looked up."""
+per name (`["v_add_f32", ...]`), sorted by name (the generators write them so). A line is found by a binary search of
+the text when first looked up (a small file looks up a few dozen of a table's thousands; splitting and indexing them
+all was about 4% of its check) and decoded by its user."""
 
 from __future__ import annotations
 
 import json
 
 
+class SortedLines:
+    """The lines after a text's first, each `["name", ...]` and sorted by name, looked up by name."""
+
+    def __init__(self, text: str):
+        self._text = text
+        self._start = text.find("\n") + 1  # the first line's start (0 when the text has no line but the header)
+        self._found: dict[str, str | None] = {}
+
+    def get(self, name: str) -> str | None:
+        """The line named `name`, or None."""
+        if name in self._found:
+            return self._found[name]
+        text, low, high = self._text, self._start, len(self._text)
+        line: str | None = None
+        while low and low < high:  # [low, high): the lines left, `low` a line's start (0: none left)
+            start = text.rfind("\n", low - 1, (low + high) // 2) + 1
+            quote = text.find('"', start + 2)
+            key = text[start + 2 : quote]
+            if key == name:
+                end = text.find("\n", quote)
+                line = text[start:] if end < 0 else text[start:end]
+                break
+            if key < name:
+                low = text.find("\n", quote) + 1
+            else:
+                high = start
+        self._found[name] = line
+        return line
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def __getitem__(self, name: str) -> str:
+        line = self.get(name)
+        if line is None:
+            raise KeyError(name)
+        return line
+
+
 class ProbeTable:
     """A table's header and its undecoded lines by name."""
 
     def __init__(self, text: str):
-        header, *lines = text.splitlines()
-        self.facts: dict = json.loads(header)
+        self.facts: dict = json.loads(text[: text.find("\n")] if "\n" in text else text)
         self._messages: list[str] = self.facts["messages"]
-        self._lines: dict[str, str] = {line[2 : line.index('"', 2)]: line for line in lines}
+        self._lines = SortedLines(text)
 
 
 class CodedProbeTable(ProbeTable):

@@ -20,7 +20,7 @@ _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 SourceLine = tuple[str, int, int | None]  # (path, line, column or None)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class DebugLines:
     """What a listing's `.file`/`.loc` lines say: listing line -> source location, and the inline-asm lines."""
 

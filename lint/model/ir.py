@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 globals().setdefault("overload", lambda function: function)  # without importing typing (the last definition runs)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class SourceLine:
     """The code part of one physical line. `column` is where `text` starts (1-based). A file's
     lines are made on demand from its CodeLines; macro expansion makes its own."""
@@ -84,7 +84,7 @@ class CodeLines(Sequence[SourceLine]):
         return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ReadProblem:
     """Something wrong with the file as bytes: rule name, message, line, column."""
 
@@ -94,7 +94,7 @@ class ReadProblem:
     column: int = 1
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class SourceFile:
     """One file's text (kept once, newlines normalised), where its lines start, its code lines and its comments."""
 
@@ -126,7 +126,7 @@ class SourceFile:
         return lines
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ExpansionStep:
     """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
 
@@ -145,7 +145,7 @@ class ExpansionStep:
         return f"in {self.name} expansion"
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, repr=False)
 class Provenance:
     """Where a statement came from: its source line plus the chain of expansions, innermost first.
     Never changed once made (not frozen only because a frozen one is several times slower to make,
@@ -168,7 +168,7 @@ class Provenance:
         return lines
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Finding:
     """A problem found while reading or building, before rule metadata is attached."""
 
@@ -179,7 +179,7 @@ class Finding:
     warning: bool = False  # reported as a warning, whatever the rule's severity (`.warning "text"`)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Instruction:
     """One machine instruction with its operands, modifiers and provenance."""
 
@@ -210,7 +210,7 @@ class Instruction:
         return None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class BasicBlock:
     """A straight-line run of instructions, entered at the top."""
 
@@ -237,7 +237,7 @@ USER_SGPRS = {
 }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class Kernel:
     """A kernel (has a descriptor or HSA kernel marking) or a plain function."""
 
@@ -262,7 +262,7 @@ class Kernel:
         raise KeyError(enable)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class Module:
     """Everything read from one input file (and the files it includes)."""
 

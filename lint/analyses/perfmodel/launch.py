@@ -12,7 +12,7 @@ from ..occupancy import Occupancy
 from .machine import machine_for
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class LaunchFill:
     """How a grid of work-groups fills the device."""
 

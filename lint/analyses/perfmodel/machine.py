@@ -12,7 +12,7 @@ from pathlib import Path
 from ...model.targets import Target
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Machine:
     """One generation's compute unit as the simulator sees it."""
 
@@ -62,7 +62,7 @@ class Machine:
         return self.memory_pipes_per_cu * self.cus(cumode)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SustainedDram:
     """The DRAM bandwidth a streaming kernel reaches on one product (a published measurement), with its source."""
 

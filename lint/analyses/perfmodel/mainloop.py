@@ -48,7 +48,7 @@ def stall_bound(reason: str) -> str:
     return _STALL_BOUNDS.get(reason, reason)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class LoopCost:
     """The main loop's predicted cost per trip on one CU (WGP) running `waves` waves."""
 
