@@ -1,8 +1,8 @@
 """The shape every probe generator in scripts/ writes its table in (tables/operands.jsonl, vop_forms.jsonl,
-matrix_operands.jsonl, memory.jsonl): a JSON header line holding at least llvm-mc's `messages`, then one JSON line
-per name (`["v_add_f32", ...]`), sorted by name (the generators write them so). A line is found by a binary search of
-the text when first looked up (a small file looks up a few dozen of a table's thousands; splitting and indexing them
-all was about 4% of its check) and decoded by its user."""
+matrix_operands.jsonl, memory.jsonl, implicit_operands.jsonl): a JSON header line holding at least llvm-mc's
+`messages`, then one JSON line per name (`["v_add_f32", ...]`), sorted by name (the generators write them so). A line
+is found by a binary search of the text when first looked up (a small file looks up a few dozen of a table's
+thousands; splitting and indexing them all was about 4% of its check) and decoded by its user."""
 
 from __future__ import annotations
 
