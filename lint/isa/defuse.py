@@ -93,7 +93,8 @@ def message_reads_m0(mnemonic: str, operands: tuple[Node, ...], target: Target) 
     return kind not in _m0_free_message_types(target)
 
 
-#: Operands whose width depends on other operands (vaddr is 64-bit when saddr is off).
+#: Operands whose width depends on other operands (vaddr is 64-bit when saddr is off); `_address_dwords` gives the
+#: width of those of DS, FLAT, global and scratch instructions.
 _VARIABLE_WIDTH = frozenset(("vaddr", "addr", "vaddr0", "vaddr1", "vaddr2", "vaddr3", "vaddr4"))
 #: Instructions whose single operand may be written as several juxtaposed items.
 _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s_wait_alu"))
@@ -178,34 +179,86 @@ _SUFFIXED = re.compile(r"_(e32|e64|dpp|sdwa)$")
 
 def _promotable(mnemonic: str, variants: tuple[Variant, ...], target: Target) -> tuple[Variant, ...]:
     """The variants llvm-mc may encode a mnemonic in: a VALU mnemonic written without a suffix also in its VOP3
-    (`_e64`) and VOP3 DPP forms, where its operands ask for them."""
+    (`_e64`), VOP3 DPP and SDWA forms, where its operands ask for them (gfx9-10 take `v_cndmask_b32 v0, v4, s8` as
+    SDWA, as llvm-mc 22 prints it)."""
     if not mnemonic.startswith("v_") or _SUFFIXED.search(mnemonic):
         return variants
     table = instruction_set(target)
-    return variants + table.variants(mnemonic + "_e64") + table.variants(mnemonic + "_e64_dpp")
+    return (variants + table.variants(mnemonic + "_e64") + table.variants(mnemonic + "_e64_dpp")
+            + table.variants(mnemonic + "_sdwa"))
 
 
 _REGISTER_FILES = frozenset(("v", "s", "a"))
 _FILE_NAMES = {"v": "VGPRs", "s": "SGPRs", "a": "AGPRs"}
 
 
+_SDWA_MODIFIERS = frozenset(("dst_sel", "dst_unused", "src0_sel", "src1_sel"))
+#: encodings whose sources the syntax pages describe as llvm-mc 22 takes them in the 32-bit (`_e32`) form
+_E32_ENCODINGS = frozenset(("VOP1", "VOP2", "VOPC"))
+
+
+def _valu_form(mnemonic: str, mod_names: frozenset[str]) -> str:
+    """The form a VALU instruction is written in: "sdwa", "dpp", "e64", "e32", or "" (unsuffixed, no controls)."""
+    if mnemonic.endswith("_sdwa") or mod_names & _SDWA_MODIFIERS:
+        return "sdwa"
+    if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS:
+        return "dpp"
+    return mnemonic[-3:] if mnemonic.endswith(("_e64", "_e32")) else ""
+
+
+def _refuses_sgpr_source(mnemonic: str, form: str, variant: Variant, spec: OperandSpec, position: int,
+                         vcc_left_out: bool, target: Target) -> bool:
+    """Whether a VALU source (the `position`th) takes no SGPR in this form, as probed with llvm-mc 22: a DPP form's
+    src0 on every generation and its src1 but in the VOP3 DPP form of gfx1150 and later (`v_add_f32_e64_dpp v0, v4,
+    s8`, also what they make of `v_add_f32 v0, v4, s8 row_shl:1`; gfx1100-1103 refuse it); the VGPR-only sources the pages give the VOP1/VOP2/VOPC forms
+    (`vsrc1`) where the form is certainly the 32-bit one: written `_e32`, or written without a suffix leaving out the
+    vcc only that form implies (`v_cmp_eq_u32 v0, s4`: VOP3 writes its lane mask; not exec, which gfx12's VOP3
+    `v_cmpx_*` leaves out too)."""
+    if form == "dpp":
+        if position == 0:
+            return True
+        return position == 1 and ((target.major, target.minor) < (11, 5) or (mnemonic.endswith("_dpp")
+                                                                              and not mnemonic.endswith("_e64_dpp")))
+    if form not in ("e32", "") or variant.encoding not in _E32_ENCODINGS or "s" in spec.kinds or "v" not in spec.kinds:
+        return False
+    return form == "e32" or vcc_left_out
+
+
 def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[Node, ...],
-                  mod_names: frozenset[str]) -> str | None:
+                  mod_names: frozenset[str], target: Target) -> str | None:
     """A VGPR where every variant the operands fit takes no VGPR, or an SGPR where it takes no SGPR (`s_min_u32 s0,
     v4, s8`, `v_not_b32 s0, v4`: llvm-mc's "invalid operand for instruction"). Judged only where each operand's
-    place is certain (a variant the operands fit only by leaving some out counts as taking them) and not on VALU
-    sources, whose VOP3 forms the syntax pages do not always describe (gfx12's `_e64` `vsrc1`)."""
+    place is certain (a variant the operands fit only by leaving out more than the special registers the syntax
+    may omit counts as taking them), and a VALU source only where its form is (`_refuses_sgpr_source`): the syntax
+    pages do not describe every VOP3 form (gfx12's `_e64` reads as the VOP2 row, with its `vsrc1`)."""
     vdst_optional = _vdst_optional(mnemonic, mod_names)
     valu = mnemonic.startswith("v_")
+    form = _valu_form(mnemonic, mod_names) if valu else ""
+    count = len(operands)
+    registers = tuple(map(operand_register, operands))
     refusal = None
     for variant in variants:
-        if _fit(variant, len(operands), vdst_optional) is None:
+        fit = _fit(variant, count, vdst_optional)
+        if fit is None:
             continue
-        if len(variant.operands) != len(operands):
-            return None
-        found = next(((spec, register) for spec, register in zip(variant.operands, map(operand_register, operands))
-                      if isinstance(register, Reg) and register.kind in ("v", "s") and (spec.is_def or not valu)
-                      and _REGISTER_FILES.intersection(spec.kinds) and register.kind not in spec.kinds), None)
+        used, implicit = fit
+        if len(used) + len(implicit) != len(variant.operands):
+            return None  # an optional operand left out: the places are not certain
+        found = None
+        position = 0
+        vcc_left_out = any(variant.operands[i].implicit_register == "vcc" for i in implicit)
+        for spec_index, register in zip(used, registers, strict=True):
+            spec = variant.operands[spec_index]
+            if isinstance(register, Reg) and register.kind in ("v", "s") and _REGISTER_FILES.intersection(spec.kinds):
+                if spec.is_def or not valu:
+                    if register.kind not in spec.kinds:
+                        found = spec, register
+                        break
+                elif register.kind == "s" and _refuses_sgpr_source(mnemonic, form, variant, spec, position,
+                                                                    vcc_left_out, target):
+                    found = spec, register
+                    break
+            position += not spec.is_def
         if found is None:
             return None
         refusal = refusal or found
@@ -213,6 +266,8 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
         return None
     spec, register = refusal
     files = " or ".join(_FILE_NAMES[kind] for kind in spec.kinds if kind in _FILE_NAMES)
+    if register.kind == "s" and "s" in spec.kinds:
+        files = "VGPRs"  # in this form
     return f"operand '{spec.name}' of {mnemonic} takes {files}, not {register} (invalid operand for instruction)"
 
 
@@ -244,18 +299,40 @@ def _dpp_source_widths(target: Target) -> frozenset[tuple[int, int]]:
     return frozenset(((1, 2), (2, 1))) if target.has_gfx90a_insts else frozenset(((1, 2),))
 
 
+def _address_dwords(mnemonic: str, encoding: str, spec: OperandSpec, saddr: Node | None) -> int | None:
+    """The VGPRs of a DS, FLAT, global or scratch address, as llvm-mc 22 takes them (probed on gfx7-gfx12): one for
+    DS and scratch, two for flat, for global two with `off` as saddr and one beside an SGPR pair; None for the
+    others (buffer and image addresses depend on their modifiers)."""
+    if encoding in ("DS", "VDS"):
+        return spec.size if spec.size == 1 else None
+    if mnemonic.startswith("scratch_"):
+        return 1 if spec.size == 1 else None
+    if mnemonic.startswith("flat_"):
+        return 2 if spec.size == 2 else None
+    if mnemonic.startswith("global_") and spec.name == "vaddr":
+        if isinstance(saddr, SpecialReg) and saddr.name == "off":
+            return 2
+        return 1 if isinstance(saddr, Reg) and saddr.kind == "s" else None
+    return None
+
+
 def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave: bool,
                    image_data: int | None = None, tfe: bool = False, lwe: bool = False,
-                   dpp_widths: frozenset[tuple[int, int]] = frozenset()) -> str | None:
+                   dpp_widths: frozenset[tuple[int, int]] = frozenset(), address: int | None = None) -> str | None:
     """A register whose width contradicts the table (only where the row describes that file). `dpp_widths`: the
-    (written, expected) dwords llvm-mc lets pass in a VGPR source of a DPP instruction."""
+    (written, expected) dwords llvm-mc lets pass in a VGPR source of a DPP instruction; `address`: the dwords of a
+    memory address (`_address_dwords`). A 16-bit VGPR operand, which gfx11's pages give no size, is one VGPR."""
     register = operand_register(node)
     expected = spec.dwords(wave_size)
     if image_data is not None and spec.name in ("vdata", "vdst") and not mnemonic.startswith("image_bvh"):
         expected = image_data
     elif tfe and spec.is_def and expected:
         expected += 1  # a buffer load with tfe also writes its status dword
-    if not isinstance(register, Reg) or not expected or spec.name in _VARIABLE_WIDTH or register.half:
+    elif spec.name in _VARIABLE_WIDTH:
+        expected = address
+    elif expected is None and spec.kinds and spec.kinds[0] == "v" and mnemonic.startswith("v_"):
+        expected = 1  # gfx11's 16-bit operands (`v_cmp_eq_u16 v[0:1], v4` is refused)
+    if not isinstance(register, Reg) or not expected or register.half:
         return None
     if register.kind not in spec.kinds or register.count == expected:
         return None
@@ -391,6 +468,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
             else frozenset()
         specs = variant.operands
         returned = [_returns_into(mnemonic, specs[i]) for i in used]
+        saddr = next((node for node, i in zip(operands, used, strict=True) if specs[i].name == "saddr"), None)
         for node, spec_index, into in zip(operands, used, returned, strict=True):
             spec = specs[spec_index]
             units = register_units(node)
@@ -400,8 +478,10 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
             else:
                 uses.update(units)
             if problem is None:
+                address = _address_dwords(mnemonic, variant.encoding, spec, saddr) if spec.name in _VARIABLE_WIDTH \
+                    else None
                 problem = _width_problem(mnemonic, spec, node, wave_size, either_wave, image_data, "tfe" in mods,
-                                         "lwe" in mods, dpp_widths)
+                                         "lwe" in mods, dpp_widths, address)
         for spec_index in implicit:
             spec = specs[spec_index]
             register = spec.implicit_register
@@ -411,7 +491,8 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
                 units = units[:1]
             (defs if spec.is_def else uses).update(units)
         if problem is None:
-            problem = _file_problem(mnemonic, _promotable(mnemonic, variants, target), operands, mod_names)
+            problem = _file_problem(mnemonic, _promotable(mnemonic, variants, target), operands, mod_names,
+                                    target)
         returns = _returns(mnemonic, mods, target, has_return_operand)
         for node, into in zip(operands, returned, strict=True):
             if into and returns:
