@@ -195,6 +195,8 @@ _FILE_NAMES = {"v": "VGPRs", "s": "SGPRs", "a": "AGPRs"}
 _SDWA_MODIFIERS = frozenset(("dst_sel", "dst_unused", "src0_sel", "src1_sel"))
 #: encodings whose sources the syntax pages describe as llvm-mc 22 takes them in the 32-bit (`_e32`) form
 _E32_ENCODINGS = frozenset(("VOP1", "VOP2", "VOPC"))
+#: encodings of VOP3-only rows (a VOP1/VOP2/VOPC instruction's `_e64` form reads as its own row on gfx12's pages)
+_VOP3_ENCODINGS = frozenset(("VOP3", "VOP3P", "VINTERP", "VINTRP"))
 
 
 def _valu_form(mnemonic: str, mod_names: frozenset[str]) -> str:
@@ -206,22 +208,27 @@ def _valu_form(mnemonic: str, mod_names: frozenset[str]) -> str:
     return mnemonic[-3:] if mnemonic.endswith(("_e64", "_e32")) else ""
 
 
-def _refuses_sgpr_source(mnemonic: str, form: str, variant: Variant, spec: OperandSpec, position: int,
-                         vcc_left_out: bool, target: Target) -> bool:
-    """Whether a VALU source (the `position`th) takes no SGPR in this form, as probed with llvm-mc 22: a DPP form's
-    src0 on every generation and its src1 but in the VOP3 DPP form of gfx1150 and later (`v_add_f32_e64_dpp v0, v4,
-    s8`, also what they make of `v_add_f32 v0, v4, s8 row_shl:1`; gfx1100-1103 refuse it); the VGPR-only sources the pages give the VOP1/VOP2/VOPC forms
-    (`vsrc1`) where the form is certainly the 32-bit one: written `_e32`, or written without a suffix leaving out the
-    vcc only that form implies (`v_cmp_eq_u32 v0, s4`: VOP3 writes its lane mask; not exec, which gfx12's VOP3
-    `v_cmpx_*` leaves out too)."""
+def _refused_source(mnemonic: str, form: str, variant: Variant, spec: OperandSpec, position: int,
+                    vcc_left_out: bool, kind: str, target: Target) -> bool:
+    """Whether a VALU source (the `position`th, a VGPR or SGPR as `kind` says) is refused in this form, as probed
+    with llvm-mc 22: an SGPR as a DPP form's src0 on every generation and as its src1 but in the VOP3 DPP form of
+    gfx1150 and later (`v_add_f32_e64_dpp v0, v4, s8`, also what they make of `v_add_f32 v0, v4, s8 row_shl:1`;
+    gfx1100-1103 refuse it); a file a VOP3, VOP3P or interpolation row does not list (`v_readlane_b32 s0, v0, v4`,
+    `v_permlane16_var_b32 v0, s4, v8`; but a VGPR of gfx12's `v_s_*`); and one the VOP1/VOP2/VOPC rows do not list where the form is certainly
+    the 32-bit one: written `_e32`, or written without a suffix leaving out the vcc only that form implies
+    (`v_cmp_eq_u32 v0, s4`: VOP3 writes its lane mask; not exec, which gfx12's VOP3 `v_cmpx_*` leaves out too)."""
     if form == "dpp":
+        if kind != "s":
+            return False
         if position == 0:
             return True
         return position == 1 and ((target.major, target.minor) < (11, 5) or (mnemonic.endswith("_dpp")
                                                                               and not mnemonic.endswith("_e64_dpp")))
-    if form not in ("e32", "") or variant.encoding not in _E32_ENCODINGS or "s" in spec.kinds or "v" not in spec.kinds:
+    if form == "sdwa" or kind in spec.kinds:
         return False
-    return form == "e32" or vcc_left_out
+    if variant.encoding in _VOP3_ENCODINGS:
+        return kind == "s" or not mnemonic.startswith("v_s_")  # gfx12's `v_s_exp_f32 s0, v4` assembles
+    return variant.encoding in _E32_ENCODINGS and (form == "e32" or (form == "" and vcc_left_out))
 
 
 def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[Node, ...],
@@ -229,8 +236,9 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
     """A VGPR where every variant the operands fit takes no VGPR, or an SGPR where it takes no SGPR (`s_min_u32 s0,
     v4, s8`, `v_not_b32 s0, v4`: llvm-mc's "invalid operand for instruction"). Judged only where each operand's
     place is certain (a variant the operands fit only by leaving out more than the special registers the syntax
-    may omit counts as taking them), and a VALU source only where its form is (`_refuses_sgpr_source`): the syntax
-    pages do not describe every VOP3 form (gfx12's `_e64` reads as the VOP2 row, with its `vsrc1`)."""
+    may omit and an atomic's result counts as taking them), and a VALU source only where its form is
+    (`_refused_source`): the syntax pages do not describe every VOP3 form (gfx12's `_e64` reads as the VOP2 row,
+    with its `vsrc1`)."""
     vdst_optional = _vdst_optional(mnemonic, mod_names)
     valu = mnemonic.startswith("v_")
     form = _valu_form(mnemonic, mod_names) if valu else ""
@@ -242,8 +250,9 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
         if fit is None:
             continue
         used, implicit = fit
-        if len(used) + len(implicit) != len(variant.operands):
-            return None  # an optional operand left out: the places are not certain
+        left_out = set(range(len(variant.operands))).difference(used, implicit)
+        if any(not (vdst_optional and variant.operands[i].is_def) for i in left_out):
+            return None  # an optional operand left out (but an atomic's result): the places are not certain
         found = None
         position = 0
         vcc_left_out = any(variant.operands[i].implicit_register == "vcc" for i in implicit)
@@ -254,8 +263,7 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
                     if register.kind not in spec.kinds:
                         found = spec, register
                         break
-                elif register.kind == "s" and _refuses_sgpr_source(mnemonic, form, variant, spec, position,
-                                                                    vcc_left_out, target):
+                elif _refused_source(mnemonic, form, variant, spec, position, vcc_left_out, register.kind, target):
                     found = spec, register
                     break
             position += not spec.is_def
@@ -266,7 +274,7 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
         return None
     spec, register = refusal
     files = " or ".join(_FILE_NAMES[kind] for kind in spec.kinds if kind in _FILE_NAMES)
-    if register.kind == "s" and "s" in spec.kinds:
+    if register.kind in spec.kinds:
         files = "VGPRs"  # in this form
     return f"operand '{spec.name}' of {mnemonic} takes {files}, not {register} (invalid operand for instruction)"
 
