@@ -300,11 +300,20 @@ DPP_CONTROLS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mir
 _DPP_MODIFIERS = DPP_CONTROLS | {"row_mask", "bank_mask", "dpp8"}
 
 
-def _dpp_source_widths(target: Target) -> frozenset[tuple[int, int]]:
+_FLOAT_SOURCES = frozenset(("f16", "f32"))
+
+
+def _dpp_source_widths(target: Target, mnemonic: str) -> frozenset[tuple[int, int]]:
     """(written, expected) dwords of a VGPR source that llvm-mc 22 assembles in a DPP instruction, as probed: one
     VGPR for a 64-bit source (`v_rcp_f64_dpp v[0:1], v4`, gfx8 on), and from gfx90a, where DPP has 64-bit forms, a
-    VGPR pair for a 32-bit one (`v_add_f32_dpp v0, v[4:5], v8 row_shl:1`, printed back as an invalid register)."""
-    return frozenset(((1, 2), (2, 1))) if target.has_gfx90a_insts else frozenset(((1, 2),))
+    VGPR pair for a 32-bit one of a 16- or 32-bit float instruction (`v_add_f32_dpp v0, v[4:5], v8 row_shl:1`,
+    printed back as an invalid register; a conversion's source type is its last: `v_cvt_f32_i32_dpp` and the
+    integer instructions refuse the pair)."""
+    if not target.has_gfx90a_insts:
+        return frozenset(((1, 2),))
+    parts = _SUFFIXED.sub("", mnemonic.removesuffix("_dpp")).split("_")
+    floating = parts[-1] in _FLOAT_SOURCES if parts[1:2] == ["cvt"] else bool(_FLOAT_SOURCES.intersection(parts))
+    return frozenset(((1, 2), (2, 1))) if floating else frozenset(((1, 2),))
 
 
 def _address_dwords(mnemonic: str, encoding: str, spec: OperandSpec, saddr: Node | None) -> int | None:
@@ -472,7 +481,7 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     else:
         variant, (used, implicit) = chosen
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
-        dpp_widths = _dpp_source_widths(target) if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS \
+        dpp_widths = _dpp_source_widths(target, mnemonic) if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS \
             else frozenset()
         specs = variant.operands
         returned = [_returns_into(mnemonic, specs[i]) for i in used]
