@@ -208,15 +208,26 @@ def _valu_form(mnemonic: str, mod_names: frozenset[str]) -> str:
     return mnemonic[-3:] if mnemonic.endswith(("_e64", "_e32")) else ""
 
 
+@lru_cache(maxsize=4096)
+def _without_vop3(mnemonic: str, target: Target) -> bool:
+    """Whether llvm-mc 22 has no VOP3 (`_e64`) form of a VALU mnemonic it has on the target (`v_fmaak_f32`,
+    `v_swap_b32`), from its probes of every mnemonic (tables/mnemonics.json)."""
+    from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts
+
+    verdicts = mnemonic_verdicts()
+    columns = verdicts.columns(target, None)
+    return bool(columns) and verdicts.rejection(mnemonic, columns) is None and \
+        verdicts.rejection(mnemonic + "_e64", columns) not in (None, NOT_AN_INSTRUCTION)
+
+
 def _refused_source(mnemonic: str, form: str, variant: Variant, spec: OperandSpec, position: int,
-                    vcc_left_out: bool, kind: str, target: Target) -> bool:
+                    certain_e32: bool, kind: str, target: Target) -> bool:
     """Whether a VALU source (the `position`th, a VGPR or SGPR as `kind` says) is refused in this form, as probed
     with llvm-mc 22: an SGPR as a DPP form's src0 on every generation and as its src1 but in the VOP3 DPP form of
     gfx1150 and later (`v_add_f32_e64_dpp v0, v4, s8`, also what they make of `v_add_f32 v0, v4, s8 row_shl:1`;
     gfx1100-1103 refuse it); a file a VOP3, VOP3P or interpolation row does not list (`v_readlane_b32 s0, v0, v4`,
-    `v_permlane16_var_b32 v0, s4, v8`; but a VGPR of gfx12's `v_s_*`); and one the VOP1/VOP2/VOPC rows do not list where the form is certainly
-    the 32-bit one: written `_e32`, or written without a suffix leaving out the vcc only that form implies
-    (`v_cmp_eq_u32 v0, s4`: VOP3 writes its lane mask; not exec, which gfx12's VOP3 `v_cmpx_*` leaves out too)."""
+    `v_permlane16_var_b32 v0, s4, v8`; but a VGPR of gfx12's `v_s_*`); and one the VOP1/VOP2/VOPC rows do not
+    list where the form is written `_e32` or `certain_e32` (`_file_problem`)."""
     if form == "dpp":
         if kind != "s":
             return False
@@ -228,7 +239,9 @@ def _refused_source(mnemonic: str, form: str, variant: Variant, spec: OperandSpe
         return False
     if variant.encoding in _VOP3_ENCODINGS:
         return kind == "s" or not mnemonic.startswith("v_s_")  # gfx12's `v_s_exp_f32 s0, v4` assembles
-    return variant.encoding in _E32_ENCODINGS and (form == "e32" or (form == "" and vcc_left_out))
+    if variant.encoding == "SDWA":
+        return True  # gfx10's SDWA rows, which an unsuffixed mnemonic may be encoded in, list the SGPRs they take
+    return variant.encoding in _E32_ENCODINGS and (form == "e32" or certain_e32)
 
 
 def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[Node, ...],
@@ -238,16 +251,22 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
     place is certain (a variant the operands fit only by leaving out more than the special registers the syntax
     may omit and an atomic's result counts as taking them), and a VALU source only where its form is
     (`_refused_source`): the syntax pages do not describe every VOP3 form (gfx12's `_e64` reads as the VOP2 row,
-    with its `vsrc1`)."""
+    with its `vsrc1`). An unsuffixed VOP1/VOP2/VOPC row is judged as the 32-bit form where that is the only one
+    (`_without_vop3`), where the operands leave out the vcc a VOP3 form would name (`v_cmp_eq_u32 v0, s4`; not the
+    exec gfx12's VOP3 `v_cmpx_*` leaves out too), or where a VOP3 row of the pages fits them (which decides too)."""
     vdst_optional = _vdst_optional(mnemonic, mod_names)
     valu = mnemonic.startswith("v_")
     form = _valu_form(mnemonic, mod_names) if valu else ""
     count = len(operands)
     registers = tuple(map(operand_register, operands))
+    unsuffixed = valu and form == ""
+    without_vop3 = unsuffixed and _without_vop3(mnemonic, target)
+    vop3_fits = unsuffixed and any(variant.encoding in _VOP3_ENCODINGS and _fit(variant, count, vdst_optional)
+                                   is not None for variant in variants)
     refusal = None
     for variant in variants:
         fit = _fit(variant, count, vdst_optional)
-        if fit is None:
+        if fit is None or ("DPP" in variant.encoding and form != "dpp"):  # no DPP form without DPP controls
             continue
         used, implicit = fit
         left_out = set(range(len(variant.operands))).difference(used, implicit)
@@ -255,7 +274,8 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
             return None  # an optional operand left out (but an atomic's result): the places are not certain
         found = None
         position = 0
-        vcc_left_out = any(variant.operands[i].implicit_register == "vcc" for i in implicit)
+        certain_e32 = unsuffixed and (without_vop3 or vop3_fits
+                                      or any(variant.operands[i].implicit_register == "vcc" for i in implicit))
         for spec_index, register in zip(used, registers, strict=True):
             spec = variant.operands[spec_index]
             if isinstance(register, Reg) and register.kind in ("v", "s") and _REGISTER_FILES.intersection(spec.kinds):
@@ -263,7 +283,7 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
                     if register.kind not in spec.kinds:
                         found = spec, register
                         break
-                elif _refused_source(mnemonic, form, variant, spec, position, vcc_left_out, register.kind, target):
+                elif _refused_source(mnemonic, form, variant, spec, position, certain_e32, register.kind, target):
                     found = spec, register
                     break
             position += not spec.is_def
