@@ -358,7 +358,7 @@ def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave:
                    dpp_widths: frozenset[tuple[int, int]] = frozenset(), address: int | None = None) -> str | None:
     """A register whose width contradicts the table (only where the row describes that file). `dpp_widths`: the
     (written, expected) dwords llvm-mc lets pass in a VGPR source of a DPP instruction; `address`: the dwords of a
-    memory address (`_address_dwords`). A 16-bit VGPR operand, which gfx11's pages give no size, is one VGPR."""
+    memory address (`_address_dwords`). A 16-bit operand, which gfx11's pages give no size, is one register."""
     register = operand_register(node)
     expected = spec.dwords(wave_size)
     if image_data is not None and spec.name in ("vdata", "vdst") and not mnemonic.startswith("image_bvh"):
@@ -368,7 +368,7 @@ def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave:
     elif spec.name in _VARIABLE_WIDTH:
         expected = address
     elif expected is None and spec.kinds and spec.kinds[0] == "v" and mnemonic.startswith("v_"):
-        expected = 1  # gfx11's 16-bit operands (`v_cmp_eq_u16 v[0:1], v4` is refused)
+        expected = 1  # gfx11's 16-bit operands (`v_cmp_eq_u16 v[0:1], v4`, `v_add_f16 v0, s[4:5], v8` are refused)
     if not isinstance(register, Reg) or not expected or register.half:
         return None
     if register.kind not in spec.kinds or register.count == expected:
