@@ -49,9 +49,14 @@ and the constant bus of each form (two different SGPRs in a VOP3 before gfx10, t
 SGPRs, from gfx10; two different literals).
 
 The instruction-syntax tables also give each operand's register files: a VGPR in a scalar instruction or an
-SGPR where a VALU or memory instruction writes or reads only VGPRs (`s_min_u32 s0, v4, s8`, `v_not_b32 s0, v4`)
-is llvm-mc's "invalid operand for instruction"; VALU sources are left to the probes, since an unsuffixed
-mnemonic may be encoded as VOP3. These operand checks of LLVM 22's instruction-syntax tables are made on gfx6
+SGPR where a VALU or memory instruction writes or reads only VGPRs (`s_min_u32 s0, v4, s8`, `v_not_b32 s0, v4`,
+`flat_atomic_or s[4:5], v8`) is llvm-mc's "invalid operand for instruction". A VALU source is judged where its
+form is certain, as probed with llvm-mc 22: written `_e32`, or unsuffixed without the vcc a VOP3 form would name
+(`v_cmp_eq_u32 v0, s4`; gfx9-10 may take it as SDWA) or with no VOP3 form (`v_fmaak_f32`), a VOP3-only row (`v_readlane_b32 s0, v0, v4`), and DPP,
+whose src0 and src1 take only VGPRs (but src1 of the VOP3 DPP form from gfx1150). Widths include the addresses of
+DS (one VGPR), flat (two), scratch (one) and global instructions (two with `off`, else one), gfx11's 16-bit
+operands and, on gfx90a and later, the VGPR pair a 32-bit DPP source of a float instruction may be written as.
+These operand checks of LLVM 22's instruction-syntax tables are made on gfx6
 with gfx7's table (gfx6's instructions take the same operands there) and skipped on gfx1250, whose operands
 gfx12's table does not always describe (`v_mul_u64` writes a VGPR pair on gfx1250).
 

@@ -93,7 +93,8 @@ def message_reads_m0(mnemonic: str, operands: tuple[Node, ...], target: Target) 
     return kind not in _m0_free_message_types(target)
 
 
-#: Operands whose width depends on other operands (vaddr is 64-bit when saddr is off).
+#: Operands whose width depends on other operands (vaddr is 64-bit when saddr is off); `_address_dwords` gives the
+#: width of those of DS, FLAT, global and scratch instructions.
 _VARIABLE_WIDTH = frozenset(("vaddr", "addr", "vaddr0", "vaddr1", "vaddr2", "vaddr3", "vaddr4"))
 #: Instructions whose single operand may be written as several juxtaposed items.
 _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s_wait_alu"))
@@ -178,34 +179,114 @@ _SUFFIXED = re.compile(r"_(e32|e64|dpp|sdwa)$")
 
 def _promotable(mnemonic: str, variants: tuple[Variant, ...], target: Target) -> tuple[Variant, ...]:
     """The variants llvm-mc may encode a mnemonic in: a VALU mnemonic written without a suffix also in its VOP3
-    (`_e64`) and VOP3 DPP forms, where its operands ask for them."""
+    (`_e64`), VOP3 DPP and SDWA forms, where its operands ask for them (gfx9-10 take `v_cndmask_b32 v0, v4, s8` as
+    SDWA, as llvm-mc 22 prints it)."""
     if not mnemonic.startswith("v_") or _SUFFIXED.search(mnemonic):
         return variants
     table = instruction_set(target)
-    return variants + table.variants(mnemonic + "_e64") + table.variants(mnemonic + "_e64_dpp")
+    return (variants + table.variants(mnemonic + "_e64") + table.variants(mnemonic + "_e64_dpp")
+            + table.variants(mnemonic + "_sdwa"))
 
 
 _REGISTER_FILES = frozenset(("v", "s", "a"))
 _FILE_NAMES = {"v": "VGPRs", "s": "SGPRs", "a": "AGPRs"}
 
 
+_SDWA_MODIFIERS = frozenset(("dst_sel", "dst_unused", "src0_sel", "src1_sel"))
+#: encodings whose sources the syntax pages describe as llvm-mc 22 takes them in the 32-bit (`_e32`) form
+_E32_ENCODINGS = frozenset(("VOP1", "VOP2", "VOPC"))
+#: encodings of VOP3-only rows (a VOP1/VOP2/VOPC instruction's `_e64` form reads as its own row on gfx12's pages)
+_VOP3_ENCODINGS = frozenset(("VOP3", "VOP3P", "VINTERP", "VINTRP"))
+
+
+def _valu_form(mnemonic: str, mod_names: frozenset[str]) -> str:
+    """The form a VALU instruction is written in: "sdwa", "dpp", "e64", "e32", or "" (unsuffixed, no controls)."""
+    if mnemonic.endswith("_sdwa") or mod_names & _SDWA_MODIFIERS:
+        return "sdwa"
+    if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS:
+        return "dpp"
+    return mnemonic[-3:] if mnemonic.endswith(("_e64", "_e32")) else ""
+
+
+@lru_cache(maxsize=4096)
+def _without_vop3(mnemonic: str, target: Target) -> bool:
+    """Whether llvm-mc 22 has no VOP3 (`_e64`) form of a VALU mnemonic it has on the target (`v_fmaak_f32`,
+    `v_swap_b32`), from its probes of every mnemonic (tables/mnemonics.json)."""
+    from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts
+
+    verdicts = mnemonic_verdicts()
+    columns = verdicts.columns(target, None)
+    return bool(columns) and verdicts.rejection(mnemonic, columns) is None and \
+        verdicts.rejection(mnemonic + "_e64", columns) not in (None, NOT_AN_INSTRUCTION)
+
+
+def _refused_source(mnemonic: str, form: str, variant: Variant, spec: OperandSpec, position: int,
+                    certain_e32: bool, kind: str, target: Target) -> bool:
+    """Whether a VALU source (the `position`th, a VGPR or SGPR as `kind` says) is refused in this form, as probed
+    with llvm-mc 22: an SGPR as a DPP form's src0 on every generation and as its src1 but in the VOP3 DPP form of
+    gfx1150 and later (`v_add_f32_e64_dpp v0, v4, s8`, also what they make of `v_add_f32 v0, v4, s8 row_shl:1`;
+    gfx1100-1103 refuse it); a file a VOP3, VOP3P or interpolation row does not list (`v_readlane_b32 s0, v0, v4`,
+    `v_permlane16_var_b32 v0, s4, v8`; but a VGPR of gfx12's `v_s_*`); and one the VOP1/VOP2/VOPC rows do not
+    list where the form is written `_e32` or `certain_e32` (`_file_problem`)."""
+    if form == "dpp":
+        if kind != "s":
+            return False
+        if position == 0:
+            return True
+        return position == 1 and ((target.major, target.minor) < (11, 5) or (mnemonic.endswith("_dpp")
+                                                                              and not mnemonic.endswith("_e64_dpp")))
+    if form == "sdwa" or kind in spec.kinds:
+        return False
+    if variant.encoding in _VOP3_ENCODINGS:
+        return kind == "s" or not mnemonic.startswith("v_s_")  # gfx12's `v_s_exp_f32 s0, v4` assembles
+    if variant.encoding == "SDWA":
+        return True  # gfx10's SDWA rows, which an unsuffixed mnemonic may be encoded in, list the SGPRs they take
+    return variant.encoding in _E32_ENCODINGS and (form == "e32" or certain_e32)
+
+
 def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[Node, ...],
-                  mod_names: frozenset[str]) -> str | None:
+                  mod_names: frozenset[str], target: Target) -> str | None:
     """A VGPR where every variant the operands fit takes no VGPR, or an SGPR where it takes no SGPR (`s_min_u32 s0,
     v4, s8`, `v_not_b32 s0, v4`: llvm-mc's "invalid operand for instruction"). Judged only where each operand's
-    place is certain (a variant the operands fit only by leaving some out counts as taking them) and not on VALU
-    sources, whose VOP3 forms the syntax pages do not always describe (gfx12's `_e64` `vsrc1`)."""
+    place is certain (a variant the operands fit only by leaving out more than the special registers the syntax
+    may omit and an atomic's result counts as taking them), and a VALU source only where its form is
+    (`_refused_source`): the syntax pages do not describe every VOP3 form (gfx12's `_e64` reads as the VOP2 row,
+    with its `vsrc1`). An unsuffixed VOP1/VOP2/VOPC row is judged as the 32-bit form where that is the only one
+    (`_without_vop3`), where the operands leave out the vcc a VOP3 form would name (`v_cmp_eq_u32 v0, s4`; not the
+    exec gfx12's VOP3 `v_cmpx_*` leaves out too), or where a VOP3 row of the pages fits them (which decides too)."""
     vdst_optional = _vdst_optional(mnemonic, mod_names)
     valu = mnemonic.startswith("v_")
+    form = _valu_form(mnemonic, mod_names) if valu else ""
+    count = len(operands)
+    registers = tuple(map(operand_register, operands))
+    unsuffixed = valu and form == ""
+    without_vop3 = unsuffixed and _without_vop3(mnemonic, target)
+    vop3_fits = unsuffixed and any(variant.encoding in _VOP3_ENCODINGS and _fit(variant, count, vdst_optional)
+                                   is not None for variant in variants)
     refusal = None
     for variant in variants:
-        if _fit(variant, len(operands), vdst_optional) is None:
+        fit = _fit(variant, count, vdst_optional)
+        if fit is None or ("DPP" in variant.encoding and form != "dpp"):  # no DPP form without DPP controls
             continue
-        if len(variant.operands) != len(operands):
-            return None
-        found = next(((spec, register) for spec, register in zip(variant.operands, map(operand_register, operands))
-                      if isinstance(register, Reg) and register.kind in ("v", "s") and (spec.is_def or not valu)
-                      and _REGISTER_FILES.intersection(spec.kinds) and register.kind not in spec.kinds), None)
+        used, implicit = fit
+        left_out = set(range(len(variant.operands))).difference(used, implicit)
+        if any(not (vdst_optional and variant.operands[i].is_def) for i in left_out):
+            return None  # an optional operand left out (but an atomic's result): the places are not certain
+        found = None
+        position = 0
+        certain_e32 = unsuffixed and (without_vop3 or vop3_fits
+                                      or any(variant.operands[i].implicit_register == "vcc" for i in implicit))
+        for spec_index, register in zip(used, registers, strict=True):
+            spec = variant.operands[spec_index]
+            if isinstance(register, Reg) and register.kind in ("v", "s") and _REGISTER_FILES.intersection(spec.kinds):
+                if spec.is_def or not valu:
+                    if register.kind not in spec.kinds:
+                        found = spec, register
+                        break
+                elif _refused_source(mnemonic, form, variant, spec, position, certain_e32, register.kind, target):
+                    found = spec, register
+                    break
+            position += not spec.is_def
         if found is None:
             return None
         refusal = refusal or found
@@ -213,6 +294,8 @@ def _file_problem(mnemonic: str, variants: tuple[Variant, ...], operands: tuple[
         return None
     spec, register = refusal
     files = " or ".join(_FILE_NAMES[kind] for kind in spec.kinds if kind in _FILE_NAMES)
+    if register.kind in spec.kinds:
+        files = "VGPRs"  # in this form
     return f"operand '{spec.name}' of {mnemonic} takes {files}, not {register} (invalid operand for instruction)"
 
 
@@ -237,25 +320,56 @@ DPP_CONTROLS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "row_mir
 _DPP_MODIFIERS = DPP_CONTROLS | {"row_mask", "bank_mask", "dpp8"}
 
 
-def _dpp_source_widths(target: Target) -> frozenset[tuple[int, int]]:
+_FLOAT_SOURCES = frozenset(("f16", "f32"))
+
+
+def _dpp_source_widths(target: Target, mnemonic: str) -> frozenset[tuple[int, int]]:
     """(written, expected) dwords of a VGPR source that llvm-mc 22 assembles in a DPP instruction, as probed: one
     VGPR for a 64-bit source (`v_rcp_f64_dpp v[0:1], v4`, gfx8 on), and from gfx90a, where DPP has 64-bit forms, a
-    VGPR pair for a 32-bit one (`v_add_f32_dpp v0, v[4:5], v8 row_shl:1`, printed back as an invalid register)."""
-    return frozenset(((1, 2), (2, 1))) if target.has_gfx90a_insts else frozenset(((1, 2),))
+    VGPR pair for a 32-bit one of a 16- or 32-bit float instruction (`v_add_f32_dpp v0, v[4:5], v8 row_shl:1`,
+    printed back as an invalid register; a conversion's source type is its last: `v_cvt_f32_i32_dpp` and the
+    integer instructions refuse the pair)."""
+    if not target.has_gfx90a_insts:
+        return frozenset(((1, 2),))
+    parts = _SUFFIXED.sub("", mnemonic.removesuffix("_dpp")).split("_")
+    floating = parts[-1] in _FLOAT_SOURCES if parts[1:2] == ["cvt"] else bool(_FLOAT_SOURCES.intersection(parts))
+    return frozenset(((1, 2), (2, 1))) if floating else frozenset(((1, 2),))
+
+
+def _address_dwords(mnemonic: str, encoding: str, spec: OperandSpec, saddr: Node | None) -> int | None:
+    """The VGPRs of a DS, FLAT, global or scratch address, as llvm-mc 22 takes them (probed on gfx7-gfx12): one for
+    DS and scratch, two for flat, for global two with `off` as saddr and one beside an SGPR pair; None for the
+    others (buffer and image addresses depend on their modifiers)."""
+    if encoding in ("DS", "VDS"):
+        return spec.size if spec.size == 1 else None
+    if mnemonic.startswith("scratch_"):
+        return 1 if spec.size == 1 else None
+    if mnemonic.startswith("flat_"):
+        return 2 if spec.size == 2 else None
+    if mnemonic.startswith("global_") and spec.name == "vaddr":
+        if isinstance(saddr, SpecialReg) and saddr.name == "off":
+            return 2
+        return 1 if isinstance(saddr, Reg) and saddr.kind == "s" else None
+    return None
 
 
 def _width_problem(mnemonic: str, spec, node: Node, wave_size: int, either_wave: bool,
                    image_data: int | None = None, tfe: bool = False, lwe: bool = False,
-                   dpp_widths: frozenset[tuple[int, int]] = frozenset()) -> str | None:
+                   dpp_widths: frozenset[tuple[int, int]] = frozenset(), address: int | None = None) -> str | None:
     """A register whose width contradicts the table (only where the row describes that file). `dpp_widths`: the
-    (written, expected) dwords llvm-mc lets pass in a VGPR source of a DPP instruction."""
+    (written, expected) dwords llvm-mc lets pass in a VGPR source of a DPP instruction; `address`: the dwords of a
+    memory address (`_address_dwords`). A 16-bit operand, which gfx11's pages give no size, is one register."""
     register = operand_register(node)
     expected = spec.dwords(wave_size)
     if image_data is not None and spec.name in ("vdata", "vdst") and not mnemonic.startswith("image_bvh"):
         expected = image_data
     elif tfe and spec.is_def and expected:
         expected += 1  # a buffer load with tfe also writes its status dword
-    if not isinstance(register, Reg) or not expected or spec.name in _VARIABLE_WIDTH or register.half:
+    elif spec.name in _VARIABLE_WIDTH:
+        expected = address
+    elif expected is None and spec.kinds and spec.kinds[0] == "v" and mnemonic.startswith("v_"):
+        expected = 1  # gfx11's 16-bit operands (`v_cmp_eq_u16 v[0:1], v4`, `v_add_f16 v0, s[4:5], v8` are refused)
+    if not isinstance(register, Reg) or not expected or register.half:
         return None
     if register.kind not in spec.kinds or register.count == expected:
         return None
@@ -387,10 +501,11 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     else:
         variant, (used, implicit) = chosen
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
-        dpp_widths = _dpp_source_widths(target) if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS \
+        dpp_widths = _dpp_source_widths(target, mnemonic) if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS \
             else frozenset()
         specs = variant.operands
         returned = [_returns_into(mnemonic, specs[i]) for i in used]
+        saddr = next((node for node, i in zip(operands, used, strict=True) if specs[i].name == "saddr"), None)
         for node, spec_index, into in zip(operands, used, returned, strict=True):
             spec = specs[spec_index]
             units = register_units(node)
@@ -400,8 +515,10 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
             else:
                 uses.update(units)
             if problem is None:
+                address = _address_dwords(mnemonic, variant.encoding, spec, saddr) if spec.name in _VARIABLE_WIDTH \
+                    else None
                 problem = _width_problem(mnemonic, spec, node, wave_size, either_wave, image_data, "tfe" in mods,
-                                         "lwe" in mods, dpp_widths)
+                                         "lwe" in mods, dpp_widths, address)
         for spec_index in implicit:
             spec = specs[spec_index]
             register = spec.implicit_register
@@ -411,7 +528,8 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
                 units = units[:1]
             (defs if spec.is_def else uses).update(units)
         if problem is None:
-            problem = _file_problem(mnemonic, _promotable(mnemonic, variants, target), operands, mod_names)
+            problem = _file_problem(mnemonic, _promotable(mnemonic, variants, target), operands, mod_names,
+                                    target)
         returns = _returns(mnemonic, mods, target, has_return_operand)
         for node, into in zip(operands, returned, strict=True):
             if into and returns:
