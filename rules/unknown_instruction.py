@@ -82,7 +82,8 @@ gfx940-950, a `th:` RETURN policy from gfx12). Symbols and names the probes neve
 Implicit registers llvm-mc wants written are checked against its answers for each syntax row written without them
 (`scripts/gen_implicit_operands.py`): gfx8's `v_add_u32 v0, v1, v2` lacks its carry-out `vcc`, gfx6-9's
 `v_addc_u32`/`v_subb_u32` and `v_div_scale_*` their `vcc` operands, while `v_cndmask_b32` and VOPC compares may
-leave theirs out.
+leave theirs out. A MUBUF load leaves out its data register only with `lds` (loading into LDS), and takes none
+with it.
 """
 
 from collections.abc import Iterator

@@ -450,6 +450,33 @@ WIDTH_CASES = [
 ]
 
 
+#: (target id, line, the words of the problem, llvm-mc's message) for a MUBUF load's data register and `lds`
+LDS_DATA_CASES = [
+    ("gfx900", "buffer_load_dword off, s[8:11], s3", "its data register is left out only with `lds`",
+     "too few operands for instruction"),
+    ("gfx1030", "buffer_load_ubyte v1, s[8:11], s3", "its data register is left out only with `lds`",
+     "too few operands for instruction"),
+    ("gfx900", "buffer_load_dword v1, off, s[8:11], s3 lds", "takes no data register", "invalid operand for instruction"),
+    ("gfx900", "buffer_load_dword off, s[8:11], s3 lds", None, None),
+    ("gfx950", "buffer_load_dword off, s[8:11], s3 offset:4 lds", None, None),
+    ("gfx900", "buffer_atomic_add v1, off, s[8:11], s3", None, None),
+]
+
+
+@pytest.mark.parametrize(("target", "line", "words", "message"), LDS_DATA_CASES)
+def test_a_buffer_load_writes_its_data_register_unless_it_loads_into_lds(snippet, tmp_path, target, line, words,
+                                                                        message):
+    found = findings_on_the_line(snippet, target, line)
+    problem = info(target, line).problem
+    if words is None:
+        assert found == [] and problem is None, (found, problem)
+    else:
+        assert len(found) == 1 and words in found[0] and words in (problem or ""), (found, problem)
+    if LLVM_MC is not None:
+        said = llvm_mc_says(tmp_path, target, line)
+        assert (f"error: {message}" in said) if message else ("error" not in said), said
+
+
 @pytest.mark.parametrize(("target", "line", "words"), WIDTH_CASES)
 def test_a_register_of_the_wrong_width(snippet, tmp_path, target, line, words):
     found = findings_on_the_line(snippet, target, line)

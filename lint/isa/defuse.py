@@ -135,6 +135,12 @@ def _suffix_encodings(mnemonic: str) -> tuple[str, ...] | None:
     return None
 
 
+def _lds_data(variant: Variant, spec) -> bool:
+    """A MUBUF load's data register: optional in the tables, but only `lds` (loading into LDS) leaves it out, and
+    with `lds` llvm-mc 22 refuses it written."""
+    return variant.encoding == "MUBUF" and spec.is_def and spec.name in ("vdst", "vdata")
+
+
 def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Map instance operands onto a variant: (indices of specs used, indices left implicit)."""
     specs = variant.operands
@@ -144,7 +150,8 @@ def _fit(variant: Variant, operand_count: int, vdst_optional: bool) -> tuple[tup
     # the vdst that gfx950's page shows for LDS-DMA loads, which llvm-mc 22 does not accept; a
     # buffer load's vdata with `lds`; the offset of a scalar memory access, 0 when omitted),
     # then the fixed special registers the syntax may omit
-    optional = [i for i, s in enumerate(specs) if s.optional or (vdst_optional and s.is_def and s.name in ("vdst", "vdata"))]
+    optional = [i for i, s in enumerate(specs) if (s.optional and not _lds_data(variant, s))
+                or (vdst_optional and s.is_def and s.name in ("vdst", "vdata"))]
     if variant.encoding in ("SMEM", "SMRD") and specs and specs[-1].name in ("soffset", "offset") and len(specs) - 1 not in optional:
         optional.append(len(specs) - 1)
     droppable = optional + [i for i, s in enumerate(specs) if s.implicit_register and i not in optional]
@@ -490,8 +497,13 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     has_return_operand = False
     if chosen is None:
         if variants:
-            counts = sorted({v.required_count for v in variants} | {len(v.operands) for v in variants})
+            lds = "lds" in mod_names
+            counts = sorted({v.required_count for v in variants if lds or not any(_lds_data(v, spec) for spec in
+                                                                                   v.operands)}
+                            | {len(v.operands) for v in variants})
             problem = f"{mnemonic} takes {' or '.join(map(str, counts))} operands, not {len(operands)}"
+            if not lds and any(_lds_data(v, spec) for v in variants for spec in v.operands):
+                problem += " (its data register is left out only with `lds`)"
         # unknown form: be conservative, the first operand is written and the others are read (an
         # asynchronous LDS copy's first operand is its LDS address: read)
         written = -1 if is_async_lds(mnemonic) else 0
@@ -500,6 +512,9 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
         klass = classify(mnemonic, variants[0].encoding if variants else "", target, False, mod_names)
     else:
         variant, (used, implicit) = chosen
+        if "lds" in mod_names and "_atomic" not in mnemonic and any(
+                _lds_data(variant, variant.operands[index]) for index in used):
+            problem = f"{mnemonic} with `lds` loads into LDS and takes no data register (invalid operand for instruction)"
         image_data = _image_data_dwords(mnemonic, mods, target) if mnemonic.startswith("image_") else None
         dpp_widths = _dpp_source_widths(target, mnemonic) if mnemonic.endswith("_dpp") or mod_names & _DPP_MODIFIERS \
             else frozenset()
