@@ -186,9 +186,10 @@ def _refused_operands(instruction, columns: tuple[int, ...]) -> str | None:
     """llvm-mc's message for a modifier or a kind of operand it refuses on this instruction, from the probes."""
     if instruction.pair is not None:
         return None
-    return operand_verdicts().refusal(instruction.mnemonic, columns,
-                                      [operand_kind(operand) for operand in instruction.operands],
-                                      [name for name, _ in instruction.modifiers])
+    verdicts = operand_verdicts()
+    return verdicts.unknown_modifier(instruction.mnemonic, instruction.modifiers) or verdicts.refusal(
+        instruction.mnemonic, columns, [operand_kind(operand) for operand in instruction.operands],
+        [name for name, _ in instruction.modifiers])
 
 
 def _registers_named(nodes) -> Iterator[str]:
