@@ -35,6 +35,15 @@ CASES = [
     ("gfx90a", "v_sqrt_f32 v0, v4 mul:2", None),
     ("gfx1200", "v_cvt_f32_fp8 v0, v1 byte_sel:1", None),
     ("gfx1100", "v_add_f32 v0, v1, v2 clamp mul:2", None),
+    # clamp and output modifiers: an `_e32` form has no field for them; an unsuffixed mnemonic is refused where
+    # its VOP3 form refuses them too, unless an SDWA form (gfx8-10) may take them
+    ("gfx1100", "v_add_f32_e32 v0, v4, v8 mul:2", "invalid operand for instruction"),
+    ("gfx1100", "v_cmp_u_f32_e32 vcc_lo, v0, v4 clamp", "invalid operand for instruction"),
+    ("gfx1100", "v_max_u32 v0, v4, v8 clamp", "invalid operand for instruction"),
+    ("gfx1250", "v_lshrrev_b64 v[0:1], v4, v[8:9] clamp", "invalid operand for instruction"),
+    ("gfx900", "v_max_u32 v0, v4, v8 clamp", None),
+    ("gfx900", "v_cmp_u_f32 vcc, v0, v4 clamp", None),
+    ("gfx1100", "v_add_f32_e64 v0, v4, v8 clamp mul:2", None),
 ]
 
 

@@ -104,6 +104,8 @@ _OPERANDS = Path(__file__).parent / "tables" / "operands.jsonl"
 #: encoding suffixes of VALU mnemonics, the longest first
 _FORM_SUFFIXES = ("_e64_dpp", "_e32", "_e64", "_dpp", "_sdwa")
 _NOT_VALID = "not a valid operand"
+#: the VOP3 modifiers an `_e32` encoding has no field for
+_FORM_FLAGS = frozenset(("clamp", "mul", "div"))
 #: answers that refuse a modifier's name (not only the value probed)
 _REFUSED_NAME = ("not a valid operand", "not supported on this GPU", "not supported for")
 #: flags without a value: any refusal is of the name
@@ -169,8 +171,8 @@ class OperandVerdicts(CodedProbeTable):
             if (column not in row and any(other in row for other in columns)) or (
                     column not in probed and any(other in probed for other in columns)):
                 continue  # a mode no instance was probed in (real-true16 flipped from llvm-mc's default)
-            message = self._name_refusal(forms, column, modifiers) or self._refusal_on(mnemonic, column, kinds,
-                                                                                        modifiers)
+            message = (self._name_refusal(forms, column, modifiers) or self._form_refusal(mnemonic, column, modifiers)
+                       or self._refusal_on(mnemonic, column, kinds, modifiers))
             if message is None:
                 return None
             found.add(message)
@@ -211,6 +213,34 @@ class OperandVerdicts(CodedProbeTable):
                 if answer is not None and _NOT_VALID in answer:
                     return answer
         return None
+
+    def _form_refusal(self, mnemonic: str, column: int, modifiers: list[str]) -> str | None:
+        """llvm-mc's message for `clamp` or an output modifier on a VALU instruction written `_e32` where that form
+        refused it, or written without a suffix where its `_e32` and `_e64` forms both did (and it has no SDWA
+        form, which llvm-mc may choose instead), whatever the operands (VOPC's destination may be left out)."""
+        flags = [name for name in modifiers if name in _FORM_FLAGS]
+        if not flags or not mnemonic.startswith("v_"):
+            return None
+        if mnemonic.endswith("_e32"):
+            keys = [mnemonic]
+        elif mnemonic.endswith(_FORM_SUFFIXES):
+            return None
+        else:
+            if mnemonic_verdicts().rejection(mnemonic + "_sdwa", (column,)) is None:
+                return None
+            keys = [key for key in (mnemonic + "_e64", mnemonic) if column in self._row(key)]
+            if not keys:
+                return None  # its VOP3 form was not probed there (an `_e32` form never takes them)
+            keys.append(mnemonic + "_e32")
+        entries = [entry for key in keys if (entry := self._row(key).get(column)) is not None]
+        if not entries:
+            return None
+        found = None
+        for name in flags:
+            answers = [self._answer(entry[0], name) for entry in entries]
+            if all(answer is not None and not any(words in answer for words in _OTHER_OPERANDS) for answer in answers):
+                found = found or answers[0]
+        return found
 
     def _refusal_on(self, mnemonic: str, column: int, kinds: list[str | None], modifiers: list[str]) -> str | None:
         unknown = self._unknown_modifiers.get(column, frozenset()) & _WHOLE_SYNTAX
