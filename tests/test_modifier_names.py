@@ -44,6 +44,15 @@ CASES = [
     ("gfx900", "v_max_u32 v0, v4, v8 clamp", None),
     ("gfx900", "v_cmp_u_f32 vcc, v0, v4 clamp", None),
     ("gfx1100", "v_add_f32_e64 v0, v4, v8 clamp mul:2", None),
+    # ... and written after the controls of a VOP3 DPP or an SDWA form, where llvm-mc refuses them
+    ("gfx1100", "v_exp_f32_e64_dpp v0, v4 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf clamp",
+     "invalid operand for instruction"),
+    ("gfx1100", "v_exp_f32_e64_dpp v0, v4 clamp quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", None),
+    ("gfx1100", "v_cos_f16_e64_dpp v0, v4 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf mul:2",
+     "not a valid operand."),
+    ("gfx1100", "v_cos_f16_e64_dpp v0, v4 mul:2 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", None),
+    ("gfx900", "v_add_f32_sdwa v0, v4, v5 dst_sel:DWORD clamp", "invalid operand for instruction"),
+    ("gfx900", "v_add_f32_sdwa v0, v4, v5 clamp dst_sel:DWORD", None),
 ]
 
 
