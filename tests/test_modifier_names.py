@@ -16,7 +16,7 @@ CASES = [
     # a name no processor has, on every kind of instruction
     ("gfx1100", "v_add_f32 v0, v1, v2 sdwa_sel:1", "not a valid operand."),
     ("gfx600", "s_nop 0 sdwa_sel:1", "not a valid operand."),
-    ("gfx942", "global_load_dword v0, v[0:1], off offsett:4", "not a valid operand."),
+    ("gfx942", "buffer_load_dword v0, off, s[0:3], 0 offsett:4", "not a valid operand."),
     ("gfx1250", "v_add_f32 v0, v1, v2 row_maks:0xf", "not a valid operand."),
     # real names, taken where they belong (some never printed at their default value)
     ("gfx900", "tbuffer_load_format_x v0, off, s[0:3], dfmt:4, nfmt:7, 0", None),
