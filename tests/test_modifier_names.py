@@ -31,6 +31,7 @@ CASES = [
     ("gfx90a", "v_sqrt_f32 v0, v4 op_sel:[1,0]", "not a valid operand."),
     ("gfx90a", "v_mul_lo_u16 v0, v4, v8 mul:2", "not a valid operand."),
     ("gfx90a", "v_sqrt_f32_sdwa v0, v4 byte_sel:1 dst_sel:DWORD", "not a valid operand."),
+    ("gfx900", "ds_write2_b32 v0, v1, v2 offset0:1 offset1:2", None),
     # ... but not one some form takes
     ("gfx90a", "v_sqrt_f32 v0, v4 mul:2", None),
     ("gfx1200", "v_cvt_f32_fp8 v0, v1 byte_sel:1", None),
