@@ -39,7 +39,8 @@ VALU instruction refuses so is refused in every form (`v_sqrt_f32 v0, v4 byte_se
 refuses them as well, unless an SDWA form (gfx8-10) may take them (`v_max_u32 v0, v4, v8 clamp` is refused on
 gfx11, taken on gfx9), and after the controls of a VOP3 DPP or an SDWA form (`... row_mask:0xf clamp`), where
 the probes of that form refused them so.
- as it reads them are checked the same way
+
+Inside operands, the fields llvm-mc checks as it reads them are checked the same way
 (`lint/isa/operand_fields.py`, facts per processor probed by `scripts/gen_operand_fields.py`): ds_swizzle
 offsets (FFT and ROTATE exist from gfx9; each mode's lane ids, group sizes and masks), `hwreg(...)` names per
 processor, ids, offsets and widths (and LLVM 22's `{id: 51, offset: 1, size: 31}`), `sendmsg(...)` messages,

@@ -286,8 +286,6 @@ def _modifier_names() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(table["names"]), frozenset(table["refused"])
 
 
-
-
 _SPECIAL_KINDS = {"vcc": "vcc", "vcc_lo": "vcc", "exec": "exec", "exec_lo": "exec", "m0": "m0", "null": "null"}
 _INV_2PI = 0.15915494309189535
 _INLINE_FLOATS = frozenset((0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, _INV_2PI))
