@@ -30,6 +30,16 @@ target lacks (`tba` on gfx9+,
 instruction as it prints it (a WMMA's `clamp`, an SGPR source of an MFMA, a literal in a VOP3 before
 gfx10, DPP and SDWA controls on gfx6-7) come from probes as well (`scripts/gen_operand_verdicts.py`).
 
+Modifier names are judged from probes too. A `name:value` whose name no instruction of any processor takes
+(`sdwa_sel:1`, `offsett:4`) is llvm-mc's "not a valid operand." on every instruction the probes printed (the
+names: `scripts/gen_modifier_names.py`, from our tables and llvm-mc's disassembler, each taken by llvm-mc
+somewhere). llvm-mc reads a modifier's name by the mnemonic without its encoding suffix, so a name one form of a
+VALU instruction refuses so is refused in every form (`v_sqrt_f32 v0, v4 byte_sel:1` on gfx90a). `clamp` and
+`mul:`/`div:` are refused on an `_e32` form that refused them, and on an unsuffixed mnemonic whose VOP3 form
+refuses them as well, unless an SDWA form (gfx8-10) may take them (`v_max_u32 v0, v4, v8 clamp` is refused on
+gfx11, taken on gfx9), and after the controls of a VOP3 DPP or an SDWA form (`... row_mask:0xf clamp`), where
+the probes of that form refused them so.
+
 Inside operands, the fields llvm-mc checks as it reads them are checked the same way
 (`lint/isa/operand_fields.py`, facts per processor probed by `scripts/gen_operand_fields.py`): ds_swizzle
 offsets (FFT and ROTATE exist from gfx9; each mode's lane ids, group sizes and masks), `hwreg(...)` names per
@@ -202,9 +212,10 @@ def _refused_operands(instruction, columns: tuple[int, ...]) -> str | None:
     """llvm-mc's message for a modifier or a kind of operand it refuses on this instruction, from the probes."""
     if instruction.pair is not None:
         return None
-    return operand_verdicts().refusal(instruction.mnemonic, columns,
-                                      [operand_kind(operand) for operand in instruction.operands],
-                                      [name for name, _ in instruction.modifiers])
+    verdicts = operand_verdicts()
+    return verdicts.unknown_modifier(instruction.mnemonic, instruction.modifiers) or verdicts.refusal(
+        instruction.mnemonic, columns, [operand_kind(operand) for operand in instruction.operands],
+        [name for name, _ in instruction.modifiers])
 
 
 def _registers_named(nodes) -> Iterator[str]:

@@ -45,7 +45,7 @@ MODIFIERS = {
     "quad_perm": "quad_perm:[0,1,2,3]", "row_shl": "row_shl:1", "row_share": "row_share:1", "row_xmask": "row_xmask:1",
     "wave_shl": "wave_shl:1", "row_bcast": "row_bcast:15", "dpp8": "dpp8:[0,1,2,3,4,5,6,7]", "fi": "fi:1",
     "bound_ctrl": "bound_ctrl:1", "dst_sel": "dst_sel:BYTE_0", "src0_sel": "src0_sel:BYTE_0",
-    "th": "th:TH_LOAD_NT", "scope": "scope:SCOPE_SE", "nv": "nv",
+    "th": "th:TH_LOAD_NT", "scope": "scope:SCOPE_SE", "nv": "nv", "offset0": "offset0:1", "offset1": "offset1:1",
 }
 #: operand probes: kind -> text for an operand `count` dwords wide
 KINDS = ("v", "s", "a", "iconst", "literal", "vcc", "m0", "exec", "null")

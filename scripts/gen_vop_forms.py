@@ -10,8 +10,9 @@ tables/mnemonics.json, the first instance of each key that the assembler takes b
 
 - forms: each operand of a DPP, DPP8 or SDWA instance in turn replaced by a VGPR of its width, a 32- and a
   64-bit SGPR, `vcc_lo`, `vcc`, `exec_lo`, `exec`, and (in a 32-bit operand) `m0`, an inline constant, a literal
-  and a VGPR under `sext`, `-` and `|x|`; with `clamp` and `mul:2` written before the controls; and with every
-  operand after the first that takes a 32-bit SGPR alone given one of two SGPRs (the constant bus);
+  and a VGPR under `sext`, `-` and `|x|`; with `clamp` and `mul:2` written before the controls and after them
+  (`clamp_after`, `mul_after`); and with every operand after the first that takes a 32-bit SGPR alone given one of
+  two SGPRs (the constant bus);
 - DPP control values (`bound_ctrl:2`, `row_mask:16`, ...) on `v_mov_b32`;
 - the constant bus (plain forms): two and three different SGPRs, a literal and one or two SGPRs, and two
   different literals, each in an operand that takes one alone; the combinations llvm-mc refuses are kept;
@@ -71,7 +72,8 @@ _DPP = re.compile(r"\b(?:quad_perm|row_\w+|wave_\w+|row_share|row_xmask):?")
 
 
 def probes() -> list[str]:
-    return [*MODIFIERS, "bus", *(f"{slot}:{kind}" for slot in range(MAX_OPERANDS) for kind in KINDS)]
+    return [*MODIFIERS, "bus", *(f"{slot}:{kind}" for slot in range(MAX_OPERANDS) for kind in KINDS),
+            *(f"{name}_after" for name in MODIFIERS)]
 
 
 def kind_text(kind: str, count: int) -> str | None:
@@ -163,6 +165,8 @@ def probe_forms(llvm_mc: str, processor: str, mattr: tuple[str, ...], chosen: di
         for position, text in enumerate(MODIFIERS.values()):  # before the controls, where llvm-mc prints them
             lines.append(f"{mnemonic} {', '.join(operands)} {text} {modifiers}".rstrip())
             owners.append((key, position))
+            lines.append(f"{mnemonic} {', '.join(operands)} {modifiers} {text}")  # and after them
+            owners.append((key, len(order) - len(MODIFIERS) + position))
         for slot, operand in enumerate(operands):
             count = width(operand)
             if count is None:

@@ -101,6 +101,11 @@ def mnemonic_verdicts() -> MnemonicVerdicts:
 
 
 _OPERANDS = Path(__file__).parent / "tables" / "operands.jsonl"
+#: encoding suffixes of VALU mnemonics, the longest first
+_FORM_SUFFIXES = ("_e64_dpp", "_e32", "_e64", "_dpp", "_sdwa")
+_NOT_VALID = "not a valid operand"
+#: the VOP3 modifiers an `_e32` encoding has no field for
+_FORM_FLAGS = frozenset(("clamp", "mul", "div"))
 #: answers that refuse a modifier's name (not only the value probed)
 _REFUSED_NAME = ("not a valid operand", "not supported on this GPU", "not supported for")
 #: flags without a value: any refusal is of the name
@@ -160,14 +165,82 @@ class OperandVerdicts(CodedProbeTable):
             return None
         found: set[str] = set()
         row = self._row(mnemonic)
+        forms = self._forms(mnemonic)
+        probed = {column for key in forms for column in self._row(key)}
         for column in columns:
-            if column not in row and any(other in row for other in columns):
+            if (column not in row and any(other in row for other in columns)) or (
+                    column not in probed and any(other in probed for other in columns)):
                 continue  # a mode no instance was probed in (real-true16 flipped from llvm-mc's default)
-            message = self._refusal_on(mnemonic, column, kinds, modifiers)
+            message = (self._name_refusal(forms, column, modifiers) or self._form_refusal(mnemonic, column, modifiers)
+                       or self._refusal_on(mnemonic, column, kinds, modifiers))
             if message is None:
                 return None
             found.add(message)
         return min(found) if found else None
+
+    def unknown_modifier(self, mnemonic: str, modifiers: tuple[tuple[str, Node | None], ...]) -> str | None:
+        """llvm-mc's message for a `name:value` modifier whose name no instruction of any processor takes
+        (tables/modifier_names.json, scripts/gen_modifier_names.py): llvm-mc reads it on none (`v_add_f32 v0, v1,
+        v2 sdwa_sel:1`). Judged only on instructions the probes printed (whose modifiers the names were drawn
+        from); a name of our tables the probes never saw taken with a value is left alone."""
+        if not self._forms(mnemonic):
+            return None
+        known, refused = _modifier_names()
+        for name, value in modifiers:
+            if value is not None and name not in known and name not in refused:
+                return _NOT_VALID + "."
+        return None
+
+    def _forms(self, mnemonic: str) -> list[str]:
+        """The probed rows of every encoding form of a VALU mnemonic (bare, `_e32`, `_e64`, `_dpp`, `_sdwa`,
+        `_e64_dpp`), whatever form it is written in; the mnemonic's own row for any other (none where the probes
+        printed no instance)."""
+        if not mnemonic.startswith("v_"):
+            return [mnemonic] if mnemonic in self._lines else []
+        base = next((mnemonic.removesuffix(suffix) for suffix in _FORM_SUFFIXES if mnemonic.endswith(suffix)), mnemonic)
+        return [key for key in (base, *(base + suffix for suffix in _FORM_SUFFIXES)) if key in self._lines]
+
+    def _name_refusal(self, forms: list[str], column: int, modifiers: list[str]) -> str | None:
+        """"not a valid operand." for a modifier some form of the mnemonic refused so: llvm-mc reads a modifier's
+        name by the mnemonic without its encoding suffix, for every form at once (`v_sqrt_f32_e64 v0, v4
+        byte_sel:1` and `v_sqrt_f32 v0, v4 byte_sel:1` alike), whatever the operands."""
+        for name in modifiers:
+            if name in _WHOLE_SYNTAX or name in _FAMILY or name in _QUALIFIERS:
+                continue  # judged above, or refused for want of another control
+            for key in forms:
+                entry = self._row(key).get(column)
+                answer = self._answer(entry[0], name) if entry is not None else None
+                if answer is not None and _NOT_VALID in answer:
+                    return answer
+        return None
+
+    def _form_refusal(self, mnemonic: str, column: int, modifiers: list[str]) -> str | None:
+        """llvm-mc's message for `clamp` or an output modifier on a VALU instruction written `_e32` where that form
+        refused it, or written without a suffix where its `_e32` and `_e64` forms both did (and it has no SDWA
+        form, which llvm-mc may choose instead), whatever the operands (VOPC's destination may be left out)."""
+        flags = [name for name in modifiers if name in _FORM_FLAGS]
+        if not flags or not mnemonic.startswith("v_"):
+            return None
+        if mnemonic.endswith("_e32"):
+            keys = [mnemonic]
+        elif mnemonic.endswith(_FORM_SUFFIXES):
+            return None
+        else:
+            if mnemonic_verdicts().rejection(mnemonic + "_sdwa", (column,)) is None:
+                return None
+            keys = [key for key in (mnemonic + "_e64", mnemonic) if column in self._row(key)]
+            if not keys:
+                return None  # its VOP3 form was not probed there (an `_e32` form never takes them)
+            keys.append(mnemonic + "_e32")
+        entries = [entry for key in keys if (entry := self._row(key).get(column)) is not None]
+        if not entries:
+            return None
+        found = None
+        for name in flags:
+            answers = [self._answer(entry[0], name) for entry in entries]
+            if all(answer is not None and not any(words in answer for words in _OTHER_OPERANDS) for answer in answers):
+                found = found or answers[0]
+        return found
 
     def _refusal_on(self, mnemonic: str, column: int, kinds: list[str | None], modifiers: list[str]) -> str | None:
         unknown = self._unknown_modifiers.get(column, frozenset()) & _WHOLE_SYNTAX
@@ -202,6 +275,15 @@ class OperandVerdicts(CodedProbeTable):
 @cache
 def operand_verdicts() -> OperandVerdicts:
     return OperandVerdicts(_OPERANDS.read_text())
+
+
+_NAMES = Path(__file__).parent / "tables" / "modifier_names.json"
+
+
+@cache
+def _modifier_names() -> tuple[frozenset[str], frozenset[str]]:
+    table = json.loads(_NAMES.read_text())
+    return frozenset(table["names"]), frozenset(table["refused"])
 
 
 _SPECIAL_KINDS = {"vcc": "vcc", "vcc_lo": "vcc", "exec": "exec", "exec_lo": "exec", "m0": "m0", "null": "null"}

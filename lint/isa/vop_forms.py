@@ -5,8 +5,9 @@ controls (`row_shl:1` and the other DPP controls make a DPP form, `dpp8:[...]` a
 an SDWA one). tables/vop_forms.jsonl (written by scripts/gen_vop_forms.py, which probes instances llvm-mc's
 disassembler prints of every form on every configuration) holds, per form and configuration, llvm-mc's verdict
 on each kind of operand in each position of the DPP, DPP8 and SDWA forms (gfx8-9 DPP and SDWA take only VGPRs,
-gfx9 SDWA takes SGPRs and inline constants but no literal), on `clamp` and an output modifier there, and, from
-gfx10 on, on a lane mask of the other wave size (`vcc` for `vcc_lo`, `s[0:1]` for `s0` in wave32, and the
+gfx9 SDWA takes SGPRs and inline constants but no literal), on `clamp` and an output modifier there (written
+before the controls or after them: llvm-mc refuses them after the controls of a VOP3 DPP or an SDWA form), and,
+from gfx10 on, on a lane mask of the other wave size (`vcc` for `vcc_lo`, `s[0:1]` for `s0` in wave32, and the
 reverse in wave64); and, for the plain forms, the combinations of SGPRs and literals llvm-mc refuses for the
 constant bus or for a second literal.
 """
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 _TABLE = Path(__file__).parent / "tables" / "vop_forms.jsonl"
 _SDWA = frozenset(("dst_sel", "dst_unused", "src0_sel", "src1_sel"))
 _FORM_NAMES = {"_dpp": "DPP", "_dpp8": "DPP8", "_sdwa": "SDWA"}
+#: the DPP, DPP8 and SDWA controls
+_CONTROLS = DPP_CONTROLS | _SDWA | {"row_mask", "bank_mask", "bound_ctrl", "fi", "dpp8"}
 #: written modifiers judged by a probe: the probe's name
 _MODIFIER_PROBES = {"clamp": "clamp", "mul": "mul", "div": "mul"}
 #: refusals that depend on the probed instance's other operands, not on the one replaced
@@ -105,8 +108,10 @@ class VopForms(CodedProbeTable):
         if entry is None or entry[0] != len(operands):
             return None
         verdicts = entry[1]
-        for name in modifiers:
+        for index, name in enumerate(modifiers):
             probe = _MODIFIER_PROBES.get(name)
+            if probe and any(earlier in _CONTROLS for earlier in modifiers[:index]):
+                probe += "_after"  # written after a control, where llvm-mc's DPP and SDWA forms may refuse it
             answer = self._answer(verdicts, probe) if probe else None
             if answer is not None:
                 return answer
