@@ -5,21 +5,21 @@ For each configuration of those processors in tables/mnemonics.json (one represe
 verdicts are identical), llvm-mc's disassembler prints instances of every instruction it decodes from a sweep of
 opcode fields (`ds_load_b32 v0, v0`). Each distinct shape of an instance (its operand count, each register
 operand's file and width in dwords, the modifiers that may change what the operands must be: `offen`, `tfe`,
-`op_sel`, DPP controls, ...) is written again under every mnemonic the configuration accepts that names the same instruction
-(an unsuffixed `v_add_f32`, gfx12's `ds_read_b32` for `ds_load_b32`; where no printed name is one of its spellings,
-under those of its first two words, `flat_atomic_*` for `flat_atomic_fmax`); the shapes llvm-mc takes back are
-probed:
-each register operand in turn replaced by a VGPR, SGPR and AGPR of widths 1, 2, 3, 4, 8, 16 and one dword
-either side of the printed width, and by an inline constant and a literal. A VOPC instance's `vcc` destination
-is also probed left out, where llvm-mc takes it so, and each mnemonic is also written from the rows of the
-instruction-syntax table the linter reads the processor with (forms the sweep does not print). llvm-mc 22 has no disassembler for gfx6 (nor gfx7): gfx8's
-instances are written there (every verdict still comes from assembling them for gfx6).
+`op_sel`, DPP controls, ...) is written again under every mnemonic the configuration accepts that names the same
+instruction (an unsuffixed `v_add_f32`, gfx12's `ds_read_b32` for `ds_load_b32`; where no printed name is one of
+its spellings, under those of its first two words, `flat_atomic_*` for `flat_atomic_fmax`); each mnemonic is also
+written from the rows of the instruction-syntax table the linter reads the processor with (forms the sweep does
+not print), and a VOPC instance without its `vcc` destination. The shapes llvm-mc takes back are probed: each
+register operand in turn replaced by a VGPR, SGPR and AGPR of widths 1, 2, 3, 4, 8, 16 and one dword either side
+of the printed width, and by an inline constant and a literal. llvm-mc 22 has no disassembler for gfx6 (nor
+gfx7): gfx8's instances are written there (every verdict still comes from assembling them for gfx6).
 
 The table has a header line, then a line per mnemonic as written, `["mnemonic", [[slots, forms, [column, ...]],
 ...]]`: per shape, one string per operand (`o` for a non-register operand, `h` for a true16 half, else
-`v1|s1v2il|l`: the printed register, the probes llvm-mc took, and those it refused with another message than
-"invalid operand for instruction" (it refused the other probes, of `widths` in the header, with that message;
-`i`/`l` are an inline constant and a literal), the shaping modifiers, and the configurations (columns of
+`v1|s1v2il|l|v2`: the printed register, the probes llvm-mc took, those it refused with another message than
+"invalid operand for instruction" and "too few operands for instruction", and those it refused with the
+latter (it refused the other probes, of `widths` in the header, with the former; `i`/`l` are an inline constant
+and a literal; empty fields at the end are left out), the shaping modifiers, and the configurations (columns of
 tables/mnemonics.json) where llvm-mc takes it. Images are left out: their widths follow dmask, d16 and tfe.
 
 Usage: nice python scripts/gen_operand_shapes.py [--llvm-mc llvm-mc-22] [--processor gfx600 ...]
@@ -47,6 +47,8 @@ PROCESSORS = ("gfx600", "gfx601", "gfx602", "gfx1250", "gfx1251")
 #: are made on gfx6, and keep only what it takes)
 PRINTED_AS = {"gfx600": "gfx802", "gfx601": "gfx802", "gfx602": "gfx802"}
 REFUSED = "invalid operand for instruction"
+#: llvm-mc's other answer refusing an operand no form of the instruction takes there
+FEW = "too few operands for instruction"
 WIDTHS = (1, 2, 3, 4, 8, 16)
 MAX_SHAPES = 8
 _REGISTER = re.compile(r"^([vsa])(?:(\d+)|\[(\d+):(\d+)\])$")
@@ -91,7 +93,8 @@ def family(name: str) -> str:
     return "_".join(name.split("_")[:2])
 
 
-def printed_shapes(llvm_mc: str, processor: str, mattr: tuple[str, ...], sweep: Path) -> dict[str, list[tuple[str, str]]]:
+def printed_shapes(llvm_mc: str, processor: str, mattr: tuple[str, ...],
+                   sweep: Path) -> dict[str, list[tuple[str, str]]]:
     """mnemonic -> (operands, modifiers) of up to MAX_SHAPES instances of distinct shape the disassembler prints."""
     found: dict[str, dict[tuple, tuple[str, str]]] = defaultdict(dict)
     text = disassemble(llvm_mc, PRINTED_AS.get(processor, processor), mattr, sweep)
@@ -142,21 +145,19 @@ def probe_configuration(llvm_mc: str, processor: str, mattr: tuple[str, ...], ac
                     lines.append(_line(mnemonic, changed, modifiers))
                     owners.append((mnemonic, shape, slot, token))
     answers = assemble(llvm_mc, processor, mattr, lines, directory)
-    verdicts: dict[tuple, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    verdicts: dict[tuple, tuple[list[str], list[str], list[str]]] = defaultdict(lambda: ([], [], []))
     for (mnemonic, shape, slot, token), answer in zip(owners, answers, strict=True):
-        if not answer:
-            verdicts[mnemonic, shape, slot][0].append(token)
-        elif answer != REFUSED:
-            verdicts[mnemonic, shape, slot][1].append(token)
+        if answer != REFUSED:
+            verdicts[mnemonic, shape, slot][0 if not answer else 2 if answer == FEW else 1].append(token)
     result: dict[str, list[tuple[list[str], str]]] = {}
     for mnemonic, found in shapes.items():
         result[mnemonic] = []
         for shape in found:
             slots = []
             for slot, printed_class in enumerate(shape[0]):
-                took, other = verdicts[mnemonic, shape, slot] if printed_class not in "oh" else ([], [])
+                answered = verdicts[mnemonic, shape, slot] if printed_class not in "oh" else ([], [], [])
                 slots.append(printed_class if printed_class in "oh"
-                             else f"{printed_class}|{''.join(took)}|{''.join(other)}")
+                             else "|".join((printed_class, *("".join(tokens) for tokens in answered))).rstrip("|"))
             result[mnemonic].append((slots, shape[1]))
     return result
 
@@ -165,10 +166,9 @@ def table_candidates(processor: str, mattr: tuple[str, ...], accepted: list[str]
     """More instances to try: each accepted mnemonic written from the rows of the instruction-syntax table the
     linter reads the processor with (the forms a sweep may not print, such as gfx1250's flat atomics without
     `saddr`), as scripts/probe_set.py writes them; only those llvm-mc takes are probed."""
-    from probe_set import instances
-
     from amdgpu_lint.isa import instruction_set
     from amdgpu_lint.model.targets import parse_target_id
+    from probe_set import instances
 
     target = parse_target_id(processor)  # the syntax table is the processor's (the linter knows no gfx1250 wave64)
     wave_size = 64 if "+wavefrontsize64" in mattr else target.default_wave_size
@@ -225,7 +225,7 @@ def main() -> int:
     header = {"source": f"{args.llvm_mc} (disassembled instances, probed; scripts/gen_operand_shapes.py)",
               "configurations": [configurations[index] for members in groups.values() for index in members],
               "columns": [index for members in groups.values() for index in members],
-              "messages": [REFUSED], "widths": list(WIDTHS)}
+              "messages": [REFUSED, FEW], "widths": list(WIDTHS)}
     with OUT.open("w") as out:
         out.write(json.dumps(header, separators=(",", ":")) + "\n")
         for name in sorted(rows):

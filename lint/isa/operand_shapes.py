@@ -4,9 +4,10 @@ gfx6 is read with gfx7's instruction-syntax page and gfx1250/gfx1251 with gfx12'
 their operands. tables/operand_shapes.jsonl (written by scripts/gen_operand_shapes.py) holds, per mnemonic as
 written and configuration, the shapes of the instances llvm-mc's disassembler prints (operand count, each
 operand a register of a file and width or not, the modifiers that change what the operands must be) and, per
-register operand, which other widths and files llvm-mc took there when probed. An operand is refused where every
-shape of the written operand count and modifiers that the other operands fit refuses its file and width. True16
-halves, symbols, expressions and registers under a modifier are not judged.
+register operand, which other widths and files llvm-mc took there when probed and which it refused ("invalid
+operand for instruction", or "too few operands for instruction" where no form is left). An operand is refused
+where every shape of the written operand count and modifiers that the other operands fit refuses its file and
+width. True16 halves, symbols, expressions and registers under a modifier are not judged.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ _TABLE = Path(__file__).parent / "tables" / "operand_shapes.jsonl"
 _FREE = frozenset(("offset", "offset0", "offset1", "glc", "slc", "dlc", "scc", "nt", "sc0", "sc1", "th", "scope", "nv",
                    "clamp", "mul", "div", "gds", "format", "dfmt", "nfmt", "swz"))
 _TOKEN = re.compile(r"[vsa]\d+|[il]")
-#: one operand of a shape: `o` (not a register), `h` (a true16 half), or (printed, taken, refused) probe tokens
-_Slot = str | tuple[str, frozenset[str], frozenset[str]]
+#: one operand of a shape: `o` (not a register), `h` (a true16 half), or the probe tokens: (printed, taken, refused
+#: as an invalid operand, refused as too few operands)
+_Slot = str | tuple[str, frozenset[str], frozenset[str], frozenset[str]]
 _Shape = tuple[tuple[_Slot, ...], str]
 
 
@@ -56,12 +58,13 @@ class OperandShapes(ProbeTable):
     def _slot(self, text: str) -> _Slot:
         if text in ("o", "h"):
             return text
-        printed, taken, other = text.split("|")
+        printed, taken, other, few = (*text.split("|"), "", "", "")[:4]
         width = int(printed[1:])
         widths = sorted({*self._widths, width - 1, width + 1} - {0})
         probed = {f"{kind}{count}" for kind in "vsa" for count in widths} | {"i", "l"}
         took = frozenset(_TOKEN.findall(taken)) | {printed}
-        return printed, took, frozenset(probed - took - set(_TOKEN.findall(other)))
+        too_few = frozenset(_TOKEN.findall(few))
+        return printed, took, frozenset(probed - took - too_few - set(_TOKEN.findall(other))), too_few
 
     def refusal(self, instruction, columns: tuple[int, ...]) -> str | None:
         """llvm-mc's message where every configuration of `columns` refuses a register operand's width or file in
@@ -77,8 +80,9 @@ class OperandShapes(ProbeTable):
         for slot, token in enumerate(written):
             if token is None or token[0] not in "vsa" or isinstance(instruction.operands[slot], (Abs, UnOp)):
                 continue
-            if all(_refused_on(row[column], written, forms, slot) for column in columns):
-                return "invalid operand for instruction"
+            messages = [_refused_on(row[column], written, forms, slot) for column in columns]
+            if all(messages):
+                return messages[0]
         return None
 
 
@@ -87,13 +91,17 @@ def shaping_modifiers(names) -> str:
     return ",".join(sorted(set(names) - _FREE))
 
 
-def _refused_on(shapes: list[_Shape], written: list[str | None], forms: str, slot: int) -> bool:
-    """Whether every shape with a register at `slot` that the other operands fit refuses the written operand there
-    (and one does); a shape printed with a constant or `off` there says nothing of registers."""
-    matching = [slots for slots, shape_forms in shapes
-                if shape_forms == forms and len(slots) == len(written) and isinstance(slots[slot], tuple)
+def _refused_on(shapes: list[_Shape], written: list[str | None], forms: str, slot: int) -> str | None:
+    """llvm-mc's message where every shape with a register at `slot` that the other operands fit refuses the
+    written operand there (and one does), else None; a shape printed with a constant or `off` there says nothing
+    of registers."""
+    matching = [slot_probes for slots, shape_forms in shapes
+                if shape_forms == forms and len(slots) == len(written) and isinstance(slot_probes := slots[slot], tuple)
                 and all(_fits(slots[other], token) for other, token in enumerate(written) if other != slot)]
-    return bool(matching) and all(written[slot] in slots[slot][2] for slots in matching)
+    token = written[slot]
+    if not matching or not all(token in probes[2] or token in probes[3] for probes in matching):
+        return None
+    return "invalid operand for instruction" if token in matching[0][2] else "too few operands for instruction"
 
 
 def _fits(slot: _Slot, token: str | None) -> bool:
