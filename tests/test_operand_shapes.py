@@ -30,8 +30,8 @@ CASES = [
     ("gfx1250", "v_lshrrev_b32 v0, s4, v8", None),
     ("gfx1250", "v_mul_u64 v[0:1], v[2:3], v[4:5]", None),
     # where no form is left, llvm-mc says "too few operands"
-    ("gfx1250", "v_rcp_f32 v0, v[4:5]", "too few operands for instruction"),
-    ("gfx1250", "v_rcp_f32 v0, v4", None),
+    ("gfx1250", "flat_atomic_and_x2 v4, v[8:9]", "too few operands for instruction"),
+    ("gfx1250", "flat_atomic_and_x2 v[4:5], v[8:9]", None),
     ("gfx1251", "s_andn2_saveexec_b32 s[0:1], s4", REFUSED),
     ("gfx1251", "s_andn2_saveexec_b32 s0, s4", None),
     # true16 halves are not judged
