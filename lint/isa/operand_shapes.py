@@ -42,6 +42,8 @@ class OperandShapes(ProbeTable):
         self._widths: tuple[int, ...] = tuple(self.facts["widths"])
         self._covered = frozenset(self.facts["columns"])
         self._rows: dict[str, dict[int, list[_Shape]]] = {}
+        self._answers: dict[tuple, str | None] = {}
+        self._slots: dict[str, _Slot] = {}  # the same operand strings recur across rows
 
     def _row(self, mnemonic: str) -> dict[int, list[_Shape]]:
         row = self._rows.get(mnemonic)
@@ -56,6 +58,12 @@ class OperandShapes(ProbeTable):
         return row
 
     def _slot(self, text: str) -> _Slot:
+        slot = self._slots.get(text)
+        if slot is None:
+            slot = self._slots[text] = self._decode(text)
+        return slot
+
+    def _decode(self, text: str) -> _Slot:
         if text in ("o", "h"):
             return text
         printed, taken, other, few = (*text.split("|"), "", "", "")[:4]
@@ -72,14 +80,21 @@ class OperandShapes(ProbeTable):
         if not columns or instruction.pair is not None or not self._covered.issuperset(columns) \
                 or instruction.mnemonic not in self._lines:
             return None
-        row = self._row(instruction.mnemonic)
+        written = tuple(_written(operand) for operand in instruction.operands)
+        judged = tuple(slot for slot, token in enumerate(written) if token is not None and token[0] in "vsa"
+                       and not isinstance(instruction.operands[slot], (Abs, UnOp)))
+        key = (instruction.mnemonic, columns, written, judged,
+               shaping_modifiers(name for name, _ in instruction.modifiers))
+        if key not in self._answers:  # the answer depends on the operands' files and widths, not their numbers
+            self._answers[key] = self._refusal(*key)
+        return self._answers[key]
+
+    def _refusal(self, mnemonic: str, columns: tuple[int, ...], written: tuple[str | None, ...],
+                 judged: tuple[int, ...], forms: str) -> str | None:
+        row = self._row(mnemonic)
         if any(column not in row for column in columns):
             return None
-        written = [_written(operand) for operand in instruction.operands]
-        forms = shaping_modifiers(name for name, _ in instruction.modifiers)
-        for slot, token in enumerate(written):
-            if token is None or token[0] not in "vsa" or isinstance(instruction.operands[slot], (Abs, UnOp)):
-                continue
+        for slot in judged:
             messages = [_refused_on(row[column], written, forms, slot) for column in columns]
             if all(messages):
                 return messages[0]
@@ -91,7 +106,7 @@ def shaping_modifiers(names) -> str:
     return ",".join(sorted(set(names) - _FREE))
 
 
-def _refused_on(shapes: list[_Shape], written: list[str | None], forms: str, slot: int) -> str | None:
+def _refused_on(shapes: list[_Shape], written: tuple[str | None, ...], forms: str, slot: int) -> str | None:
     """llvm-mc's message where every shape with a register at `slot` that the other operands fit refuses the
     written operand there (and one does), else None; a shape printed with a constant or `off` there says nothing
     of registers."""
