@@ -57,10 +57,11 @@ gfx12's table does not always describe (`v_mul_u64` writes a VGPR pair on gfx125
 
 On gfx6 and gfx1250/gfx1251, read with a neighbour's instruction-syntax table, each register operand's width and
 file are also checked against probes of their own (`scripts/gen_operand_shapes.py`): the shapes of the instances
-llvm-mc's disassembler prints (gfx8's on gfx6, which it cannot disassemble), written under every spelling the
-processor accepts and probed with registers of other widths and files. An operand every probed shape its other
-operands fit refuses is llvm-mc's "invalid operand for instruction" (`ds_read_i8 v[0:1], v4`, `s_mul_f32 s0, s4,
-s[8:9]` on gfx1250); images, true16 halves, symbols and expressions are not judged.
+llvm-mc's disassembler prints (gfx8's on gfx6, which it cannot disassemble) and of the syntax rows, written under
+every spelling the processor accepts and probed with registers of other widths and files. An operand every
+probed shape its other operands fit refuses is llvm-mc's "invalid operand for instruction" (or "too few operands
+for instruction") (`ds_read_i8 v[0:1], v4`, `s_mul_f32 s0, s4, s[8:9]` on gfx1250); images, true16 halves,
+symbols and expressions are not judged.
 
 Matrix and register-tuple operands are judged from probes of llvm-mc 22 as well
 (`scripts/gen_matrix_operands.py`): an MFMA's VGPR/AGPR results and accumulator (AGPRs only on gfx908, one file
