@@ -70,6 +70,14 @@ These operand checks of LLVM 22's instruction-syntax tables are made on gfx6
 with gfx7's table (gfx6's instructions take the same operands there) and skipped on gfx1250, whose operands
 gfx12's table does not always describe (`v_mul_u64` writes a VGPR pair on gfx1250).
 
+On gfx6 and gfx1250/gfx1251, read with a neighbour's instruction-syntax table, each register operand's width and
+file are also checked against probes of their own (`scripts/gen_operand_shapes.py`): the shapes of the instances
+llvm-mc's disassembler prints (gfx8's on gfx6, which it cannot disassemble) and of the syntax rows, written under
+every spelling the processor accepts and probed with registers of other widths and files. An operand every
+probed shape its other operands fit refuses is llvm-mc's "invalid operand for instruction" (or "too few operands
+for instruction") (`ds_read_i8 v[0:1], v4`, `s_mul_f32 s0, s4, s[8:9]` on gfx1250); images, true16 halves,
+symbols and expressions are not judged.
+
 Matrix and register-tuple operands are judged from probes of llvm-mc 22 as well
 (`scripts/gen_matrix_operands.py`): an MFMA's VGPR/AGPR results and accumulator (AGPRs only on gfx908, one file
 for both from gfx90a; an accumulator partly over the result), its `cbsz`/`abid`/`blgp` ranges and the constants,
@@ -112,6 +120,7 @@ from amdgpu_lint.isa.mnemonics import (
     operand_verdicts,
 )
 from amdgpu_lint.isa.operand_fields import field_problem
+from amdgpu_lint.isa.operand_shapes import operand_shapes
 from amdgpu_lint.isa.vop_forms import vop_form_refusal
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
 from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
@@ -177,7 +186,8 @@ def _verdict(instruction, target: Target, columns: tuple[int, ...], verdicts: Mn
     refusal = (_refused_operands(instruction, columns) or memory_refusal(instruction, columns)
                or atomic_return_refusal(instruction, target, instructions)
                or implicit_operands().refusal(instruction, columns, instructions)
-               or matrix_operands().refusal(instruction, verdicts.names(columns), instructions))
+               or matrix_operands().refusal(instruction, verdicts.names(columns), instructions)
+               or operand_shapes().refusal(instruction, columns))
     if refusal is not None:
         return f"'{instruction.mnemonic}': {refusal} ({target.name}, as llvm-mc 22 says)"
     return field_problem(instruction, target, columns) or vop_form_refusal(instruction, target.name, columns, masks)
