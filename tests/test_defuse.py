@@ -259,6 +259,7 @@ def test_shape_problems(target, text, problem):
         ("gfx942", "v_add_f32_dpp v[0:1], v4, v8 row_shl:1", False),  # nor in the destination
         ("gfx942", "v_add_f32 v0, v[4:5], v8", False),  # nor without DPP
         ("gfx942", "v_add_u32_dpp v0, v4, v[8:9] row_shl:1", False),  # nor in an integer instruction
+        ("gfx90a", "v_cndmask_b32_dpp v0, v[4:5], v8, vcc quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", True),
         ("gfx942", "v_cvt_f32_i32_dpp v0, v[4:5] row_shl:1", False),  # nor converting from an integer
         ("gfx90a", "v_cvt_i32_f32_dpp v0, v[4:5] row_shl:1", True),
     ],

@@ -335,11 +335,12 @@ def _dpp_source_widths(target: Target, mnemonic: str) -> frozenset[tuple[int, in
     VGPR for a 64-bit source (`v_rcp_f64_dpp v[0:1], v4`, gfx8 on), and from gfx90a, where DPP has 64-bit forms, a
     VGPR pair for a 32-bit one of a 16- or 32-bit float instruction (`v_add_f32_dpp v0, v[4:5], v8 row_shl:1`,
     printed back as an invalid register; a conversion's source type is its last: `v_cvt_f32_i32_dpp` and the
-    integer instructions refuse the pair)."""
+    integer instructions refuse the pair, but `v_cndmask_b32_dpp` takes it)."""
     if not target.has_gfx90a_insts:
         return frozenset(((1, 2),))
     parts = _SUFFIXED.sub("", mnemonic.removesuffix("_dpp")).split("_")
     floating = parts[-1] in _FLOAT_SOURCES if parts[1:2] == ["cvt"] else bool(_FLOAT_SOURCES.intersection(parts))
+    floating |= parts[1:2] == ["cndmask"]  # its sources take float input modifiers (probed: the pair passes)
     return frozenset(((1, 2), (2, 1))) if floating else frozenset(((1, 2),))
 
 
