@@ -25,3 +25,13 @@ def findings_on_the_line(snippet, target: str, line: str, rules: tuple[str, ...]
     """The messages of `rules` on `line`, linted as the one instruction of a kernel for `target`."""
     result = snippet.lint(f"k:\n  {line}\n  s_endpgm\n", mcpu=target)
     return [d.message for d in result.diagnostics if d.name in rules and d.line == 2]
+
+
+def assert_llvm_mc_verdict(tmp_path, target: str, line: str, message: str | None) -> None:
+    """llvm-mc-22 refuses `line` with an error whose words include `message` (any error where it is ""), or
+    assembles it (None)."""
+    stderr = llvm_mc_says(tmp_path, target, line)
+    if message is None:
+        assert "error" not in stderr, stderr
+    else:
+        assert "error: " in stderr and message in stderr, stderr

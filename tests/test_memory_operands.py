@@ -13,7 +13,7 @@ from amdgpu_lint import isa
 from amdgpu_lint.isa.memory_operands import memory_facts
 from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
 from amdgpu_lint.model.targets import parse_target_id
-from llvm_mc_oracle import LLVM_MC, findings_on_the_line, llvm_mc_says
+from llvm_mc_oracle import LLVM_MC, assert_llvm_mc_verdict, findings_on_the_line
 
 #: (target id, line, llvm-mc's error or None where it assembles)
 CASES = [
@@ -120,8 +120,7 @@ def test_memory_instructions_are_refused_where_llvm_mc_refuses_them(snippet, cas
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_memory_cases_are_what_llvm_mc_22_says(tmp_path, case):
     target, line, error = case
-    stderr = llvm_mc_says(tmp_path, target, line)
-    assert (f"error: {error}" in stderr) if error else ("error" not in stderr), stderr
+    assert_llvm_mc_verdict(tmp_path, target, line, error)
 
 
 def test_a_symbol_or_an_unknown_format_name_is_not_judged(snippet):
