@@ -30,17 +30,10 @@ from probe_set import instances
 OUT = TABLES / "implicit_operands.jsonl"
 
 
-def implicit_variant(variants):
-    """The first syntax row with an implicit register and no optional operand (whose instance without the implicit
-    registers leaves out nothing else), or None."""
-    return next((variant for variant in variants
-                 if any(spec.implicit_register for spec in variant.operands)
-                 and not any(spec.optional for spec in variant.operands)), None)
-
-
 def probe_configuration(llvm_mc: str, configuration: str, directory: Path) -> dict[str, str]:
     """Per mnemonic with implicit registers: llvm-mc's message for its instance without them ('' where taken)."""
     from amdgpu_lint.isa import instruction_set, page_mnemonics
+    from amdgpu_lint.isa.implicit_operands import implicit_variant
     from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
     from amdgpu_lint.model.targets import UnknownTarget, parse_target_id
 

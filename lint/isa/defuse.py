@@ -498,12 +498,11 @@ def _worked_out(mnemonic, operands, modifiers, target: Target, wave_size: int, e
     has_return_operand = False
     if chosen is None:
         if variants:
-            lds = "lds" in mod_names
-            counts = sorted({v.required_count for v in variants if lds or not any(_lds_data(v, spec) for spec in
-                                                                                   v.operands)}
-                            | {len(v.operands) for v in variants})
+            data_without_lds = "lds" not in mod_names and any(_lds_data(v, spec) for v in variants for spec in v.operands)
+            counts = sorted({len(v.operands) for v in variants}
+                            | (set() if data_without_lds else {v.required_count for v in variants}))
             problem = f"{mnemonic} takes {' or '.join(map(str, counts))} operands, not {len(operands)}"
-            if not lds and any(_lds_data(v, spec) for v in variants for spec in v.operands):
+            if data_without_lds:
                 problem += " (its data register is left out only with `lds`)"
         # unknown form: be conservative, the first operand is written and the others are read (an
         # asynchronous LDS copy's first operand is its LDS address: read)

@@ -12,10 +12,17 @@ import json
 from functools import cache
 from pathlib import Path
 
-from . import InstructionSet
+from . import InstructionSet, Variant
 from .probe_table import ProbeTable
 
 _TABLE = Path(__file__).parent / "tables" / "implicit_operands.jsonl"
+
+
+def implicit_variant(variants: tuple[Variant, ...]) -> Variant | None:
+    """The first syntax row with an implicit register and no optional operand (whose instance without the implicit
+    registers leaves out nothing else): the row scripts/gen_implicit_operands.py probes, or None."""
+    return next((variant for variant in variants if any(spec.implicit_register for spec in variant.operands)
+                 and not any(spec.optional for spec in variant.operands)), None)
 
 
 class ImplicitOperands(ProbeTable):
@@ -42,9 +49,7 @@ class ImplicitOperands(ProbeTable):
         mnemonic = instruction.mnemonic
         if mnemonic not in self._lines or not columns or instruction.pair is not None:
             return None
-        variant = next((variant for variant in instructions.variants(mnemonic)
-                        if any(spec.implicit_register for spec in variant.operands)
-                        and not any(spec.optional for spec in variant.operands)), None)
+        variant = implicit_variant(instructions.variants(mnemonic))
         if variant is None:
             return None
         required = sum(spec.implicit_register is None for spec in variant.operands)
