@@ -649,7 +649,7 @@ def run_rules_listing(form: str = "text") -> int:
 
 
 def _did_you_mean(text: str) -> str:
-    from .driver.linter import near_miss
+    from .driver.selection import near_miss
     from .rules import RULES
 
     return near_miss(text, RULES)

@@ -34,11 +34,12 @@ the right one with `--assembler` or `assembler =` in your own configuration.
 from collections.abc import Iterator
 
 from amdgpu_lint.driver.rule import ModuleContext
+from amdgpu_lint.frontend.assembler import RULE_CODE, RULE_NAME
 from amdgpu_lint.model.diagnostics import Diagnostic, Note, Severity
 from amdgpu_lint.model.ir import Provenance
 
-CODE = "AGL009"
-NAME = "assembler-error"
+CODE = RULE_CODE
+NAME = RULE_NAME
 SEVERITY = Severity.ERROR
 SUMMARY = "the user's assembler rejects the line"
 #: our findings that say the same as an assembler error on their line (the assembler's is then left out)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from amdgpu_lint.cli import main
-from amdgpu_lint.driver.session import Flags, UsageError, lint_buffer, settings_for
+from amdgpu_lint.driver.session import Flags, UsageError, assembler_started_early, lint_buffer, settings_for
 from amdgpu_lint.frontend.assembler import parse_messages
 
 LLVM_MC = shutil.which("llvm-mc-22")
@@ -249,3 +249,19 @@ def test_past_an_include_the_assembler_did_not_find_it_says_nothing():
               "<stdin>:9:3: error: invalid instruction\n")
     (before,) = parse_messages(stderr, "k.s")
     assert (before.line, before.message) == (3, "invalid operand for instruction")
+
+
+@needs_llvm_mc
+def test_a_run_started_before_the_file_was_read_is_replaced_when_the_build_reads_another_target(capsys, tmp_path):
+    """`check` of one file starts the assembler before reading the file, from a quick look at its `.amdgcn_target`;
+    that look sees one inside a /* */ comment, the build does not: the lint stops that run and starts its own."""
+    path = tmp_path / "k.s"
+    path.write_text('/*\n.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\n*/\n.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n'
+                    "k:\n  v_accvgpr_write_b32 a0, v0\n  s_endpgm\n")
+    early = assembler_started_early([str(path)], Flags(use_config=False, assembler=LLVM_MC), None)
+    assert early is not None and "--mcpu=gfx1100" in early.arguments
+    early.close()
+    code, out = run(capsys, "check", "--no-config", "--no-cache", "--assembler", "llvm-mc-22", str(path))
+    assert code == 0 and "assembler-error" not in out  # llvm-mc for gfx1100 refuses the gfx90a target and the AGPR
+    path.write_text(path.read_text().replace("/*\n", "").replace("*/\n", ""))
+    assert "assembler-error" in run(capsys, "check", "--no-config", "--no-cache", "--assembler", "llvm-mc-22", str(path))[1]

@@ -5,7 +5,7 @@ import json
 
 import pytest
 from amdgpu_lint.cli import main
-from amdgpu_lint.driver import session
+from amdgpu_lint.driver import linter, session
 
 BAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\nk:\n s_branch .Lmissing\n .include "inc.s"\n s_endpgm\n'
 INCLUDED_GOOD = " s_nop 0\n"
@@ -33,7 +33,7 @@ def test_second_run_is_served_from_the_cache(tmp_path, cache, capsys, monkeypatc
     def no_linting(*args, **kwargs):
         raise AssertionError("linted although cached")
 
-    monkeypatch.setattr(session, "lint_input", no_linting)
+    monkeypatch.setattr(linter, "lint_input", no_linting)
     assert check_json(capsys, "-j", "1", str(tmp_path / "k.s")) == first
 
 

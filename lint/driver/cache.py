@@ -37,10 +37,12 @@ def tool_fingerprint() -> str:
         digest = hashlib.sha256(version("amdgpu-lint").encode())
     except PackageNotFoundError:
         digest = hashlib.sha256(b"unknown")
-    roots = {_PACKAGE}
-    from .. import grammars, rules
+    from importlib.util import find_spec
 
-    roots |= {Path(rules.__file__).parent, Path(grammars.__file__).parent}
+    roots = {_PACKAGE}  # and the rules and grammar, wherever they are (an editable install maps them), not imported
+    for name in ("amdgpu_lint.rules", "amdgpu_lint.grammars"):
+        spec = find_spec(name)
+        roots |= {Path(location) for location in (spec.submodule_search_locations or [])} if spec else set()
     for root in sorted(roots):
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".lark", ".json"):

@@ -16,6 +16,7 @@ from ..model.ir import Instruction, Kernel, Module, ReadProblem, SourceFile
 from ..model.nodes import LocalRef, Sym
 from ..rules import RULES, assembler_error
 from .rule import KernelContext, ModuleContext, Rule
+from .selection import RuleSelection
 from .suppressions import Suppressions
 
 TYPE_CHECKING = False
@@ -23,52 +24,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..frontend.assembler import Assembler, AssemblerRun
-
-
-class SelectionError(ValueError):
-    """A --select/--ignore entry names no rule."""
-
-
-def near_miss(text: str, rules: tuple[Rule, ...]) -> str:
-    """"; did you mean missing-wait?" for a near miss of a rule's name or code, else ""."""
-    import difflib
-
-    spellings = {rule.name: rule.name for rule in rules} | {rule.code.lower(): rule.code for rule in rules}
-    close = difflib.get_close_matches(text.strip().lower(), spellings, n=1, cutoff=0.75)
-    return f"; did you mean {spellings[close[0]]}?" if close else ""
-
-
-@dataclass(slots=True)
-class RuleSelection:
-    """ruff-style selection: codes, names, code prefixes or ALL; ignore wins over select."""
-
-    select: list[str] = field(default_factory=lambda: ["ALL"])
-    ignore: list[str] = field(default_factory=list)
-    severities: dict[str, Severity] = field(default_factory=dict)
-    per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)  # (absolute glob, rules)
-
-    @staticmethod
-    def _matches_diagnostic(diagnostic: Diagnostic, token: str) -> bool:
-        token = token.strip()
-        return token.upper() == "ALL" or token.lower() == diagnostic.name or diagnostic.code.startswith(token.upper())
-
-    @staticmethod
-    def _matches(rule: Rule, token: str) -> bool:
-        token = token.strip()
-        return token.upper() == "ALL" or token.lower() == rule.name or rule.code.startswith(token.upper())
-
-    def validate(self, rules: tuple[Rule, ...]) -> None:
-        per_file = [token for _, tokens in self.per_file_ignores for token in tokens]
-        for token in self.select + self.ignore + list(self.severities) + per_file:
-            if not any(self._matches(rule, token) for rule in rules):
-                raise SelectionError(f"no rule matches '{token}'{near_miss(token, rules)} (see 'amdgpu-lint rules')")
-
-    def enabled(self, rules: tuple[Rule, ...]) -> list[Rule]:
-        return [
-            rule
-            for rule in rules
-            if any(self._matches(rule, t) for t in self.select) and not any(self._matches(rule, t) for t in self.ignore)
-        ]
 
 
 @dataclass(slots=True, repr=False)
@@ -327,25 +282,27 @@ def _apply_severities(diagnostics: list[Diagnostic], selection: RuleSelection) -
 
 
 def lint_file(path: str | Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
-              keep_module: bool = True, processes: int = 1) -> FileResult:
+              keep_module: bool = True, processes: int = 1, started: AssemblerRun | None = None) -> FileResult:
     """Lint one assembly file (without `keep_module`, the module keeps little of each kernel, and a long file
-    may be shared by `processes`)."""
+    may be shared by `processes`; `started`: the assembler already running on it)."""
     shown = str(path)
     try:
         source = read_source(path, shown)
     except OSError as error:
         return FileResult(shown, None, [], f"{shown}: cannot read: {error.strerror or error}")
-    return lint_source(source, options, rules, selection, keep_module, processes)
+    return lint_source(source, options, rules, selection, keep_module, processes, started)
 
 
 def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
-               keep_module: bool = True, processes: int = 1, buffer: str | None = None) -> list[FileResult]:
-    """Lint any input: assembly (skipped with a note when it is CPU assembly), or LLVM IR / code objects /
-    Triton entries turned into assembly; a HIP or OpenCL source's unsaved `buffer` text instead of the file."""
+               keep_module: bool = True, processes: int = 1, buffer: str | None = None,
+               assembled: AssemblerRun | None = None) -> list[FileResult]:
+    """Lint any input: assembly (skipped with a note when it is CPU assembly; `assembled`: the assembler already
+    running on it), or LLVM IR / code objects / Triton entries turned into assembly; a HIP or OpenCL source's
+    unsaved `buffer` text instead of the file."""
     from ..frontend import inputs
 
     if not inputs.is_other_input(path) and not inputs.is_source_input(path, options):
-        return [skipped_unless_amdgpu(lint_file(path, options, rules, selection, keep_module, processes))]
+        return [skipped_unless_amdgpu(lint_file(path, options, rules, selection, keep_module, processes, assembled))]
     from ..frontend.compile import CompileError
 
     try:
@@ -392,13 +349,16 @@ def _with_origin(diagnostic: Diagnostic, item) -> Diagnostic:
 
 
 def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], selection: RuleSelection | None = None,
-                keep_module: bool = True, processes: int = 1) -> FileResult:
+                keep_module: bool = True, processes: int = 1, started: AssemblerRun | None = None) -> FileResult:
     """Lint a read file; without `keep_module`, each kernel is linted as soon as it is complete and the
     module keeps little of it (memory bounded by the largest kernel, not the file), and a long file may be
-    shared by `processes` (`run_rules_streamed`)."""
+    shared by `processes` (`run_rules_streamed`). `started`: the user's assembler, started on the file before
+    it was read (taken if it is the run the lint would start, else stopped)."""
     processes = worth_sharing(source, processes)
     assembler = options.assembler if any(rule.name == assembler_error.NAME for rule in rules) else None
-    assembled = start_assembler(source, options) if assembler is not None else None
+    assembled = start_assembler(source, options, started) if assembler is not None else None
+    if started is not None and started is not assembled:
+        started.close()
     try:
         if keep_module:
             module = build_module(source, options)

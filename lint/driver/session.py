@@ -22,16 +22,20 @@ from ..model.targets import UnknownTarget, parse_target_id
 from .config import CONFIG_FILE, Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, HipSuffixes, Pattern, expand, is_glob, literal_root
 from .forks import CopyFailed, ForkedCopy, fork_copy
-from .linter import FileResult, RuleSelection, SelectionError, lint_input, lint_source, skipped_unless_amdgpu
+from .selection import RuleSelection, SelectionError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
+    from ..frontend.assembler import AssemblerRun
+    from .cache import ResultCache
+    from .linter import FileResult
+
     T = TypeVar("T")
 
 #: wraps the stream of per-file results with a progress display: (results, how many) -> results
-Progress = Callable[[Iterator[list[FileResult]], int], Iterable[list[FileResult]]]
+Progress = Callable[[Iterator[list["FileResult"]], int], Iterable[list["FileResult"]]]
 
 
 class UsageError(Exception):
@@ -393,12 +397,14 @@ def checked_settings(path: Path, flags: Flags) -> Settings:
 
 
 def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = True,
-            processes: int = 1) -> list[FileResult]:
+            processes: int = 1, assembled: AssemblerRun | None = None) -> list[FileResult]:
     """Lint one input. With a cache directory, assembly files are looked up and stored. Results
     keep their module only when asked and uncached; else they carry the lines findings quote. A long
-    assembly file may be shared by `processes`."""
+    assembly file may be shared by `processes`. `assembled`: the assembler already started on it
+    (`assembler_started_early`)."""
     from ..frontend.inputs import is_other_input, is_source_input
     from ..rules import BY_CODE
+    from .linter import FileResult, lint_input
 
     if job.problem:
         return [FileResult(str(job.path), None, [], job.problem)]
@@ -407,7 +413,8 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     rules = [BY_CODE[code] for code in job.rule_codes]
     settings = job.settings
     if cache_directory is None or is_other_input(job.path) or is_source_input(job.path, settings.options):
-        results = lint_input(job.path, settings.options, rules, settings.selection, keep_module, processes)
+        results = lint_input(job.path, settings.options, rules, settings.selection, keep_module, processes,
+                             assembled=assembled)
         return results if keep_module and cache_directory is None else [result.without_module() for result in results]
     from .cache import ResultCache
 
@@ -416,20 +423,60 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
         data = job.path.read_bytes()
     except OSError as error:
         return [FileResult(str(job.path), None, [], f"{job.path}: cannot read: {error.strerror or error}")]
-    key = cache.key(job.path, data, f"{settings.options!r}{settings.selection!r}{job.rule_codes}")
+    key = _cache_key(cache, job.path, data, settings)
     cached = cache.load(key)
     if cached is not None:
         diagnostics, quoted = cached
-        from ..rules import assembler_error
-
-        checked = settings.options.assembler if assembler_error.CODE in job.rule_codes else None
+        checked = settings.options.assembler if _assembles(settings) else None
         return [FileResult(str(job.path), None, diagnostics, None, quoted, assembler=checked)]
-    (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False, processes=processes)
+    (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False, processes=processes,
+                           assembled=assembled)
     if result.module is not None and result.error is None:
         included = [p for p in result.module.sources if p != result.path]
         result = result.without_module()
         cache.store(key, included, result.diagnostics, result.quoted)
     return [result.without_module()]
+
+
+def _cache_key(cache: ResultCache, path: Path, data: bytes, settings: Settings) -> str:
+    """The file's key in the result cache: its content and settings (which rules run follows from the selection)."""
+    return cache.key(path, data, f"{settings.options!r}{settings.selection!r}")
+
+
+def _assembles(settings: Settings) -> bool:
+    """Whether the user's assembler runs on an assembly file with these settings."""
+    from ..frontend.assembler import RULE_CODE, RULE_NAME
+
+    return settings.options.assembler is not None and settings.selection.selects(RULE_CODE, RULE_NAME)
+
+
+def assembler_started_early(paths: list[str], flags: Flags, cache_directory: Path | None) -> AssemblerRun | None:
+    """For one assembly file that is not in the cache: the user's assembler started on it now, before the rules and
+    analyses are imported and the file is read, so that it runs while they are (it is the lint's only other work
+    when the file is shared by two processes). The lint takes it if its own reading gives the same command line
+    (`frontend.builder.start_assembler`); the caller stops it if the lint never gets to it."""
+    from ..frontend.inputs import is_other_input, is_source_input
+
+    path = Path(paths[0]) if len(paths) == 1 else None
+    if path is None or not path.is_file() or is_other_input(path):
+        return None
+    settings = settings_for(path, flags)
+    options = settings.options
+    if options.assembler is None or not _assembles(settings) or is_source_input(path, options):
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if cache_directory is not None:
+        from .cache import ResultCache
+
+        cache = ResultCache(cache_directory)
+        if cache.load(_cache_key(cache, path, data, settings)) is not None:
+            return None
+    from ..frontend.assembler import start_on_file
+
+    return start_on_file(str(path), data, options.assembler, options.mcpu, options.include_dirs, options.defsyms)
 
 
 def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[Severity]]:
@@ -450,14 +497,23 @@ def check_paths(paths: list[str], flags: Flags, *, workers: int | None, use_cach
     """Like lint_paths for `check`: cached and, for several files, in parallel worker processes. No module is
     kept: each file's memory is freed as soon as its findings are known, and workers send back only those.
     `progress` sees each file's results as they arrive."""
-    jobs = jobs_for(paths, flags)
     directory = None
     if use_cache:
         from .cache import cache_dir
 
         directory = cache_dir()
-    per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False,
-                                   processes=processes_for(len(jobs), workers)), jobs, workers, progress)
+    assembled = assembler_started_early(paths, flags, directory)
+    try:
+        jobs = jobs_for(paths, flags)
+        if assembled is not None and [str(job.path) for job in jobs] != [assembled.path]:
+            assembled.close()  # not the one file it was started for (`--includers` added others)
+            assembled = None
+        per_job = in_processes(partial(run_job, cache_directory=directory, keep_module=False,
+                                       processes=processes_for(len(jobs), workers), assembled=assembled),
+                               jobs, workers, progress)
+    finally:
+        if assembled is not None:
+            assembled.close()
     results = [result for job_results in per_job for result in job_results]
     levels = [job.settings.fail_on for job, job_results in zip(jobs, per_job, strict=True) for _ in job_results]
     return results, levels
@@ -584,6 +640,7 @@ def check_text(path: str, text: str, flags: Flags) -> tuple[list[FileResult], li
     target and includes from there; "-" is the working directory)."""
     from ..frontend.inputs import is_other_input
     from ..rules import RULES
+    from .linter import lint_source
 
     if is_other_input(Path(path)):
         raise UsageError(f"--stdin-filename {path}: stdin is read as assembly; name an assembly file (.s)")
@@ -596,6 +653,7 @@ def lint_saved(path: str, flags: Flags | None = None, buffer: str | None = None)
     """Lint a file as saved, as `check` does (a HIP or OpenCL source: one result per target, compiled from its
     unsaved `buffer` text when given); results keep modules."""
     from ..rules import RULES
+    from .linter import lint_input
 
     settings = settings_for(Path(path), flags or Flags())
     return lint_input(Path(path), settings.options, settings.selection.enabled(RULES), settings.selection,
@@ -607,6 +665,7 @@ def lint_buffer(path: str, text: str, flags: Flags | None = None) -> FileResult:
     findings include those inside files it includes. The result keeps its module."""
     settings = settings_for(Path(path), flags or Flags())
     from ..rules import RULES
+    from .linter import lint_source, skipped_unless_amdgpu
 
     return skipped_unless_amdgpu(lint_source(split_lines(path, text), settings.options, settings.selection.enabled(RULES),
                                              settings.selection))

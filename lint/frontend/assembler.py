@@ -18,12 +18,20 @@ import os
 import re
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model.targets import Target
+from ..model.targets import known_target, with_mcpu_features
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 NONE = "none"
+#: the rule that reports the assembler's messages (rules/assembler_error.py): named here, so that the driver knows
+#: whether it is selected before it imports the rules
+RULE_CODE, RULE_NAME = "AGL009", "assembler-error"
 #: `path:line:column: kind: message`; the path may be `<stdin>` or `<instantiation>`
 _LOCATED = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+): (?P<kind>error|warning|note): (?P<message>.*)$")
 _INCLUDED = re.compile(r"^Included from (?P<path>.+?):(?P<line>\d+):$")
@@ -102,25 +110,55 @@ def _versioned_llvm_mcs() -> list[str]:
     return newest_on_path(r"llvm-mc-(\d+)", lambda match: (int(match.group(1)),))
 
 
-def command(assembler: str, triple: str, target: Target, include_dirs: list[str],
-            defsyms: dict[str, int]) -> list[str]:
-    """The assembler's command line: it reads stdin and writes its object nowhere."""
+def assembler_arguments(assembler: Assembler, declared: str | None, hsa: bool, mcpu: str | None, include_dirs: list[str],
+                        defsyms: Mapping[str, object]) -> list[str] | None:
+    """The assembler's command line for a file whose `.amdgcn_target` is `declared` (else for `mcpu`; `hsa`: a file
+    for the amdhsa OS): it reads stdin and writes its object nowhere. None without a known target."""
+    target = known_target(declared)
+    target = with_mcpu_features(target, mcpu) if target is not None else known_target(mcpu)
+    if target is None:
+        return None
+    if declared and "--" in declared:
+        triple = declared.rsplit("--", 1)[0]
+    else:
+        triple = "amdgcn-amd-amdhsa" if hsa else "amdgcn-amd-amdpal"
     features = [f"{'+' if target.features[name] else '-'}{name}" for name in _FEATURES if name in target.features]
-    arguments = [assembler, f"--triple={triple}", f"--mcpu={target.generic or target.name}", "--filetype=obj",
+    arguments = [assembler.path, f"--triple={triple}", f"--mcpu={target.generic or target.name}", "--filetype=obj",
                  "-o", os.devnull]
     if features:
         arguments.append(f"--mattr={','.join(features)}")
     for directory in include_dirs:
-        arguments += ["-I", directory]
+        arguments += ["-I", os.path.abspath(directory)]
     for name, value in defsyms.items():
-        arguments += ["--defsym", f"{name}={value}"]
+        if isinstance(value, int):
+            arguments += ["--defsym", f"{name}={value}"]
     return arguments
 
 
-class AssemblerRun:
-    """The assembler running on one text: started at once, its messages read (waiting for it) when asked."""
+#: what the build reads of a file before it is split into lines (`start_on_file`): its `.amdgcn_target`, and the PAL
+#: metadata only a file for another OS than amdhsa has (`frontend.builder` reads both from the code lines)
+_DECLARED_TARGET = re.compile(rb'^[ \t]*\.amdgcn_target[ \t]+"([^"]*)"', re.MULTILINE)
+_PAL_METADATA = re.compile(rb"^[ \t]*\.(?:amd_)?amdgpu_pal_metadata", re.MULTILINE)
 
-    def __init__(self, arguments: list[str], text: str, path: str):
+
+def start_on_file(path: str, data: bytes, assembler: Assembler, mcpu: str | None, include_dirs: list[str],
+                  defsyms: Mapping[str, object]) -> AssemblerRun | None:
+    """The assembler started on the file at `path` (its bytes: `data`) before the linter reads it, so that it runs
+    while the linter starts up; the lint takes it if its own reading of the file gives the same command line
+    (`frontend.builder.start_assembler`). None without a known target."""
+    declared = _DECLARED_TARGET.search(data)
+    target = declared.group(1).decode(errors="replace") if declared else None
+    hsa = "amdhsa" in target if target else _PAL_METADATA.search(data) is None
+    arguments = assembler_arguments(assembler, target, hsa, mcpu, include_dirs, defsyms)
+    return None if arguments is None else AssemblerRun(arguments, path)
+
+
+class AssemblerRun:
+    """The assembler running on one text (None: the file at `path` as it is on disk): started at once, its messages
+    read (waiting for it) when asked."""
+
+    def __init__(self, arguments: list[str], path: str, text: str | None = None):
+        self.arguments = arguments
         self.path = path
         self._messages: list[AssemblerMessage] | None = None
         self._process: subprocess.Popen | None = None
@@ -128,12 +166,10 @@ class AssemblerRun:
         directory = os.path.dirname(os.path.abspath(path))
         try:  # stdin and stderr are files: neither side waits for the other while the lint runs
             self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - read and closed once the assembler is done
-            with tempfile.TemporaryFile() as given:
-                given.write(text.encode("utf-8", errors="replace"))
-                given.seek(0)
+            with _input(path, text) as given:
                 self._process = subprocess.Popen(arguments, stdin=given, stdout=subprocess.DEVNULL, stderr=self._errors,
                                                  cwd=directory if os.path.isdir(directory) else None)
-        except OSError:  # no temporary file or the program cannot start: nothing to report
+        except OSError:  # no temporary file, no file, or the program cannot start: nothing to report
             self._process = None
 
     def messages(self) -> list[AssemblerMessage]:
@@ -164,10 +200,14 @@ class AssemblerRun:
             self._errors = None
 
 
-def start(source_text: str, path: str, assembler: Assembler, triple: str, target: Target,
-          include_dirs: list[str], defsyms: dict[str, int]) -> AssemblerRun:
-    """The assembler started on `source_text` as if it were the file at `path`."""
-    return AssemblerRun(command(assembler.path, triple, target, include_dirs, defsyms), source_text, path)
+def _input(path: str, text: str | None) -> BinaryIO:
+    """What the assembler reads: `text` in a temporary file, or the file at `path`."""
+    if text is None:
+        return open(path, "rb")
+    given = tempfile.TemporaryFile()  # noqa: SIM115 - as above
+    given.write(text.encode("utf-8", errors="replace"))
+    given.seek(0)
+    return given
 
 
 @dataclass(slots=True)

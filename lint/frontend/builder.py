@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..model.devices import Launch
 from ..model.expr import EvalError, Value, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import LocalRef, Statement, Sym
-from ..model.targets import Target, UnknownTarget, old_spelling, parse_target_id
+from ..model.targets import Target, UnknownTarget, old_spelling, parse_target_id, with_mcpu_features
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
@@ -133,46 +132,25 @@ def resolve_target(
         if today is not None:
             findings.append(Finding("unknown-target", f"'{text}' is the target spelling of before 2020, which llvm-mc 22 "
                                     f"refuses; read as '{today}' (write \"{_today(text, today)}\")", where))
-        return _with_mcpu_features(target, mcpu) if declared and text == declared[0] else target
+        return with_mcpu_features(target, mcpu) if declared and text == declared[0] else target
     return None
 
 
-def _with_mcpu_features(target: Target, mcpu: str | None) -> Target:
-    """The target of `.amdgcn_target` with the features `--mcpu` adds for the same processor: those the directive does
-    not name (`--mcpu gfx1200:real-true16+`, `gfx1030:wavefrontsize64+`: options of the build, not of the target id)."""
-    given = _known_target(mcpu)
-    if given is None or given.name != target.name or not given.features:
-        return target
-    merged = {**given.features, **target.features}
-    return target if merged == target.features else replace(target, features=merged)
-
-
-def start_assembler(source: SourceFile, options: BuildOptions) -> AssemblerRun | None:
+def start_assembler(source: SourceFile, options: BuildOptions, started: AssemblerRun | None = None) -> AssemblerRun | None:
     """The user's assembler started on the file for the target the build reads (`.amdgcn_target`, else `--mcpu`),
-    with its include directories and symbols; None without an assembler or a known target."""
-    if options.assembler is None:
-        return None
+    with its include directories and symbols; None without an assembler or a known target. `started`: a run begun
+    before the file was read (`driver.session`), taken when it is on this file with this command line, else stopped."""
+    from .assembler import AssemblerRun, assembler_arguments
+
     declared = _scan_target(source)
-    target = _known_target(declared[0]) if declared else None
-    target = _with_mcpu_features(target, options.mcpu) if target is not None else _known_target(options.mcpu)
-    if target is None:
-        return None
-    if declared and "--" in declared[0]:
-        triple = declared[0].rsplit("--", 1)[0]
-    else:
-        triple = "amdgcn-amd-amdhsa" if _is_hsa(source, declared) else "amdgcn-amd-amdpal"
-    from .assembler import start
-
-    return start(source.text, source.path, options.assembler, triple, target,
-                 [os.path.abspath(directory) for directory in options.include_dirs],
-                 {name: value for name, value in options.defsyms.items() if isinstance(value, int)})
-
-
-def _known_target(text: str | None) -> Target | None:
-    try:
-        return parse_target_id(text) if text else None
-    except UnknownTarget:
-        return None
+    arguments = None if options.assembler is None else assembler_arguments(
+        options.assembler, declared[0] if declared else None, _is_hsa(source, declared), options.mcpu,
+        options.include_dirs, options.defsyms)
+    if started is not None:
+        if started.arguments == arguments and started.path == source.path:
+            return started
+        started.close()
+    return None if arguments is None else AssemblerRun(arguments, source.path, source.text)
 
 
 def _today(text: str, target_id: str) -> str:

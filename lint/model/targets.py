@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 # name -> (major, minor, stepping); stepping letters (gfx90a, gfx90c) are hex digits.
@@ -406,6 +406,24 @@ def parse_target_id(text: str) -> Target:
     if unsupported:
         raise UnknownTarget(f"{processor} does not support the target feature(s) {', '.join(unsupported)}")
     return target
+
+
+def known_target(text: str | None) -> Target | None:
+    """The target `text` names, or None for no text or an unknown one."""
+    try:
+        return parse_target_id(text) if text else None
+    except UnknownTarget:
+        return None
+
+
+def with_mcpu_features(target: Target, mcpu: str | None) -> Target:
+    """The target of `.amdgcn_target` with the features `--mcpu` adds for the same processor: those the directive does
+    not name (`--mcpu gfx1200:real-true16+`, `gfx1030:wavefrontsize64+`: options of the build, not of the target id)."""
+    given = known_target(mcpu)
+    if given is None or given.name != target.name or not given.features:
+        return target
+    merged = {**given.features, **target.features}
+    return target if merged == target.features else replace(target, features=merged)
 
 
 def extra_sgprs(target: Target, vcc: bool, flat_scratch: bool, xnack: bool) -> int:
