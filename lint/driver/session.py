@@ -28,7 +28,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
-    from ..frontend.assembler import AssemblerRun
+    from ..frontend.assembler import Assembler, AssemblerRun
     from .cache import ResultCache
     from .linter import FileResult
 
@@ -427,8 +427,7 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     cached = cache.load(key)
     if cached is not None:
         diagnostics, quoted = cached
-        checked = settings.options.assembler if _assembles(settings) else None
-        return [FileResult(str(job.path), None, diagnostics, None, quoted, assembler=checked)]
+        return [FileResult(str(job.path), None, diagnostics, None, quoted, assembler=_assembler_run(settings))]
     (result,) = lint_input(job.path, settings.options, rules, settings.selection, keep_module=False, processes=processes,
                            assembled=assembled)
     if result.module is not None and result.error is None:
@@ -443,11 +442,13 @@ def _cache_key(cache: ResultCache, path: Path, data: bytes, settings: Settings) 
     return cache.key(path, data, f"{settings.options!r}{settings.selection!r}")
 
 
-def _assembles(settings: Settings) -> bool:
-    """Whether the user's assembler runs on an assembly file with these settings."""
+def _assembler_run(settings: Settings) -> Assembler | None:
+    """The user's assembler when it runs on an assembly file with these settings (`assembler-error` is selected)."""
+    if settings.options.assembler is None:
+        return None
     from ..frontend.assembler import RULE_CODE, RULE_NAME
 
-    return settings.options.assembler is not None and settings.selection.selects(RULE_CODE, RULE_NAME)
+    return settings.options.assembler if settings.selection.selects(RULE_CODE, RULE_NAME) else None
 
 
 def assembler_started_early(paths: list[str], flags: Flags, cache_directory: Path | None) -> AssemblerRun | None:
@@ -461,8 +462,8 @@ def assembler_started_early(paths: list[str], flags: Flags, cache_directory: Pat
     if path is None or not path.is_file() or is_other_input(path):
         return None
     settings = settings_for(path, flags)
-    options = settings.options
-    if options.assembler is None or not _assembles(settings) or is_source_input(path, options):
+    options, assembler = settings.options, _assembler_run(settings)
+    if assembler is None or is_source_input(path, options):
         return None
     try:
         data = path.read_bytes()
@@ -476,7 +477,7 @@ def assembler_started_early(paths: list[str], flags: Flags, cache_directory: Pat
             return None
     from ..frontend.assembler import start_on_file
 
-    return start_on_file(str(path), data, options.assembler, options.mcpu, options.include_dirs, options.defsyms)
+    return start_on_file(str(path), data, assembler, options.mcpu, options.include_dirs, options.defsyms)
 
 
 def lint_paths(paths: list[str], flags: Flags) -> tuple[list[FileResult], list[Severity]]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -164,6 +163,8 @@ class AssemblerRun:
         self._process: subprocess.Popen | None = None
         self._errors = None
         directory = os.path.dirname(os.path.abspath(path))
+        import tempfile  # here: the rule that reads the messages imports this module on every check
+
         try:  # stdin and stderr are files: neither side waits for the other while the lint runs
             self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - read and closed once the assembler is done
             with _input(path, text) as given:
@@ -202,6 +203,8 @@ class AssemblerRun:
 
 def _input(path: str, text: str | None) -> BinaryIO:
     """What the assembler reads: `text` in a temporary file, or the file at `path`."""
+    import tempfile
+
     if text is None:
         return open(path, "rb")
     given = tempfile.TemporaryFile()  # noqa: SIM115 - as above
