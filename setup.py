@@ -23,6 +23,7 @@ PURE = (
     # Pickled by the result cache and by a forked copy: mypyc's frozen dataclasses cannot be unpickled (its
     # __setstate__ assigns each field). Findings are few; nothing per line is made here.
     "model/diagnostics.py",
+    "model/severity.py",  # pickled with them
     # Converting an input (LLVM IR, a code object, a source): once a file, and through untyped libraries (pyelftools,
     # msgpack, llvmlite), whose values a compiled module would check against mypy's guesses.
     "frontend/inputs.py",

@@ -52,7 +52,7 @@ def llvm_mc_errors(path: Path, triple: str, mcpu: str, mattr: list[str]) -> dict
 
 def linter_errors(path: Path, target: str) -> dict[int, str]:
     from amdgpu_lint.driver.linter import lint_file
-    from amdgpu_lint.frontend.builder import BuildOptions
+    from amdgpu_lint.frontend.options import BuildOptions
     from amdgpu_lint.rules import RULES
 
     result = lint_file(path, BuildOptions(mcpu=target), list(RULES), keep_module=False)

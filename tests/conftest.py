@@ -9,7 +9,8 @@ from types import ModuleType
 
 import pytest
 from amdgpu_lint.driver.linter import FileResult, lint_file
-from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.builder import build_module
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.frontend.source import read_source
 from amdgpu_lint.model.ir import Module
 from amdgpu_lint.rules import RULES

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from amdgpu_lint.driver.linter import lint_file
-from amdgpu_lint.frontend.builder import BuildOptions
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ import shutil
 from amdgpu_lint.cli import main
 from amdgpu_lint.model.diagnostics import fingerprints
 from amdgpu_lint.driver.linter import lint_file
-from amdgpu_lint.frontend.builder import BuildOptions
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.rules import RULES
 
 

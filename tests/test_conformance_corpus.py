@@ -93,7 +93,7 @@ def codegen_findings(tmp_path_factory, codegen_cache):
     the way `check` lints them."""
     pytest.importorskip("llvmlite")
     from amdgpu_lint.driver.linter import lint_file
-    from amdgpu_lint.frontend.builder import BuildOptions
+    from amdgpu_lint.frontend.options import BuildOptions
     from amdgpu_lint.rules import RULES
 
     cases = llvm_conformance.codegen_cases()
@@ -156,7 +156,8 @@ def test_encoded_sizes_match_llvm_mc_on_llvm_output(tmp_path, codegen_cache):
         pytest.skip("llvm-mc-22 is not installed (Debian's llvm-22)")
     from amdgpu_lint.analyses.defuse import DefUseAnalysis
     from amdgpu_lint.analyses.manager import AnalysisManager
-    from amdgpu_lint.frontend.builder import BuildOptions, build_module
+    from amdgpu_lint.frontend.builder import build_module
+    from amdgpu_lint.frontend.options import BuildOptions
     from amdgpu_lint.frontend.source import read_source
     from amdgpu_lint.isa.sizes import instruction_size
 

@@ -9,7 +9,7 @@ import pytest
 from amdgpu_lint import __version__
 from amdgpu_lint.cli import main
 from amdgpu_lint.driver.linter import lint_file
-from amdgpu_lint.frontend.builder import BuildOptions
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.rules import RULES
 from conftest import FIXTURES, ROOT, names
 

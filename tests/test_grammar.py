@@ -190,6 +190,6 @@ def test_compiler_output_never_loads_the_grammar():
 
     listing = Path(__file__).resolve().parent.parent / "fixtures" / "examples" / "handwritten" / "copy_loop_gfx90a.s"
     script = ("import sys; from amdgpu_lint.frontend.source import read_source; "
-              "from amdgpu_lint.frontend.builder import BuildOptions, build_module; "
+              "from amdgpu_lint.frontend.builder import build_module; from amdgpu_lint.frontend.options import BuildOptions; "
               f"build_module(read_source({str(listing)!r}), BuildOptions()); print('lark' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -11,7 +11,7 @@ HANDWRITTEN = FIXTURES / "handwritten"
 @pytest.mark.parametrize("name", sorted(p.name for p in HANDWRITTEN.iterdir() if p.suffix in (".s", ".S")))
 def test_fixture_is_clean(name, snippet):
     from amdgpu_lint.driver.linter import lint_file
-    from amdgpu_lint.frontend.builder import BuildOptions
+    from amdgpu_lint.frontend.options import BuildOptions
     from amdgpu_lint.rules import RULES
 
     result = lint_file(HANDWRITTEN / name, BuildOptions(), list(RULES))
@@ -20,7 +20,8 @@ def test_fixture_is_clean(name, snippet):
 
 
 def build(name):
-    from amdgpu_lint.frontend.builder import BuildOptions, build_module
+    from amdgpu_lint.frontend.builder import build_module
+    from amdgpu_lint.frontend.options import BuildOptions
     from amdgpu_lint.frontend.source import read_source
 
     return build_module(read_source(HANDWRITTEN / name), BuildOptions())
@@ -76,7 +77,7 @@ def test_error_inside_header_macro_reports_header_line_and_chain(snippet, tmp_pa
     header = tmp_path / "tensile_common.inc"
     header.write_text(header.read_text().replace("v_mov_b32 v[\\vtmp], s[\\sbase+1]", "v_mov_b32 v[\\vtmp], s[\\sbase+1], +"))
     from amdgpu_lint.driver.linter import lint_file
-    from amdgpu_lint.frontend.builder import BuildOptions
+    from amdgpu_lint.frontend.options import BuildOptions
     from amdgpu_lint.rules import RULES
 
     result = lint_file(tmp_path / "tensile_gemm_gfx90a.s", BuildOptions(), list(RULES))

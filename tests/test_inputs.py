@@ -9,7 +9,7 @@ from amdgpu_lint.analyses.manager import AnalysisManager
 from amdgpu_lint.analyses.resources import ResourceAnalysis
 from amdgpu_lint.driver.linter import lint_input
 from amdgpu_lint.frontend import inputs
-from amdgpu_lint.frontend.builder import BuildOptions
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.rules import RULES
 from conftest import FIXTURES
 from llvm_oracle import compile_ir, compile_object, fixture_supports

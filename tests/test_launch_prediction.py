@@ -16,7 +16,8 @@ from amdgpu_lint.analyses.perfmodel.memory import hit_rate, memory_system
 from amdgpu_lint.analyses.perfmodel.predict import STEADY, STEP, predict, steady_simulation
 from amdgpu_lint.analyses.perfmodel.simulator import simulate, trace
 from amdgpu_lint.cli import main
-from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.builder import build_module
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.frontend.source import read_source
 from amdgpu_lint.model.devices import DEVICES, Launch, find_device
 from amdgpu_lint.outputs.report_text import model_lines

@@ -13,7 +13,8 @@ from functools import cache
 
 import pytest
 from amdgpu_lint.driver.linter import run_rules
-from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.builder import build_module
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.isa.defuse import def_use

@@ -10,7 +10,8 @@ from functools import lru_cache
 import pytest
 from amdgpu_lint.analyses.manager import AnalysisManager
 from amdgpu_lint.analyses.resources import ResourceAnalysis
-from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.builder import build_module
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.frontend.source import split_lines
 from ir_kernels import pressure_kernel
 

@@ -272,7 +272,7 @@ def test_nested_runaway_rept_hits_the_budget(snippet):
 
 def test_nested_rept_of_millions_stops_at_the_expansion_budget(snippet):
     # issue 40: seven lines of nested .rept made 4M statements (about 850 MB, 16 s); expansions stop near 1M
-    from amdgpu_lint.frontend.preprocessor import DEFAULT_EXPANSION_BUDGET, DEFAULT_STATEMENT_BUDGET
+    from amdgpu_lint.frontend.options import DEFAULT_EXPANSION_BUDGET, DEFAULT_STATEMENT_BUDGET
 
     assert (DEFAULT_EXPANSION_BUDGET, DEFAULT_STATEMENT_BUDGET) == (1_000_000, 4_000_000)
     runaway = HEADER + ".rept 2048\n.rept 2048\ns_nop 0\n.endr\n.endr\ns_endpgm\n"

@@ -14,7 +14,8 @@ from functools import lru_cache
 
 from amdgpu_lint.analyses.rdna_hazards import DEPCTR_FIELDS, depctr_value
 from amdgpu_lint.driver.linter import run_rules
-from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.builder import build_module
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.frontend.syntax import parse_statement
 from amdgpu_lint.model.targets import parse_target_id

@@ -165,7 +165,7 @@ def test_invalid_encoding(snippet, tmp_path):
     path = tmp_path / "latin1.s"
     path.write_bytes(HEADER.encode() + b"; auteur: Ren\xe9\nk:\n s_endpgm\n")
     from amdgpu_lint.driver.linter import lint_file
-    from amdgpu_lint.frontend.builder import BuildOptions
+    from amdgpu_lint.frontend.options import BuildOptions
 
     result = lint_file(path, BuildOptions(), list(RULES))
     assert names(result) == ["invalid-encoding"] and result.diagnostics[0].line == 2

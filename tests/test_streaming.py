@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import pytest
 from amdgpu_lint.driver import linter
 from amdgpu_lint.frontend import builder
-from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.builder import build_module
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.rules import RULES
 from conftest import ROOT, skip_if_compiled

@@ -15,7 +15,8 @@ from collections import defaultdict
 from functools import lru_cache
 
 from amdgpu_lint.driver.linter import run_rules
-from amdgpu_lint.frontend.builder import BuildOptions, build_module
+from amdgpu_lint.frontend.builder import build_module
+from amdgpu_lint.frontend.options import BuildOptions
 from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.rules import find_rule
 from conftest import FIXTURES

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..model.diagnostics import Severity
+from ..model.severity import Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

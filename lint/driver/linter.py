@@ -9,7 +9,8 @@ from functools import partial
 from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
-from ..frontend.builder import BuildOptions, EarlyKernelsUnsafe, build_module, same_value, start_assembler
+from ..frontend.builder import EarlyKernelsUnsafe, build_module, same_value, start_assembler
+from ..frontend.options import BuildOptions
 from ..frontend.source import read_source, split_lines
 from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Note, QuotedLines, Severity, quoted_lines
 from ..model.ir import Instruction, Kernel, Module, ReadProblem, SourceFile

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model.diagnostics import Diagnostic, Severity
+from ..model.severity import Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..model.diagnostics import Diagnostic
     from .rule import Rule
 
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from ..frontend.builder import BuildOptions
-from ..frontend.source import split_lines
+from ..frontend.options import BuildOptions
 from ..model.devices import DEVICES, Launch, find_device, parse_grid
-from ..model.diagnostics import Severity
+from ..model.severity import Severity
 from ..model.targets import UnknownTarget, parse_target_id
 from .config import CONFIG_FILE, Config, find_config, named_config
 from .discovery import DEFAULT_EXCLUDE, DIRECTORY_SUFFIXES, HipSuffixes, Pattern, expand, is_glob, literal_root
@@ -640,6 +639,7 @@ def check_text(path: str, text: str, flags: Flags) -> tuple[list[FileResult], li
     """`check -`: assembly read from stdin, linted as if it were the file at `path` (configuration,
     target and includes from there; "-" is the working directory)."""
     from ..frontend.inputs import is_other_input
+    from ..frontend.source import split_lines
     from ..rules import RULES
     from .linter import lint_source
 
@@ -665,6 +665,7 @@ def lint_buffer(path: str, text: str, flags: Flags | None = None) -> FileResult:
     """Lint unsaved text as `check` lints the file at `path` (configuration and includes from there); the
     findings include those inside files it includes. The result keeps its module."""
     settings = settings_for(Path(path), flags or Flags())
+    from ..frontend.source import split_lines
     from ..rules import RULES
     from .linter import lint_source, skipped_unless_amdgpu
 

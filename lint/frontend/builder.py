@@ -7,8 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..model.devices import Launch
-from ..model.expr import EvalError, Value, evaluate, target_functions
+from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import LocalRef, Statement, Sym
 from ..model.targets import Target, UnknownTarget, old_spelling, parse_target_id, with_mcpu_features
@@ -25,10 +24,9 @@ from .metadata import (
     unusable_counts,
     usable_entry,
 )
+from .options import BuildOptions
 from .preprocessor import (
     CODE_OBJECT_V2_MARKS,
-    DEFAULT_EXPANSION_BUDGET,
-    DEFAULT_STATEMENT_BUDGET,
     Emitted,
     PlainRun,
     Preprocessor,
@@ -40,38 +38,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .assembler import Assembler, AssemblerRun
+    from .assembler import AssemblerRun
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
 KernelHandler = Callable[[Module, list[Kernel]], None]
 _FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
-
-
-@dataclass(slots=True)
-class BuildOptions:
-    """How to read a file, and the launch facts the analyses need when the kernel does not say."""
-
-    mcpu: str | None = None
-    include_dirs: list[str] = field(default_factory=list)
-    defsyms: dict[str, Value] = field(default_factory=dict)
-    statement_budget: int = DEFAULT_STATEMENT_BUDGET  # statements per file, its own and what expansion makes
-    expansion_budget: int = DEFAULT_EXPANSION_BUDGET  # statements `.rept`, `.irp` and macros may make per file
-    wg_size: tuple[int, int] | None = None  # launch work-group sizes (smallest, largest), overriding the kernel's
-    launch: Launch | None = None  # grid and device, for the launch-fill analysis
-    min_waves: int | None = None  # occupancy every kernel should reach
-    baseline: dict[str, Any] | None = None  # `amdgpu-lint baseline` snapshot, keyed "path::kernel"
-    latency_table: str | None = None  # JSON file overriding latency-table entries
-    launch_lds: int | None = None  # dynamic LDS bytes requested at launch (a Triton entry's "shared"), beyond the static
-    locations: str = "source"  # "source": findings on a -g listing go to the source lines; "listing": they stay
-    compiler: str | None = None  # for HIP/OpenCL inputs: the compiler the user chose (None: found in the usual order)
-    compile_flags: tuple[str, ...] = ()  # the configuration's flags for HIP/OpenCL inputs
-    hip_suffixes: tuple[str, ...] = ()  # suffixes compiled as HIP besides .hip
-    input_notes: tuple[str, ...] = ()  # what choosing them left out (a repository's compiler, refused flags)
-    assembler: Assembler | None = None  # the user's assembler, run on assembly files alongside the lint
-    #: whose reading of the macro language: "llvm22", "llvm14", or None (LLVM 14's once a code object v2
-    #: directive is assembled)
-    assembler_compat: str | None = None
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:

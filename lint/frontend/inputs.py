@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..model.ir import ReadProblem, SourceFile
-from .builder import BuildOptions
+from .options import BuildOptions
 from .source import split_lines
 
 IR_SUFFIXES = (".ll", ".bc")

@@ -38,6 +38,7 @@ from ..model.nodes import (
     within_register_files,
 )
 from ..model.targets import LARGEST_REGISTER_FILES
+from .options import DEFAULT_EXPANSION_BUDGET, DEFAULT_STATEMENT_BUDGET
 from .register_symbols import RegisterSymbols
 from .source import read_source
 from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
@@ -59,11 +60,6 @@ MAX_EXPANSION_CHARS = 1 << 22
 EXPANSION_TEXT_BUDGET = 1 << 24
 #: Files that go through the C preprocessor before the assembler (clang's `.S` and `.sx`).
 CPP_SUFFIXES = (".S", ".sx")
-#: Upper bound on the statements of one input file, its own lines and what expansion makes.
-DEFAULT_STATEMENT_BUDGET = 4_000_000
-#: Upper bound on the statements `.rept`, `.irp` and macro expansions make in one input file: seven lines of
-#: nested `.rept` make millions, and a statement costs about 200 bytes once built (1M: ~200 MB).
-DEFAULT_EXPANSION_BUDGET = 1_000_000
 
 #: Raw blocks: opening directive -> closing directive. Their lines are not assembly.
 RAW_BLOCKS = {

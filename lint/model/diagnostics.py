@@ -4,30 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import IntEnum
 
 from .ir import Provenance, SourceFile
+from .severity import Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
-
-
-class Severity(IntEnum):
-    INFO = 0
-    WARNING = 1
-    ERROR = 2
-
-    def __str__(self) -> str:
-        return self.name.lower()
-
-    @classmethod
-    def parse(cls, text: str) -> Severity:
-        try:
-            return cls[text.strip().upper()]
-        except KeyError:
-            raise ValueError(f"unknown severity '{text}' (use error, warning or info)") from None
 
 
 @dataclass(frozen=True, slots=True)
