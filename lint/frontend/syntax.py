@@ -187,7 +187,8 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
         for position, item in enumerate([part for written in group for part in _juxtaposed(written)]):
             if isinstance(item, tuple):
                 modifiers.append((item[1], item[2]))
-            elif isinstance(item, Sym) and _is_modifier_word(item.name.lower(), mnemonic, position):
+            elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
+                    position > 0 and register_from_name(item.name) is None)):
                 modifiers.append((item.name.lower(), None))
             else:
                 operands.append(as_operand(item))
