@@ -117,5 +117,5 @@ def test_nothing_below_the_front_doors_imports_an_output():
 def test_the_checker_sees_imports():
     """The reader itself: lazy, relative and submodule imports are all found."""
     session = _imports("amdgpu_lint.driver.session", FILES["amdgpu_lint.driver.session"])
-    assert {"amdgpu_lint.rules", "amdgpu_lint.driver.cache", "amdgpu_lint.frontend.inputs", "amdgpu_lint.model.targets"} <= session
+    assert {"amdgpu_lint.rules", "amdgpu_lint.driver.cache", "amdgpu_lint.driver.linter", "amdgpu_lint.model.targets"} <= session
     assert "amdgpu_lint.driver.session" in _imports("amdgpu_lint.lsp", FILES["amdgpu_lint.lsp"])

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
-#: objects are linted when named explicitly), and HIP and OpenCL sources (frontend/inputs.py's SOURCE_SUFFIXES)
+#: objects are linted when named explicitly), and HIP and OpenCL sources (frontend/options.py's SOURCE_SUFFIXES)
 DIRECTORY_SUFFIXES = (".s", ".S", ".asm", ".amdgcn")
 #: the configured `hip-suffixes` that apply in a directory, given the names of the files in it
 HipSuffixes = Callable[[Path, Sequence[str]], Sequence[str]]
@@ -84,7 +84,7 @@ class _Filter:
 def walk(root: Path, exclude: Iterable[Pattern], hip_suffixes: HipSuffixes | None = None) -> list[Path]:
     """Lintable files below `root`, sorted, without excluded or git-ignored files and directories. `hip_suffixes`
     says which more suffixes are HIP sources in a directory (it is asked about each directory before those below)."""
-    from ..frontend.inputs import SOURCE_SUFFIXES
+    from ..frontend.options import SOURCE_SUFFIXES
 
     kept = _Filter(root, exclude).keeps
     found = []
@@ -112,7 +112,7 @@ def expand(text: str, exclude: Iterable[Pattern], hip_suffixes: HipSuffixes | No
         return [(path, True) for path in walk(Path(text), exclude, hip_suffixes)]
     import glob
 
-    from ..frontend.inputs import INPUT_SUFFIXES
+    from ..frontend.options import INPUT_SUFFIXES
 
     patterns = tuple(exclude)
     keeps = _Filter(literal_root(text), patterns).keeps_with_parents

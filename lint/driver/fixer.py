@@ -155,7 +155,7 @@ def _not_fixed_note(diagnostic: Diagnostic, path: str, unsafe: bool, converged: 
 def fix_job(job: Job, unsafe: bool) -> list[FixedFile]:
     """Lint one input and fix it in memory. Only assembly read as UTF-8 is fixed; other inputs (IR, code
     objects, Triton listings, unreadable or binary files) are linted as `check` would."""
-    from ..frontend.inputs import is_other_input
+    from ..frontend.options import is_other_input
     from ..rules import BY_CODE
 
     path = job.path

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..analyses.manager import AnalysisManager
 from ..frontend.builder import EarlyKernelsUnsafe, build_module, same_value, start_assembler
-from ..frontend.options import BuildOptions
+from ..frontend.options import BuildOptions, is_other_input, is_source_input
 from ..frontend.source import read_source, split_lines
 from ..model.diagnostics import DISPLAY_ONLY, Diagnostic, LineSource, Note, QuotedLines, Severity, quoted_lines
 from ..model.ir import Instruction, Kernel, Module, ReadProblem, SourceFile
@@ -300,10 +300,9 @@ def lint_input(path: Path, options: BuildOptions, rules: list[Rule], selection: 
     """Lint any input: assembly (skipped with a note when it is CPU assembly; `assembled`: the assembler already
     running on it), or LLVM IR / code objects / Triton entries turned into assembly; a HIP or OpenCL source's
     unsaved `buffer` text instead of the file."""
-    from ..frontend import inputs
-
-    if not inputs.is_other_input(path) and not inputs.is_source_input(path, options):
+    if not is_other_input(path) and not is_source_input(path, options):
         return [skipped_unless_amdgpu(lint_file(path, options, rules, selection, keep_module, processes, assembled))]
+    from ..frontend import inputs
     from ..frontend.compile import CompileError
 
     try:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from ..frontend.options import BuildOptions
+from ..frontend.options import BuildOptions, is_other_input, is_source_input
 from ..model.devices import DEVICES, Launch, find_device, parse_grid
 from ..model.severity import Severity
 from ..model.targets import UnknownTarget, parse_target_id
@@ -324,7 +324,6 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
     """The named files, then the repository's assembly files that include one of them (directly or
     through other headers). Returns the files to lint and the headers (named files that are not
     assembly) no file includes; a header is linted only as part of the files that include it."""
-    from ..frontend.inputs import is_other_input, is_source_input
 
     named = {path.resolve() for path in files}
     includers, reached = [], set()
@@ -354,7 +353,6 @@ class Job:
 
 def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
     """A job per input file; bad selections and unknown processors are usage errors, up front."""
-    from ..frontend.inputs import is_source_input
     from ..rules import RULES
 
     found = collect_files(paths, flags)
@@ -383,8 +381,7 @@ def checked_settings(path: Path, flags: Flags) -> Settings:
     except SelectionError as error:
         raise UsageError(str(error)) from None
     if settings.options.mcpu:
-        from ..frontend.inputs import is_source_input
-
+    
         # a HIP or OpenCL source may be compiled for several targets: gfx942,gfx90a
         targets = settings.options.mcpu.split(",") if is_source_input(path, settings.options) else [settings.options.mcpu]
         for target in targets:
@@ -401,7 +398,6 @@ def run_job(job: Job, cache_directory: Path | None = None, keep_module: bool = T
     keep their module only when asked and uncached; else they carry the lines findings quote. A long
     assembly file may be shared by `processes`. `assembled`: the assembler already started on it
     (`assembler_started_early`)."""
-    from ..frontend.inputs import is_other_input, is_source_input
     from ..rules import BY_CODE
     from .linter import FileResult, lint_input
 
@@ -455,7 +451,6 @@ def assembler_started_early(paths: list[str], flags: Flags, cache_directory: Pat
     analyses are imported and the file is read, so that it runs while they are (it is the lint's only other work
     when the file is shared by two processes). The lint takes it if its own reading gives the same command line
     (`frontend.builder.start_assembler`); the caller stops it if the lint never gets to it."""
-    from ..frontend.inputs import is_other_input, is_source_input
 
     path = Path(paths[0]) if len(paths) == 1 else None
     if path is None or not path.is_file() or is_other_input(path):
@@ -638,7 +633,6 @@ def _size_of(path: Path) -> int:
 def check_text(path: str, text: str, flags: Flags) -> tuple[list[FileResult], list[Severity]]:
     """`check -`: assembly read from stdin, linted as if it were the file at `path` (configuration,
     target and includes from there; "-" is the working directory)."""
-    from ..frontend.inputs import is_other_input
     from ..frontend.source import split_lines
     from ..rules import RULES
     from .linter import lint_source

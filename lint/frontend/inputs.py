@@ -3,8 +3,8 @@ clang offload bundles) and Triton cache entries (`.amdgcn` next to its `.json`).
 
 Each is turned into assembly text the rest of the tool reads as usual. Generated listings are
 written under the system temp directory (never next to the user's files) and the diagnostics
-point at them; a note on every diagnostic names the original input. Linting assembly only asks
-`is_other_input`: what a conversion needs (hashing, temp files, tools) is imported when one runs.
+point at them; a note on every diagnostic names the original input. Which paths are such inputs is
+`options.is_other_input`'s answer; what a conversion needs (hashing, temp files, tools) is imported when one runs.
 """
 
 from __future__ import annotations
@@ -17,14 +17,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..model.ir import ReadProblem, SourceFile
-from .options import BuildOptions
+from .options import IR_SUFFIXES, TRITON_SUFFIX, BuildOptions, is_source_input
 from .source import split_lines
 
-IR_SUFFIXES = (".ll", ".bc")
-CODE_OBJECT_SUFFIXES = (".o", ".hsaco", ".co")
-TRITON_SUFFIX = ".amdgcn"
-SOURCE_SUFFIXES = (".hip", ".cl")  # compiled first (frontend/compile.py); more by `hip-suffixes`
-INPUT_SUFFIXES = IR_SUFFIXES + CODE_OBJECT_SUFFIXES + (TRITON_SUFFIX,) + SOURCE_SUFFIXES
 OBJDUMP_VARIABLE = "AMDGPU_LINT_OBJDUMP"  # path to an llvm-objdump with AMDGPU, or "none"
 
 _BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
@@ -49,15 +44,6 @@ class Prepared:
 
 class InputError(Exception):
     """The input cannot be turned into assembly at all."""
-
-
-def is_other_input(path: Path) -> bool:
-    return path.suffix in INPUT_SUFFIXES
-
-
-def is_source_input(path: Path, options: BuildOptions) -> bool:
-    """A HIP or OpenCL source (compiled before it is linted)."""
-    return path.suffix in SOURCE_SUFFIXES or path.suffix in options.hip_suffixes
 
 
 def prepare(path: Path, options: BuildOptions, buffer: str | None = None) -> list[Prepared]:

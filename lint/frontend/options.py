@@ -9,11 +9,18 @@ from ..model.devices import Launch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from ..model.expr import Value
     from .assembler import Assembler
 
+#: What other inputs than assembly are, by suffix (`frontend/inputs.py` turns them into assembly).
+IR_SUFFIXES = (".ll", ".bc")
+CODE_OBJECT_SUFFIXES = (".o", ".hsaco", ".co")
+TRITON_SUFFIX = ".amdgcn"
+SOURCE_SUFFIXES = (".hip", ".cl")  # compiled first (frontend/compile.py); more by `hip-suffixes`
+INPUT_SUFFIXES = IR_SUFFIXES + CODE_OBJECT_SUFFIXES + (TRITON_SUFFIX,) + SOURCE_SUFFIXES
 #: Upper bound on the statements of one input file, its own lines and what expansion makes.
 DEFAULT_STATEMENT_BUDGET = 4_000_000
 #: Upper bound on the statements `.rept`, `.irp` and macro expansions make in one input file: seven lines of
@@ -45,3 +52,13 @@ class BuildOptions:
     #: whose reading of the macro language: "llvm22", "llvm14", or None (LLVM 14's once a code object v2
     #: directive is assembled)
     assembler_compat: str | None = None
+
+
+def is_other_input(path: Path) -> bool:
+    """LLVM IR, a code object, a Triton entry or a HIP/OpenCL source: turned into assembly before it is linted."""
+    return path.suffix in INPUT_SUFFIXES
+
+
+def is_source_input(path: Path, options: BuildOptions) -> bool:
+    """A HIP or OpenCL source (compiled before it is linted)."""
+    return path.suffix in SOURCE_SUFFIXES or path.suffix in options.hip_suffixes
