@@ -492,7 +492,7 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
 StaleRead = tuple[Unit, int, int, int, int, int]
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
 
@@ -503,6 +503,14 @@ class Uninitialized:
     partial: dict[int, tuple[tuple[Unit, int, int, int], ...]] = field(default_factory=dict)
     #: known-width reads of bytes half fresh, half left from an earlier trip
     stale: dict[int, tuple[StaleRead, ...]] = field(default_factory=dict)
+
+    def __init__(self, reads: dict[int, frozenset[Unit]], copied: dict[int, frozenset[Unit]],
+                 partial: dict[int, tuple[tuple[Unit, int, int, int], ...]] | None = None,
+                 stale: dict[int, tuple[StaleRead, ...]] | None = None) -> None:
+        self.reads = reads
+        self.copied = copied
+        self.partial = {} if partial is None else partial
+        self.stale = {} if stale is None else stale
 
 
 class InitializedAnalysis(Analysis):

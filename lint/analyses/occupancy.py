@@ -110,7 +110,7 @@ class Occupancy:
         }
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Inputs:
     """What occupancy depends on. `vgprs` is LLVM's TotalNumVgprs, `sgprs` includes the extras."""
 
@@ -122,6 +122,17 @@ class Inputs:
     cumode: bool = False
     vgpr_label: str = VGPR
     wg_min: int | None = None  # smallest work-group size of the launch range (None: wg_size is pinned)
+
+    def __init__(self, vgprs: int, sgprs: int, lds_bytes: int, wg_size: int, wave_size: int, cumode: bool = False,
+                 vgpr_label: str = VGPR, wg_min: int | None = None) -> None:
+        object.__setattr__(self, "vgprs", vgprs)
+        object.__setattr__(self, "sgprs", sgprs)
+        object.__setattr__(self, "lds_bytes", lds_bytes)
+        object.__setattr__(self, "wg_size", wg_size)
+        object.__setattr__(self, "wave_size", wave_size)
+        object.__setattr__(self, "cumode", cumode)
+        object.__setattr__(self, "vgpr_label", vgpr_label)
+        object.__setattr__(self, "wg_min", wg_min)
 
     @property
     def smallest_wg(self) -> int:

@@ -24,7 +24,7 @@ from .waitcnt import LOAD_COUNTERS, wait_facts
 MAX_STEPS = 4000  # instructions one walk may visit
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class LoadDistance:
     """How far a load is from the wait that needs it."""
 
@@ -33,6 +33,13 @@ class LoadDistance:
     wait: int | None  # the wait that retires it on the shortest path (None: no wait within reach)
     cycles: int  # issue cycles of work between the load and that wait
     loop: int | None  # header block of the loop the load is in
+
+    def __init__(self, load: int, counter: str, wait: int | None, cycles: int, loop: int | None) -> None:
+        object.__setattr__(self, "load", load)
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "wait", wait)
+        object.__setattr__(self, "cycles", cycles)
+        object.__setattr__(self, "loop", loop)
 
 
 @dataclass(slots=True, repr=False, eq=False)

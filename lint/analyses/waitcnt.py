@@ -80,7 +80,7 @@ _DEFS = attrgetter("defs")
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Counter:
     """Outstanding events on one counter. Never changed once made (states share them): a change makes a
     new one."""
@@ -91,6 +91,16 @@ class Counter:
     flat: bool = False  # a FLAT access that may hit VMEM or LDS is outstanding
     unknown: bool = False  # events of the caller may be outstanding (function entry)
     unseen: bool = False  # a callee may have left events here: never call a wait useless
+
+    def __init__(self, pending: int = 0, types: frozenset[str] = frozenset(),
+                 regs: dict[Unit, tuple[int, int, str]] | None = None, flat: bool = False, unknown: bool = False,
+                 unseen: bool = False) -> None:
+        self.pending = pending
+        self.types = types
+        self.regs = {} if regs is None else regs
+        self.flat = flat
+        self.unknown = unknown
+        self.unseen = unseen
 
     @property
     def out_of_order(self) -> bool:
@@ -148,13 +158,19 @@ class Need:
     access: str
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class WaitReport:
     """Per instruction: the waits it lacks, and for wait instructions whether they did anything."""
 
     missing: dict[int, list[Need]]
     useless_waits: list[int]  # wait instructions that retire nothing on any path
     states_before: dict[int, State]  # state before each wait instruction (for over-strict checks)
+
+    def __init__(self, missing: dict[int, list[Need]], useless_waits: list[int],
+                 states_before: dict[int, State]) -> None:
+        self.missing = missing
+        self.useless_waits = useless_waits
+        self.states_before = states_before
 
 
 def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: Instruction | None = None) -> list[Event]:
@@ -238,7 +254,7 @@ class Access:
         return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
@@ -252,6 +268,19 @@ class WaitFacts:
     unit: str  # its class's unit
     #: may need a wait with no register in flight (a barrier, a return, a cache invalidation)
     needs_without_registers: bool
+
+    def __init__(self, counts: dict[str, int] | None, expcnt_wait: int | None, invalidates: bool, reads_aperture: bool,
+                 test_key: tuple | None, bound: Bound | None, access: tuple[Access, Access], unit: str,
+                 needs_without_registers: bool) -> None:
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "expcnt_wait", expcnt_wait)
+        object.__setattr__(self, "invalidates", invalidates)
+        object.__setattr__(self, "reads_aperture", reads_aperture)
+        object.__setattr__(self, "test_key", test_key)
+        object.__setattr__(self, "bound", bound)
+        object.__setattr__(self, "access", access)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "needs_without_registers", needs_without_registers)
 
 
 def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Target) -> WaitFacts:

@@ -70,12 +70,16 @@ class Rule:
         )
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class ModuleContext:
     """What a module-level rule sees: the module and the rule itself."""
 
     module: Module
     rule: Rule
+
+    def __init__(self, module: Module, rule: Rule) -> None:
+        self.module = module
+        self.rule = rule
 
     def diagnostic(
         self,
@@ -149,12 +153,18 @@ class ModuleContext:
                                   severity=Severity.WARNING if finding.warning else None)
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(repr=False, eq=False, init=False)
 class KernelContext(ModuleContext):
     """What a kernel-level rule sees: the kernel and its cached analyses."""
 
     kernel: Kernel
     analyses: AnalysisManager
+
+    def __init__(self, module: Module, rule: Rule, kernel: Kernel, analyses: AnalysisManager) -> None:
+        self.module = module
+        self.rule = rule
+        self.kernel = kernel
+        self.analyses = analyses
 
     def get(self, analysis: type[Analysis]) -> Any:
         return self.analyses.get(analysis)

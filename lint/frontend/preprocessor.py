@@ -168,7 +168,7 @@ class _Frame:
 Emitted = tuple[Statement, Provenance, str]
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
     and (for an instruction) free of symbols while its names are none; with the registers it reaches, for
@@ -180,8 +180,16 @@ class _Plain:
     sgpr_end: int
     names: frozenset[str]  # names an instruction mentions: while none is a symbol, `statement` is as resolved
 
+    def __init__(self, statement: Statement, first_word: str, vgpr_end: int, sgpr_end: int,
+                 names: frozenset[str]) -> None:
+        self.statement = statement
+        self.first_word = first_word
+        self.vgpr_end = vgpr_end
+        self.sgpr_end = sgpr_end
+        self.names = names
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class PlainRun:
     """Consecutive plain statements of one file, read from its code lines `first` on, the last of them the
     only one with labels; what `run` hands on for most of a file (shared statements: who keeps them makes
@@ -191,6 +199,13 @@ class PlainRun:
     lines: CodeLines
     first: int
     chain: tuple[ExpansionStep, ...]
+
+    def __init__(self, statements: list[Statement], lines: CodeLines, first: int,
+                 chain: tuple[ExpansionStep, ...]) -> None:
+        self.statements = statements
+        self.lines = lines
+        self.first = first
+        self.chain = chain
 
 
 #: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`

@@ -102,7 +102,7 @@ _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s
 _OPTIONAL_IMMEDIATE = frozenset(("s_endpgm",))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DefUse:
     """Registers an instruction instance writes and reads, its class and the table variant used."""
 
@@ -113,6 +113,17 @@ class DefUse:
     problem: str | None = None  # operand count or width that no table variant accepts
     preserved: frozenset[Unit] = frozenset()  # destination parts kept from before (partial writes)
     missing: tuple[Reg, ...] = ()  # operands naming registers the target does not have (MissingRegister)
+
+    def __init__(self, defs: frozenset[Unit], uses: frozenset[Unit], klass: InstructionClass, variant: Variant | None,
+                 problem: str | None = None, preserved: frozenset[Unit] = frozenset(),
+                 missing: tuple[Reg, ...] = ()) -> None:
+        object.__setattr__(self, "defs", defs)
+        object.__setattr__(self, "uses", uses)
+        object.__setattr__(self, "klass", klass)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "problem", problem)
+        object.__setattr__(self, "preserved", preserved)
+        object.__setattr__(self, "missing", missing)
 
 
 def register_units(node: Node | None) -> tuple[Unit, ...]:

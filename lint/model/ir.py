@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 globals().setdefault("overload", lambda function: function)  # without importing typing (the last definition runs)
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False)
 class SourceLine:
     """The code part of one physical line. `column` is where `text` starts (1-based). A file's
     lines are made on demand from its CodeLines; macro expansion makes its own."""
@@ -26,6 +26,13 @@ class SourceLine:
     text: str
     column: int
     is_cpp: bool = False
+
+    def __init__(self, path: str, number: int, text: str, column: int, is_cpp: bool = False) -> None:
+        self.path = path
+        self.number = number
+        self.text = text
+        self.column = column
+        self.is_cpp = is_cpp
 
 
 class CodeLines(Sequence[SourceLine]):
@@ -145,7 +152,7 @@ class ExpansionStep:
         return f"in {self.name} expansion"
 
 
-@dataclass(slots=True, unsafe_hash=True, repr=False)
+@dataclass(slots=True, unsafe_hash=True, repr=False, init=False)
 class Provenance:
     """Where a statement came from: its source line plus the chain of expansions, innermost first.
     Never changed once made (not frozen only because a frozen one is several times slower to make,
@@ -155,6 +162,12 @@ class Provenance:
     line: int
     column: int = 1
     chain: tuple[ExpansionStep, ...] = ()
+
+    def __init__(self, path: str, line: int, column: int = 1, chain: tuple[ExpansionStep, ...] = ()) -> None:
+        self.path = path
+        self.line = line
+        self.column = column
+        self.chain = chain
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
@@ -179,7 +192,7 @@ class Finding:
     warning: bool = False  # reported as a warning, whatever the rule's severity (`.warning "text"`)
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False)
 class Instruction:
     """One machine instruction with its operands, modifiers and provenance."""
 
@@ -188,6 +201,14 @@ class Instruction:
     modifiers: tuple[tuple[str, Node | None], ...]
     where: Provenance
     pair: Instruction | None = None  # second half of a gfx11+ dual-issue (VOPD) instruction
+
+    def __init__(self, mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
+                 where: Provenance, pair: Instruction | None = None) -> None:
+        self.mnemonic = mnemonic
+        self.operands = operands
+        self.modifiers = modifiers
+        self.where = where
+        self.pair = pair
 
     @classmethod
     def from_statement(cls, statement: Statement, where: Provenance) -> Instruction:
@@ -210,7 +231,7 @@ class Instruction:
         return None
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class BasicBlock:
     """A straight-line run of instructions, entered at the top."""
 
@@ -219,6 +240,14 @@ class BasicBlock:
     instructions: list[Instruction] = field(default_factory=list)
     successors: list[int] = field(default_factory=list)
     predecessors: list[int] = field(default_factory=list)
+
+    def __init__(self, index: int, label: str | None, instructions: list[Instruction] | None = None,
+                 successors: list[int] | None = None, predecessors: list[int] | None = None) -> None:
+        self.index = index
+        self.label = label
+        self.instructions = [] if instructions is None else instructions
+        self.successors = [] if successors is None else successors
+        self.predecessors = [] if predecessors is None else predecessors
 
     @property
     def terminator(self) -> Instruction | None:

@@ -21,18 +21,24 @@ SPECIAL_REGISTERS = frozenset(
 _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Num:
     """A numeric literal."""
 
     value: int | float
 
+    def __init__(self, value: int | float) -> None:  # noqa: PYI041  # an int stays an int (mypyc makes a float of one)
+        object.__setattr__(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Sym:
     """A symbol reference."""
 
     name: str
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "name", name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +73,16 @@ class UnOp:
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Call:
     """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
 
     name: str
     args: tuple[Node, ...]
+
+    def __init__(self, name: str, args: tuple[Node, ...]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "args", args)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +99,7 @@ class Abs:
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Reg:
     """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
 
@@ -97,6 +107,12 @@ class Reg:
     index: int
     count: int = 1
     half: str | None = None
+
+    def __init__(self, kind: str, index: int, count: int = 1, half: str | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "half", half)
 
     @property
     def last(self) -> int:
@@ -295,7 +311,7 @@ def within_register_files(operands: tuple[Node, ...], files: dict[str, int]) -> 
     return operands if kept is None else tuple(kept)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Statement:
     """One parsed statement. `kind` is instruction, directive, assignment or empty."""
 
@@ -307,3 +323,15 @@ class Statement:
     args: str = ""
     resolved: bool = True  # False when operands or modifiers mention symbols (values set by .set)
     pair: Statement | None = None  # the second half of a gfx11+ dual-issue (VOPD) instruction
+
+    def __init__(self, kind: str, name: str = "", labels: tuple[str, ...] = (), operands: tuple[Node, ...] = (),
+                 modifiers: tuple[tuple[str, Node | None], ...] = (), args: str = "", resolved: bool = True,
+                 pair: Statement | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "operands", operands)
+        object.__setattr__(self, "modifiers", modifiers)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "resolved", resolved)
+        object.__setattr__(self, "pair", pair)
