@@ -250,7 +250,7 @@ def _instruction_set(pages: tuple[str, ...], group: int | None) -> InstructionSe
 @lru_cache(maxsize=64)
 def absent_mnemonics(target: Target) -> frozenset[str]:
     """The mnemonics of the tables a processor is read with (a neighbour's) that llvm-mc 22 says it lacks in either
-    wave size (tables/mnemonics.json); none for a processor read with its own tables."""
+    wave size (tables/mnemonics.jsonl); none for a processor read with its own tables."""
     if target.isa_exact:
         return frozenset()
     from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts

@@ -229,7 +229,7 @@ def _valu_form(mnemonic: str, mod_names: frozenset[str]) -> str:
 @lru_cache(maxsize=4096)
 def _without_vop3(mnemonic: str, target: Target) -> bool:
     """Whether llvm-mc 22 has no VOP3 (`_e64`) form of a VALU mnemonic it has on the target (`v_fmaak_f32`,
-    `v_swap_b32`), from its probes of every mnemonic (tables/mnemonics.json)."""
+    `v_swap_b32`), from its probes of every mnemonic (tables/mnemonics.jsonl)."""
     from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts
 
     verdicts = mnemonic_verdicts()
