@@ -137,7 +137,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -146,6 +146,15 @@ class Flow:
     addend_high: Unit | None = None  # a wide multiply-add's addend high half ...
     reaches: tuple[Unit, ...] = ()  # ... and the units it alone reaches
     excused: frozenset[Unit] = frozenset()  # reads that use no garbage
+
+    def __init__(self, copies: tuple[tuple[Unit, Unit | None], ...] = (), one_lane: bool = False,
+                 addend_high: Unit | None = None, reaches: tuple[Unit, ...] = (),
+                 excused: frozenset[Unit] = frozenset()) -> None:
+        object.__setattr__(self, "copies", copies)
+        object.__setattr__(self, "one_lane", one_lane)
+        object.__setattr__(self, "addend_high", addend_high)
+        object.__setattr__(self, "reaches", reaches)
+        object.__setattr__(self, "excused", excused)
 
 
 _PLAIN = Flow()
@@ -341,7 +350,7 @@ class _Bits:
         return frozenset(found)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class FlowBits:
     """A Flow in _Bits (0: no register)."""
 
@@ -351,6 +360,14 @@ class FlowBits:
     reaches: int
     excused: int
 
+    def __init__(self, copies: tuple[tuple[int, int], ...], one_lane: bool, addend_high: int, reaches: int,
+                 excused: int) -> None:
+        object.__setattr__(self, "copies", copies)
+        object.__setattr__(self, "one_lane", one_lane)
+        object.__setattr__(self, "addend_high", addend_high)
+        object.__setattr__(self, "reaches", reaches)
+        object.__setattr__(self, "excused", excused)
+
     @classmethod
     def of(cls, flow: Flow, bits: _Bits) -> FlowBits:
         return cls(tuple((bits.mask((destination,)), bits.mask((source,)) if source is not None else 0)
@@ -359,12 +376,16 @@ class FlowBits:
                    bits.mask(flow.reaches), bits.mask(flow.excused))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class ByteWidths:
     """The bytes of registers an instruction is known to write (keeping the others) or read, in _Bits."""
 
     writes: tuple[tuple[int, int], ...]  # (register bit, bytes written)
     reads: tuple[tuple[int, int], ...]  # (register bit, bytes read)
+
+    def __init__(self, writes: tuple[tuple[int, int], ...], reads: tuple[tuple[int, int], ...]) -> None:
+        object.__setattr__(self, "writes", writes)
+        object.__setattr__(self, "reads", reads)
 
 
 _BITS = _Bits()

@@ -51,7 +51,7 @@ def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int
     return min(wave_slots // waves_per_group, target.max_barriers(cumode))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class SizeSpread:
     """Waves per SIMD at the single work-group sizes of a launch range: the fewest and the most,
     each with the size that reaches it (the smallest such size), and at 256 when in range."""
@@ -62,12 +62,19 @@ class SizeSpread:
     most_at: int
     at_256: int | None
 
+    def __init__(self, fewest: int, fewest_at: int, most: int, most_at: int, at_256: int | None) -> None:
+        object.__setattr__(self, "fewest", fewest)
+        object.__setattr__(self, "fewest_at", fewest_at)
+        object.__setattr__(self, "most", most)
+        object.__setattr__(self, "most_at", most_at)
+        object.__setattr__(self, "at_256", at_256)
+
     def to_json(self) -> dict:
         return {"fewest": self.fewest, "fewest_at": self.fewest_at, "most": self.most, "most_at": self.most_at,
                 "at_256": self.at_256}
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class NextStep:
     """A change to the kernel (one resource, or every binding one together) and what it gives."""
 
@@ -75,8 +82,13 @@ class NextStep:
     inputs: Inputs  # the kernel's inputs with the change made
     waves: int  # waves per SIMD with the change, by LLVM's figure and with LDS in whole allocation units
 
+    def __init__(self, text: str, inputs: Inputs, waves: int) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "inputs", inputs)
+        object.__setattr__(self, "waves", waves)
 
-@dataclass(slots=True, repr=False)
+
+@dataclass(slots=True, repr=False, init=False)
 class Occupancy:
     """Waves a kernel reaches and what limits them."""
 
@@ -91,6 +103,19 @@ class Occupancy:
     allocated_waves_per_simd: int | None = None
     lds_allocated_bytes: int = 0  # the LDS the dispatcher gives a work-group: whole allocation units
     workgroup_limiter: list[str] = field(default_factory=list)  # what bounds workgroups_per_cu
+
+    def __init__(self, waves_per_simd: int, waves_per_cu: int, workgroups_per_cu: int, limits: dict[str, int],
+                 limiters: list[str], steps: list[NextStep] | None = None, allocated_waves_per_simd: int | None = None,
+                 lds_allocated_bytes: int = 0, workgroup_limiter: list[str] | None = None) -> None:
+        self.waves_per_simd = waves_per_simd
+        self.waves_per_cu = waves_per_cu
+        self.workgroups_per_cu = workgroups_per_cu
+        self.limits = limits
+        self.limiters = limiters
+        self.steps = [] if steps is None else steps
+        self.allocated_waves_per_simd = allocated_waves_per_simd
+        self.lds_allocated_bytes = lds_allocated_bytes
+        self.workgroup_limiter = [] if workgroup_limiter is None else workgroup_limiter
 
     @property
     def next_step(self) -> list[str]:

@@ -42,7 +42,7 @@ class LoadDistance:
         object.__setattr__(self, "loop", loop)
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class PrefetchReport:
     """Issue timing of one kernel: per instruction cycles, counter events and waits; per load its
     distance; per loop its instructions."""
@@ -53,6 +53,15 @@ class PrefetchReport:
     cycles: list[int]  # per instruction issue cycles
     events: dict[int, frozenset[str]]  # instruction -> counters it starts events on
     waits: dict[int, dict[str, int]]  # wait instruction -> counts it waits for
+
+    def __init__(self, table: LatencyTable, loads: list[LoadDistance], loops: dict[int, list[int]], cycles: list[int],
+                 events: dict[int, frozenset[str]], waits: dict[int, dict[str, int]]) -> None:
+        self.table = table
+        self.loads = loads
+        self.loops = loops
+        self.cycles = cycles
+        self.events = events
+        self.waits = waits
 
     def trip_cycles(self, header: int) -> int:
         """Issue cycles of one trip through the loop's blocks."""

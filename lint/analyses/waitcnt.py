@@ -134,7 +134,7 @@ _DRAINED = Counter()
 State = dict[str, Counter]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Event:
     """Something an instruction adds to a wait counter."""
 
@@ -143,8 +143,14 @@ class Event:
     units: frozenset[Unit]
     flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS (not counted in order)
 
+    def __init__(self, counter: str, kind: str, units: frozenset[Unit], flat: bool = False) -> None:
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "flat", flat)
 
-@dataclass(frozen=True, slots=True, repr=False)
+
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Need:
     """A wait some instruction needs: count on a counter, for a unit, because of a producer."""
 
@@ -156,6 +162,13 @@ class Need:
     #: "barrier-drain", "invalidate", "return", "trap-return" (s_rfe), "message" (a trap handler's exit with a
     #: message in flight), or one of LDS_DMA_UNPROVEN
     access: str
+
+    def __init__(self, counter: str, count: int, unit: Unit, producer: int | None, access: str) -> None:
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "producer", producer)
+        object.__setattr__(self, "access", access)
 
 
 @dataclass(slots=True, repr=False, eq=False, init=False)
@@ -242,12 +255,16 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
                                    counter.unknown, counter.unseen)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
     events: tuple[Event, ...]
     reads_lds: bool
+
+    def __init__(self, events: tuple[Event, ...], reads_lds: bool) -> None:
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "reads_lds", reads_lds)
 
     def starts(self, counter: str, kind: str) -> bool:
         """Whether it starts an event of this kind on this counter."""
@@ -303,7 +320,7 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     return shared.waits
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class _Walk:
     """What the walk over one kernel knows besides the counter state."""
 
@@ -320,6 +337,24 @@ class _Walk:
     banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb modes meet: `v5` may name v261, so VGPRs are not tracked
     trap_handler: bool = False  # returns with s_rfe: entered by the hardware, returns to interrupted code
     maxima: dict[str, int] = field(default_factory=dict)  # the target's most outstanding events per counter
+
+    def __init__(self, kernel: Kernel, def_use: list[DefUse], facts: list[WaitFacts], access: list[Access],
+                 target: Target, is_function: bool, flat_lds: bool, tail_calls: frozenset[int], lds_places: _LdsPlaces,
+                 lds_read_follows: Callable[[int, int], bool], banked_vgprs: bool = False, trap_handler: bool = False,
+                 maxima: dict[str, int] | None = None) -> None:
+        self.kernel = kernel
+        self.def_use = def_use
+        self.facts = facts
+        self.access = access
+        self.target = target
+        self.is_function = is_function
+        self.flat_lds = flat_lds
+        self.tail_calls = tail_calls
+        self.lds_places = lds_places
+        self.lds_read_follows = lds_read_follows
+        self.banked_vgprs = banked_vgprs
+        self.trap_handler = trap_handler
+        self.maxima = {} if maxima is None else maxima
 
 
 def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: State, walk: _Walk) -> list[Need]:
@@ -1084,7 +1119,7 @@ def _known_on_both(first: Facts, second: Facts) -> Facts:
     return frozenset(both)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class _BlockTest:
     """What a block does to path facts: keys it kills before and after its last SCC test, and that test."""
 
@@ -1094,6 +1129,15 @@ class _BlockTest:
     killed_after: frozenset
     taken: bool  # the SCC value that takes the branch
     when: tuple[Intervals, Intervals]  # the bound's SGPR values that clear SCC, and that set it
+
+    def __init__(self, killed_before: frozenset, test: tuple | None, bound: Bound | None, killed_after: frozenset,
+                 taken: bool, when: tuple[Intervals, Intervals]) -> None:
+        object.__setattr__(self, "killed_before", killed_before)
+        object.__setattr__(self, "test", test)
+        object.__setattr__(self, "bound", bound)
+        object.__setattr__(self, "killed_after", killed_after)
+        object.__setattr__(self, "taken", taken)
+        object.__setattr__(self, "when", when)
 
 
 def _repeated(items: Iterable[Hashable]) -> set:

@@ -24,13 +24,17 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node
 _GLOB_CHARACTERS = frozenset("*?[")
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Pattern:
     """An exclusion glob: one without '/' matches any file or directory name, one with '/' the path
     relative to `base` (the configuration's directory, or the working directory for flags)."""
 
     glob: str
     base: Path
+
+    def __init__(self, glob: str, base: Path) -> None:
+        object.__setattr__(self, "glob", glob)
+        object.__setattr__(self, "base", base)
 
     def matches(self, path: Path) -> bool:
         if "/" not in self.glob.rstrip("/"):

@@ -20,11 +20,14 @@ class CopyFailed(RuntimeError):
     """The copy raised, or ended without sending its result."""
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class _Failed:
     """What a copy sends instead of its result when the work raised."""
 
     reason: str
+
+    def __init__(self, reason: str) -> None:
+        object.__setattr__(self, "reason", reason)
 
 
 class ForkedCopy:

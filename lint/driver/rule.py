@@ -43,7 +43,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 
@@ -55,6 +55,17 @@ class Rule:
     scope: str  # "module" (once per file) or "kernel" (once per kernel, with analyses)
     requires: tuple[type[Analysis], ...]
     check: Callable[..., Iterable[Diagnostic]]  # (context), and for scope "suppressions" (context, unused, known)
+
+    def __init__(self, code: str, name: str, severity: Severity, summary: str, explain: str, scope: str,
+                 requires: tuple[type[Analysis], ...], check: Callable[..., Iterable[Diagnostic]]) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "summary", summary)
+        object.__setattr__(self, "explain", explain)
+        object.__setattr__(self, "scope", scope)
+        object.__setattr__(self, "requires", requires)
+        object.__setattr__(self, "check", check)
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Rule:

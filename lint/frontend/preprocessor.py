@@ -119,7 +119,7 @@ class _ExpansionTooLarge(Exception):
     """An expansion would make more than MAX_EXPANSION_CHARS characters, or more than the file has left."""
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class MacroParam:
     """A `.macro` parameter."""
 
@@ -128,8 +128,14 @@ class MacroParam:
     required: bool = False
     vararg: bool = False
 
+    def __init__(self, name: str, default: str = "", required: bool = False, vararg: bool = False) -> None:
+        self.name = name
+        self.default = default
+        self.required = required
+        self.vararg = vararg
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Macro:
     """A `.macro` definition: parameters and body lines."""
 
@@ -138,8 +144,14 @@ class Macro:
     body: list[SourceLine]
     where: Provenance
 
+    def __init__(self, name: str, params: list[MacroParam], body: list[SourceLine], where: Provenance) -> None:
+        self.name = name
+        self.params = params
+        self.body = body
+        self.where = where
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class _Condition:
     """An open `.if` and the state of its branches."""
 
@@ -148,8 +160,14 @@ class _Condition:
     line: SourceLine
     seen_else: bool = False
 
+    def __init__(self, active: bool, decided: bool, line: SourceLine, seen_else: bool = False) -> None:
+        self.active = active
+        self.decided = decided
+        self.line = line
+        self.seen_else = seen_else
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class _Frame:
     """Lines being read: a file or one expansion, with its expansion chain."""
 
@@ -161,6 +179,19 @@ class _Frame:
     index: int = 0
     conditions: list[_Condition] = field(default_factory=list)
     iterations: Iterator[list[SourceLine]] | None = None  # further passes of a .rept/.irp body
+
+    def __init__(self, lines: Sequence[SourceLine], chain: tuple[ExpansionStep, ...], source: SourceFile | None = None,
+                 macro_depth: int = 0, is_macro: bool = False, index: int = 0,
+                 conditions: list[_Condition] | None = None,
+                 iterations: Iterator[list[SourceLine]] | None = None) -> None:
+        self.lines = lines
+        self.chain = chain
+        self.source = source
+        self.macro_depth = macro_depth
+        self.is_macro = is_macro
+        self.index = index
+        self.conditions = [] if conditions is None else conditions
+        self.iterations = iterations
 
 
 #: What the preprocessor emits: a statement, where it came from, and the body text of a raw block

@@ -42,12 +42,16 @@ MODIFIER_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ParseFailure:
     """A statement the grammar rejected; `column` is 1-based within the statement text."""
 
     message: str
     column: int
+
+    def __init__(self, message: str, column: int) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "column", column)
 
 
 # ----------------------------------------------------------------- nodes, as both readers build them

@@ -22,7 +22,7 @@ PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class OperandSpec:
     """One operand of an encoding variant."""
 
@@ -31,6 +31,14 @@ class OperandSpec:
     size: int | tuple[int, int] | None  # dwords; (wave32, wave64) when it depends on the wave size
     kinds: tuple[str, ...]  # register files and constant kinds the operand accepts
     tags: tuple[str, ...] = ()
+
+    def __init__(self, name: str, is_def: bool, size: int | tuple[int, int] | None, kinds: tuple[str, ...],
+                 tags: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "is_def", is_def)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "tags", tags)
 
     @property
     def optional(self) -> bool:
@@ -55,13 +63,18 @@ class OperandSpec:
         return self.size
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Variant:
     """One encoding of a mnemonic: its operands and modifier names."""
 
     encoding: str
     operands: tuple[OperandSpec, ...]
     modifiers: tuple[str, ...]
+
+    def __init__(self, encoding: str, operands: tuple[OperandSpec, ...], modifiers: tuple[str, ...]) -> None:
+        object.__setattr__(self, "encoding", encoding)
+        object.__setattr__(self, "operands", operands)
+        object.__setattr__(self, "modifiers", modifiers)
 
     @property
     def required_count(self) -> int:

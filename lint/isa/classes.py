@@ -34,7 +34,7 @@ _HALF = re.compile(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|su
 _MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class InstructionClass:
     """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, lds_parameter, export,
     branch, call, return, wait, barrier, nop, message, endpgm."""
@@ -50,6 +50,21 @@ class InstructionClass:
     lds_dma: bool = False  # loads that write LDS directly (buffer_load ... lds, global_load_lds_*)
     sampler: str = ""  # image loads on gfx12: sample or bvh (own counters)
     counters: frozenset[str] = frozenset()  # wait counters that track it on the target
+
+    def __init__(self, unit: str, kind: str = "", memory: str = "", rate: str = "", matrix: str = "", passes: int = 0,
+                 xdl: bool = False, returns_data: bool = False, lds_dma: bool = False, sampler: str = "",
+                 counters: frozenset[str] = frozenset()) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "memory", memory)
+        object.__setattr__(self, "rate", rate)
+        object.__setattr__(self, "matrix", matrix)
+        object.__setattr__(self, "passes", passes)
+        object.__setattr__(self, "xdl", xdl)
+        object.__setattr__(self, "returns_data", returns_data)
+        object.__setattr__(self, "lds_dma", lds_dma)
+        object.__setattr__(self, "sampler", sampler)
+        object.__setattr__(self, "counters", counters)
 
     @property
     def is_memory(self) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 MIB = 1 << 20
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Device:
     """A GPU product: its processor, compute units, and what the performance model needs of its memory system.
     `memory_gbs` is the DRAM bandwidth one dispatch can use (one GCD of a two-die MI250/MI250X); `l2_bytes` the L2 one
@@ -29,6 +29,20 @@ class Device:
     dram_latency: int = 0  # an L2 miss served by DRAM, cycles
     lds_banks: int = 32  # LDS banks one CU reads (RDNA: per CU half of a WGP's 64)
     source: str = ""
+
+    def __init__(self, name: str, processor: str, compute_units: int, clock_mhz: int = 0, memory_gbs: float = 0.0,
+                 l2_bytes: int = 0, l2_latency: int = 0, dram_latency: int = 0, lds_banks: int = 32,
+                 source: str = "") -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "processor", processor)
+        object.__setattr__(self, "compute_units", compute_units)
+        object.__setattr__(self, "clock_mhz", clock_mhz)
+        object.__setattr__(self, "memory_gbs", memory_gbs)
+        object.__setattr__(self, "l2_bytes", l2_bytes)
+        object.__setattr__(self, "l2_latency", l2_latency)
+        object.__setattr__(self, "dram_latency", dram_latency)
+        object.__setattr__(self, "lds_banks", lds_banks)
+        object.__setattr__(self, "source", source)
 
     @property
     def bytes_per_cycle(self) -> float:
@@ -70,13 +84,18 @@ def find_device(name: str) -> Device | None:
     return DEVICES.get(name.lower().replace(" ", "").replace("-", ""))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Launch:
     """What the user launches: the grid in work-groups and the device (or its CU count)."""
 
     grid: tuple[int, int, int]
     compute_units: int
     device: str | None = None
+
+    def __init__(self, grid: tuple[int, int, int], compute_units: int, device: str | None = None) -> None:
+        object.__setattr__(self, "grid", grid)
+        object.__setattr__(self, "compute_units", compute_units)
+        object.__setattr__(self, "device", device)
 
     @property
     def workgroups(self) -> int:

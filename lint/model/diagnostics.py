@@ -30,7 +30,7 @@ class Severity(IntEnum):
             raise ValueError(f"unknown severity '{text}' (use error, warning or info)") from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Note:
     """A secondary message, optionally at another location (e.g. where a producer was issued)."""
 
@@ -40,8 +40,16 @@ class Note:
     column: int | None = None
     expansion: bool = False  # a step of how the statement was produced (macro call, .rept, .include)
 
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, column: int | None = None,
+                 expansion: bool = False) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "expansion", expansion)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Edit:
     """Replace the text between (line, column) and (end_line, end_column) with `text` (1-based)."""
 
@@ -52,13 +60,21 @@ class Edit:
     end_column: int
     text: str
 
+    def __init__(self, path: str, line: int, column: int, end_line: int, end_column: int, text: str) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "end_column", end_column)
+        object.__setattr__(self, "text", text)
+
 
 #: How far `--fix` may trust a fix (ruff's terms): applied by `--fix`; applied with `--unsafe-fixes` too
 #: (it may change what the code does); shown only, never applied (its edit is not a plain line of the file).
 SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Fix:
     """Edits that fix a finding. `isolated`: the rule reported the findings after this one in its kernel as if
     it were not made (hazards are found independently), so --fix applies it in a pass of its own there."""
@@ -67,6 +83,13 @@ class Fix:
     edits: tuple[Edit, ...]
     applicability: str = SAFE
     isolated: bool = False
+
+    def __init__(self, description: str, edits: tuple[Edit, ...], applicability: str = SAFE,
+                 isolated: bool = False) -> None:
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "edits", edits)
+        object.__setattr__(self, "applicability", applicability)
+        object.__setattr__(self, "isolated", isolated)
 
     def applies(self, unsafe: bool) -> bool:
         """Whether `--fix` applies it (with `--unsafe-fixes` when `unsafe`)."""
@@ -84,7 +107,7 @@ class Fix:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Diagnostic:
     """One finding of one rule at one location."""
 
@@ -100,6 +123,22 @@ class Diagnostic:
     kernel: str | None = None
     notes: tuple[Note, ...] = ()
     fix: Fix | None = None
+
+    def __init__(self, code: str, name: str, severity: Severity, message: str, path: str, line: int, column: int,
+                 end_line: int, end_column: int, kernel: str | None = None, notes: tuple[Note, ...] = (),
+                 fix: Fix | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "end_column", end_column)
+        object.__setattr__(self, "kernel", kernel)
+        object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "fix", fix)
 
     @property
     def sort_key(self) -> tuple:
@@ -140,13 +179,17 @@ def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
     }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class QuotedLines:
     """The lines of one file that findings point at: all the outputs need of a file once its
     module is gone (worker processes, the result cache). Reads like a SourceFile."""
 
     path: str
     lines: dict[int, str] = field(default_factory=dict)
+
+    def __init__(self, path: str, lines: dict[int, str] | None = None) -> None:
+        self.path = path
+        self.lines = {} if lines is None else lines
 
     def line_text(self, number: int) -> str:
         return self.lines.get(number, "")

@@ -91,7 +91,7 @@ class CodeLines(Sequence[SourceLine]):
         return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class ReadProblem:
     """Something wrong with the file as bytes: rule name, message, line, column."""
 
@@ -99,6 +99,12 @@ class ReadProblem:
     message: str
     line: int
     column: int = 1
+
+    def __init__(self, rule: str, message: str, line: int, column: int = 1) -> None:
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
 
 
 @dataclass(slots=True, repr=False)
@@ -133,7 +139,7 @@ class SourceFile:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class ExpansionStep:
     """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
 
@@ -142,6 +148,13 @@ class ExpansionStep:
     path: str
     line: int
     column: int = 1
+
+    def __init__(self, kind: str, name: str, path: str, line: int, column: int = 1) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
 
     def describe(self) -> str:
         """Note text; the step's own path and line are reported alongside it."""
@@ -181,7 +194,7 @@ class Provenance:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Finding:
     """A problem found while reading or building, before rule metadata is attached."""
 
@@ -190,6 +203,14 @@ class Finding:
     where: Provenance
     end_column: int | None = None
     warning: bool = False  # reported as a warning, whatever the rule's severity (`.warning "text"`)
+
+    def __init__(self, rule: str, message: str, where: Provenance, end_column: int | None = None,
+                 warning: bool = False) -> None:
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "where", where)
+        object.__setattr__(self, "end_column", end_column)
+        object.__setattr__(self, "warning", warning)
 
 
 @dataclass(slots=True, repr=False, init=False)
@@ -266,7 +287,7 @@ USER_SGPRS = {
 }
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Kernel:
     """A kernel (has a descriptor or HSA kernel marking) or a plain function."""
 
@@ -281,6 +302,22 @@ class Kernel:
     kernel_code_t: dict[str, Any] | None = None  # old .amd_kernel_code_t fields
     kernel_code_where: dict[str, Provenance] = field(default_factory=dict)  # each of those fields' line
 
+    def __init__(self, name: str, where: Provenance, instructions: list[Instruction] | None = None,
+                 labels: dict[str, int] | None = None, is_kernel: bool = False,
+                 descriptor: dict[str, Any] | None = None, descriptor_where: Provenance | None = None,
+                 metadata: dict[str, Any] | None = None, kernel_code_t: dict[str, Any] | None = None,
+                 kernel_code_where: dict[str, Provenance] | None = None) -> None:
+        self.name = name
+        self.where = where
+        self.instructions = [] if instructions is None else instructions
+        self.labels = {} if labels is None else labels
+        self.is_kernel = is_kernel
+        self.descriptor = {} if descriptor is None else descriptor
+        self.descriptor_where = descriptor_where
+        self.metadata = metadata
+        self.kernel_code_t = kernel_code_t
+        self.kernel_code_where = {} if kernel_code_where is None else kernel_code_where
+
     def user_sgpr_position(self, enable: str) -> int:
         """First SGPR of the user SGPR that `enable` (a USER_SGPRS key) turns on, after those before it."""
         position = 0
@@ -291,7 +328,7 @@ class Kernel:
         raise KeyError(enable)
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Module:
     """Everything read from one input file (and the files it includes)."""
 
@@ -311,3 +348,25 @@ class Module:
     code_props_v2: dict[str, dict[str, tuple[int, Provenance]]] = field(default_factory=dict)
     options: Any = None  # the BuildOptions the module was built with (launch figures for analyses)
     assembled: Any = None  # while its rules run: the user's assembler on the file (frontend.assembler.AssemblerRun)
+
+    def __init__(self, path: str, target: Target | None, target_triple: str | None = None,
+                 kernels: list[Kernel] | None = None, sources: dict[str, SourceFile] | None = None,
+                 findings: list[Finding] | None = None, directives: list[tuple[Statement, Provenance]] | None = None,
+                 symbols: dict[str, Any] | None = None, defined_labels: set[str] | None = None,
+                 code_object_version: int | None = None, metadata: dict[str, Any] | None = None,
+                 code_props_v2: dict[str, dict[str, tuple[int, Provenance]]] | None = None, options: Any = None,
+                 assembled: Any = None) -> None:
+        self.path = path
+        self.target = target
+        self.target_triple = target_triple
+        self.kernels = [] if kernels is None else kernels
+        self.sources = {} if sources is None else sources
+        self.findings = [] if findings is None else findings
+        self.directives = [] if directives is None else directives
+        self.symbols = {} if symbols is None else symbols
+        self.defined_labels = set() if defined_labels is None else defined_labels
+        self.code_object_version = code_object_version
+        self.metadata = metadata
+        self.code_props_v2 = {} if code_props_v2 is None else code_props_v2
+        self.options = options
+        self.assembled = assembled

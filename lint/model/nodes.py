@@ -41,22 +41,29 @@ class Sym:
         object.__setattr__(self, "name", name)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class LocalRef:
     """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
 
     label: int
     forward: bool
 
+    def __init__(self, label: int, forward: bool) -> None:
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "forward", forward)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Str:
     """A string literal."""
 
     value: str
 
+    def __init__(self, value: str) -> None:
+        object.__setattr__(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class BinOp:
     """A binary expression."""
 
@@ -64,13 +71,22 @@ class BinOp:
     left: Node
     right: Node
 
+    def __init__(self, op: str, left: Node, right: Node) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "left", left)
+        object.__setattr__(self, "right", right)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class UnOp:
     """A unary expression."""
 
     op: str
     operand: Node
+
+    def __init__(self, op: str, operand: Node) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "operand", operand)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -85,18 +101,24 @@ class Call:
         object.__setattr__(self, "args", args)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ListExpr:
     """A bracketed list of expressions."""
 
     items: tuple[Node, ...]
 
+    def __init__(self, items: tuple[Node, ...]) -> None:
+        object.__setattr__(self, "items", items)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Abs:
     """`|x|` absolute-value operand modifier."""
 
     operand: Node
+
+    def __init__(self, operand: Node) -> None:
+        object.__setattr__(self, "operand", operand)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -124,7 +146,7 @@ class Reg:
         return f"{self.kind}[{self.index}:{self.last}]"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RegExpr:
     """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
 
@@ -132,24 +154,35 @@ class RegExpr:
     first: Node
     last: Node | None
 
+    def __init__(self, kind: str, first: Node, last: Node | None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "last", last)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class SpecialReg:
     """A named special register (vcc, exec, m0, scc, ...)."""
 
     name: str
 
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "name", name)
+
     def __str__(self) -> str:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class MissingRegister:
     """An operand in the place of one naming registers its target does not have (`v[0:999999]`, `s102` on
     gfx9): it reads and writes nothing, so no analysis counts or sizes anything by it; register-budget
     reports it."""
 
     register: Reg
+
+    def __init__(self, register: Reg) -> None:
+        object.__setattr__(self, "register", register)
 
     def __str__(self) -> str:
         return str(self.register)

@@ -87,7 +87,7 @@ _ISA_PAGES = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Target:
     """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
 
@@ -102,6 +102,15 @@ class Target:
     stepping: int
     generic: str | None = None
     features: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
+
+    def __init__(self, name: str, major: int, minor: int, stepping: int, generic: str | None = None,
+                 features: dict[str, bool] | None = None) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "major", major)
+        object.__setattr__(self, "minor", minor)
+        object.__setattr__(self, "stepping", stepping)
+        object.__setattr__(self, "generic", generic)
+        object.__setattr__(self, "features", {} if features is None else features)
 
     def __reduce__(self) -> tuple:
         """Pickled as its fields (what it derives is worked out again): the compiled build's frozen dataclasses
