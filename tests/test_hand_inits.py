@@ -1,5 +1,7 @@
 """Dataclasses that write their `__init__` by hand (`init=False`: compiled, it is native code, where the one
-`dataclasses` writes stays interpreted) take the fields the stdlib's would, in its order, with its defaults."""
+`dataclasses` writes stays interpreted, and no method is made by `exec` at import) take the fields the stdlib's
+would, in its order, with its defaults; frozen ones writing `__eq__` and `__hash__` compare and hash as the stdlib's
+would (the same field tuple: sets of them iterate in the same order)."""
 
 import dataclasses
 import importlib
@@ -26,11 +28,13 @@ def _hand_written() -> list[type]:
 
 
 HAND_WRITTEN = _hand_written()
+HAND_COMPARED = [cls for cls in HAND_WRITTEN if cls.__dataclass_params__.frozen and "__eq__" in vars(cls)]
 
 
 def test_the_hot_classes_are_among_them():
     names = {cls.__name__ for cls in HAND_WRITTEN}
     assert {"Statement", "Provenance", "Instruction", "Reg", "KernelContext"} <= names
+    assert {"Statement", "Reg", "Sym", "Target", "InstructionClass"} <= {cls.__name__ for cls in HAND_COMPARED}
 
 
 @pytest.mark.parametrize("cls", HAND_WRITTEN, ids=lambda cls: cls.__qualname__)
@@ -55,3 +59,19 @@ def test_hand_written_init_takes_the_fields(cls):
         elif field.default_factory is not dataclasses.MISSING:
             assert getattr(first, field.name) == field.default_factory()
             assert getattr(first, field.name) is not getattr(second, field.name)  # a new one each time
+
+
+@pytest.mark.parametrize("cls", HAND_COMPARED, ids=lambda cls: cls.__qualname__)
+def test_hand_written_eq_and_hash_are_the_stdlib_ones(cls):
+    if is_compiled(inspect.getmodule(cls)):
+        pytest.skip("a compiled __init__ checks its arguments' types (the pure build runs this)")
+    fields = dataclasses.fields(cls)
+    assert "__hash__" in vars(cls) and all(field.hash in (None, field.compare) for field in fields)
+    given = [object() for _ in fields]
+    compared = tuple(value for field, value in zip(fields, given, strict=True) if field.compare)
+    made, again = cls(*given), cls(*given)
+    assert made == again and not made != again and hash(made) == hash(compared) == hash(again)
+    for index, field in enumerate(fields):
+        other = cls(*given[:index], object(), *given[index + 1 :])
+        assert (made == other) is not field.compare and (made != other) is field.compare
+    assert made.__eq__(compared) is NotImplemented and made != compared

@@ -533,7 +533,7 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Hazard:
     """A consumer too close to a producer under one row."""
 
@@ -549,6 +549,14 @@ class Hazard:
         object.__setattr__(self, "row", row)
         object.__setattr__(self, "needed", needed)
         object.__setattr__(self, "present", present)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hazard) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.consumer, self.producer, self.row, self.needed, self.present) == (other.consumer, other.producer, other.row, other.needed, other.present)
+
+    def __hash__(self) -> int:
+        return hash((self.consumer, self.producer, self.row, self.needed, self.present))
 
 
 @dataclass(slots=True, repr=False, eq=False, init=False)

@@ -137,7 +137,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -155,6 +155,14 @@ class Flow:
         object.__setattr__(self, "addend_high", addend_high)
         object.__setattr__(self, "reaches", reaches)
         object.__setattr__(self, "excused", excused)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Flow) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
+
+    def __hash__(self) -> int:
+        return hash((self.copies, self.one_lane, self.addend_high, self.reaches, self.excused))
 
 
 _PLAIN = Flow()
@@ -350,7 +358,7 @@ class _Bits:
         return frozenset(found)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class FlowBits:
     """A Flow in _Bits (0: no register)."""
 
@@ -368,6 +376,14 @@ class FlowBits:
         object.__setattr__(self, "reaches", reaches)
         object.__setattr__(self, "excused", excused)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FlowBits) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
+
+    def __hash__(self) -> int:
+        return hash((self.copies, self.one_lane, self.addend_high, self.reaches, self.excused))
+
     @classmethod
     def of(cls, flow: Flow, bits: _Bits) -> FlowBits:
         return cls(tuple((bits.mask((destination,)), bits.mask((source,)) if source is not None else 0)
@@ -376,7 +392,7 @@ class FlowBits:
                    bits.mask(flow.reaches), bits.mask(flow.excused))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ByteWidths:
     """The bytes of registers an instruction is known to write (keeping the others) or read, in _Bits."""
 
@@ -386,6 +402,14 @@ class ByteWidths:
     def __init__(self, writes: tuple[tuple[int, int], ...], reads: tuple[tuple[int, int], ...]) -> None:
         object.__setattr__(self, "writes", writes)
         object.__setattr__(self, "reads", reads)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ByteWidths) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.writes, self.reads) == (other.writes, other.reads)
+
+    def __hash__(self) -> int:
+        return hash((self.writes, self.reads))
 
 
 _BITS = _Bits()

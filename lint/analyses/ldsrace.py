@@ -74,7 +74,7 @@ class _Worklist:
         self.pending.add(number)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Value:
     """A 32-bit value `base + offsets[phase] + lane * lane_id + wave * wave_id`. `base` is None (a constant)
     or a token for a value the same in every wave; `phase` is None or a block's phase (its registers' possible
@@ -97,6 +97,14 @@ class Value:
         object.__setattr__(self, "lane", lane)
         object.__setattr__(self, "wave", wave)
         object.__setattr__(self, "lanelo", lanelo)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Value) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.base, self.phase, self.offsets, self.lane, self.wave, self.lanelo) == (other.base, other.phase, other.offsets, other.lane, other.wave, other.lanelo)
+
+    def __hash__(self) -> int:
+        return hash((self.base, self.phase, self.offsets, self.lane, self.wave, self.lanelo))
 
     @property
     def uniform(self) -> bool:
@@ -143,7 +151,7 @@ _SCC_VALUE = ("scc-value", 0)  # SCC (1 or 0) per phase, where a comparison of k
 SOME_UNIFORM = Value(("?",), None, ((None, 0),))  # the env key saying the latest SCC came from uniform values
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LdsAccess:
     """One LDS access: where (the address, its pieces of (offset, bytes) per lane) and how it is ordered."""
 
@@ -169,8 +177,16 @@ class LdsAccess:
         object.__setattr__(self, "atomic", atomic)
         object.__setattr__(self, "same_bytes", same_bytes)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LdsAccess) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic, self.same_bytes) == (other.index, other.writes, other.address, other.pieces, other.everywhere, other.counter, other.atomic, other.same_bytes)
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+    def __hash__(self) -> int:
+        return hash((self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic, self.same_bytes))
+
+
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Race:
     """An access (`second`) that may touch what `first` accessed in another wave with no barrier between."""
 
@@ -184,6 +200,14 @@ class Race:
         object.__setattr__(self, "second", second)
         object.__setattr__(self, "shown", shown)
         object.__setattr__(self, "reason", reason)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Race) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.first, self.second, self.shown, self.reason) == (other.first, other.second, other.shown, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.first, self.second, self.shown, self.reason))
 
 
 @dataclass(slots=True, repr=False, eq=False, init=False)
@@ -771,7 +795,7 @@ def _barrier_kind(mnemonic: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class _Ordering:
     """What a pending write's wave has done towards ordering it: events on its counter since (in order with
     it), whether a wait retired it, whether a barrier signal followed it retired."""
@@ -784,6 +808,14 @@ class _Ordering:
         object.__setattr__(self, "newer", newer)
         object.__setattr__(self, "retired", retired)
         object.__setattr__(self, "signalled", signalled)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Ordering) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.newer, self.retired, self.signalled) == (other.newer, other.retired, other.signalled)
+
+    def __hash__(self) -> int:
+        return hash((self.newer, self.retired, self.signalled))
 
     def worst(self, other: _Ordering) -> _Ordering:
         return _Ordering(min(self.newer, other.newer), self.retired and other.retired,

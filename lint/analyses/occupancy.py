@@ -51,7 +51,7 @@ def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int
     return min(wave_slots // waves_per_group, target.max_barriers(cumode))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class SizeSpread:
     """Waves per SIMD at the single work-group sizes of a launch range: the fewest and the most,
     each with the size that reaches it (the smallest such size), and at 256 when in range."""
@@ -69,12 +69,20 @@ class SizeSpread:
         object.__setattr__(self, "most_at", most_at)
         object.__setattr__(self, "at_256", at_256)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SizeSpread) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.fewest, self.fewest_at, self.most, self.most_at, self.at_256) == (other.fewest, other.fewest_at, other.most, other.most_at, other.at_256)
+
+    def __hash__(self) -> int:
+        return hash((self.fewest, self.fewest_at, self.most, self.most_at, self.at_256))
+
     def to_json(self) -> dict:
         return {"fewest": self.fewest, "fewest_at": self.fewest_at, "most": self.most, "most_at": self.most_at,
                 "at_256": self.at_256}
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class NextStep:
     """A change to the kernel (one resource, or every binding one together) and what it gives."""
 
@@ -86,6 +94,14 @@ class NextStep:
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "waves", waves)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NextStep) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.text, self.inputs, self.waves) == (other.text, other.inputs, other.waves)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.inputs, self.waves))
 
 
 @dataclass(slots=True, repr=False, init=False)
@@ -135,7 +151,7 @@ class Occupancy:
         }
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Inputs:
     """What occupancy depends on. `vgprs` is LLVM's TotalNumVgprs, `sgprs` includes the extras."""
 
@@ -158,6 +174,14 @@ class Inputs:
         object.__setattr__(self, "cumode", cumode)
         object.__setattr__(self, "vgpr_label", vgpr_label)
         object.__setattr__(self, "wg_min", wg_min)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Inputs) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label, self.wg_min) == (other.vgprs, other.sgprs, other.lds_bytes, other.wg_size, other.wave_size, other.cumode, other.vgpr_label, other.wg_min)
+
+    def __hash__(self) -> int:
+        return hash((self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label, self.wg_min))
 
     @property
     def smallest_wg(self) -> int:

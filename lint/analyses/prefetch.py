@@ -24,7 +24,7 @@ from .waitcnt import LOAD_COUNTERS, wait_facts
 MAX_STEPS = 4000  # instructions one walk may visit
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LoadDistance:
     """How far a load is from the wait that needs it."""
 
@@ -40,6 +40,14 @@ class LoadDistance:
         object.__setattr__(self, "wait", wait)
         object.__setattr__(self, "cycles", cycles)
         object.__setattr__(self, "loop", loop)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoadDistance) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.load, self.counter, self.wait, self.cycles, self.loop) == (other.load, other.counter, other.wait, other.cycles, other.loop)
+
+    def __hash__(self) -> int:
+        return hash((self.load, self.counter, self.wait, self.cycles, self.loop))
 
 
 @dataclass(slots=True, repr=False, eq=False, init=False)

@@ -134,7 +134,7 @@ _DRAINED = Counter()
 State = dict[str, Counter]
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Event:
     """Something an instruction adds to a wait counter."""
 
@@ -149,8 +149,16 @@ class Event:
         object.__setattr__(self, "units", units)
         object.__setattr__(self, "flat", flat)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.counter, self.kind, self.units, self.flat) == (other.counter, other.kind, other.units, other.flat)
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+    def __hash__(self) -> int:
+        return hash((self.counter, self.kind, self.units, self.flat))
+
+
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Need:
     """A wait some instruction needs: count on a counter, for a unit, because of a producer."""
 
@@ -169,6 +177,14 @@ class Need:
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "producer", producer)
         object.__setattr__(self, "access", access)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Need) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.counter, self.count, self.unit, self.producer, self.access) == (other.counter, other.count, other.unit, other.producer, other.access)
+
+    def __hash__(self) -> int:
+        return hash((self.counter, self.count, self.unit, self.producer, self.access))
 
 
 @dataclass(slots=True, repr=False, eq=False, init=False)
@@ -255,7 +271,7 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
                                    counter.unknown, counter.unseen)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
@@ -266,12 +282,20 @@ class Access:
         object.__setattr__(self, "events", events)
         object.__setattr__(self, "reads_lds", reads_lds)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Access) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.events, self.reads_lds) == (other.events, other.reads_lds)
+
+    def __hash__(self) -> int:
+        return hash((self.events, self.reads_lds))
+
     def starts(self, counter: str, kind: str) -> bool:
         """Whether it starts an event of this kind on this counter."""
         return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
@@ -298,6 +322,14 @@ class WaitFacts:
         object.__setattr__(self, "access", access)
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "needs_without_registers", needs_without_registers)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WaitFacts) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound, self.access, self.unit, self.needs_without_registers) == (other.counts, other.expcnt_wait, other.invalidates, other.reads_aperture, other.test_key, other.bound, other.access, other.unit, other.needs_without_registers)
+
+    def __hash__(self) -> int:
+        return hash((self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound, self.access, self.unit, self.needs_without_registers))
 
 
 def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Target) -> WaitFacts:
@@ -1119,7 +1151,7 @@ def _known_on_both(first: Facts, second: Facts) -> Facts:
     return frozenset(both)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class _BlockTest:
     """What a block does to path facts: keys it kills before and after its last SCC test, and that test."""
 
@@ -1138,6 +1170,14 @@ class _BlockTest:
         object.__setattr__(self, "killed_after", killed_after)
         object.__setattr__(self, "taken", taken)
         object.__setattr__(self, "when", when)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _BlockTest) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.killed_before, self.test, self.bound, self.killed_after, self.taken, self.when) == (other.killed_before, other.test, other.bound, other.killed_after, other.taken, other.when)
+
+    def __hash__(self) -> int:
+        return hash((self.killed_before, self.test, self.bound, self.killed_after, self.taken, self.when))
 
 
 def _repeated(items: Iterable[Hashable]) -> set:

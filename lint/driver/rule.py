@@ -43,7 +43,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 
@@ -66,6 +66,14 @@ class Rule:
         object.__setattr__(self, "scope", scope)
         object.__setattr__(self, "requires", requires)
         object.__setattr__(self, "check", check)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rule) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check) == (other.code, other.name, other.severity, other.summary, other.explain, other.scope, other.requires, other.check)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check))
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Rule:

@@ -42,7 +42,7 @@ MODIFIER_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class ParseFailure:
     """A statement the grammar rejected; `column` is 1-based within the statement text."""
 
@@ -52,6 +52,14 @@ class ParseFailure:
     def __init__(self, message: str, column: int) -> None:
         object.__setattr__(self, "message", message)
         object.__setattr__(self, "column", column)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ParseFailure) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.message, self.column) == (other.message, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.column))
 
 
 # ----------------------------------------------------------------- nodes, as both readers build them

@@ -22,7 +22,7 @@ PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class OperandSpec:
     """One operand of an encoding variant."""
 
@@ -39,6 +39,14 @@ class OperandSpec:
         object.__setattr__(self, "size", size)
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "tags", tags)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OperandSpec) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.is_def, self.size, self.kinds, self.tags) == (other.name, other.is_def, other.size, other.kinds, other.tags)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.is_def, self.size, self.kinds, self.tags))
 
     @property
     def optional(self) -> bool:
@@ -63,7 +71,7 @@ class OperandSpec:
         return self.size
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Variant:
     """One encoding of a mnemonic: its operands and modifier names."""
 
@@ -75,6 +83,14 @@ class Variant:
         object.__setattr__(self, "encoding", encoding)
         object.__setattr__(self, "operands", operands)
         object.__setattr__(self, "modifiers", modifiers)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Variant) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.encoding, self.operands, self.modifiers) == (other.encoding, other.operands, other.modifiers)
+
+    def __hash__(self) -> int:
+        return hash((self.encoding, self.operands, self.modifiers))
 
     @property
     def required_count(self) -> int:

@@ -30,7 +30,7 @@ class Severity(IntEnum):
             raise ValueError(f"unknown severity '{text}' (use error, warning or info)") from None
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Note:
     """A secondary message, optionally at another location (e.g. where a producer was issued)."""
 
@@ -48,8 +48,16 @@ class Note:
         object.__setattr__(self, "column", column)
         object.__setattr__(self, "expansion", expansion)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Note) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.message, self.path, self.line, self.column, self.expansion) == (other.message, other.path, other.line, other.column, other.expansion)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.message, self.path, self.line, self.column, self.expansion))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Edit:
     """Replace the text between (line, column) and (end_line, end_column) with `text` (1-based)."""
 
@@ -68,13 +76,21 @@ class Edit:
         object.__setattr__(self, "end_column", end_column)
         object.__setattr__(self, "text", text)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Edit) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.path, self.line, self.column, self.end_line, self.end_column, self.text) == (other.path, other.line, other.column, other.end_line, other.end_column, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.line, self.column, self.end_line, self.end_column, self.text))
+
 
 #: How far `--fix` may trust a fix (ruff's terms): applied by `--fix`; applied with `--unsafe-fixes` too
 #: (it may change what the code does); shown only, never applied (its edit is not a plain line of the file).
 SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Fix:
     """Edits that fix a finding. `isolated`: the rule reported the findings after this one in its kernel as if
     it were not made (hazards are found independently), so --fix applies it in a pass of its own there."""
@@ -90,6 +106,14 @@ class Fix:
         object.__setattr__(self, "edits", edits)
         object.__setattr__(self, "applicability", applicability)
         object.__setattr__(self, "isolated", isolated)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Fix) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.description, self.edits, self.applicability, self.isolated) == (other.description, other.edits, other.applicability, other.isolated)
+
+    def __hash__(self) -> int:
+        return hash((self.description, self.edits, self.applicability, self.isolated))
 
     def applies(self, unsafe: bool) -> bool:
         """Whether `--fix` applies it (with `--unsafe-fixes` when `unsafe`)."""
@@ -107,7 +131,7 @@ class Fix:
         }
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Diagnostic:
     """One finding of one rule at one location."""
 
@@ -139,6 +163,14 @@ class Diagnostic:
         object.__setattr__(self, "kernel", kernel)
         object.__setattr__(self, "notes", notes)
         object.__setattr__(self, "fix", fix)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Diagnostic) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.code, self.name, self.severity, self.message, self.path, self.line, self.column, self.end_line, self.end_column, self.kernel, self.notes, self.fix) == (other.code, other.name, other.severity, other.message, other.path, other.line, other.column, other.end_line, other.end_column, other.kernel, other.notes, other.fix)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.name, self.severity, self.message, self.path, self.line, self.column, self.end_line, self.end_column, self.kernel, self.notes, self.fix))
 
     @property
     def sort_key(self) -> tuple:

@@ -91,7 +91,7 @@ class CodeLines(Sequence[SourceLine]):
         return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ReadProblem:
     """Something wrong with the file as bytes: rule name, message, line, column."""
 
@@ -105,6 +105,14 @@ class ReadProblem:
         object.__setattr__(self, "message", message)
         object.__setattr__(self, "line", line)
         object.__setattr__(self, "column", column)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReadProblem) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.rule, self.message, self.line, self.column) == (other.rule, other.message, other.line, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.message, self.line, self.column))
 
 
 @dataclass(slots=True, repr=False)
@@ -139,7 +147,7 @@ class SourceFile:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ExpansionStep:
     """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
 
@@ -155,6 +163,14 @@ class ExpansionStep:
         object.__setattr__(self, "path", path)
         object.__setattr__(self, "line", line)
         object.__setattr__(self, "column", column)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExpansionStep) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.name, self.path, self.line, self.column) == (other.kind, other.name, other.path, other.line, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.name, self.path, self.line, self.column))
 
     def describe(self) -> str:
         """Note text; the step's own path and line are reported alongside it."""
@@ -194,7 +210,7 @@ class Provenance:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Finding:
     """A problem found while reading or building, before rule metadata is attached."""
 
@@ -211,6 +227,14 @@ class Finding:
         object.__setattr__(self, "where", where)
         object.__setattr__(self, "end_column", end_column)
         object.__setattr__(self, "warning", warning)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Finding) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.rule, self.message, self.where, self.end_column, self.warning) == (other.rule, other.message, other.where, other.end_column, other.warning)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.message, self.where, self.end_column, self.warning))
 
 
 @dataclass(slots=True, repr=False, init=False)

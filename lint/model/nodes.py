@@ -21,7 +21,7 @@ SPECIAL_REGISTERS = frozenset(
 _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Num:
     """A numeric literal."""
 
@@ -30,8 +30,16 @@ class Num:
     def __init__(self, value: int | float) -> None:  # noqa: PYI041  # an int stays an int (mypyc makes a float of one)
         object.__setattr__(self, "value", value)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Num) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.value,) == (other.value,)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.value,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Sym:
     """A symbol reference."""
 
@@ -40,8 +48,16 @@ class Sym:
     def __init__(self, name: str) -> None:
         object.__setattr__(self, "name", name)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sym) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name,) == (other.name,)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.name,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class LocalRef:
     """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
 
@@ -52,8 +68,16 @@ class LocalRef:
         object.__setattr__(self, "label", label)
         object.__setattr__(self, "forward", forward)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LocalRef) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.label, self.forward) == (other.label, other.forward)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.label, self.forward))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Str:
     """A string literal."""
 
@@ -62,8 +86,16 @@ class Str:
     def __init__(self, value: str) -> None:
         object.__setattr__(self, "value", value)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Str) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.value,) == (other.value,)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.value,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class BinOp:
     """A binary expression."""
 
@@ -76,8 +108,16 @@ class BinOp:
         object.__setattr__(self, "left", left)
         object.__setattr__(self, "right", right)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BinOp) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.op, self.left, self.right) == (other.op, other.left, other.right)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.op, self.left, self.right))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class UnOp:
     """A unary expression."""
 
@@ -88,8 +128,16 @@ class UnOp:
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "operand", operand)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, UnOp) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.op, self.operand) == (other.op, other.operand)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.op, self.operand))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Call:
     """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
 
@@ -100,8 +148,16 @@ class Call:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "args", args)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Call) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.args) == (other.name, other.args)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.name, self.args))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class ListExpr:
     """A bracketed list of expressions."""
 
@@ -110,8 +166,16 @@ class ListExpr:
     def __init__(self, items: tuple[Node, ...]) -> None:
         object.__setattr__(self, "items", items)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ListExpr) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.items,) == (other.items,)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.items,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Abs:
     """`|x|` absolute-value operand modifier."""
 
@@ -120,8 +184,16 @@ class Abs:
     def __init__(self, operand: Node) -> None:
         object.__setattr__(self, "operand", operand)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Abs) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.operand,) == (other.operand,)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.operand,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Reg:
     """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
 
@@ -136,6 +208,14 @@ class Reg:
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "half", half)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reg) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.index, self.count, self.half) == (other.kind, other.index, other.count, other.half)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.index, self.count, self.half))
+
     @property
     def last(self) -> int:
         return self.index + self.count - 1
@@ -146,7 +226,7 @@ class Reg:
         return f"{self.kind}[{self.index}:{self.last}]"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class RegExpr:
     """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
 
@@ -159,8 +239,16 @@ class RegExpr:
         object.__setattr__(self, "first", first)
         object.__setattr__(self, "last", last)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RegExpr) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.first, self.last) == (other.kind, other.first, other.last)
 
-@dataclass(frozen=True, slots=True, init=False)
+    def __hash__(self) -> int:
+        return hash((self.kind, self.first, self.last))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class SpecialReg:
     """A named special register (vcc, exec, m0, scc, ...)."""
 
@@ -169,11 +257,19 @@ class SpecialReg:
     def __init__(self, name: str) -> None:
         object.__setattr__(self, "name", name)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SpecialReg) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name,) == (other.name,)
+
+    def __hash__(self) -> int:
+        return hash((self.name,))
+
     def __str__(self) -> str:
         return self.name
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class MissingRegister:
     """An operand in the place of one naming registers its target does not have (`v[0:999999]`, `s102` on
     gfx9): it reads and writes nothing, so no analysis counts or sizes anything by it; register-budget
@@ -183,6 +279,14 @@ class MissingRegister:
 
     def __init__(self, register: Reg) -> None:
         object.__setattr__(self, "register", register)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MissingRegister) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.register,) == (other.register,)
+
+    def __hash__(self) -> int:
+        return hash((self.register,))
 
     def __str__(self) -> str:
         return str(self.register)
@@ -344,7 +448,7 @@ def within_register_files(operands: tuple[Node, ...], files: dict[str, int]) -> 
     return operands if kept is None else tuple(kept)
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Statement:
     """One parsed statement. `kind` is instruction, directive, assignment or empty."""
 
@@ -368,3 +472,11 @@ class Statement:
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "resolved", resolved)
         object.__setattr__(self, "pair", pair)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Statement) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair) == (other.kind, other.name, other.labels, other.operands, other.modifiers, other.args, other.resolved, other.pair)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair))

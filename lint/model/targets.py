@@ -87,7 +87,7 @@ _ISA_PAGES = {
 }
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, eq=False)
 class Target:
     """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
 
@@ -111,6 +111,14 @@ class Target:
         object.__setattr__(self, "stepping", stepping)
         object.__setattr__(self, "generic", generic)
         object.__setattr__(self, "features", {} if features is None else features)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Target) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.major, self.minor, self.stepping, self.generic) == (other.name, other.major, other.minor, other.stepping, other.generic)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.major, self.minor, self.stepping, self.generic))
 
     def __reduce__(self) -> tuple:
         """Pickled as its fields (what it derives is worked out again): the compiled build's frozen dataclasses

@@ -12,7 +12,7 @@ from pathlib import Path
 from ...model.targets import Target
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Machine:
     """One generation's compute unit as the simulator sees it."""
 
@@ -53,6 +53,14 @@ class Machine:
         object.__setattr__(self, "delay_alu_from", delay_alu_from)
         object.__setattr__(self, "lds_banks", lds_banks)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Machine) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval, self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency, self.trans_unit, self.delay_alu_from, self.lds_banks) == (other.generation, other.simd_lanes, other.simds_per_cu, other.cus_per_wgp, other.issue_interval, other.wave64_passes, other.mfma_pass_cycles, other.memory_pipes_per_cu, other.wmma_cycles, other.valu_latency, other.trans_unit, other.delay_alu_from, other.lds_banks)
+
+    def __hash__(self) -> int:
+        return hash((self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval, self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency, self.trans_unit, self.delay_alu_from, self.lds_banks))
+
     def unit(self, cumode: bool) -> str:
         """What one simulated unit is: a CU, or a WGP in gfx10+ WGP mode."""
         return "WGP" if self.cus_per_wgp > 1 and not cumode else "CU"
@@ -80,7 +88,7 @@ class Machine:
         return self.memory_pipes_per_cu * self.cus(cumode)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class SustainedDram:
     """The DRAM bandwidth a streaming kernel reaches on one product (a published measurement), with its source."""
 
@@ -90,6 +98,14 @@ class SustainedDram:
     def __init__(self, gbs: float, source: str) -> None:
         object.__setattr__(self, "gbs", gbs)
         object.__setattr__(self, "source", source)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SustainedDram) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.gbs, self.source) == (other.gbs, other.source)
+
+    def __hash__(self) -> int:
+        return hash((self.gbs, self.source))
 
 
 @cache
