@@ -553,7 +553,9 @@ class Hazard:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hazard) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.consumer, self.producer, self.row, self.needed, self.present) == (other.consumer, other.producer, other.row, other.needed, other.present)
+        return (
+            self.consumer, self.producer, self.row, self.needed, self.present) == (
+            other.consumer, other.producer, other.row, other.needed, other.present)
 
     def __hash__(self) -> int:
         return hash((self.consumer, self.producer, self.row, self.needed, self.present))

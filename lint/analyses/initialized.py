@@ -159,7 +159,9 @@ class Flow:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Flow) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
+        return (
+            self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (
+            other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
 
     def __hash__(self) -> int:
         return hash((self.copies, self.one_lane, self.addend_high, self.reaches, self.excused))
@@ -379,7 +381,9 @@ class FlowBits:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FlowBits) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
+        return (
+            self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (
+            other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
 
     def __hash__(self) -> int:
         return hash((self.copies, self.one_lane, self.addend_high, self.reaches, self.excused))

@@ -101,7 +101,9 @@ class Value:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Value) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.base, self.phase, self.offsets, self.lane, self.wave, self.lanelo) == (other.base, other.phase, other.offsets, other.lane, other.wave, other.lanelo)
+        return (
+            self.base, self.phase, self.offsets, self.lane, self.wave, self.lanelo) == (
+            other.base, other.phase, other.offsets, other.lane, other.wave, other.lanelo)
 
     def __hash__(self) -> int:
         return hash((self.base, self.phase, self.offsets, self.lane, self.wave, self.lanelo))
@@ -180,10 +182,16 @@ class LdsAccess:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LdsAccess) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic, self.same_bytes) == (other.index, other.writes, other.address, other.pieces, other.everywhere, other.counter, other.atomic, other.same_bytes)
+        return (
+            self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic,
+            self.same_bytes) == (
+            other.index, other.writes, other.address, other.pieces, other.everywhere, other.counter, other.atomic,
+            other.same_bytes)
 
     def __hash__(self) -> int:
-        return hash((self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic, self.same_bytes))
+        return hash((
+            self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic,
+            self.same_bytes))
 
 
 @dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
@@ -204,7 +212,9 @@ class Race:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Race) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.first, self.second, self.shown, self.reason) == (other.first, other.second, other.shown, other.reason)
+        return (
+            self.first, self.second, self.shown, self.reason) == (
+            other.first, other.second, other.shown, other.reason)
 
     def __hash__(self) -> int:
         return hash((self.first, self.second, self.shown, self.reason))

@@ -72,7 +72,9 @@ class SizeSpread:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SizeSpread) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.fewest, self.fewest_at, self.most, self.most_at, self.at_256) == (other.fewest, other.fewest_at, other.most, other.most_at, other.at_256)
+        return (
+            self.fewest, self.fewest_at, self.most, self.most_at, self.at_256) == (
+            other.fewest, other.fewest_at, other.most, other.most_at, other.at_256)
 
     def __hash__(self) -> int:
         return hash((self.fewest, self.fewest_at, self.most, self.most_at, self.at_256))
@@ -104,7 +106,7 @@ class NextStep:
         return hash((self.text, self.inputs, self.waves))
 
 
-@dataclass(slots=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Occupancy:
     """Waves a kernel reaches and what limits them."""
 
@@ -132,6 +134,15 @@ class Occupancy:
         self.allocated_waves_per_simd = allocated_waves_per_simd
         self.lds_allocated_bytes = lds_allocated_bytes
         self.workgroup_limiter = [] if workgroup_limiter is None else workgroup_limiter
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Occupancy) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.waves_per_simd, self.waves_per_cu, self.workgroups_per_cu, self.limits, self.limiters, self.steps,
+            self.allocated_waves_per_simd, self.lds_allocated_bytes, self.workgroup_limiter) == (
+            other.waves_per_simd, other.waves_per_cu, other.workgroups_per_cu, other.limits, other.limiters,
+            other.steps, other.allocated_waves_per_simd, other.lds_allocated_bytes, other.workgroup_limiter)
 
     @property
     def next_step(self) -> list[str]:
@@ -178,10 +189,16 @@ class Inputs:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Inputs) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label, self.wg_min) == (other.vgprs, other.sgprs, other.lds_bytes, other.wg_size, other.wave_size, other.cumode, other.vgpr_label, other.wg_min)
+        return (
+            self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label,
+            self.wg_min) == (
+            other.vgprs, other.sgprs, other.lds_bytes, other.wg_size, other.wave_size, other.cumode, other.vgpr_label,
+            other.wg_min)
 
     def __hash__(self) -> int:
-        return hash((self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label, self.wg_min))
+        return hash((
+            self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label,
+            self.wg_min))
 
     @property
     def smallest_wg(self) -> int:

@@ -44,7 +44,9 @@ class LoadDistance:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LoadDistance) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.load, self.counter, self.wait, self.cycles, self.loop) == (other.load, other.counter, other.wait, other.cycles, other.loop)
+        return (
+            self.load, self.counter, self.wait, self.cycles, self.loop) == (
+            other.load, other.counter, other.wait, other.cycles, other.loop)
 
     def __hash__(self) -> int:
         return hash((self.load, self.counter, self.wait, self.cycles, self.loop))

@@ -25,7 +25,7 @@ _UNPINNED = "not pinned: LLVM's figure, the most waves over the range; pass --wg
 _UNPINNED_RANGE = "a range: LLVM's figure, the most waves over it"
 
 
-@dataclass(slots=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class KernelResources:
     """Registers, LDS and scratch a kernel uses and declares."""
 
@@ -82,6 +82,19 @@ class KernelResources:
         self.inputs = inputs
         self.occupancy = occupancy
         self.usage_source = usage_source
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KernelResources) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.wave_size, self.cumode, self.referenced_vgprs, self.referenced_agprs, self.referenced_sgprs,
+            self.uses_vcc, self.uses_flat_scratch, self.arch_vgprs, self.agprs, self.vgprs, self.sgprs,
+            self.allocated_vgprs, self.allocated_sgprs, self.accum_offset, self.lds_bytes, self.launch_lds_bytes,
+            self.scratch_bytes, self.wg_size, self.wg_size_source, self.inputs, self.occupancy, self.usage_source) == (
+            other.wave_size, other.cumode, other.referenced_vgprs, other.referenced_agprs, other.referenced_sgprs,
+            other.uses_vcc, other.uses_flat_scratch, other.arch_vgprs, other.agprs, other.vgprs, other.sgprs,
+            other.allocated_vgprs, other.allocated_sgprs, other.accum_offset, other.lds_bytes, other.launch_lds_bytes,
+            other.scratch_bytes, other.wg_size, other.wg_size_source, other.inputs, other.occupancy, other.usage_source)
 
     @property
     def wg_sizes(self) -> str:

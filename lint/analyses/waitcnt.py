@@ -181,7 +181,9 @@ class Need:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Need) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.counter, self.count, self.unit, self.producer, self.access) == (other.counter, other.count, other.unit, other.producer, other.access)
+        return (
+            self.counter, self.count, self.unit, self.producer, self.access) == (
+            other.counter, other.count, other.unit, other.producer, other.access)
 
     def __hash__(self) -> int:
         return hash((self.counter, self.count, self.unit, self.producer, self.access))
@@ -326,10 +328,16 @@ class WaitFacts:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, WaitFacts) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound, self.access, self.unit, self.needs_without_registers) == (other.counts, other.expcnt_wait, other.invalidates, other.reads_aperture, other.test_key, other.bound, other.access, other.unit, other.needs_without_registers)
+        return (
+            self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound,
+            self.access, self.unit, self.needs_without_registers) == (
+            other.counts, other.expcnt_wait, other.invalidates, other.reads_aperture, other.test_key, other.bound,
+            other.access, other.unit, other.needs_without_registers)
 
     def __hash__(self) -> int:
-        return hash((self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound, self.access, self.unit, self.needs_without_registers))
+        return hash((
+            self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound,
+            self.access, self.unit, self.needs_without_registers))
 
 
 def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Target) -> WaitFacts:
@@ -1174,7 +1182,9 @@ class _BlockTest:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _BlockTest) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.killed_before, self.test, self.bound, self.killed_after, self.taken, self.when) == (other.killed_before, other.test, other.bound, other.killed_after, other.taken, other.when)
+        return (
+            self.killed_before, self.test, self.bound, self.killed_after, self.taken, self.when) == (
+            other.killed_before, other.test, other.bound, other.killed_after, other.taken, other.when)
 
     def __hash__(self) -> int:
         return hash((self.killed_before, self.test, self.bound, self.killed_after, self.taken, self.when))

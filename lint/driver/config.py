@@ -28,7 +28,7 @@ class ConfigError(ValueError):
     """A configuration file that cannot be used (message names the file)."""
 
 
-@dataclass(slots=True, init=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Config:
     """Settings read from pyproject.toml or .amdgpu-lint.toml."""
 
@@ -85,6 +85,30 @@ class Config:
         self.trust_repository_compiler = trust_repository_compiler
         self.assembler = assembler
         self.assembler_compat = assembler_compat
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Config) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path, self.mcpu, self.select, self.extend_select, self.exclude, self.extend_exclude, self.ignore,
+            self.include_dirs, self.defsyms, self.fail_on, self.severities, self.min_waves, self.baseline,
+            self.latency_table, self.per_file_ignores, self.compiler, self.compile_flags, self.hip_suffixes,
+            self.trust_repository_compiler, self.assembler, self.assembler_compat) == (
+            other.path, other.mcpu, other.select, other.extend_select, other.exclude, other.extend_exclude,
+            other.ignore, other.include_dirs, other.defsyms, other.fail_on, other.severities, other.min_waves,
+            other.baseline, other.latency_table, other.per_file_ignores, other.compiler, other.compile_flags,
+            other.hip_suffixes, other.trust_repository_compiler, other.assembler, other.assembler_compat)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(path={self.path!r}, mcpu={self.mcpu!r}, select={self.select!r}, "
+                f"extend_select={self.extend_select!r}, exclude={self.exclude!r}, "
+                f"extend_exclude={self.extend_exclude!r}, ignore={self.ignore!r}, include_dirs={self.include_dirs!r}, "
+                f"defsyms={self.defsyms!r}, fail_on={self.fail_on!r}, severities={self.severities!r}, "
+                f"min_waves={self.min_waves!r}, baseline={self.baseline!r}, latency_table={self.latency_table!r}, "
+                f"per_file_ignores={self.per_file_ignores!r}, compiler={self.compiler!r}, "
+                f"compile_flags={self.compile_flags!r}, hip_suffixes={self.hip_suffixes!r}, "
+                f"trust_repository_compiler={self.trust_repository_compiler!r}, assembler={self.assembler!r}, "
+                f"assembler_compat={self.assembler_compat!r})")
 
 
 def _string_list(value: Any, key: str, path: Path) -> list[str]:

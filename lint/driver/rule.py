@@ -70,10 +70,14 @@ class Rule:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rule) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check) == (other.code, other.name, other.severity, other.summary, other.explain, other.scope, other.requires, other.check)
+        return (
+            self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check) == (
+            other.code, other.name, other.severity, other.summary, other.explain, other.scope, other.requires,
+            other.check)
 
     def __hash__(self) -> int:
-        return hash((self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check))
+        return hash((
+            self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check))
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Rule:

@@ -199,7 +199,7 @@ class _Frame:
 Emitted = tuple[Statement, Provenance, str]
 
 
-@dataclass(slots=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
     and (for an instruction) free of symbols while its names are none; with the registers it reaches, for
@@ -218,6 +218,13 @@ class _Plain:
         self.vgpr_end = vgpr_end
         self.sgpr_end = sgpr_end
         self.names = names
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Plain) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.statement, self.first_word, self.vgpr_end, self.sgpr_end, self.names) == (
+            other.statement, other.first_word, other.vgpr_end, other.sgpr_end, other.names)
 
 
 @dataclass(slots=True, repr=False, eq=False, init=False)

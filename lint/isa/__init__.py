@@ -22,7 +22,7 @@ PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class OperandSpec:
     """One operand of an encoding variant."""
 
@@ -40,10 +40,16 @@ class OperandSpec:
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "tags", tags)
 
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(name={self.name!r}, is_def={self.is_def!r}, size={self.size!r}, "
+                f"kinds={self.kinds!r}, tags={self.tags!r})")
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, OperandSpec) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.name, self.is_def, self.size, self.kinds, self.tags) == (other.name, other.is_def, other.size, other.kinds, other.tags)
+        return (
+            self.name, self.is_def, self.size, self.kinds, self.tags) == (
+            other.name, other.is_def, other.size, other.kinds, other.tags)
 
     def __hash__(self) -> int:
         return hash((self.name, self.is_def, self.size, self.kinds, self.tags))
@@ -71,7 +77,7 @@ class OperandSpec:
         return self.size
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Variant:
     """One encoding of a mnemonic: its operands and modifier names."""
 
@@ -83,6 +89,10 @@ class Variant:
         object.__setattr__(self, "encoding", encoding)
         object.__setattr__(self, "operands", operands)
         object.__setattr__(self, "modifiers", modifiers)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(encoding={self.encoding!r}, operands={self.operands!r}, "
+                f"modifiers={self.modifiers!r})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Variant) or other.__class__ is not self.__class__:

@@ -34,7 +34,7 @@ _HALF = re.compile(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|su
 _MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)")
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class InstructionClass:
     """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, lds_parameter, export,
     branch, call, return, wait, barrier, nop, message, endpgm."""
@@ -66,13 +66,25 @@ class InstructionClass:
         object.__setattr__(self, "sampler", sampler)
         object.__setattr__(self, "counters", counters)
 
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(unit={self.unit!r}, kind={self.kind!r}, memory={self.memory!r}, "
+                f"rate={self.rate!r}, matrix={self.matrix!r}, passes={self.passes!r}, xdl={self.xdl!r}, "
+                f"returns_data={self.returns_data!r}, lds_dma={self.lds_dma!r}, sampler={self.sampler!r}, "
+                f"counters={self.counters!r})")
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, InstructionClass) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.unit, self.kind, self.memory, self.rate, self.matrix, self.passes, self.xdl, self.returns_data, self.lds_dma, self.sampler, self.counters) == (other.unit, other.kind, other.memory, other.rate, other.matrix, other.passes, other.xdl, other.returns_data, other.lds_dma, other.sampler, other.counters)
+        return (
+            self.unit, self.kind, self.memory, self.rate, self.matrix, self.passes, self.xdl, self.returns_data,
+            self.lds_dma, self.sampler, self.counters) == (
+            other.unit, other.kind, other.memory, other.rate, other.matrix, other.passes, other.xdl, other.returns_data,
+            other.lds_dma, other.sampler, other.counters)
 
     def __hash__(self) -> int:
-        return hash((self.unit, self.kind, self.memory, self.rate, self.matrix, self.passes, self.xdl, self.returns_data, self.lds_dma, self.sampler, self.counters))
+        return hash((
+            self.unit, self.kind, self.memory, self.rate, self.matrix, self.passes, self.xdl, self.returns_data,
+            self.lds_dma, self.sampler, self.counters))
 
     @property
     def is_memory(self) -> bool:

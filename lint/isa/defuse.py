@@ -102,7 +102,7 @@ _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s
 _OPTIONAL_IMMEDIATE = frozenset(("s_endpgm",))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class DefUse:
     """Registers an instruction instance writes and reads, its class and the table variant used."""
 
@@ -125,10 +125,17 @@ class DefUse:
         object.__setattr__(self, "preserved", preserved)
         object.__setattr__(self, "missing", missing)
 
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(defs={self.defs!r}, uses={self.uses!r}, klass={self.klass!r}, "
+                f"variant={self.variant!r}, problem={self.problem!r}, preserved={self.preserved!r}, "
+                f"missing={self.missing!r})")
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DefUse) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.defs, self.uses, self.klass, self.variant, self.problem, self.preserved, self.missing) == (other.defs, other.uses, other.klass, other.variant, other.problem, other.preserved, other.missing)
+        return (
+            self.defs, self.uses, self.klass, self.variant, self.problem, self.preserved, self.missing) == (
+            other.defs, other.uses, other.klass, other.variant, other.problem, other.preserved, other.missing)
 
     def __hash__(self) -> int:
         return hash((self.defs, self.uses, self.klass, self.variant, self.problem, self.preserved, self.missing))

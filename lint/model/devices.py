@@ -13,7 +13,7 @@ from dataclasses import dataclass
 MIB = 1 << 20
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Device:
     """A GPU product: its processor, compute units, and what the performance model needs of its memory system.
     `memory_gbs` is the DRAM bandwidth one dispatch can use (one GCD of a two-die MI250/MI250X); `l2_bytes` the L2 one
@@ -44,13 +44,25 @@ class Device:
         object.__setattr__(self, "lds_banks", lds_banks)
         object.__setattr__(self, "source", source)
 
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(name={self.name!r}, processor={self.processor!r}, "
+                f"compute_units={self.compute_units!r}, clock_mhz={self.clock_mhz!r}, memory_gbs={self.memory_gbs!r}, "
+                f"l2_bytes={self.l2_bytes!r}, l2_latency={self.l2_latency!r}, dram_latency={self.dram_latency!r}, "
+                f"lds_banks={self.lds_banks!r}, source={self.source!r})")
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Device) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.name, self.processor, self.compute_units, self.clock_mhz, self.memory_gbs, self.l2_bytes, self.l2_latency, self.dram_latency, self.lds_banks, self.source) == (other.name, other.processor, other.compute_units, other.clock_mhz, other.memory_gbs, other.l2_bytes, other.l2_latency, other.dram_latency, other.lds_banks, other.source)
+        return (
+            self.name, self.processor, self.compute_units, self.clock_mhz, self.memory_gbs, self.l2_bytes,
+            self.l2_latency, self.dram_latency, self.lds_banks, self.source) == (
+            other.name, other.processor, other.compute_units, other.clock_mhz, other.memory_gbs, other.l2_bytes,
+            other.l2_latency, other.dram_latency, other.lds_banks, other.source)
 
     def __hash__(self) -> int:
-        return hash((self.name, self.processor, self.compute_units, self.clock_mhz, self.memory_gbs, self.l2_bytes, self.l2_latency, self.dram_latency, self.lds_banks, self.source))
+        return hash((
+            self.name, self.processor, self.compute_units, self.clock_mhz, self.memory_gbs, self.l2_bytes,
+            self.l2_latency, self.dram_latency, self.lds_banks, self.source))
 
     @property
     def bytes_per_cycle(self) -> float:
@@ -92,7 +104,7 @@ def find_device(name: str) -> Device | None:
     return DEVICES.get(name.lower().replace(" ", "").replace("-", ""))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Launch:
     """What the user launches: the grid in work-groups and the device (or its CU count)."""
 
@@ -104,6 +116,10 @@ class Launch:
         object.__setattr__(self, "grid", grid)
         object.__setattr__(self, "compute_units", compute_units)
         object.__setattr__(self, "device", device)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(grid={self.grid!r}, compute_units={self.compute_units!r}, "
+                f"device={self.device!r})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Launch) or other.__class__ is not self.__class__:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 globals().setdefault("overload", lambda function: function)  # without importing typing (the last definition runs)
 
 
-@dataclass(slots=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class SourceLine:
     """The code part of one physical line. `column` is where `text` starts (1-based). A file's
     lines are made on demand from its CodeLines; macro expansion makes its own."""
@@ -33,6 +33,13 @@ class SourceLine:
         self.text = text
         self.column = column
         self.is_cpp = is_cpp
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SourceLine) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path, self.number, self.text, self.column, self.is_cpp) == (
+            other.path, other.number, other.text, other.column, other.is_cpp)
 
 
 class CodeLines(Sequence[SourceLine]):
@@ -109,7 +116,9 @@ class ReadProblem:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReadProblem) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.rule, self.message, self.line, self.column) == (other.rule, other.message, other.line, other.column)
+        return (
+            self.rule, self.message, self.line, self.column) == (
+            other.rule, other.message, other.line, other.column)
 
     def __hash__(self) -> int:
         return hash((self.rule, self.message, self.line, self.column))
@@ -167,7 +176,9 @@ class ExpansionStep:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ExpansionStep) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.kind, self.name, self.path, self.line, self.column) == (other.kind, other.name, other.path, other.line, other.column)
+        return (
+            self.kind, self.name, self.path, self.line, self.column) == (
+            other.kind, other.name, other.path, other.line, other.column)
 
     def __hash__(self) -> int:
         return hash((self.kind, self.name, self.path, self.line, self.column))
@@ -181,7 +192,7 @@ class ExpansionStep:
         return f"in {self.name} expansion"
 
 
-@dataclass(slots=True, unsafe_hash=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Provenance:
     """Where a statement came from: its source line plus the chain of expansions, innermost first.
     Never changed once made (not frozen only because a frozen one is several times slower to make,
@@ -197,6 +208,14 @@ class Provenance:
         self.line = line
         self.column = column
         self.chain = chain
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Provenance) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.path, self.line, self.column, self.chain) == (other.path, other.line, other.column, other.chain)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.line, self.column, self.chain))
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
@@ -231,13 +250,15 @@ class Finding:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Finding) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.rule, self.message, self.where, self.end_column, self.warning) == (other.rule, other.message, other.where, other.end_column, other.warning)
+        return (
+            self.rule, self.message, self.where, self.end_column, self.warning) == (
+            other.rule, other.message, other.where, other.end_column, other.warning)
 
     def __hash__(self) -> int:
         return hash((self.rule, self.message, self.where, self.end_column, self.warning))
 
 
-@dataclass(slots=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Instruction:
     """One machine instruction with its operands, modifiers and provenance."""
 
@@ -254,6 +275,13 @@ class Instruction:
         self.modifiers = modifiers
         self.where = where
         self.pair = pair
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Instruction) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.mnemonic, self.operands, self.modifiers, self.where, self.pair) == (
+            other.mnemonic, other.operands, other.modifiers, other.where, other.pair)
 
     @classmethod
     def from_statement(cls, statement: Statement, where: Provenance) -> Instruction:

@@ -21,7 +21,7 @@ SPECIAL_REGISTERS = frozenset(
 _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Num:
     """A numeric literal."""
 
@@ -29,6 +29,9 @@ class Num:
 
     def __init__(self, value: int | float) -> None:  # noqa: PYI041  # an int stays an int (mypyc makes a float of one)
         object.__setattr__(self, "value", value)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(value={self.value!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Num) or other.__class__ is not self.__class__:
@@ -39,7 +42,7 @@ class Num:
         return hash((self.value,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Sym:
     """A symbol reference."""
 
@@ -47,6 +50,9 @@ class Sym:
 
     def __init__(self, name: str) -> None:
         object.__setattr__(self, "name", name)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(name={self.name!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sym) or other.__class__ is not self.__class__:
@@ -57,7 +63,7 @@ class Sym:
         return hash((self.name,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class LocalRef:
     """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
 
@@ -68,6 +74,9 @@ class LocalRef:
         object.__setattr__(self, "label", label)
         object.__setattr__(self, "forward", forward)
 
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(label={self.label!r}, forward={self.forward!r})"
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LocalRef) or other.__class__ is not self.__class__:
             return NotImplemented
@@ -77,7 +86,7 @@ class LocalRef:
         return hash((self.label, self.forward))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Str:
     """A string literal."""
 
@@ -85,6 +94,9 @@ class Str:
 
     def __init__(self, value: str) -> None:
         object.__setattr__(self, "value", value)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(value={self.value!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Str) or other.__class__ is not self.__class__:
@@ -95,7 +107,7 @@ class Str:
         return hash((self.value,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class BinOp:
     """A binary expression."""
 
@@ -108,6 +120,9 @@ class BinOp:
         object.__setattr__(self, "left", left)
         object.__setattr__(self, "right", right)
 
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(op={self.op!r}, left={self.left!r}, right={self.right!r})"
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BinOp) or other.__class__ is not self.__class__:
             return NotImplemented
@@ -117,7 +132,7 @@ class BinOp:
         return hash((self.op, self.left, self.right))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class UnOp:
     """A unary expression."""
 
@@ -128,6 +143,9 @@ class UnOp:
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "operand", operand)
 
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(op={self.op!r}, operand={self.operand!r})"
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, UnOp) or other.__class__ is not self.__class__:
             return NotImplemented
@@ -137,7 +155,7 @@ class UnOp:
         return hash((self.op, self.operand))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Call:
     """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
 
@@ -148,6 +166,9 @@ class Call:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "args", args)
 
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(name={self.name!r}, args={self.args!r})"
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Call) or other.__class__ is not self.__class__:
             return NotImplemented
@@ -157,7 +178,7 @@ class Call:
         return hash((self.name, self.args))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class ListExpr:
     """A bracketed list of expressions."""
 
@@ -165,6 +186,9 @@ class ListExpr:
 
     def __init__(self, items: tuple[Node, ...]) -> None:
         object.__setattr__(self, "items", items)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(items={self.items!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ListExpr) or other.__class__ is not self.__class__:
@@ -175,7 +199,7 @@ class ListExpr:
         return hash((self.items,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Abs:
     """`|x|` absolute-value operand modifier."""
 
@@ -183,6 +207,9 @@ class Abs:
 
     def __init__(self, operand: Node) -> None:
         object.__setattr__(self, "operand", operand)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(operand={self.operand!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Abs) or other.__class__ is not self.__class__:
@@ -193,7 +220,7 @@ class Abs:
         return hash((self.operand,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Reg:
     """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
 
@@ -207,6 +234,10 @@ class Reg:
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "half", half)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(kind={self.kind!r}, index={self.index!r}, count={self.count!r}, "
+                f"half={self.half!r})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Reg) or other.__class__ is not self.__class__:
@@ -226,7 +257,7 @@ class Reg:
         return f"{self.kind}[{self.index}:{self.last}]"
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class RegExpr:
     """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
 
@@ -239,6 +270,9 @@ class RegExpr:
         object.__setattr__(self, "first", first)
         object.__setattr__(self, "last", last)
 
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(kind={self.kind!r}, first={self.first!r}, last={self.last!r})"
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RegExpr) or other.__class__ is not self.__class__:
             return NotImplemented
@@ -248,7 +282,7 @@ class RegExpr:
         return hash((self.kind, self.first, self.last))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class SpecialReg:
     """A named special register (vcc, exec, m0, scc, ...)."""
 
@@ -256,6 +290,9 @@ class SpecialReg:
 
     def __init__(self, name: str) -> None:
         object.__setattr__(self, "name", name)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(name={self.name!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SpecialReg) or other.__class__ is not self.__class__:
@@ -269,7 +306,7 @@ class SpecialReg:
         return self.name
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class MissingRegister:
     """An operand in the place of one naming registers its target does not have (`v[0:999999]`, `s102` on
     gfx9): it reads and writes nothing, so no analysis counts or sizes anything by it; register-budget
@@ -279,6 +316,9 @@ class MissingRegister:
 
     def __init__(self, register: Reg) -> None:
         object.__setattr__(self, "register", register)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(register={self.register!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MissingRegister) or other.__class__ is not self.__class__:
@@ -448,7 +488,7 @@ def within_register_files(operands: tuple[Node, ...], files: dict[str, int]) -> 
     return operands if kept is None else tuple(kept)
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Statement:
     """One parsed statement. `kind` is instruction, directive, assignment or empty."""
 
@@ -473,10 +513,19 @@ class Statement:
         object.__setattr__(self, "resolved", resolved)
         object.__setattr__(self, "pair", pair)
 
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(kind={self.kind!r}, name={self.name!r}, labels={self.labels!r}, "
+                f"operands={self.operands!r}, modifiers={self.modifiers!r}, args={self.args!r}, "
+                f"resolved={self.resolved!r}, pair={self.pair!r})")
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Statement) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair) == (other.kind, other.name, other.labels, other.operands, other.modifiers, other.args, other.resolved, other.pair)
+        return (
+            self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair) == (
+            other.kind, other.name, other.labels, other.operands, other.modifiers, other.args, other.resolved,
+            other.pair)
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair))
+        return hash((
+            self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair))

@@ -12,7 +12,7 @@ from ..occupancy import Occupancy
 from .machine import machine_for
 
 
-@dataclass(slots=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class LaunchFill:
     """How a grid of work-groups fills the device."""
 
@@ -37,6 +37,15 @@ class LaunchFill:
         self.unit = unit
         self.per_unit = per_unit
         self.limiter = limiter
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LaunchFill) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.workgroups, self.slots_per_wave, self.units, self.waves, self.last_wave_efficiency, self.busy_units,
+            self.unit, self.per_unit, self.limiter) == (
+            other.workgroups, other.slots_per_wave, other.units, other.waves, other.last_wave_efficiency,
+            other.busy_units, other.unit, other.per_unit, other.limiter)
 
     def to_json(self) -> dict:
         return {

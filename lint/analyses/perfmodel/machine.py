@@ -56,10 +56,19 @@ class Machine:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Machine) or other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval, self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency, self.trans_unit, self.delay_alu_from, self.lds_banks) == (other.generation, other.simd_lanes, other.simds_per_cu, other.cus_per_wgp, other.issue_interval, other.wave64_passes, other.mfma_pass_cycles, other.memory_pipes_per_cu, other.wmma_cycles, other.valu_latency, other.trans_unit, other.delay_alu_from, other.lds_banks)
+        return (
+            self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval,
+            self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency,
+            self.trans_unit, self.delay_alu_from, self.lds_banks) == (
+            other.generation, other.simd_lanes, other.simds_per_cu, other.cus_per_wgp, other.issue_interval,
+            other.wave64_passes, other.mfma_pass_cycles, other.memory_pipes_per_cu, other.wmma_cycles,
+            other.valu_latency, other.trans_unit, other.delay_alu_from, other.lds_banks)
 
     def __hash__(self) -> int:
-        return hash((self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval, self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency, self.trans_unit, self.delay_alu_from, self.lds_banks))
+        return hash((
+            self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval,
+            self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency,
+            self.trans_unit, self.delay_alu_from, self.lds_banks))
 
     def unit(self, cumode: bool) -> str:
         """What one simulated unit is: a CU, or a WGP in gfx10+ WGP mode."""

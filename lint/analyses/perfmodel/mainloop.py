@@ -48,7 +48,7 @@ def stall_bound(reason: str) -> str:
     return _STALL_BOUNDS.get(reason, reason)
 
 
-@dataclass(slots=True, repr=False, init=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class LoopCost:
     """The main loop's predicted cost per trip on one CU (WGP) running `waves` waves."""
 
@@ -71,6 +71,15 @@ class LoopCost:
         self.lines = lines
         self.unit = unit
         self.where = {} if where is None else where
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoopCost) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.label, self.line, self.waves, self.cycles_per_trip, self.bounds, self.lines, self.unit,
+            self.where) == (
+            other.label, other.line, other.waves, other.cycles_per_trip, other.bounds, other.lines, other.unit,
+            other.where)
 
     @property
     def per_wave(self) -> float:
