@@ -10,9 +10,8 @@ import importlib
 import inspect
 import pkgutil
 
-import pytest
-
 import amdgpu_lint
+import pytest
 from conftest import is_compiled
 
 
