@@ -4,11 +4,11 @@ Some instruction-syntax rows name a register the instruction reads or writes wha
 of gfx8's `v_add_u32`, the mask of `v_cndmask_b32`, the result of a VOPC compare). llvm-mc lets some be left out
 (`v_cmp_eq_u32 v1, v2`, `v_cndmask_b32 v0, v1, v2`) and not others (`v_add_u32 v0, v1, v2` on gfx8: "operands are
 not valid for this GPU or mode"; `v_addc_u32 v0, v1, v2`: "invalid operand for instruction"). For every
-configuration of tables/mnemonics.json and every mnemonic it has whose syntax row has such registers (and no
+configuration of tables/mnemonics.jsonl and every mnemonic it has whose syntax row has such registers (and no
 optional operand besides), the script writes an instance with them (from the row, as scripts/probe_set.py writes
 its instances) and, where llvm-mc takes it, the same instance without them, and records llvm-mc's message for the
 second. Each line is `["mnemonic", [[message index, [configuration index, ...]], ...]]` for the configurations that
-refuse it; the header lists the configurations (those of tables/mnemonics.json, in its order) and the messages.
+refuse it; the header lists the configurations (those of tables/mnemonics.jsonl, in its order) and the messages.
 
 Usage: python scripts/gen_implicit_operands.py [--llvm-mc llvm-mc-22]   (after gen_mnemonic_verdicts.py)
 """
@@ -22,8 +22,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from gen_mnemonic_verdicts import OUT as MNEMONICS
-from gen_mnemonic_verdicts import TABLES
+from gen_mnemonic_verdicts import TABLES, read_table
 from gen_mnemonic_verdicts import verdicts as assemble
 from probe_set import instances
 
@@ -67,7 +66,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--llvm-mc", default="llvm-mc-22")
     args = parser.parse_args()
-    configurations: list[str] = json.loads(MNEMONICS.read_text())["configurations"]
+    configurations: list[str] = read_table()["configurations"]
     messages: list[str] = []
     rows: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     with tempfile.TemporaryDirectory() as scratch:

@@ -24,7 +24,7 @@ gen_mnemonic_verdicts.py; global and scratch forms made from the flat ones), llv
 
 Only refusals are kept (llvm-mc's message, an index into `messages`), with the operand count of the probed instance
 where the facts are per operand position; answers that depend on the instance's other operands (`DEPENDENT`) are
-dropped. A configuration is `processor[:feature...]` as in tables/mnemonics.json; configurations with the same
+dropped. A configuration is `processor[:feature...]` as in tables/mnemonics.jsonl; configurations with the same
 facts for a mnemonic share one entry.
 
 Usage: python scripts/gen_matrix_operands.py [--llvm-mc llvm-mc-22] [--cache DIR]

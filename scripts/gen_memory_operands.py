@@ -1,6 +1,6 @@
 """Generate lint/isa/tables/memory.jsonl: what llvm-mc 22 refuses in memory instructions, per processor.
 
-For every processor of tables/mnemonics.json and every memory mnemonic it has (MUBUF `buffer_*`, MTBUF
+For every processor of tables/mnemonics.jsonl and every memory mnemonic it has (MUBUF `buffer_*`, MTBUF
 `tbuffer_*`, MIMG `image_*`, SMEM, FLAT `flat_*`/`global_*`/`scratch_*`, DS `ds_*`), the script finds an instance
 llvm-mc assembles by trying operand shapes of the encoding (data widths, address forms), then probes it:
 
@@ -14,9 +14,9 @@ llvm-mc assembles by trying operand shapes of the encoding (data widths, address
   it takes for each `dim:` with and without `a16`, and whether `dim:` may be left out;
 - MTBUF `format:`/`dfmt:`/`nfmt:` ranges, and which format names (as llvm-mc prints them) and pairs of them it takes.
 
-Processors with the same mnemonics (tables/mnemonics.json) that answer FINGERPRINT alike are probed once.
+Processors with the same mnemonics (tables/mnemonics.jsonl) that answer FINGERPRINT alike are probed once.
 Each line of the table is `["mnemonic", [[facts, [processor index, ...]], ...]]`; the header lists the
-processors, the processor index of each configuration of tables/mnemonics.json, the messages (facts name them
+processors, the processor index of each configuration of tables/mnemonics.jsonl, the messages (facts name them
 by index) and the MTBUF format facts per processor. Facts never come from LLVM's tests.
 
 Usage: python scripts/gen_memory_operands.py [--llvm-mc llvm-mc-22] [--only gfx900,...]
@@ -33,8 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gen_mnemonic_verdicts import OUT as MNEMONICS
-from gen_mnemonic_verdicts import TABLES
+from gen_mnemonic_verdicts import TABLES, read_table
 from gen_mnemonic_verdicts import verdicts as assemble
 
 OUT = TABLES / "memory.jsonl"
@@ -514,7 +513,7 @@ def main() -> int:
     parser.add_argument("--llvm-mc", default="llvm-mc-22")
     parser.add_argument("--only", default="", help="comma-separated processors (for a quick look; not written)")
     args = parser.parse_args()
-    table = json.loads(MNEMONICS.read_text())
+    table = read_table()
     configurations: list[str] = table["configurations"]
     processors = [name for name in configurations if ":" not in name]
     if args.only:

@@ -1,4 +1,4 @@
-"""Generate lint/isa/tables/mnemonics.json: what llvm-mc 22 says of each mnemonic on each processor and mode.
+"""Generate lint/isa/tables/mnemonics.jsonl: what llvm-mc 22 says of each mnemonic on each processor and mode.
 
 A bare mnemonic on a line of its own tells llvm-mc's verdict on the mnemonic apart from its operands:
 "too few operands" (or no error) means the target has some form of it; "instruction not supported on
@@ -17,6 +17,12 @@ the like reject the mnemonic itself, whatever its operands. This script
    pattern: one verdict per configuration (0: the target has it, else 1 + the index of llvm-mc's message);
 4. does the same for special registers (`tba`, `ttmp12`, `null`, ...), each read by `s_mov_b32` and `s_mov_b64`.
 
+The file (`render`): a header line with the configurations, the messages and their one-character codes, each
+pattern as a string of one code per configuration (`.` where the target has the mnemonic) and the registers'
+patterns; then a line per mnemonic, `["name",pattern]`, sorted by name, which lint/isa/mnemonics.py finds by a
+binary search when it is first asked about it (decoding every row was 49M instructions of each start).
+`read_table` gives the other generators the table as `generate` made it.
+
 Usage: python scripts/gen_mnemonic_verdicts.py [--llvm-mc llvm-mc-22] [--check]
 """
 
@@ -33,7 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "lint" / "isa" / "tables"
-OUT = TABLES / "mnemonics.json"
+OUT = TABLES / "mnemonics.jsonl"
 #: every processor of LLVM 22 (its own names; the marketing names are aliases of these)
 PROCESSORS = [
     "gfx600", "gfx601", "gfx602", "gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705", "gfx801", "gfx802",
@@ -63,6 +69,8 @@ _EXISTS = re.compile(r"too few operands|invalid operand|not a valid operand|oper
 _ERROR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.MULTILINE)
 _PRINTED = re.compile(r"^\s+([a-z_][a-z0-9_.]*)", re.MULTILINE)
 _NAME = re.compile(rb"[a-z][a-z0-9_.]*")
+#: the codes of llvm-mc's messages in a pattern (`.`: the target has the mnemonic; as in the other probe tables)
+_ALPHABET = "".join(chr(code) for code in range(33, 127) if chr(code) not in ".\"\\ ")
 _STRING = re.compile(rb"(?<=\x00)(?:v|s|ds|buffer|tbuffer|flat|global|scratch|image|cluster|tensor)_[a-z0-9_]+(?=\x00)")
 
 
@@ -257,13 +265,39 @@ def generate(llvm_mc: str) -> dict:
     }
 
 
+def render(table: dict) -> str:
+    """The table as written to OUT (see the module's docstring)."""
+    codes = _ALPHABET[: len(table["messages"])]
+    assert len(codes) == len(table["messages"]), "more messages than codes"
+
+    def coded(pattern: list[int]) -> str:
+        return "".join(codes[code - 1] if code else "." for code in pattern)
+
+    header = {"source": table["source"], "configurations": table["configurations"], "messages": table["messages"],
+              "codes": codes, "patterns": [coded(pattern) for pattern in table["patterns"]],
+              "registers": table["registers"]}
+    lines = [json.dumps(header, separators=(",", ":"), sort_keys=True)]
+    lines += [json.dumps([name, table["mnemonics"][name]], separators=(",", ":")) for name in sorted(table["mnemonics"])]
+    return "\n".join(lines) + "\n"
+
+
+def read_table(path: Path = OUT) -> dict:
+    """The written table as `generate` returns it (patterns as lists of codes, the mnemonics as a dict)."""
+    header, *lines = path.read_text().splitlines()
+    table = json.loads(header)
+    number = {code: index + 1 for index, code in enumerate(table.pop("codes"))}
+    table["patterns"] = [[number.get(code, 0) for code in pattern] for pattern in table["patterns"]]
+    table["mnemonics"] = dict(map(json.loads, lines))
+    return table
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--llvm-mc", default="llvm-mc-22")
     parser.add_argument("--check", action="store_true", help="compare with the committed table; exit 1 on a difference")
     args = parser.parse_args()
     table = generate(args.llvm_mc)
-    text = json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n"
+    text = render(table)
     if args.check:
         return 0 if OUT.read_text() == text else 1
     OUT.write_text(text)

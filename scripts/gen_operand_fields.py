@@ -1,6 +1,6 @@
 """Generate lint/isa/tables/operand_fields.json: what llvm-mc 22 takes inside structured operand fields, per processor.
 
-For every processor of tables/mnemonics.json, llvm-mc-22 is asked (its printer names what it knows, its parser
+For every processor of tables/mnemonics.jsonl, llvm-mc-22 is asked (its printer names what it knows, its parser
 says what it takes):
 
 - `swizzle`: whether `ds_swizzle_b32 ... offset:swizzle(FFT,0)` and `swizzle(ROTATE,0,0)` assemble;
@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from gen_mnemonic_verdicts import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "lint" / "isa" / "tables"
@@ -70,7 +72,7 @@ class Probe:
 
 
 def processors() -> list[str]:
-    configurations = json.loads((TABLES / "mnemonics.json").read_text())["configurations"]
+    configurations = read_table()["configurations"]
     return list(dict.fromkeys(name.split(":")[0] for name in configurations))
 
 
@@ -212,7 +214,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--llvm-mc", default=LLVM_MC)
     args = parser.parse_args()
-    table = json.loads((TABLES / "mnemonics.json").read_text())
+    table = read_table()
     configurations = table["configurations"]
     with tempfile.TemporaryDirectory() as scratch_dir:
         scratch = Path(scratch_dir)

@@ -1,7 +1,7 @@
 """Generate lint/isa/tables/operand_shapes.jsonl: the register widths and files llvm-mc 22 takes in each operand
 of each instruction, on the processors read with a neighbour's instruction-syntax table (gfx6, gfx1250, gfx1251).
 
-For each configuration of those processors in tables/mnemonics.json (one representative per set whose mnemonic
+For each configuration of those processors in tables/mnemonics.jsonl (one representative per set whose mnemonic
 verdicts are identical), llvm-mc's disassembler prints instances of every instruction it decodes from a sweep of
 opcode fields (`ds_load_b32 v0, v0`). Each distinct shape of an instance (its operand count, each register
 operand's file and width in dwords, the modifiers that may change what the operands must be: `offen`, `tfe`,
@@ -20,7 +20,7 @@ The table has a header line, then a line per mnemonic as written, `["mnemonic", 
 "invalid operand for instruction" and "too few operands for instruction", and those it refused with the
 latter (it refused the other probes, of `widths` in the header, with the former; `i`/`l` are an inline constant
 and a literal; empty fields at the end are left out), the shaping modifiers, and the configurations (columns of
-tables/mnemonics.json) where llvm-mc takes it. Images are left out: their widths follow dmask, d16 and tfe.
+tables/mnemonics.jsonl) where llvm-mc takes it. Images are left out: their widths follow dmask, d16 and tfe.
 
 Usage: nice python scripts/gen_operand_shapes.py [--llvm-mc llvm-mc-22] [--processor gfx600 ...]
 """
@@ -36,8 +36,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from gen_mnemonic_verdicts import OUT as MNEMONICS
-from gen_mnemonic_verdicts import TABLES, disassemble, write_sweep
+from gen_mnemonic_verdicts import TABLES, disassemble, read_table, write_sweep
 from gen_mnemonic_verdicts import verdicts as assemble
 from gen_operand_verdicts import _INSTANCE, split_operands
 
@@ -200,7 +199,7 @@ def main() -> int:
     parser.add_argument("--processor", action="append", help="processors to probe (default: gfx6, gfx1250, gfx1251)")
     args = parser.parse_args()
     chosen = tuple(args.processor or PROCESSORS)
-    table = json.loads(MNEMONICS.read_text())
+    table = read_table()
     configurations: list[str] = table["configurations"]
     groups: dict[tuple[object, ...], list[int]] = defaultdict(list)
     for index, name in enumerate(configurations):

@@ -1,6 +1,6 @@
 """Generate lint/isa/tables/operands.jsonl: which operand kinds and modifiers llvm-mc 22 takes per instruction.
 
-For every processor and wave size of tables/mnemonics.json (one representative per set of configurations
+For every processor and wave size of tables/mnemonics.jsonl (one representative per set of configurations
 whose mnemonic verdicts are identical), llvm-mc's disassembler prints a valid instance of each instruction
 it decodes from a sweep of opcode fields (`v_max_f32_e64 v0, v1, v2`). Each instance the assembler takes
 back is probed:
@@ -28,8 +28,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from gen_mnemonic_verdicts import OUT as MNEMONICS
-from gen_mnemonic_verdicts import TABLES, disassemble, write_sweep
+from gen_mnemonic_verdicts import TABLES, disassemble, read_table, write_sweep
 from gen_mnemonic_verdicts import verdicts as assemble
 
 OUT = TABLES / "operands.jsonl"
@@ -170,7 +169,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--llvm-mc", default="llvm-mc-22")
     args = parser.parse_args()
-    table = json.loads(MNEMONICS.read_text())
+    table = read_table()
     configurations: list[str] = table["configurations"]
     # configurations of one wave size whose mnemonic verdicts are identical are probed once
     columns: dict[tuple[object, ...], list[int]] = defaultdict(list)

@@ -6,7 +6,7 @@ sweep of their opcode fields (plain, and with a DPP, DPP8 or SDWA source word) o
 instruction set, gfx10 and later in both wave sizes. Each instance is keyed by its form: the printed mnemonic
 for a plain one; for a DPP, DPP8 or SDWA one, the mnemonic without an encoding suffix plus `_dpp`, `_dpp8` or
 `_sdwa` (llvm-mc prints gfx8's VOPC SDWA forms without a suffix). Then, on every configuration of
-tables/mnemonics.json, the first instance of each key that the assembler takes back is probed:
+tables/mnemonics.jsonl, the first instance of each key that the assembler takes back is probed:
 
 - forms: each operand of a DPP, DPP8 or SDWA instance in turn replaced by a VGPR of its width, a 32- and a
   64-bit SGPR, `vcc_lo`, `vcc`, `exec_lo`, `exec`, and (in a 32-bit operand) `m0`, an inline constant, a literal
@@ -19,7 +19,7 @@ tables/mnemonics.json, the first instance of each key that the assembler takes b
 - lane masks (gfx10+): each operand printed one dword wide in wave32 and two in wave64 replaced by one of the
   other wave size (`vcc` and `s[10:11]` in wave32, `vcc_lo` and `s10` in wave64).
 
-The table: a header line with `configurations` (those of mnemonics.json), `messages`, `probes` (the form
+The table: a header line with `configurations` (those of mnemonics.jsonl), `messages`, `probes` (the form
 probes' order) and `controls` (per DPP control `[[[[value, verdict], ...], [configuration, ...]], ...]`); then a
 line per key, `["key", forms, lane masks, constant bus]`: forms `[[operand count, verdicts, [configuration, ...]], ...]` with a
 character per probe ('.' accepted, ' ' not probed, else the message at that position of `codes`), lane masks
@@ -42,8 +42,7 @@ from collections import defaultdict
 from itertools import combinations
 from pathlib import Path
 
-from gen_mnemonic_verdicts import OUT as MNEMONICS
-from gen_mnemonic_verdicts import TABLES, _major, disassemble
+from gen_mnemonic_verdicts import TABLES, _major, disassemble, read_table
 from gen_mnemonic_verdicts import verdicts as assemble
 from gen_operand_verdicts import _INSTANCE, replacement, split_operands, width
 
@@ -342,7 +341,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--llvm-mc", default="llvm-mc-22")
     args = parser.parse_args()
-    configurations: list[str] = json.loads(MNEMONICS.read_text())["configurations"]
+    configurations: list[str] = read_table()["configurations"]
     messages: list[str] = []
     forms: dict[str, dict[tuple[int, str], list[int]]] = defaultdict(lambda: defaultdict(list))
     lanes: dict[str, dict[tuple[int, tuple[tuple[int, int, int], ...]], list[int]]] = defaultdict(

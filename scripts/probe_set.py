@@ -4,7 +4,7 @@ linter's own checks (no assembler) flag on that line, and how many lines it acce
 Per configuration (each processor `llc-22 -march=amdgcn -mcpu=help` lists under its own name; wave32 and wave64 on
 gfx10 and later, each named to both tools: `-mattr=+wavefrontsize32`, target id `:wavefrontsize64-`; real-true16 on
 and off on gfx11 and later, named the same way) the probe file is built from the linter's own tables: a sample of
-the mnemonics tables/mnemonics.json says the configuration has, each written as an instance of its instruction-syntax
+the mnemonics tables/mnemonics.jsonl says the configuration has, each written as an instance of its instruction-syntax
 row (lint/isa) that llvm-mc accepts, and each of those mutated
 
 - `width`: a register operand one dword wider or narrower,

@@ -405,7 +405,7 @@ FILE_CASES = [
     ("gfx1201", "v_add_f32 v0, v4, s8 row_shl:1", None),
     ("gfx1201", "v_add_f32_dpp v0, v4, s8 row_shl:1", "of v_add_f32_dpp takes VGPRs, not s8"),
     ("gfx1201", "v_add_f32_e64_dpp v0, s4, v8 row_shl:1", "of v_add_f32_e64_dpp takes VGPRs, not s4"),
-    # unsuffixed mnemonics llvm-mc 22 has no VOP3 form of (tables/mnemonics.json), and one whose VOP3 row fits too
+    # unsuffixed mnemonics llvm-mc 22 has no VOP3 form of (tables/mnemonics.jsonl), and one whose VOP3 row fits too
     ("gfx1201", "v_fmaak_f32 v0, v4, s8, 0", "operand 'vsrc1' of v_fmaak_f32 takes VGPRs, not s8"),
     ("gfx1030", "v_fmaak_f32 v0, s4, v8, 0", None),
     ("gfx1100", "v_swap_b32 v0, s4", "of v_swap_b32 takes VGPRs, not s4"),

@@ -79,7 +79,8 @@ def test_gfx12_matrix_operand_widths_are_what_llvm_mc_accepts(tmp_path):
         assert rejected == set(range(len(ours) + 1, 2 * len(ours) + 1)), (wave_size, sorted(rejected))
 
 
-PROBE_TABLES = ["operands.jsonl", "vop_forms.jsonl", "matrix_operands.jsonl", "memory.jsonl", "implicit_operands.jsonl"]
+PROBE_TABLES = ["operands.jsonl", "vop_forms.jsonl", "matrix_operands.jsonl", "memory.jsonl", "implicit_operands.jsonl",
+                "mnemonics.jsonl"]
 
 
 @pytest.mark.parametrize("table", PROBE_TABLES)

@@ -138,7 +138,7 @@ def test_a_symbol_or_an_unknown_format_name_is_not_judged(snippet):
 def test_the_table_names_a_processor_for_every_configuration_of_the_mnemonic_table():
     tables = Path(isa.__file__).parent / "tables"
     header = json.loads((tables / "memory.jsonl").read_text().split("\n", 1)[0])
-    configurations = json.loads((tables / "mnemonics.json").read_text())["configurations"]
+    configurations = json.loads((tables / "mnemonics.jsonl").read_text().split("\n", 1)[0])["configurations"]
     assert [header["processors"][index] for index in header["configurations"]] == [
         name.split(":")[0] for name in configurations]
 

@@ -150,3 +150,29 @@ def test_the_generators_read_one_printed_instruction_a_line():
 
     printed = "\tv_illegal\n\tv_mov_b32 v0, v1 ; comment\n\ts_nop 0\n"
     assert _INSTANCE.findall(printed) == [("v_illegal", ""), ("v_mov_b32", "v0, v1"), ("s_nop", "0")]
+
+
+def test_the_table_is_written_as_its_generator_writes_it():
+    """tables/mnemonics.jsonl is read a line at a time (a mnemonic's line found by name when first asked about): the
+    committed file is what scripts/gen_mnemonic_verdicts.py writes of the table it reads back, and the verdicts
+    read from it are those of that table."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from gen_mnemonic_verdicts import OUT, read_table, render
+
+    table = read_table()
+    assert render(table) == OUT.read_text()
+    verdicts = mnemonic_verdicts()
+    assert verdicts.mnemonics() == sorted(table["mnemonics"]) and len(table["mnemonics"]) > 8000
+    columns = {name: index for index, name in enumerate(table["configurations"])}
+    for mnemonic in ("s_dcache_wb", "v_dual_mov_b32", "v_add_f32_sdwa", "buffer_gl0_inv", "v_mov_b32"):
+        pattern = table["patterns"][table["mnemonics"][mnemonic]]
+        assert verdicts.accepting(mnemonic) == [name for name in table["configurations"] if not pattern[columns[name]]]
+        for column, code in enumerate(pattern):
+            assert verdicts.rejection(mnemonic, (column,)) == (table["messages"][code - 1] if code else None)
+    for register, index in table["registers"].items():
+        pattern = table["patterns"][index]
+        for column, code in enumerate(pattern):
+            assert verdicts.register_rejection(register, (column,)) == (table["messages"][code - 1] if code else None)

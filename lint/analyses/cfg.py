@@ -43,7 +43,7 @@ def branch_label(instruction: Instruction) -> str | None:
     return target.name if isinstance(target, Sym) else None
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class ControlFlowGraph:
     """Basic blocks and their edges."""
 
@@ -51,6 +51,13 @@ class ControlFlowGraph:
     block_of_label: dict[str, int]
     starts: list[int]  # index of each block's first instruction in the kernel
     block_of: list[int]  # block of each instruction
+
+    def __init__(self, blocks: list[BasicBlock], block_of_label: dict[str, int], starts: list[int],
+                 block_of: list[int]) -> None:
+        self.blocks = blocks
+        self.block_of_label = block_of_label
+        self.starts = starts
+        self.block_of = block_of
 
     def reachable(self) -> set[int]:
         seen: set[int] = set()

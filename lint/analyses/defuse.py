@@ -70,7 +70,7 @@ def _wave_size_of_code(kernel: Kernel) -> int | None:
     return None
 
 
-@dataclass(slots=True, eq=False, repr=False)
+@dataclass(slots=True, eq=False, repr=False, init=False)
 class InstructionFacts:
     """One distinct instruction (mnemonic, operands, modifiers, VOPD half) on one target and wave size:
     its def/use and what the analyses derive from it, computed once and shared by every occurrence."""
@@ -87,6 +87,20 @@ class InstructionFacts:
     #: ((llvm-mc configurations, those lane masks are judged on), its message or None) for the mnemonic, special
     #: registers, modifiers and operand kinds (rules/unknown_instruction.py)
     assembler_verdict: tuple[tuple[tuple[int, ...], tuple[int, ...]], str | None] | None = None
+
+    def __init__(self, info: DefUse, hazard: Facts | None = None, rdna: RdnaFacts | None = None,
+                 waits: WaitFacts | None = None,
+                 registers: tuple[int, int, int, FlowBits | None, ByteWidths | None] | None = None,
+                 extent: RegisterExtent | None = None, cycles: tuple[LatencyTable, int] | None = None,
+                 assembler_verdict: tuple[tuple[tuple[int, ...], tuple[int, ...]], str | None] | None = None) -> None:
+        self.info = info
+        self.hazard = hazard
+        self.rdna = rdna
+        self.waits = waits
+        self.registers = registers
+        self.extent = extent
+        self.cycles = cycles
+        self.assembler_verdict = assembler_verdict
 
 
 #: One past the highest VGPR, AGPR and SGPR an instruction names (0: none), and whether it names
@@ -160,7 +174,7 @@ def _facts_of(instruction: Instruction, target: Target, wave: int, either: bool,
     return facts
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class KernelDefUse:
     """Def/use sets and shared facts of every instruction of a kernel."""
 
@@ -173,6 +187,14 @@ class KernelDefUse:
     #: where paths with different `s_set_vgpr_msb` modes meet, or a mode is not a number: the VGPRs of
     #: the instructions there are not known (they keep the numbers they are written with)
     banks_unknown: bool = False
+
+    def __init__(self, wave_size: int, per_instruction: list[DefUse], facts: list[InstructionFacts],
+                 instructions: list[Instruction], banks_unknown: bool = False) -> None:
+        self.wave_size = wave_size
+        self.per_instruction = per_instruction
+        self.facts = facts
+        self.instructions = instructions
+        self.banks_unknown = banks_unknown
 
 
 class EncodedDefUseAnalysis(Analysis):

@@ -533,7 +533,7 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Hazard:
     """A consumer too close to a producer under one row."""
 
@@ -543,14 +543,35 @@ class Hazard:
     needed: int  # wait states the row asks for
     present: int  # wait states between producer and consumer on the worst path
 
+    def __init__(self, consumer: int, producer: int, row: HazardRow, needed: int, present: int) -> None:
+        object.__setattr__(self, "consumer", consumer)
+        object.__setattr__(self, "producer", producer)
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "needed", needed)
+        object.__setattr__(self, "present", present)
 
-@dataclass(slots=True, repr=False, eq=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hazard) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.consumer, self.producer, self.row, self.needed, self.present) == (
+            other.consumer, other.producer, other.row, other.needed, other.present)
+
+    def __hash__(self) -> int:
+        return hash((self.consumer, self.producer, self.row, self.needed, self.present))
+
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class HazardReport:
     """Every kernel hazard found, per consumer."""
 
     hazards: dict[int, Hazard] = field(default_factory=dict)  # consumer -> the hazard needing most states
     #: consumer -> the advisory hazard needing most states, where it needs more than the definite one
     advisories: dict[int, Hazard] = field(default_factory=dict)
+
+    def __init__(self, hazards: dict[int, Hazard] | None = None, advisories: dict[int, Hazard] | None = None) -> None:
+        self.hazards = {} if hazards is None else hazards
+        self.advisories = {} if advisories is None else advisories
 
 
 _IS_MFMA = attrgetter("mfma")

@@ -137,7 +137,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -146,6 +146,25 @@ class Flow:
     addend_high: Unit | None = None  # a wide multiply-add's addend high half ...
     reaches: tuple[Unit, ...] = ()  # ... and the units it alone reaches
     excused: frozenset[Unit] = frozenset()  # reads that use no garbage
+
+    def __init__(self, copies: tuple[tuple[Unit, Unit | None], ...] = (), one_lane: bool = False,
+                 addend_high: Unit | None = None, reaches: tuple[Unit, ...] = (),
+                 excused: frozenset[Unit] = frozenset()) -> None:
+        object.__setattr__(self, "copies", copies)
+        object.__setattr__(self, "one_lane", one_lane)
+        object.__setattr__(self, "addend_high", addend_high)
+        object.__setattr__(self, "reaches", reaches)
+        object.__setattr__(self, "excused", excused)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Flow) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (
+            other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
+
+    def __hash__(self) -> int:
+        return hash((self.copies, self.one_lane, self.addend_high, self.reaches, self.excused))
 
 
 _PLAIN = Flow()
@@ -341,7 +360,7 @@ class _Bits:
         return frozenset(found)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class FlowBits:
     """A Flow in _Bits (0: no register)."""
 
@@ -351,6 +370,24 @@ class FlowBits:
     reaches: int
     excused: int
 
+    def __init__(self, copies: tuple[tuple[int, int], ...], one_lane: bool, addend_high: int, reaches: int,
+                 excused: int) -> None:
+        object.__setattr__(self, "copies", copies)
+        object.__setattr__(self, "one_lane", one_lane)
+        object.__setattr__(self, "addend_high", addend_high)
+        object.__setattr__(self, "reaches", reaches)
+        object.__setattr__(self, "excused", excused)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FlowBits) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.copies, self.one_lane, self.addend_high, self.reaches, self.excused) == (
+            other.copies, other.one_lane, other.addend_high, other.reaches, other.excused)
+
+    def __hash__(self) -> int:
+        return hash((self.copies, self.one_lane, self.addend_high, self.reaches, self.excused))
+
     @classmethod
     def of(cls, flow: Flow, bits: _Bits) -> FlowBits:
         return cls(tuple((bits.mask((destination,)), bits.mask((source,)) if source is not None else 0)
@@ -359,12 +396,24 @@ class FlowBits:
                    bits.mask(flow.reaches), bits.mask(flow.excused))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ByteWidths:
     """The bytes of registers an instruction is known to write (keeping the others) or read, in _Bits."""
 
     writes: tuple[tuple[int, int], ...]  # (register bit, bytes written)
     reads: tuple[tuple[int, int], ...]  # (register bit, bytes read)
+
+    def __init__(self, writes: tuple[tuple[int, int], ...], reads: tuple[tuple[int, int], ...]) -> None:
+        object.__setattr__(self, "writes", writes)
+        object.__setattr__(self, "reads", reads)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ByteWidths) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.writes, self.reads) == (other.writes, other.reads)
+
+    def __hash__(self) -> int:
+        return hash((self.writes, self.reads))
 
 
 _BITS = _Bits()
@@ -492,7 +541,7 @@ def _step(uses: int, defs: int, flow: FlowBits, written: int, copied: int) -> tu
 StaleRead = tuple[Unit, int, int, int, int, int]
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Uninitialized:
     """For each instruction index, the registers it reads that hold no written value on any path."""
 
@@ -503,6 +552,14 @@ class Uninitialized:
     partial: dict[int, tuple[tuple[Unit, int, int, int], ...]] = field(default_factory=dict)
     #: known-width reads of bytes half fresh, half left from an earlier trip
     stale: dict[int, tuple[StaleRead, ...]] = field(default_factory=dict)
+
+    def __init__(self, reads: dict[int, frozenset[Unit]], copied: dict[int, frozenset[Unit]],
+                 partial: dict[int, tuple[tuple[Unit, int, int, int], ...]] | None = None,
+                 stale: dict[int, tuple[StaleRead, ...]] | None = None) -> None:
+        self.reads = reads
+        self.copied = copied
+        self.partial = {} if partial is None else partial
+        self.stale = {} if stale is None else stale
 
 
 class InitializedAnalysis(Analysis):

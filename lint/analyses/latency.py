@@ -19,13 +19,26 @@ class LatencyTableError(ValueError):
     """A user latency table that cannot be read or has a bad entry."""
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Entry:
     """One latency-table row: cycles and where the figure comes from."""
 
     low: int  # cycles (latency range or a single issue cost)
     high: int
     source: str
+
+    def __init__(self, low: int, high: int, source: str) -> None:
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "source", source)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Entry) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.low, self.high, self.source) == (other.low, other.high, other.source)
+
+    def __hash__(self) -> int:
+        return hash((self.low, self.high, self.source))
 
 
 @lru_cache(maxsize=1)
@@ -53,12 +66,24 @@ def _entry(name: str, raw: object, where: str) -> Entry:
     return Entry(low, high, str(raw.get("source", where)))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LatencyTable:
     """The latency entries of one processor family."""
 
     family: str
     entries: dict[str, Entry]
+
+    def __init__(self, family: str, entries: dict[str, Entry]) -> None:
+        object.__setattr__(self, "family", family)
+        object.__setattr__(self, "entries", entries)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LatencyTable) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.family, self.entries) == (other.family, other.entries)
+
+    def __hash__(self) -> int:
+        return hash((self.family, self.entries))
 
     def __getitem__(self, name: str) -> Entry:
         return self.entries[name]

@@ -74,7 +74,7 @@ class _Worklist:
         self.pending.add(number)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Value:
     """A 32-bit value `base + offsets[phase] + lane * lane_id + wave * wave_id`. `base` is None (a constant)
     or a token for a value the same in every wave; `phase` is None or a block's phase (its registers' possible
@@ -88,6 +88,25 @@ class Value:
     lane: int = 0
     wave: int = 0
     lanelo: bool = False
+
+    def __init__(self, base: tuple | None, phase: tuple | None, offsets: tuple[tuple, ...], lane: int = 0,
+                 wave: int = 0, lanelo: bool = False) -> None:
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "lane", lane)
+        object.__setattr__(self, "wave", wave)
+        object.__setattr__(self, "lanelo", lanelo)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Value) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.base, self.phase, self.offsets, self.lane, self.wave, self.lanelo) == (
+            other.base, other.phase, other.offsets, other.lane, other.wave, other.lanelo)
+
+    def __hash__(self) -> int:
+        return hash((self.base, self.phase, self.offsets, self.lane, self.wave, self.lanelo))
 
     @property
     def uniform(self) -> bool:
@@ -134,7 +153,7 @@ _SCC_VALUE = ("scc-value", 0)  # SCC (1 or 0) per phase, where a comparison of k
 SOME_UNIFORM = Value(("?",), None, ((None, 0),))  # the env key saying the latest SCC came from uniform values
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LdsAccess:
     """One LDS access: where (the address, its pieces of (offset, bytes) per lane) and how it is ordered."""
 
@@ -149,8 +168,33 @@ class LdsAccess:
     #: what it writes, to compare with another such write; None otherwise
     same_bytes: tuple | None = None
 
+    def __init__(self, index: int, writes: bool, address: Value | None, pieces: tuple[tuple[int, int], ...],
+                 everywhere: bool, counter: str | None, atomic: bool = False, same_bytes: tuple | None = None) -> None:
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "writes", writes)
+        object.__setattr__(self, "address", address)
+        object.__setattr__(self, "pieces", pieces)
+        object.__setattr__(self, "everywhere", everywhere)
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "atomic", atomic)
+        object.__setattr__(self, "same_bytes", same_bytes)
 
-@dataclass(frozen=True, slots=True, repr=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LdsAccess) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic,
+            self.same_bytes) == (
+            other.index, other.writes, other.address, other.pieces, other.everywhere, other.counter, other.atomic,
+            other.same_bytes)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.index, self.writes, self.address, self.pieces, self.everywhere, self.counter, self.atomic,
+            self.same_bytes))
+
+
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Race:
     """An access (`second`) that may touch what `first` accessed in another wave with no barrier between."""
 
@@ -159,8 +203,24 @@ class Race:
     shown: bool  # an overlap on every phase, both run by every wave
     reason: str  # why it is not shown, when it is not
 
+    def __init__(self, first: int, second: int, shown: bool, reason: str) -> None:
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "second", second)
+        object.__setattr__(self, "shown", shown)
+        object.__setattr__(self, "reason", reason)
 
-@dataclass(slots=True, repr=False, eq=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Race) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.first, self.second, self.shown, self.reason) == (
+            other.first, other.second, other.shown, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.first, self.second, self.shown, self.reason))
+
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class LdsRaceReport:
     """Races by the later access, and the accesses with their abstract addresses."""
 
@@ -168,6 +228,12 @@ class LdsRaceReport:
     accesses: dict[int, LdsAccess]
     threads: int
     wave: int
+
+    def __init__(self, races: dict[int, list[Race]], accesses: dict[int, LdsAccess], threads: int, wave: int) -> None:
+        self.races = races
+        self.accesses = accesses
+        self.threads = threads
+        self.wave = wave
 
 
 _SIZE = re.compile(r"(?:_[biuf]|_d16_hi_[biu]|_d16_[biu])(8|16|32|64|96|128)(?:_|$)")
@@ -739,7 +805,7 @@ def _barrier_kind(mnemonic: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class _Ordering:
     """What a pending write's wave has done towards ordering it: events on its counter since (in order with
     it), whether a wait retired it, whether a barrier signal followed it retired."""
@@ -747,6 +813,19 @@ class _Ordering:
     newer: int
     retired: bool
     signalled: bool
+
+    def __init__(self, newer: int, retired: bool, signalled: bool) -> None:
+        object.__setattr__(self, "newer", newer)
+        object.__setattr__(self, "retired", retired)
+        object.__setattr__(self, "signalled", signalled)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Ordering) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.newer, self.retired, self.signalled) == (other.newer, other.retired, other.signalled)
+
+    def __hash__(self) -> int:
+        return hash((self.newer, self.retired, self.signalled))
 
     def worst(self, other: _Ordering) -> _Ordering:
         return _Ordering(min(self.newer, other.newer), self.retired and other.retired,

@@ -51,7 +51,7 @@ def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int
     return min(wave_slots // waves_per_group, target.max_barriers(cumode))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class SizeSpread:
     """Waves per SIMD at the single work-group sizes of a launch range: the fewest and the most,
     each with the size that reaches it (the smallest such size), and at 256 when in range."""
@@ -62,12 +62,29 @@ class SizeSpread:
     most_at: int
     at_256: int | None
 
+    def __init__(self, fewest: int, fewest_at: int, most: int, most_at: int, at_256: int | None) -> None:
+        object.__setattr__(self, "fewest", fewest)
+        object.__setattr__(self, "fewest_at", fewest_at)
+        object.__setattr__(self, "most", most)
+        object.__setattr__(self, "most_at", most_at)
+        object.__setattr__(self, "at_256", at_256)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SizeSpread) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.fewest, self.fewest_at, self.most, self.most_at, self.at_256) == (
+            other.fewest, other.fewest_at, other.most, other.most_at, other.at_256)
+
+    def __hash__(self) -> int:
+        return hash((self.fewest, self.fewest_at, self.most, self.most_at, self.at_256))
+
     def to_json(self) -> dict:
         return {"fewest": self.fewest, "fewest_at": self.fewest_at, "most": self.most, "most_at": self.most_at,
                 "at_256": self.at_256}
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class NextStep:
     """A change to the kernel (one resource, or every binding one together) and what it gives."""
 
@@ -75,8 +92,21 @@ class NextStep:
     inputs: Inputs  # the kernel's inputs with the change made
     waves: int  # waves per SIMD with the change, by LLVM's figure and with LDS in whole allocation units
 
+    def __init__(self, text: str, inputs: Inputs, waves: int) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "inputs", inputs)
+        object.__setattr__(self, "waves", waves)
 
-@dataclass(slots=True, repr=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NextStep) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.text, self.inputs, self.waves) == (other.text, other.inputs, other.waves)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.inputs, self.waves))
+
+
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Occupancy:
     """Waves a kernel reaches and what limits them."""
 
@@ -91,6 +121,28 @@ class Occupancy:
     allocated_waves_per_simd: int | None = None
     lds_allocated_bytes: int = 0  # the LDS the dispatcher gives a work-group: whole allocation units
     workgroup_limiter: list[str] = field(default_factory=list)  # what bounds workgroups_per_cu
+
+    def __init__(self, waves_per_simd: int, waves_per_cu: int, workgroups_per_cu: int, limits: dict[str, int],
+                 limiters: list[str], steps: list[NextStep] | None = None, allocated_waves_per_simd: int | None = None,
+                 lds_allocated_bytes: int = 0, workgroup_limiter: list[str] | None = None) -> None:
+        self.waves_per_simd = waves_per_simd
+        self.waves_per_cu = waves_per_cu
+        self.workgroups_per_cu = workgroups_per_cu
+        self.limits = limits
+        self.limiters = limiters
+        self.steps = [] if steps is None else steps
+        self.allocated_waves_per_simd = allocated_waves_per_simd
+        self.lds_allocated_bytes = lds_allocated_bytes
+        self.workgroup_limiter = [] if workgroup_limiter is None else workgroup_limiter
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Occupancy) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.waves_per_simd, self.waves_per_cu, self.workgroups_per_cu, self.limits, self.limiters, self.steps,
+            self.allocated_waves_per_simd, self.lds_allocated_bytes, self.workgroup_limiter) == (
+            other.waves_per_simd, other.waves_per_cu, other.workgroups_per_cu, other.limits, other.limiters,
+            other.steps, other.allocated_waves_per_simd, other.lds_allocated_bytes, other.workgroup_limiter)
 
     @property
     def next_step(self) -> list[str]:
@@ -110,7 +162,7 @@ class Occupancy:
         }
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Inputs:
     """What occupancy depends on. `vgprs` is LLVM's TotalNumVgprs, `sgprs` includes the extras."""
 
@@ -122,6 +174,31 @@ class Inputs:
     cumode: bool = False
     vgpr_label: str = VGPR
     wg_min: int | None = None  # smallest work-group size of the launch range (None: wg_size is pinned)
+
+    def __init__(self, vgprs: int, sgprs: int, lds_bytes: int, wg_size: int, wave_size: int, cumode: bool = False,
+                 vgpr_label: str = VGPR, wg_min: int | None = None) -> None:
+        object.__setattr__(self, "vgprs", vgprs)
+        object.__setattr__(self, "sgprs", sgprs)
+        object.__setattr__(self, "lds_bytes", lds_bytes)
+        object.__setattr__(self, "wg_size", wg_size)
+        object.__setattr__(self, "wave_size", wave_size)
+        object.__setattr__(self, "cumode", cumode)
+        object.__setattr__(self, "vgpr_label", vgpr_label)
+        object.__setattr__(self, "wg_min", wg_min)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Inputs) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label,
+            self.wg_min) == (
+            other.vgprs, other.sgprs, other.lds_bytes, other.wg_size, other.wave_size, other.cumode, other.vgpr_label,
+            other.wg_min)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.vgprs, self.sgprs, self.lds_bytes, self.wg_size, self.wave_size, self.cumode, self.vgpr_label,
+            self.wg_min))
 
     @property
     def smallest_wg(self) -> int:

@@ -24,7 +24,7 @@ from .waitcnt import LOAD_COUNTERS, wait_facts
 MAX_STEPS = 4000  # instructions one walk may visit
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LoadDistance:
     """How far a load is from the wait that needs it."""
 
@@ -34,8 +34,25 @@ class LoadDistance:
     cycles: int  # issue cycles of work between the load and that wait
     loop: int | None  # header block of the loop the load is in
 
+    def __init__(self, load: int, counter: str, wait: int | None, cycles: int, loop: int | None) -> None:
+        object.__setattr__(self, "load", load)
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "wait", wait)
+        object.__setattr__(self, "cycles", cycles)
+        object.__setattr__(self, "loop", loop)
 
-@dataclass(slots=True, repr=False, eq=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoadDistance) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.load, self.counter, self.wait, self.cycles, self.loop) == (
+            other.load, other.counter, other.wait, other.cycles, other.loop)
+
+    def __hash__(self) -> int:
+        return hash((self.load, self.counter, self.wait, self.cycles, self.loop))
+
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class PrefetchReport:
     """Issue timing of one kernel: per instruction cycles, counter events and waits; per load its
     distance; per loop its instructions."""
@@ -46,6 +63,15 @@ class PrefetchReport:
     cycles: list[int]  # per instruction issue cycles
     events: dict[int, frozenset[str]]  # instruction -> counters it starts events on
     waits: dict[int, dict[str, int]]  # wait instruction -> counts it waits for
+
+    def __init__(self, table: LatencyTable, loads: list[LoadDistance], loops: dict[int, list[int]], cycles: list[int],
+                 events: dict[int, frozenset[str]], waits: dict[int, dict[str, int]]) -> None:
+        self.table = table
+        self.loads = loads
+        self.loops = loops
+        self.cycles = cycles
+        self.events = events
+        self.waits = waits
 
     def trip_cycles(self, header: int) -> int:
         """Issue cycles of one trip through the loop's blocks."""

@@ -25,7 +25,7 @@ _UNPINNED = "not pinned: LLVM's figure, the most waves over the range; pass --wg
 _UNPINNED_RANGE = "a range: LLVM's figure, the most waves over it"
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class KernelResources:
     """Registers, LDS and scratch a kernel uses and declares."""
 
@@ -54,6 +54,47 @@ class KernelResources:
     inputs: Inputs
     occupancy: Occupancy
     usage_source: str  # where the usage figures came from
+
+    def __init__(self, wave_size: int, cumode: bool, referenced_vgprs: int, referenced_agprs: int,
+                 referenced_sgprs: int, uses_vcc: bool, uses_flat_scratch: bool, arch_vgprs: int, agprs: int,
+                 vgprs: int, sgprs: int, allocated_vgprs: int | None, allocated_sgprs: int | None,
+                 accum_offset: int | None, lds_bytes: int, launch_lds_bytes: int | None, scratch_bytes: int,
+                 wg_size: int, wg_size_source: str, inputs: Inputs, occupancy: Occupancy, usage_source: str) -> None:
+        self.wave_size = wave_size
+        self.cumode = cumode
+        self.referenced_vgprs = referenced_vgprs
+        self.referenced_agprs = referenced_agprs
+        self.referenced_sgprs = referenced_sgprs
+        self.uses_vcc = uses_vcc
+        self.uses_flat_scratch = uses_flat_scratch
+        self.arch_vgprs = arch_vgprs
+        self.agprs = agprs
+        self.vgprs = vgprs
+        self.sgprs = sgprs
+        self.allocated_vgprs = allocated_vgprs
+        self.allocated_sgprs = allocated_sgprs
+        self.accum_offset = accum_offset
+        self.lds_bytes = lds_bytes
+        self.launch_lds_bytes = launch_lds_bytes
+        self.scratch_bytes = scratch_bytes
+        self.wg_size = wg_size
+        self.wg_size_source = wg_size_source
+        self.inputs = inputs
+        self.occupancy = occupancy
+        self.usage_source = usage_source
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KernelResources) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.wave_size, self.cumode, self.referenced_vgprs, self.referenced_agprs, self.referenced_sgprs,
+            self.uses_vcc, self.uses_flat_scratch, self.arch_vgprs, self.agprs, self.vgprs, self.sgprs,
+            self.allocated_vgprs, self.allocated_sgprs, self.accum_offset, self.lds_bytes, self.launch_lds_bytes,
+            self.scratch_bytes, self.wg_size, self.wg_size_source, self.inputs, self.occupancy, self.usage_source) == (
+            other.wave_size, other.cumode, other.referenced_vgprs, other.referenced_agprs, other.referenced_sgprs,
+            other.uses_vcc, other.uses_flat_scratch, other.arch_vgprs, other.agprs, other.vgprs, other.sgprs,
+            other.allocated_vgprs, other.allocated_sgprs, other.accum_offset, other.lds_bytes, other.launch_lds_bytes,
+            other.scratch_bytes, other.wg_size, other.wg_size_source, other.inputs, other.occupancy, other.usage_source)
 
     @property
     def wg_sizes(self) -> str:

@@ -80,7 +80,7 @@ _DEFS = attrgetter("defs")
 _IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Counter:
     """Outstanding events on one counter. Never changed once made (states share them): a change makes a
     new one."""
@@ -91,6 +91,16 @@ class Counter:
     flat: bool = False  # a FLAT access that may hit VMEM or LDS is outstanding
     unknown: bool = False  # events of the caller may be outstanding (function entry)
     unseen: bool = False  # a callee may have left events here: never call a wait useless
+
+    def __init__(self, pending: int = 0, types: frozenset[str] = frozenset(),
+                 regs: dict[Unit, tuple[int, int, str]] | None = None, flat: bool = False, unknown: bool = False,
+                 unseen: bool = False) -> None:
+        self.pending = pending
+        self.types = types
+        self.regs = {} if regs is None else regs
+        self.flat = flat
+        self.unknown = unknown
+        self.unseen = unseen
 
     @property
     def out_of_order(self) -> bool:
@@ -124,7 +134,7 @@ _DRAINED = Counter()
 State = dict[str, Counter]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Event:
     """Something an instruction adds to a wait counter."""
 
@@ -133,8 +143,22 @@ class Event:
     units: frozenset[Unit]
     flat: bool = False  # part of a FLAT access that may go to VMEM or to LDS (not counted in order)
 
+    def __init__(self, counter: str, kind: str, units: frozenset[Unit], flat: bool = False) -> None:
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "flat", flat)
 
-@dataclass(frozen=True, slots=True, repr=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.counter, self.kind, self.units, self.flat) == (other.counter, other.kind, other.units, other.flat)
+
+    def __hash__(self) -> int:
+        return hash((self.counter, self.kind, self.units, self.flat))
+
+
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Need:
     """A wait some instruction needs: count on a counter, for a unit, because of a producer."""
 
@@ -147,14 +171,37 @@ class Need:
     #: message in flight), or one of LDS_DMA_UNPROVEN
     access: str
 
+    def __init__(self, counter: str, count: int, unit: Unit, producer: int | None, access: str) -> None:
+        object.__setattr__(self, "counter", counter)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "producer", producer)
+        object.__setattr__(self, "access", access)
 
-@dataclass(slots=True, repr=False, eq=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Need) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.counter, self.count, self.unit, self.producer, self.access) == (
+            other.counter, other.count, other.unit, other.producer, other.access)
+
+    def __hash__(self) -> int:
+        return hash((self.counter, self.count, self.unit, self.producer, self.access))
+
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class WaitReport:
     """Per instruction: the waits it lacks, and for wait instructions whether they did anything."""
 
     missing: dict[int, list[Need]]
     useless_waits: list[int]  # wait instructions that retire nothing on any path
     states_before: dict[int, State]  # state before each wait instruction (for over-strict checks)
+
+    def __init__(self, missing: dict[int, list[Need]], useless_waits: list[int],
+                 states_before: dict[int, State]) -> None:
+        self.missing = missing
+        self.useless_waits = useless_waits
+        self.states_before = states_before
 
 
 def events_of(info: DefUse, target: Target, flat_lds: bool = True, instruction: Instruction | None = None) -> list[Event]:
@@ -226,19 +273,31 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
                                    counter.unknown, counter.unseen)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
     events: tuple[Event, ...]
     reads_lds: bool
 
+    def __init__(self, events: tuple[Event, ...], reads_lds: bool) -> None:
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "reads_lds", reads_lds)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Access) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.events, self.reads_lds) == (other.events, other.reads_lds)
+
+    def __hash__(self) -> int:
+        return hash((self.events, self.reads_lds))
+
     def starts(self, counter: str, kind: str) -> bool:
         """Whether it starts an event of this kind on this counter."""
         return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
@@ -252,6 +311,33 @@ class WaitFacts:
     unit: str  # its class's unit
     #: may need a wait with no register in flight (a barrier, a return, a cache invalidation)
     needs_without_registers: bool
+
+    def __init__(self, counts: dict[str, int] | None, expcnt_wait: int | None, invalidates: bool, reads_aperture: bool,
+                 test_key: tuple | None, bound: Bound | None, access: tuple[Access, Access], unit: str,
+                 needs_without_registers: bool) -> None:
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "expcnt_wait", expcnt_wait)
+        object.__setattr__(self, "invalidates", invalidates)
+        object.__setattr__(self, "reads_aperture", reads_aperture)
+        object.__setattr__(self, "test_key", test_key)
+        object.__setattr__(self, "bound", bound)
+        object.__setattr__(self, "access", access)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "needs_without_registers", needs_without_registers)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WaitFacts) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound,
+            self.access, self.unit, self.needs_without_registers) == (
+            other.counts, other.expcnt_wait, other.invalidates, other.reads_aperture, other.test_key, other.bound,
+            other.access, other.unit, other.needs_without_registers)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.counts, self.expcnt_wait, self.invalidates, self.reads_aperture, self.test_key, self.bound,
+            self.access, self.unit, self.needs_without_registers))
 
 
 def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Target) -> WaitFacts:
@@ -274,7 +360,7 @@ def wait_facts(shared: InstructionFacts, instruction: Instruction, target: Targe
     return shared.waits
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class _Walk:
     """What the walk over one kernel knows besides the counter state."""
 
@@ -291,6 +377,24 @@ class _Walk:
     banked_vgprs: bool = False  # gfx1250 s_set_vgpr_msb modes meet: `v5` may name v261, so VGPRs are not tracked
     trap_handler: bool = False  # returns with s_rfe: entered by the hardware, returns to interrupted code
     maxima: dict[str, int] = field(default_factory=dict)  # the target's most outstanding events per counter
+
+    def __init__(self, kernel: Kernel, def_use: list[DefUse], facts: list[WaitFacts], access: list[Access],
+                 target: Target, is_function: bool, flat_lds: bool, tail_calls: frozenset[int], lds_places: _LdsPlaces,
+                 lds_read_follows: Callable[[int, int], bool], banked_vgprs: bool = False, trap_handler: bool = False,
+                 maxima: dict[str, int] | None = None) -> None:
+        self.kernel = kernel
+        self.def_use = def_use
+        self.facts = facts
+        self.access = access
+        self.target = target
+        self.is_function = is_function
+        self.flat_lds = flat_lds
+        self.tail_calls = tail_calls
+        self.lds_places = lds_places
+        self.lds_read_follows = lds_read_follows
+        self.banked_vgprs = banked_vgprs
+        self.trap_handler = trap_handler
+        self.maxima = {} if maxima is None else maxima
 
 
 def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: State, walk: _Walk) -> list[Need]:
@@ -1055,7 +1159,7 @@ def _known_on_both(first: Facts, second: Facts) -> Facts:
     return frozenset(both)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class _BlockTest:
     """What a block does to path facts: keys it kills before and after its last SCC test, and that test."""
 
@@ -1065,6 +1169,25 @@ class _BlockTest:
     killed_after: frozenset
     taken: bool  # the SCC value that takes the branch
     when: tuple[Intervals, Intervals]  # the bound's SGPR values that clear SCC, and that set it
+
+    def __init__(self, killed_before: frozenset, test: tuple | None, bound: Bound | None, killed_after: frozenset,
+                 taken: bool, when: tuple[Intervals, Intervals]) -> None:
+        object.__setattr__(self, "killed_before", killed_before)
+        object.__setattr__(self, "test", test)
+        object.__setattr__(self, "bound", bound)
+        object.__setattr__(self, "killed_after", killed_after)
+        object.__setattr__(self, "taken", taken)
+        object.__setattr__(self, "when", when)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _BlockTest) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.killed_before, self.test, self.bound, self.killed_after, self.taken, self.when) == (
+            other.killed_before, other.test, other.bound, other.killed_after, other.taken, other.when)
+
+    def __hash__(self) -> int:
+        return hash((self.killed_before, self.test, self.bound, self.killed_after, self.taken, self.when))
 
 
 def _repeated(items: Iterable[Hashable]) -> set:

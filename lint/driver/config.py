@@ -28,7 +28,7 @@ class ConfigError(ValueError):
     """A configuration file that cannot be used (message names the file)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Config:
     """Settings read from pyproject.toml or .amdgpu-lint.toml."""
 
@@ -53,6 +53,62 @@ class Config:
     trust_repository_compiler: bool = False  # in the user's own configuration: a repository may name the compiler
     assembler: str | None = None  # run on assembly files ("none": not run); a repository's only when trusted
     assembler_compat: str | None = None  # "llvm14" or "llvm22": whose macro reading (None: by code object version)
+
+    def __init__(self, path: Path | None = None, mcpu: str | None = None, select: list[str] | None = None,
+                 extend_select: list[str] | None = None, exclude: list[str] | None = None,
+                 extend_exclude: list[str] | None = None, ignore: list[str] | None = None,
+                 include_dirs: list[str] | None = None, defsyms: dict[str, int] | None = None,
+                 fail_on: Severity | None = None, severities: dict[str, Severity] | None = None,
+                 min_waves: int | None = None, baseline: str | None = None, latency_table: str | None = None,
+                 per_file_ignores: list[tuple[str, list[str]]] | None = None, compiler: str | None = None,
+                 compile_flags: list[str] | None = None, hip_suffixes: list[str] | None = None,
+                 trust_repository_compiler: bool = False, assembler: str | None = None,
+                 assembler_compat: str | None = None) -> None:
+        self.path = path
+        self.mcpu = mcpu
+        self.select = [] if select is None else select
+        self.extend_select = [] if extend_select is None else extend_select
+        self.exclude = exclude
+        self.extend_exclude = [] if extend_exclude is None else extend_exclude
+        self.ignore = [] if ignore is None else ignore
+        self.include_dirs = [] if include_dirs is None else include_dirs
+        self.defsyms = {} if defsyms is None else defsyms
+        self.fail_on = fail_on
+        self.severities = {} if severities is None else severities
+        self.min_waves = min_waves
+        self.baseline = baseline
+        self.latency_table = latency_table
+        self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores
+        self.compiler = compiler
+        self.compile_flags = [] if compile_flags is None else compile_flags
+        self.hip_suffixes = [] if hip_suffixes is None else hip_suffixes
+        self.trust_repository_compiler = trust_repository_compiler
+        self.assembler = assembler
+        self.assembler_compat = assembler_compat
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Config) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path, self.mcpu, self.select, self.extend_select, self.exclude, self.extend_exclude, self.ignore,
+            self.include_dirs, self.defsyms, self.fail_on, self.severities, self.min_waves, self.baseline,
+            self.latency_table, self.per_file_ignores, self.compiler, self.compile_flags, self.hip_suffixes,
+            self.trust_repository_compiler, self.assembler, self.assembler_compat) == (
+            other.path, other.mcpu, other.select, other.extend_select, other.exclude, other.extend_exclude,
+            other.ignore, other.include_dirs, other.defsyms, other.fail_on, other.severities, other.min_waves,
+            other.baseline, other.latency_table, other.per_file_ignores, other.compiler, other.compile_flags,
+            other.hip_suffixes, other.trust_repository_compiler, other.assembler, other.assembler_compat)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(path={self.path!r}, mcpu={self.mcpu!r}, select={self.select!r}, "
+                f"extend_select={self.extend_select!r}, exclude={self.exclude!r}, "
+                f"extend_exclude={self.extend_exclude!r}, ignore={self.ignore!r}, include_dirs={self.include_dirs!r}, "
+                f"defsyms={self.defsyms!r}, fail_on={self.fail_on!r}, severities={self.severities!r}, "
+                f"min_waves={self.min_waves!r}, baseline={self.baseline!r}, latency_table={self.latency_table!r}, "
+                f"per_file_ignores={self.per_file_ignores!r}, compiler={self.compiler!r}, "
+                f"compile_flags={self.compile_flags!r}, hip_suffixes={self.hip_suffixes!r}, "
+                f"trust_repository_compiler={self.trust_repository_compiler!r}, assembler={self.assembler!r}, "
+                f"assembler_compat={self.assembler_compat!r})")
 
 
 def _string_list(value: Any, key: str, path: Path) -> list[str]:

@@ -24,13 +24,25 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node
 _GLOB_CHARACTERS = frozenset("*?[")
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Pattern:
     """An exclusion glob: one without '/' matches any file or directory name, one with '/' the path
     relative to `base` (the configuration's directory, or the working directory for flags)."""
 
     glob: str
     base: Path
+
+    def __init__(self, glob: str, base: Path) -> None:
+        object.__setattr__(self, "glob", glob)
+        object.__setattr__(self, "base", base)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pattern) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.glob, self.base) == (other.glob, other.base)
+
+    def __hash__(self) -> int:
+        return hash((self.glob, self.base))
 
     def matches(self, path: Path) -> bool:
         if "/" not in self.glob.rstrip("/"):

@@ -20,11 +20,22 @@ class CopyFailed(RuntimeError):
     """The copy raised, or ended without sending its result."""
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class _Failed:
     """What a copy sends instead of its result when the work raised."""
 
     reason: str
+
+    def __init__(self, reason: str) -> None:
+        object.__setattr__(self, "reason", reason)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Failed) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.reason,) == (other.reason,)
+
+    def __hash__(self) -> int:
+        return hash((self.reason,))
 
 
 class ForkedCopy:

@@ -43,7 +43,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 
@@ -55,6 +55,29 @@ class Rule:
     scope: str  # "module" (once per file) or "kernel" (once per kernel, with analyses)
     requires: tuple[type[Analysis], ...]
     check: Callable[..., Iterable[Diagnostic]]  # (context), and for scope "suppressions" (context, unused, known)
+
+    def __init__(self, code: str, name: str, severity: Severity, summary: str, explain: str, scope: str,
+                 requires: tuple[type[Analysis], ...], check: Callable[..., Iterable[Diagnostic]]) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "summary", summary)
+        object.__setattr__(self, "explain", explain)
+        object.__setattr__(self, "scope", scope)
+        object.__setattr__(self, "requires", requires)
+        object.__setattr__(self, "check", check)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rule) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check) == (
+            other.code, other.name, other.severity, other.summary, other.explain, other.scope, other.requires,
+            other.check)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check))
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Rule:
@@ -70,12 +93,16 @@ class Rule:
         )
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class ModuleContext:
     """What a module-level rule sees: the module and the rule itself."""
 
     module: Module
     rule: Rule
+
+    def __init__(self, module: Module, rule: Rule) -> None:
+        self.module = module
+        self.rule = rule
 
     def diagnostic(
         self,
@@ -149,12 +176,18 @@ class ModuleContext:
                                   severity=Severity.WARNING if finding.warning else None)
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(repr=False, eq=False, init=False)
 class KernelContext(ModuleContext):
     """What a kernel-level rule sees: the kernel and its cached analyses."""
 
     kernel: Kernel
     analyses: AnalysisManager
+
+    def __init__(self, module: Module, rule: Rule, kernel: Kernel, analyses: AnalysisManager) -> None:
+        self.module = module
+        self.rule = rule
+        self.kernel = kernel
+        self.analyses = analyses
 
     def get(self, analysis: type[Analysis]) -> Any:
         return self.analyses.get(analysis)

@@ -17,7 +17,7 @@ from ..model.ir import SourceFile
 _DIRECTIVE = re.compile(r"amdgpu-lint:\s*(disable-next-line|disable-file|disable|enable)\s*=\s*([\w\-]+(?:\s*,\s*[\w\-]+)*)")
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Directive:
     """One `amdgpu-lint:` comment: what it does, to which rules, where."""
 
@@ -29,6 +29,17 @@ class Directive:
     covers: set[int] = field(default_factory=set)  # lines it silences (whole file: empty + everywhere)
     everywhere: bool = False
     used: bool = False
+
+    def __init__(self, kind: str, rules: tuple[str, ...], path: str, line: int, column: int,
+                 covers: set[int] | None = None, everywhere: bool = False, used: bool = False) -> None:
+        self.kind = kind
+        self.rules = rules
+        self.path = path
+        self.line = line
+        self.column = column
+        self.covers = set() if covers is None else covers
+        self.everywhere = everywhere
+        self.used = used
 
     def names(self, diagnostic: Diagnostic) -> bool:
         return any(r == "all" or r.lower() == diagnostic.name or r.upper() == diagnostic.code for r in self.rules)

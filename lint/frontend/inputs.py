@@ -29,7 +29,7 @@ _NT_AMDGPU_METADATA = 32
 _TARGET_CPU = re.compile(r'"target-cpu"="(gfx[0-9a-z]+)"')
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Prepared:
     """Assembly made from one input, ready to lint."""
 
@@ -40,6 +40,24 @@ class Prepared:
     generated: bool = True  # the listing was written to a temp path
     target: str = ""  # the target a source was compiled for, where it was compiled for several (named in findings)
     notes: tuple[str, ...] = ()  # what the compile had to do differently (flags it added), said once per file
+
+    def __init__(self, source: SourceFile, options: BuildOptions, origin: str, described: str, generated: bool = True,
+                 target: str = "", notes: tuple[str, ...] = ()) -> None:
+        self.source = source
+        self.options = options
+        self.origin = origin
+        self.described = described
+        self.generated = generated
+        self.target = target
+        self.notes = notes
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Prepared) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.source, self.options, self.origin, self.described, self.generated, self.target, self.notes) == (
+            other.source, other.options, other.origin, other.described, other.generated, other.target,
+            other.notes)
 
 
 class InputError(Exception):
@@ -227,13 +245,23 @@ def _bundle_entries(data: bytes) -> list[tuple[str, bytes]]:
     return entries
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class _CodeObject:
     """What a code object holds that linting needs."""
 
     target: str
     metadata: dict
     descriptors: dict[str, bytes]  # kernel name -> 64-byte kernel descriptor
+
+    def __init__(self, target: str, metadata: dict, descriptors: dict[str, bytes]) -> None:
+        self.target = target
+        self.metadata = metadata
+        self.descriptors = descriptors
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _CodeObject) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.target, self.metadata, self.descriptors) == (other.target, other.metadata, other.descriptors)
 
 
 def _read_code_object(data: bytes) -> _CodeObject:

@@ -115,7 +115,7 @@ class _ExpansionTooLarge(Exception):
     """An expansion would make more than MAX_EXPANSION_CHARS characters, or more than the file has left."""
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class MacroParam:
     """A `.macro` parameter."""
 
@@ -124,8 +124,14 @@ class MacroParam:
     required: bool = False
     vararg: bool = False
 
+    def __init__(self, name: str, default: str = "", required: bool = False, vararg: bool = False) -> None:
+        self.name = name
+        self.default = default
+        self.required = required
+        self.vararg = vararg
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Macro:
     """A `.macro` definition: parameters and body lines."""
 
@@ -134,8 +140,14 @@ class Macro:
     body: list[SourceLine]
     where: Provenance
 
+    def __init__(self, name: str, params: list[MacroParam], body: list[SourceLine], where: Provenance) -> None:
+        self.name = name
+        self.params = params
+        self.body = body
+        self.where = where
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class _Condition:
     """An open `.if` and the state of its branches."""
 
@@ -144,8 +156,14 @@ class _Condition:
     line: SourceLine
     seen_else: bool = False
 
+    def __init__(self, active: bool, decided: bool, line: SourceLine, seen_else: bool = False) -> None:
+        self.active = active
+        self.decided = decided
+        self.line = line
+        self.seen_else = seen_else
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class _Frame:
     """Lines being read: a file or one expansion, with its expansion chain."""
 
@@ -158,13 +176,26 @@ class _Frame:
     conditions: list[_Condition] = field(default_factory=list)
     iterations: Iterator[list[SourceLine]] | None = None  # further passes of a .rept/.irp body
 
+    def __init__(self, lines: Sequence[SourceLine], chain: tuple[ExpansionStep, ...], source: SourceFile | None = None,
+                 macro_depth: int = 0, is_macro: bool = False, index: int = 0,
+                 conditions: list[_Condition] | None = None,
+                 iterations: Iterator[list[SourceLine]] | None = None) -> None:
+        self.lines = lines
+        self.chain = chain
+        self.source = source
+        self.macro_depth = macro_depth
+        self.is_macro = is_macro
+        self.index = index
+        self.conditions = [] if conditions is None else conditions
+        self.iterations = iterations
+
 
 #: What the preprocessor emits: a statement, where it came from, and the body text of a raw block
 #: (.amdgpu_metadata ...; "" for every other statement). A plain tuple: a file emits one a statement.
 Emitted = tuple[Statement, Provenance, str]
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class _Plain:
     """A statement text that needs no preprocessing: no directive of this layer, no assignment, parsed,
     and (for an instruction) free of symbols while its names are none; with the registers it reaches, for
@@ -176,8 +207,23 @@ class _Plain:
     sgpr_end: int
     names: frozenset[str]  # names an instruction mentions: while none is a symbol, `statement` is as resolved
 
+    def __init__(self, statement: Statement, first_word: str, vgpr_end: int, sgpr_end: int,
+                 names: frozenset[str]) -> None:
+        self.statement = statement
+        self.first_word = first_word
+        self.vgpr_end = vgpr_end
+        self.sgpr_end = sgpr_end
+        self.names = names
 
-@dataclass(slots=True, repr=False, eq=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Plain) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.statement, self.first_word, self.vgpr_end, self.sgpr_end, self.names) == (
+            other.statement, other.first_word, other.vgpr_end, other.sgpr_end, other.names)
+
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class PlainRun:
     """Consecutive plain statements of one file, read from its code lines `first` on, the last of them the
     only one with labels; what `run` hands on for most of a file (shared statements: who keeps them makes
@@ -187,6 +233,13 @@ class PlainRun:
     lines: CodeLines
     first: int
     chain: tuple[ExpansionStep, ...]
+
+    def __init__(self, statements: list[Statement], lines: CodeLines, first: int,
+                 chain: tuple[ExpansionStep, ...]) -> None:
+        self.statements = statements
+        self.lines = lines
+        self.first = first
+        self.chain = chain
 
 
 #: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`

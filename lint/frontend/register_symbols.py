@@ -68,7 +68,7 @@ def _family_of_name(name: str) -> str | None:
     return families.pop() if len(families) == 1 else None
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class _Use:
     """One register index naming a counted symbol, in a file its counter may not hand out."""
 
@@ -79,8 +79,17 @@ class _Use:
     counted: Provenance  # where
     where: Provenance | None = None
 
+    def __init__(self, symbol: str, kind: str, text: str, counter: str, counted: Provenance,
+                 where: Provenance | None = None) -> None:
+        self.symbol = symbol
+        self.kind = kind
+        self.text = text
+        self.counter = counter
+        self.counted = counted
+        self.where = where
 
-@dataclass(slots=True, repr=False, eq=False)
+
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class RegisterSymbols:
     """What the preprocessor sees of counters, the symbols set from them, and the registers they index."""
 
@@ -93,6 +102,17 @@ class RegisterSymbols:
     _symbols: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     #: (symbol, register file) pairs judged fine since the last definition
     _quiet: set[tuple[str, str]] = field(default_factory=set)
+
+    def __init__(self, counted_from: dict[str, tuple[str, Provenance]] | None = None,
+                 counters: dict[str, set[str]] | None = None, uses: list[_Use] | None = None,
+                 _named: dict[str, str | None] | None = None, _symbols: dict[str, dict[str, set[str]]] | None = None,
+                 _quiet: set[tuple[str, str]] | None = None) -> None:
+        self.counted_from = {} if counted_from is None else counted_from
+        self.counters = {} if counters is None else counters
+        self.uses = [] if uses is None else uses
+        self._named = {} if _named is None else _named
+        self._symbols = {} if _symbols is None else _symbols
+        self._quiet = set() if _quiet is None else _quiet
 
     def defined(self, name: str, value: Node, where: Provenance) -> None:
         """A `.set`/`=` definition: a counter advancing, or a symbol set from another."""

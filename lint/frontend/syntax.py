@@ -42,12 +42,27 @@ MODIFIER_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class ParseFailure:
     """A statement the grammar rejected; `column` is 1-based within the statement text."""
 
     message: str
     column: int
+
+    def __init__(self, message: str, column: int) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "column", column)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(message={self.message!r}, column={self.column!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ParseFailure) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.message, self.column) == (other.message, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.column))
 
 
 # ----------------------------------------------------------------- nodes, as both readers build them

@@ -22,7 +22,7 @@ PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class OperandSpec:
     """One operand of an encoding variant."""
 
@@ -31,6 +31,28 @@ class OperandSpec:
     size: int | tuple[int, int] | None  # dwords; (wave32, wave64) when it depends on the wave size
     kinds: tuple[str, ...]  # register files and constant kinds the operand accepts
     tags: tuple[str, ...] = ()
+
+    def __init__(self, name: str, is_def: bool, size: int | tuple[int, int] | None, kinds: tuple[str, ...],
+                 tags: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "is_def", is_def)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "tags", tags)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(name={self.name!r}, is_def={self.is_def!r}, size={self.size!r}, "
+                f"kinds={self.kinds!r}, tags={self.tags!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OperandSpec) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.name, self.is_def, self.size, self.kinds, self.tags) == (
+            other.name, other.is_def, other.size, other.kinds, other.tags)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.is_def, self.size, self.kinds, self.tags))
 
     @property
     def optional(self) -> bool:
@@ -55,13 +77,30 @@ class OperandSpec:
         return self.size
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Variant:
     """One encoding of a mnemonic: its operands and modifier names."""
 
     encoding: str
     operands: tuple[OperandSpec, ...]
     modifiers: tuple[str, ...]
+
+    def __init__(self, encoding: str, operands: tuple[OperandSpec, ...], modifiers: tuple[str, ...]) -> None:
+        object.__setattr__(self, "encoding", encoding)
+        object.__setattr__(self, "operands", operands)
+        object.__setattr__(self, "modifiers", modifiers)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(encoding={self.encoding!r}, operands={self.operands!r}, "
+                f"modifiers={self.modifiers!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Variant) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.encoding, self.operands, self.modifiers) == (other.encoding, other.operands, other.modifiers)
+
+    def __hash__(self) -> int:
+        return hash((self.encoding, self.operands, self.modifiers))
 
     @property
     def required_count(self) -> int:
@@ -250,7 +289,7 @@ def _instruction_set(pages: tuple[str, ...], group: int | None) -> InstructionSe
 @lru_cache(maxsize=64)
 def absent_mnemonics(target: Target) -> frozenset[str]:
     """The mnemonics of the tables a processor is read with (a neighbour's) that llvm-mc 22 says it lacks in either
-    wave size (tables/mnemonics.json); none for a processor read with its own tables."""
+    wave size (tables/mnemonics.jsonl); none for a processor read with its own tables."""
     if target.isa_exact:
         return frozenset()
     from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts

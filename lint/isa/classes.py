@@ -34,7 +34,7 @@ _HALF = re.compile(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|su
 _MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class InstructionClass:
     """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, lds_parameter, export,
     branch, call, return, wait, barrier, nop, message, endpgm."""
@@ -50,6 +50,41 @@ class InstructionClass:
     lds_dma: bool = False  # loads that write LDS directly (buffer_load ... lds, global_load_lds_*)
     sampler: str = ""  # image loads on gfx12: sample or bvh (own counters)
     counters: frozenset[str] = frozenset()  # wait counters that track it on the target
+
+    def __init__(self, unit: str, kind: str = "", memory: str = "", rate: str = "", matrix: str = "", passes: int = 0,
+                 xdl: bool = False, returns_data: bool = False, lds_dma: bool = False, sampler: str = "",
+                 counters: frozenset[str] = frozenset()) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "memory", memory)
+        object.__setattr__(self, "rate", rate)
+        object.__setattr__(self, "matrix", matrix)
+        object.__setattr__(self, "passes", passes)
+        object.__setattr__(self, "xdl", xdl)
+        object.__setattr__(self, "returns_data", returns_data)
+        object.__setattr__(self, "lds_dma", lds_dma)
+        object.__setattr__(self, "sampler", sampler)
+        object.__setattr__(self, "counters", counters)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(unit={self.unit!r}, kind={self.kind!r}, memory={self.memory!r}, "
+                f"rate={self.rate!r}, matrix={self.matrix!r}, passes={self.passes!r}, xdl={self.xdl!r}, "
+                f"returns_data={self.returns_data!r}, lds_dma={self.lds_dma!r}, sampler={self.sampler!r}, "
+                f"counters={self.counters!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InstructionClass) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.unit, self.kind, self.memory, self.rate, self.matrix, self.passes, self.xdl, self.returns_data,
+            self.lds_dma, self.sampler, self.counters) == (
+            other.unit, other.kind, other.memory, other.rate, other.matrix, other.passes, other.xdl, other.returns_data,
+            other.lds_dma, other.sampler, other.counters)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.unit, self.kind, self.memory, self.rate, self.matrix, self.passes, self.xdl, self.returns_data,
+            self.lds_dma, self.sampler, self.counters))
 
     @property
     def is_memory(self) -> bool:

@@ -102,7 +102,7 @@ _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s
 _OPTIONAL_IMMEDIATE = frozenset(("s_endpgm",))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class DefUse:
     """Registers an instruction instance writes and reads, its class and the table variant used."""
 
@@ -113,6 +113,32 @@ class DefUse:
     problem: str | None = None  # operand count or width that no table variant accepts
     preserved: frozenset[Unit] = frozenset()  # destination parts kept from before (partial writes)
     missing: tuple[Reg, ...] = ()  # operands naming registers the target does not have (MissingRegister)
+
+    def __init__(self, defs: frozenset[Unit], uses: frozenset[Unit], klass: InstructionClass, variant: Variant | None,
+                 problem: str | None = None, preserved: frozenset[Unit] = frozenset(),
+                 missing: tuple[Reg, ...] = ()) -> None:
+        object.__setattr__(self, "defs", defs)
+        object.__setattr__(self, "uses", uses)
+        object.__setattr__(self, "klass", klass)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "problem", problem)
+        object.__setattr__(self, "preserved", preserved)
+        object.__setattr__(self, "missing", missing)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(defs={self.defs!r}, uses={self.uses!r}, klass={self.klass!r}, "
+                f"variant={self.variant!r}, problem={self.problem!r}, preserved={self.preserved!r}, "
+                f"missing={self.missing!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DefUse) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.defs, self.uses, self.klass, self.variant, self.problem, self.preserved, self.missing) == (
+            other.defs, other.uses, other.klass, other.variant, other.problem, other.preserved, other.missing)
+
+    def __hash__(self) -> int:
+        return hash((self.defs, self.uses, self.klass, self.variant, self.problem, self.preserved, self.missing))
 
 
 def register_units(node: Node | None) -> tuple[Unit, ...]:
@@ -218,7 +244,7 @@ def _valu_form(mnemonic: str, mod_names: frozenset[str]) -> str:
 @lru_cache(maxsize=4096)
 def _without_vop3(mnemonic: str, target: Target) -> bool:
     """Whether llvm-mc 22 has no VOP3 (`_e64`) form of a VALU mnemonic it has on the target (`v_fmaak_f32`,
-    `v_swap_b32`), from its probes of every mnemonic (tables/mnemonics.json)."""
+    `v_swap_b32`), from its probes of every mnemonic (tables/mnemonics.jsonl)."""
     from .mnemonics import NOT_AN_INSTRUCTION, mnemonic_verdicts
 
     verdicts = mnemonic_verdicts()

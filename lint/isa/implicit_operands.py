@@ -1,7 +1,7 @@
 """Where llvm-mc 22 wants an instruction's implicit registers written.
 
 tables/implicit_operands.jsonl (written by scripts/gen_implicit_operands.py) holds, per mnemonic, the configurations
-of tables/mnemonics.json on which llvm-mc refuses an instance of its syntax row written without the registers the
+of tables/mnemonics.jsonl on which llvm-mc refuses an instance of its syntax row written without the registers the
 row names whatever is written (gfx8's `v_add_u32 v0, v1, v2` without its carry `vcc`, gfx6-9's `v_addc_u32`,
 `v_div_scale_f32`, gfx8's VOPC SDWA forms), with llvm-mc's message.
 """

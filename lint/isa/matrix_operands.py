@@ -50,7 +50,7 @@ _BITS = ("neg_lo", "neg_hi", "op_sel")
 @cache
 def _probed(configuration: str) -> tuple[str, str, str] | None:
     """(the probed configuration, it without its true16 mode, the probed processor) for a configuration of
-    tables/mnemonics.json, or None where no processor of its instruction set was probed."""
+    tables/mnemonics.jsonl, or None where no processor of its instruction set was probed."""
     processor, *features = configuration.split(":")
     probed = next((found for prefix, found in _PROBED if processor.startswith(prefix)), None)
     if probed is None:

@@ -1,12 +1,12 @@
 """What llvm-mc 22 says of a mnemonic on a processor, whatever its operands.
 
-tables/mnemonics.json (written by scripts/gen_mnemonic_verdicts.py, which assembles every candidate mnemonic
+tables/mnemonics.jsonl (written by scripts/gen_mnemonic_verdicts.py, which assembles every candidate mnemonic
 bare on every processor of LLVM 22 in each wave size, and for gfx11+ with real-true16 on and off) holds, per
 mnemonic, a verdict per configuration: the target
 has some form of it, or llvm-mc's message rejecting the mnemonic itself ("instruction not supported on this
 GPU", "sdwa variant of this instruction is not supported", "instruction requires wavesize=32", ...). A mnemonic
 no configuration accepts is not in the table. Special registers (`tba`, `ttmp12`, `null`, `src_shared_base`, ...)
-have a verdict per configuration as well.
+have a verdict per configuration as well. A mnemonic's line is found and read when it is first asked about.
 """
 
 from __future__ import annotations
@@ -17,22 +17,34 @@ from pathlib import Path
 
 from ..model.nodes import Abs, Node, Num, Reg, SpecialReg, UnOp, signed_number
 from ..model.targets import Target
-from .probe_table import CodedProbeTable
+from .probe_table import CodedProbeTable, ProbeTable
 
-_TABLE = Path(__file__).parent / "tables" / "mnemonics.json"
+_TABLE = Path(__file__).parent / "tables" / "mnemonics.jsonl"
 NOT_AN_INSTRUCTION = "invalid instruction"
 
 
-class MnemonicVerdicts:
-    """The table, with the configuration index of each target looked up once."""
+class MnemonicVerdicts(ProbeTable):
+    """The table, with the configuration index of each target looked up once. A verdict pattern is a string of
+    one character per configuration: `.` where it has the mnemonic, else the code of llvm-mc's message."""
 
-    def __init__(self, table: dict):
-        self._columns = {name: index for index, name in enumerate(table["configurations"])}
-        self._names: list[str] = table["configurations"]
-        self._messages: list[str] = table["messages"]
-        self._patterns: list[list[int]] = table["patterns"]
-        self._mnemonics: dict[str, int] = table["mnemonics"]
-        self._registers: dict[str, int] = table["registers"]
+    def __init__(self, text: str):
+        super().__init__(text)
+        self._names: list[str] = self.facts["configurations"]
+        self._columns = {name: index for index, name in enumerate(self._names)}
+        self._codes = {code: index for index, code in enumerate(self.facts["codes"])}
+        self._patterns: list[str] = self.facts["patterns"]
+        self._registers: dict[str, int] = self.facts["registers"]
+
+    def _pattern(self, mnemonic: str) -> str | None:
+        line = self._lines.get(mnemonic)  # ["name",pattern]
+        return None if line is None else self._patterns[int(line[line.rindex(",") + 1 : -1])]
+
+    def _refusal(self, pattern: str, columns: tuple[int, ...]) -> str | None:
+        """The message refusing on every one of the configurations, or None."""
+        codes = {pattern[column] for column in columns}
+        if len(codes) != 1 or "." in codes:
+            return None
+        return self._messages[self._codes[codes.pop()]]
 
     def columns(self, target: Target, wave_size: int | None) -> tuple[int, ...]:
         """The target's configurations: its processor (or generic target) in its wave size and true16 mode; every
@@ -62,20 +74,19 @@ class MnemonicVerdicts:
         return [self._names[column] for column in columns]
 
     def knows(self, mnemonic: str) -> bool:
-        return mnemonic in self._mnemonics
+        return mnemonic in self._lines
 
     def mnemonics(self) -> list[str]:
-        """Every mnemonic some configuration has."""
-        return list(self._mnemonics)
+        """Every mnemonic some configuration has (reads every line)."""
+        return self._lines.names()
 
     def rejection(self, mnemonic: str, columns: tuple[int, ...]) -> str | None:
         """llvm-mc's message rejecting `mnemonic` on every one of the configurations, or None when one of them
         has a form of it."""
-        pattern = self._mnemonics.get(mnemonic)
+        pattern = self._pattern(mnemonic)
         if pattern is None:
             return NOT_AN_INSTRUCTION if columns else None
-        codes = {self._patterns[pattern][column] for column in columns}
-        return self._messages[codes.pop() - 1] if len(codes) == 1 and 0 not in codes else None
+        return self._refusal(pattern, columns)
 
     def register_rejection(self, name: str, columns: tuple[int, ...]) -> str | None:
         """llvm-mc's message refusing special register `name` (`tba`, `ttmp12`, `null`, ...) on every one of the
@@ -83,21 +94,19 @@ class MnemonicVerdicts:
         pattern = self._registers.get(name)
         if pattern is None or not columns:
             return None
-        codes = {self._patterns[pattern][column] for column in columns}
-        return self._messages[codes.pop() - 1] if len(codes) == 1 and 0 not in codes else None
+        return self._refusal(self._patterns[pattern], columns)
 
     def accepting(self, mnemonic: str) -> list[str]:
         """The configurations that have a form of `mnemonic`."""
-        pattern = self._mnemonics.get(mnemonic)
+        pattern = self._pattern(mnemonic)
         if pattern is None:
             return []
-        codes = self._patterns[pattern]
-        return [name for name, index in self._columns.items() if not codes[index]]
+        return [name for name, index in self._columns.items() if pattern[index] == "."]
 
 
 @cache
 def mnemonic_verdicts() -> MnemonicVerdicts:
-    return MnemonicVerdicts(json.loads(_TABLE.read_text()))
+    return MnemonicVerdicts(_TABLE.read_text())
 
 
 _OPERANDS = Path(__file__).parent / "tables" / "operands.jsonl"

@@ -38,6 +38,10 @@ class SortedLines:
         self._found[name] = line
         return line
 
+    def names(self) -> list[str]:
+        """Every line's name, in order (reads them all)."""
+        return [json.loads(line)[0] for line in self._text[self._start :].splitlines()] if self._start else []
+
     def __contains__(self, name: str) -> bool:
         return self.get(name) is not None
 

@@ -20,12 +20,16 @@ _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 SourceLine = tuple[str, int, int | None]  # (path, line, column or None)
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class DebugLines:
     """What a listing's `.file`/`.loc` lines say: listing line -> source location, and the inline-asm lines."""
 
     locations: dict[int, SourceLine] = field(default_factory=dict)
     inline_asm: set[int] = field(default_factory=set)  # listing lines between ;;#ASMSTART and ;;#ASMEND
+
+    def __init__(self, locations: dict[int, SourceLine] | None = None, inline_asm: set[int] | None = None) -> None:
+        self.locations = {} if locations is None else locations
+        self.inline_asm = set() if inline_asm is None else inline_asm
 
     def __bool__(self) -> bool:
         return bool(self.locations)

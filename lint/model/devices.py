@@ -13,7 +13,7 @@ from dataclasses import dataclass
 MIB = 1 << 20
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Device:
     """A GPU product: its processor, compute units, and what the performance model needs of its memory system.
     `memory_gbs` is the DRAM bandwidth one dispatch can use (one GCD of a two-die MI250/MI250X); `l2_bytes` the L2 one
@@ -29,6 +29,40 @@ class Device:
     dram_latency: int = 0  # an L2 miss served by DRAM, cycles
     lds_banks: int = 32  # LDS banks one CU reads (RDNA: per CU half of a WGP's 64)
     source: str = ""
+
+    def __init__(self, name: str, processor: str, compute_units: int, clock_mhz: int = 0, memory_gbs: float = 0.0,
+                 l2_bytes: int = 0, l2_latency: int = 0, dram_latency: int = 0, lds_banks: int = 32,
+                 source: str = "") -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "processor", processor)
+        object.__setattr__(self, "compute_units", compute_units)
+        object.__setattr__(self, "clock_mhz", clock_mhz)
+        object.__setattr__(self, "memory_gbs", memory_gbs)
+        object.__setattr__(self, "l2_bytes", l2_bytes)
+        object.__setattr__(self, "l2_latency", l2_latency)
+        object.__setattr__(self, "dram_latency", dram_latency)
+        object.__setattr__(self, "lds_banks", lds_banks)
+        object.__setattr__(self, "source", source)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(name={self.name!r}, processor={self.processor!r}, "
+                f"compute_units={self.compute_units!r}, clock_mhz={self.clock_mhz!r}, memory_gbs={self.memory_gbs!r}, "
+                f"l2_bytes={self.l2_bytes!r}, l2_latency={self.l2_latency!r}, dram_latency={self.dram_latency!r}, "
+                f"lds_banks={self.lds_banks!r}, source={self.source!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Device) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.name, self.processor, self.compute_units, self.clock_mhz, self.memory_gbs, self.l2_bytes,
+            self.l2_latency, self.dram_latency, self.lds_banks, self.source) == (
+            other.name, other.processor, other.compute_units, other.clock_mhz, other.memory_gbs, other.l2_bytes,
+            other.l2_latency, other.dram_latency, other.lds_banks, other.source)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.name, self.processor, self.compute_units, self.clock_mhz, self.memory_gbs, self.l2_bytes,
+            self.l2_latency, self.dram_latency, self.lds_banks, self.source))
 
     @property
     def bytes_per_cycle(self) -> float:
@@ -70,13 +104,30 @@ def find_device(name: str) -> Device | None:
     return DEVICES.get(name.lower().replace(" ", "").replace("-", ""))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Launch:
     """What the user launches: the grid in work-groups and the device (or its CU count)."""
 
     grid: tuple[int, int, int]
     compute_units: int
     device: str | None = None
+
+    def __init__(self, grid: tuple[int, int, int], compute_units: int, device: str | None = None) -> None:
+        object.__setattr__(self, "grid", grid)
+        object.__setattr__(self, "compute_units", compute_units)
+        object.__setattr__(self, "device", device)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(grid={self.grid!r}, compute_units={self.compute_units!r}, "
+                f"device={self.device!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Launch) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.grid, self.compute_units, self.device) == (other.grid, other.compute_units, other.device)
+
+    def __hash__(self) -> int:
+        return hash((self.grid, self.compute_units, self.device))
 
     @property
     def workgroups(self) -> int:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Note:
     """A secondary message, optionally at another location (e.g. where a producer was issued)."""
 
@@ -24,8 +24,30 @@ class Note:
     column: int | None = None
     expansion: bool = False  # a step of how the statement was produced (macro call, .rept, .include)
 
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, column: int | None = None,
+                 expansion: bool = False) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "expansion", expansion)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(message={self.message!r}, path={self.path!r}, line={self.line!r}, "
+                f"column={self.column!r}, expansion={self.expansion!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Note) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.message, self.path, self.line, self.column, self.expansion) == (
+            other.message, other.path, other.line, other.column, other.expansion)
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.path, self.line, self.column, self.expansion))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Edit:
     """Replace the text between (line, column) and (end_line, end_column) with `text` (1-based)."""
 
@@ -36,13 +58,35 @@ class Edit:
     end_column: int
     text: str
 
+    def __init__(self, path: str, line: int, column: int, end_line: int, end_column: int, text: str) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "end_column", end_column)
+        object.__setattr__(self, "text", text)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(path={self.path!r}, line={self.line!r}, column={self.column!r}, "
+                f"end_line={self.end_line!r}, end_column={self.end_column!r}, text={self.text!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Edit) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path, self.line, self.column, self.end_line, self.end_column, self.text) == (
+            other.path, other.line, other.column, other.end_line, other.end_column, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.line, self.column, self.end_line, self.end_column, self.text))
+
 
 #: How far `--fix` may trust a fix (ruff's terms): applied by `--fix`; applied with `--unsafe-fixes` too
 #: (it may change what the code does); shown only, never applied (its edit is not a plain line of the file).
 SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Fix:
     """Edits that fix a finding. `isolated`: the rule reported the findings after this one in its kernel as if
     it were not made (hazards are found independently), so --fix applies it in a pass of its own there."""
@@ -51,6 +95,27 @@ class Fix:
     edits: tuple[Edit, ...]
     applicability: str = SAFE
     isolated: bool = False
+
+    def __init__(self, description: str, edits: tuple[Edit, ...], applicability: str = SAFE,
+                 isolated: bool = False) -> None:
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "edits", edits)
+        object.__setattr__(self, "applicability", applicability)
+        object.__setattr__(self, "isolated", isolated)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(description={self.description!r}, edits={self.edits!r}, "
+                f"applicability={self.applicability!r}, isolated={self.isolated!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Fix) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.description, self.edits, self.applicability, self.isolated) == (
+            other.description, other.edits, other.applicability, other.isolated)
+
+    def __hash__(self) -> int:
+        return hash((self.description, self.edits, self.applicability, self.isolated))
 
     def applies(self, unsafe: bool) -> bool:
         """Whether `--fix` applies it (with `--unsafe-fixes` when `unsafe`)."""
@@ -68,7 +133,7 @@ class Fix:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Diagnostic:
     """One finding of one rule at one location."""
 
@@ -84,6 +149,42 @@ class Diagnostic:
     kernel: str | None = None
     notes: tuple[Note, ...] = ()
     fix: Fix | None = None
+
+    def __init__(self, code: str, name: str, severity: Severity, message: str, path: str, line: int, column: int,
+                 end_line: int, end_column: int, kernel: str | None = None, notes: tuple[Note, ...] = (),
+                 fix: Fix | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "end_column", end_column)
+        object.__setattr__(self, "kernel", kernel)
+        object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "fix", fix)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(code={self.code!r}, name={self.name!r}, severity={self.severity!r}, "
+                f"message={self.message!r}, path={self.path!r}, line={self.line!r}, column={self.column!r}, "
+                f"end_line={self.end_line!r}, end_column={self.end_column!r}, kernel={self.kernel!r}, "
+                f"notes={self.notes!r}, fix={self.fix!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Diagnostic) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.code, self.name, self.severity, self.message, self.path, self.line, self.column, self.end_line,
+            self.end_column, self.kernel, self.notes, self.fix) == (
+            other.code, other.name, other.severity, other.message, other.path, other.line, other.column, other.end_line,
+            other.end_column, other.kernel, other.notes, other.fix)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.code, self.name, self.severity, self.message, self.path, self.line, self.column, self.end_line,
+            self.end_column, self.kernel, self.notes, self.fix))
 
     @property
     def sort_key(self) -> tuple:
@@ -124,13 +225,25 @@ def summarize(diagnostics: list[Diagnostic], files: int) -> dict[str, Any]:
     }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class QuotedLines:
     """The lines of one file that findings point at: all the outputs need of a file once its
     module is gone (worker processes, the result cache). Reads like a SourceFile."""
 
     path: str
     lines: dict[int, str] = field(default_factory=dict)
+
+    def __init__(self, path: str, lines: dict[int, str] | None = None) -> None:
+        self.path = path
+        self.lines = {} if lines is None else lines
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, QuotedLines) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.path, self.lines) == (other.path, other.lines)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(path={self.path!r}, lines={self.lines!r})"
 
     def line_text(self, number: int) -> str:
         return self.lines.get(number, "")

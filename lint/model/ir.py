@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 globals().setdefault("overload", lambda function: function)  # without importing typing (the last definition runs)
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class SourceLine:
     """The code part of one physical line. `column` is where `text` starts (1-based). A file's
     lines are made on demand from its CodeLines; macro expansion makes its own."""
@@ -26,6 +26,20 @@ class SourceLine:
     text: str
     column: int
     is_cpp: bool = False
+
+    def __init__(self, path: str, number: int, text: str, column: int, is_cpp: bool = False) -> None:
+        self.path = path
+        self.number = number
+        self.text = text
+        self.column = column
+        self.is_cpp = is_cpp
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SourceLine) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path, self.number, self.text, self.column, self.is_cpp) == (
+            other.path, other.number, other.text, other.column, other.is_cpp)
 
 
 class CodeLines(Sequence[SourceLine]):
@@ -84,7 +98,7 @@ class CodeLines(Sequence[SourceLine]):
         return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ReadProblem:
     """Something wrong with the file as bytes: rule name, message, line, column."""
 
@@ -92,6 +106,22 @@ class ReadProblem:
     message: str
     line: int
     column: int = 1
+
+    def __init__(self, rule: str, message: str, line: int, column: int = 1) -> None:
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReadProblem) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.rule, self.message, self.line, self.column) == (
+            other.rule, other.message, other.line, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.message, self.line, self.column))
 
 
 @dataclass(slots=True, repr=False)
@@ -126,7 +156,7 @@ class SourceFile:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ExpansionStep:
     """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
 
@@ -135,6 +165,23 @@ class ExpansionStep:
     path: str
     line: int
     column: int = 1
+
+    def __init__(self, kind: str, name: str, path: str, line: int, column: int = 1) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExpansionStep) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.kind, self.name, self.path, self.line, self.column) == (
+            other.kind, other.name, other.path, other.line, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.name, self.path, self.line, self.column))
 
     def describe(self) -> str:
         """Note text; the step's own path and line are reported alongside it."""
@@ -145,7 +192,7 @@ class ExpansionStep:
         return f"in {self.name} expansion"
 
 
-@dataclass(slots=True, unsafe_hash=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Provenance:
     """Where a statement came from: its source line plus the chain of expansions, innermost first.
     Never changed once made (not frozen only because a frozen one is several times slower to make,
@@ -155,6 +202,20 @@ class Provenance:
     line: int
     column: int = 1
     chain: tuple[ExpansionStep, ...] = ()
+
+    def __init__(self, path: str, line: int, column: int = 1, chain: tuple[ExpansionStep, ...] = ()) -> None:
+        self.path = path
+        self.line = line
+        self.column = column
+        self.chain = chain
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Provenance) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.path, self.line, self.column, self.chain) == (other.path, other.line, other.column, other.chain)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.line, self.column, self.chain))
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
@@ -168,7 +229,7 @@ class Provenance:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Finding:
     """A problem found while reading or building, before rule metadata is attached."""
 
@@ -178,8 +239,26 @@ class Finding:
     end_column: int | None = None
     warning: bool = False  # reported as a warning, whatever the rule's severity (`.warning "text"`)
 
+    def __init__(self, rule: str, message: str, where: Provenance, end_column: int | None = None,
+                 warning: bool = False) -> None:
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "where", where)
+        object.__setattr__(self, "end_column", end_column)
+        object.__setattr__(self, "warning", warning)
 
-@dataclass(slots=True, repr=False)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Finding) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.rule, self.message, self.where, self.end_column, self.warning) == (
+            other.rule, other.message, other.where, other.end_column, other.warning)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.message, self.where, self.end_column, self.warning))
+
+
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Instruction:
     """One machine instruction with its operands, modifiers and provenance."""
 
@@ -188,6 +267,21 @@ class Instruction:
     modifiers: tuple[tuple[str, Node | None], ...]
     where: Provenance
     pair: Instruction | None = None  # second half of a gfx11+ dual-issue (VOPD) instruction
+
+    def __init__(self, mnemonic: str, operands: tuple[Node, ...], modifiers: tuple[tuple[str, Node | None], ...],
+                 where: Provenance, pair: Instruction | None = None) -> None:
+        self.mnemonic = mnemonic
+        self.operands = operands
+        self.modifiers = modifiers
+        self.where = where
+        self.pair = pair
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Instruction) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.mnemonic, self.operands, self.modifiers, self.where, self.pair) == (
+            other.mnemonic, other.operands, other.modifiers, other.where, other.pair)
 
     @classmethod
     def from_statement(cls, statement: Statement, where: Provenance) -> Instruction:
@@ -210,7 +304,7 @@ class Instruction:
         return None
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class BasicBlock:
     """A straight-line run of instructions, entered at the top."""
 
@@ -219,6 +313,14 @@ class BasicBlock:
     instructions: list[Instruction] = field(default_factory=list)
     successors: list[int] = field(default_factory=list)
     predecessors: list[int] = field(default_factory=list)
+
+    def __init__(self, index: int, label: str | None, instructions: list[Instruction] | None = None,
+                 successors: list[int] | None = None, predecessors: list[int] | None = None) -> None:
+        self.index = index
+        self.label = label
+        self.instructions = [] if instructions is None else instructions
+        self.successors = [] if successors is None else successors
+        self.predecessors = [] if predecessors is None else predecessors
 
     @property
     def terminator(self) -> Instruction | None:
@@ -237,7 +339,7 @@ USER_SGPRS = {
 }
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Kernel:
     """A kernel (has a descriptor or HSA kernel marking) or a plain function."""
 
@@ -252,6 +354,22 @@ class Kernel:
     kernel_code_t: dict[str, Any] | None = None  # old .amd_kernel_code_t fields
     kernel_code_where: dict[str, Provenance] = field(default_factory=dict)  # each of those fields' line
 
+    def __init__(self, name: str, where: Provenance, instructions: list[Instruction] | None = None,
+                 labels: dict[str, int] | None = None, is_kernel: bool = False,
+                 descriptor: dict[str, Any] | None = None, descriptor_where: Provenance | None = None,
+                 metadata: dict[str, Any] | None = None, kernel_code_t: dict[str, Any] | None = None,
+                 kernel_code_where: dict[str, Provenance] | None = None) -> None:
+        self.name = name
+        self.where = where
+        self.instructions = [] if instructions is None else instructions
+        self.labels = {} if labels is None else labels
+        self.is_kernel = is_kernel
+        self.descriptor = {} if descriptor is None else descriptor
+        self.descriptor_where = descriptor_where
+        self.metadata = metadata
+        self.kernel_code_t = kernel_code_t
+        self.kernel_code_where = {} if kernel_code_where is None else kernel_code_where
+
     def user_sgpr_position(self, enable: str) -> int:
         """First SGPR of the user SGPR that `enable` (a USER_SGPRS key) turns on, after those before it."""
         position = 0
@@ -262,7 +380,7 @@ class Kernel:
         raise KeyError(enable)
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False, init=False)
 class Module:
     """Everything read from one input file (and the files it includes)."""
 
@@ -282,3 +400,25 @@ class Module:
     code_props_v2: dict[str, dict[str, tuple[int, Provenance]]] = field(default_factory=dict)
     options: Any = None  # the BuildOptions the module was built with (launch figures for analyses)
     assembled: Any = None  # while its rules run: the user's assembler on the file (frontend.assembler.AssemblerRun)
+
+    def __init__(self, path: str, target: Target | None, target_triple: str | None = None,
+                 kernels: list[Kernel] | None = None, sources: dict[str, SourceFile] | None = None,
+                 findings: list[Finding] | None = None, directives: list[tuple[Statement, Provenance]] | None = None,
+                 symbols: dict[str, Any] | None = None, defined_labels: set[str] | None = None,
+                 code_object_version: int | None = None, metadata: dict[str, Any] | None = None,
+                 code_props_v2: dict[str, dict[str, tuple[int, Provenance]]] | None = None, options: Any = None,
+                 assembled: Any = None) -> None:
+        self.path = path
+        self.target = target
+        self.target_triple = target_triple
+        self.kernels = [] if kernels is None else kernels
+        self.sources = {} if sources is None else sources
+        self.findings = [] if findings is None else findings
+        self.directives = [] if directives is None else directives
+        self.symbols = {} if symbols is None else symbols
+        self.defined_labels = set() if defined_labels is None else defined_labels
+        self.code_object_version = code_object_version
+        self.metadata = metadata
+        self.code_props_v2 = {} if code_props_v2 is None else code_props_v2
+        self.options = options
+        self.assembled = assembled

@@ -21,36 +21,93 @@ SPECIAL_REGISTERS = frozenset(
 _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Num:
     """A numeric literal."""
 
     value: int | float
 
+    def __init__(self, value: int | float) -> None:  # noqa: PYI041  # an int stays an int (mypyc makes a float of one)
+        object.__setattr__(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(value={self.value!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Num) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.value,) == (other.value,)
+
+    def __hash__(self) -> int:
+        return hash((self.value,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Sym:
     """A symbol reference."""
 
     name: str
 
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(name={self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sym) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name,) == (other.name,)
+
+    def __hash__(self) -> int:
+        return hash((self.name,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class LocalRef:
     """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
 
     label: int
     forward: bool
 
+    def __init__(self, label: int, forward: bool) -> None:
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "forward", forward)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(label={self.label!r}, forward={self.forward!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LocalRef) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.label, self.forward) == (other.label, other.forward)
+
+    def __hash__(self) -> int:
+        return hash((self.label, self.forward))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Str:
     """A string literal."""
 
     value: str
 
+    def __init__(self, value: str) -> None:
+        object.__setattr__(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(value={self.value!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Str) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.value,) == (other.value,)
+
+    def __hash__(self) -> int:
+        return hash((self.value,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class BinOp:
     """A binary expression."""
 
@@ -58,38 +115,112 @@ class BinOp:
     left: Node
     right: Node
 
+    def __init__(self, op: str, left: Node, right: Node) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "left", left)
+        object.__setattr__(self, "right", right)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(op={self.op!r}, left={self.left!r}, right={self.right!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BinOp) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.op, self.left, self.right) == (other.op, other.left, other.right)
+
+    def __hash__(self) -> int:
+        return hash((self.op, self.left, self.right))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class UnOp:
     """A unary expression."""
 
     op: str
     operand: Node
 
+    def __init__(self, op: str, operand: Node) -> None:
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "operand", operand)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(op={self.op!r}, operand={self.operand!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, UnOp) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.op, self.operand) == (other.op, other.operand)
+
+    def __hash__(self) -> int:
+        return hash((self.op, self.operand))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Call:
     """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
 
     name: str
     args: tuple[Node, ...]
 
+    def __init__(self, name: str, args: tuple[Node, ...]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "args", args)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(name={self.name!r}, args={self.args!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Call) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.args) == (other.name, other.args)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.args))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class ListExpr:
     """A bracketed list of expressions."""
 
     items: tuple[Node, ...]
 
+    def __init__(self, items: tuple[Node, ...]) -> None:
+        object.__setattr__(self, "items", items)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(items={self.items!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ListExpr) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.items,) == (other.items,)
+
+    def __hash__(self) -> int:
+        return hash((self.items,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Abs:
     """`|x|` absolute-value operand modifier."""
 
     operand: Node
 
+    def __init__(self, operand: Node) -> None:
+        object.__setattr__(self, "operand", operand)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(operand={self.operand!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Abs) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.operand,) == (other.operand,)
+
+    def __hash__(self) -> int:
+        return hash((self.operand,))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Reg:
     """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
 
@@ -97,6 +228,24 @@ class Reg:
     index: int
     count: int = 1
     half: str | None = None
+
+    def __init__(self, kind: str, index: int, count: int = 1, half: str | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "half", half)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(kind={self.kind!r}, index={self.index!r}, count={self.count!r}, "
+                f"half={self.half!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reg) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.index, self.count, self.half) == (other.kind, other.index, other.count, other.half)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.index, self.count, self.half))
 
     @property
     def last(self) -> int:
@@ -108,7 +257,7 @@ class Reg:
         return f"{self.kind}[{self.index}:{self.last}]"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class RegExpr:
     """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
 
@@ -116,24 +265,68 @@ class RegExpr:
     first: Node
     last: Node | None
 
+    def __init__(self, kind: str, first: Node, last: Node | None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "last", last)
 
-@dataclass(frozen=True, slots=True)
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(kind={self.kind!r}, first={self.first!r}, last={self.last!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RegExpr) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.first, self.last) == (other.kind, other.first, other.last)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.first, self.last))
+
+
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class SpecialReg:
     """A named special register (vcc, exec, m0, scc, ...)."""
 
     name: str
 
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "name", name)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(name={self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SpecialReg) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name,) == (other.name,)
+
+    def __hash__(self) -> int:
+        return hash((self.name,))
+
     def __str__(self) -> str:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class MissingRegister:
     """An operand in the place of one naming registers its target does not have (`v[0:999999]`, `s102` on
     gfx9): it reads and writes nothing, so no analysis counts or sizes anything by it; register-budget
     reports it."""
 
     register: Reg
+
+    def __init__(self, register: Reg) -> None:
+        object.__setattr__(self, "register", register)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(register={self.register!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MissingRegister) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.register,) == (other.register,)
+
+    def __hash__(self) -> int:
+        return hash((self.register,))
 
     def __str__(self) -> str:
         return str(self.register)
@@ -295,7 +488,7 @@ def within_register_files(operands: tuple[Node, ...], files: dict[str, int]) -> 
     return operands if kept is None else tuple(kept)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Statement:
     """One parsed statement. `kind` is instruction, directive, assignment or empty."""
 
@@ -307,3 +500,32 @@ class Statement:
     args: str = ""
     resolved: bool = True  # False when operands or modifiers mention symbols (values set by .set)
     pair: Statement | None = None  # the second half of a gfx11+ dual-issue (VOPD) instruction
+
+    def __init__(self, kind: str, name: str = "", labels: tuple[str, ...] = (), operands: tuple[Node, ...] = (),
+                 modifiers: tuple[tuple[str, Node | None], ...] = (), args: str = "", resolved: bool = True,
+                 pair: Statement | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "operands", operands)
+        object.__setattr__(self, "modifiers", modifiers)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "resolved", resolved)
+        object.__setattr__(self, "pair", pair)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(kind={self.kind!r}, name={self.name!r}, labels={self.labels!r}, "
+                f"operands={self.operands!r}, modifiers={self.modifiers!r}, args={self.args!r}, "
+                f"resolved={self.resolved!r}, pair={self.pair!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Statement) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair) == (
+            other.kind, other.name, other.labels, other.operands, other.modifiers, other.args, other.resolved,
+            other.pair)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.kind, self.name, self.labels, self.operands, self.modifiers, self.args, self.resolved, self.pair))

@@ -87,7 +87,7 @@ _ISA_PAGES = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, eq=False, repr=False)
 class Target:
     """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
 
@@ -102,6 +102,29 @@ class Target:
     stepping: int
     generic: str | None = None
     features: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
+
+    def __init__(self, name: str, major: int, minor: int, stepping: int, generic: str | None = None,
+                 features: dict[str, bool] | None = None) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "major", major)
+        object.__setattr__(self, "minor", minor)
+        object.__setattr__(self, "stepping", stepping)
+        object.__setattr__(self, "generic", generic)
+        object.__setattr__(self, "features", {} if features is None else features)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(name={self.name!r}, major={self.major!r}, minor={self.minor!r}, "
+                f"stepping={self.stepping!r}, generic={self.generic!r}, features={self.features!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Target) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.name, self.major, self.minor, self.stepping, self.generic) == (
+            other.name, other.major, other.minor, other.stepping, other.generic)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.major, self.minor, self.stepping, self.generic))
 
     def __reduce__(self) -> tuple:
         """Pickled as its fields (what it derives is worked out again): the compiled build's frozen dataclasses

@@ -12,7 +12,7 @@ from ..occupancy import Occupancy
 from .machine import machine_for
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class LaunchFill:
     """How a grid of work-groups fills the device."""
 
@@ -25,6 +25,27 @@ class LaunchFill:
     unit: str = "CU"  # what a unit is: a CU, or a WGP in gfx10+ WGP mode
     per_unit: int = 0  # work-groups one unit holds at once
     limiter: tuple[str, ...] = ()  # the resources that bound per_unit
+
+    def __init__(self, workgroups: int, slots_per_wave: int, units: int, waves: int, last_wave_efficiency: float,
+                 busy_units: int, unit: str = "CU", per_unit: int = 0, limiter: tuple[str, ...] = ()) -> None:
+        self.workgroups = workgroups
+        self.slots_per_wave = slots_per_wave
+        self.units = units
+        self.waves = waves
+        self.last_wave_efficiency = last_wave_efficiency
+        self.busy_units = busy_units
+        self.unit = unit
+        self.per_unit = per_unit
+        self.limiter = limiter
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LaunchFill) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.workgroups, self.slots_per_wave, self.units, self.waves, self.last_wave_efficiency, self.busy_units,
+            self.unit, self.per_unit, self.limiter) == (
+            other.workgroups, other.slots_per_wave, other.units, other.waves, other.last_wave_efficiency,
+            other.busy_units, other.unit, other.per_unit, other.limiter)
 
     def to_json(self) -> dict:
         return {

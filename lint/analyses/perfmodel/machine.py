@@ -12,7 +12,7 @@ from pathlib import Path
 from ...model.targets import Target
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Machine:
     """One generation's compute unit as the simulator sees it."""
 
@@ -34,6 +34,41 @@ class Machine:
     #: s_delay_alu names the dependency; 0: never (earlier waves just wait)
     delay_alu_from: int = 0
     lds_banks: int = 32  # 4-byte LDS banks one access is spread over
+
+    def __init__(self, generation: str, simd_lanes: int, simds_per_cu: int, cus_per_wgp: int, issue_interval: int,
+                 wave64_passes: int, mfma_pass_cycles: int, memory_pipes_per_cu: int,
+                 wmma_cycles: dict[str, dict[str, int]] | None = None, valu_latency: dict[str, int] | None = None,
+                 trans_unit: bool = False, delay_alu_from: int = 0, lds_banks: int = 32) -> None:
+        object.__setattr__(self, "generation", generation)
+        object.__setattr__(self, "simd_lanes", simd_lanes)
+        object.__setattr__(self, "simds_per_cu", simds_per_cu)
+        object.__setattr__(self, "cus_per_wgp", cus_per_wgp)
+        object.__setattr__(self, "issue_interval", issue_interval)
+        object.__setattr__(self, "wave64_passes", wave64_passes)
+        object.__setattr__(self, "mfma_pass_cycles", mfma_pass_cycles)
+        object.__setattr__(self, "memory_pipes_per_cu", memory_pipes_per_cu)
+        object.__setattr__(self, "wmma_cycles", {} if wmma_cycles is None else wmma_cycles)
+        object.__setattr__(self, "valu_latency", {} if valu_latency is None else valu_latency)
+        object.__setattr__(self, "trans_unit", trans_unit)
+        object.__setattr__(self, "delay_alu_from", delay_alu_from)
+        object.__setattr__(self, "lds_banks", lds_banks)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Machine) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval,
+            self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency,
+            self.trans_unit, self.delay_alu_from, self.lds_banks) == (
+            other.generation, other.simd_lanes, other.simds_per_cu, other.cus_per_wgp, other.issue_interval,
+            other.wave64_passes, other.mfma_pass_cycles, other.memory_pipes_per_cu, other.wmma_cycles,
+            other.valu_latency, other.trans_unit, other.delay_alu_from, other.lds_banks)
+
+    def __hash__(self) -> int:
+        return hash((
+            self.generation, self.simd_lanes, self.simds_per_cu, self.cus_per_wgp, self.issue_interval,
+            self.wave64_passes, self.mfma_pass_cycles, self.memory_pipes_per_cu, self.wmma_cycles, self.valu_latency,
+            self.trans_unit, self.delay_alu_from, self.lds_banks))
 
     def unit(self, cumode: bool) -> str:
         """What one simulated unit is: a CU, or a WGP in gfx10+ WGP mode."""
@@ -62,12 +97,24 @@ class Machine:
         return self.memory_pipes_per_cu * self.cus(cumode)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class SustainedDram:
     """The DRAM bandwidth a streaming kernel reaches on one product (a published measurement), with its source."""
 
     gbs: float  # 10^9 bytes per second
     source: str
+
+    def __init__(self, gbs: float, source: str) -> None:
+        object.__setattr__(self, "gbs", gbs)
+        object.__setattr__(self, "source", source)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SustainedDram) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.gbs, self.source) == (other.gbs, other.source)
+
+    def __hash__(self) -> int:
+        return hash((self.gbs, self.source))
 
 
 @cache

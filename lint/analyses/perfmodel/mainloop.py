@@ -48,7 +48,7 @@ def stall_bound(reason: str) -> str:
     return _STALL_BOUNDS.get(reason, reason)
 
 
-@dataclass(slots=True, repr=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class LoopCost:
     """The main loop's predicted cost per trip on one CU (WGP) running `waves` waves."""
 
@@ -60,6 +60,26 @@ class LoopCost:
     lines: dict[str, float]  # line key (its code, spaces collapsed, "#n" from the second alike) -> wave-cycles per trip
     unit: str = "CU"  # what the waves ran on: a CU, or a WGP in gfx10+ WGP mode
     where: dict[str, Provenance] = field(default_factory=dict)  # line key -> where it is now
+
+    def __init__(self, label: str, line: int, waves: int, cycles_per_trip: float, bounds: dict[str, float],
+                 lines: dict[str, float], unit: str = "CU", where: dict[str, Provenance] | None = None) -> None:
+        self.label = label
+        self.line = line
+        self.waves = waves
+        self.cycles_per_trip = cycles_per_trip
+        self.bounds = bounds
+        self.lines = lines
+        self.unit = unit
+        self.where = {} if where is None else where
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoopCost) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.label, self.line, self.waves, self.cycles_per_trip, self.bounds, self.lines, self.unit,
+            self.where) == (
+            other.label, other.line, other.waves, other.cycles_per_trip, other.bounds, other.lines, other.unit,
+            other.where)
 
     @property
     def per_wave(self) -> float:
