@@ -41,7 +41,7 @@ class UsageError(Exception):
     """Bad command line or configuration: exit code 2."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Flags:
     """What the user said on the command line (or the editor, nothing); unset values come from the configuration."""
 
@@ -70,14 +70,88 @@ class Flags:
     assembler: str | None = None  # --assembler: the assembler run alongside the lint ("none": none)
     locations: str = "source"  # findings on a -g listing: at its source lines, or on the "listing"
 
+    def __init__(self, mcpu: str | None = None, include_dirs: list[str] | None = None,
+                 defsyms: list[tuple[str, int]] | None = None, use_config: bool = True,
+                 config_file: str | None = None, wg_size: tuple[int, int] | None = None, grid: str | None = None,
+                 device: str | None = None, cus: int | None = None, min_waves: int | None = None,
+                 latency_table: str | None = None, select: list[str] | None = None,
+                 extend_select: list[str] | None = None, exclude: list[str] | None = None,
+                 extend_exclude: list[str] | None = None, ignore: list[str] | None = None, fail_on: str | None = None,
+                 baseline: str | None = None, use_baseline: bool = True, includers: bool = False,
+                 compiler: str | None = None, trust_repository_compiler: bool = False, assembler: str | None = None,
+                 locations: str = "source") -> None:
+        self.mcpu = mcpu
+        self.include_dirs = [] if include_dirs is None else include_dirs
+        self.defsyms = [] if defsyms is None else defsyms
+        self.use_config = use_config
+        self.config_file = config_file
+        self.wg_size = wg_size
+        self.grid = grid
+        self.device = device
+        self.cus = cus
+        self.min_waves = min_waves
+        self.latency_table = latency_table
+        self.select = [] if select is None else select
+        self.extend_select = [] if extend_select is None else extend_select
+        self.exclude = [] if exclude is None else exclude
+        self.extend_exclude = [] if extend_exclude is None else extend_exclude
+        self.ignore = [] if ignore is None else ignore
+        self.fail_on = fail_on
+        self.baseline = baseline
+        self.use_baseline = use_baseline
+        self.includers = includers
+        self.compiler = compiler
+        self.trust_repository_compiler = trust_repository_compiler
+        self.assembler = assembler
+        self.locations = locations
 
-@dataclass(slots=True)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Flags) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.mcpu, self.include_dirs, self.defsyms, self.use_config, self.config_file, self.wg_size, self.grid,
+            self.device, self.cus, self.min_waves, self.latency_table, self.select, self.extend_select, self.exclude,
+            self.extend_exclude, self.ignore, self.fail_on, self.baseline, self.use_baseline, self.includers,
+            self.compiler, self.trust_repository_compiler, self.assembler, self.locations) == (
+            other.mcpu, other.include_dirs, other.defsyms, other.use_config, other.config_file, other.wg_size,
+            other.grid, other.device, other.cus, other.min_waves, other.latency_table, other.select,
+            other.extend_select, other.exclude, other.extend_exclude, other.ignore, other.fail_on, other.baseline,
+            other.use_baseline, other.includers, other.compiler, other.trust_repository_compiler, other.assembler,
+            other.locations)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(mcpu={self.mcpu!r}, include_dirs={self.include_dirs!r}, "
+                f"defsyms={self.defsyms!r}, use_config={self.use_config!r}, config_file={self.config_file!r}, "
+                f"wg_size={self.wg_size!r}, grid={self.grid!r}, device={self.device!r}, cus={self.cus!r}, "
+                f"min_waves={self.min_waves!r}, latency_table={self.latency_table!r}, select={self.select!r}, "
+                f"extend_select={self.extend_select!r}, exclude={self.exclude!r}, "
+                f"extend_exclude={self.extend_exclude!r}, ignore={self.ignore!r}, fail_on={self.fail_on!r}, "
+                f"baseline={self.baseline!r}, use_baseline={self.use_baseline!r}, includers={self.includers!r}, "
+                f"compiler={self.compiler!r}, trust_repository_compiler={self.trust_repository_compiler!r}, "
+                f"assembler={self.assembler!r}, locations={self.locations!r})")
+
+
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Settings:
     """Everything needed to lint one file: how to build it, which rules, and what fails."""
 
     options: BuildOptions
     selection: RuleSelection
     fail_on: Severity
+
+    def __init__(self, options: BuildOptions, selection: RuleSelection, fail_on: Severity) -> None:
+        self.options = options
+        self.selection = selection
+        self.fail_on = fail_on
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Settings) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.options, self.selection, self.fail_on) == (other.options, other.selection, other.fail_on)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(options={self.options!r}, selection={self.selection!r}, "
+                f"fail_on={self.fail_on!r})")
 
 
 def _comma_list(values: list[str]) -> list[str]:
@@ -340,7 +414,7 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
     return [path for path in files if path not in headers] + includers, [h for h in headers if h.resolve() not in reached]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class Job:
     """One input and how to lint it (or why it is skipped); picklable, for worker processes."""
 
@@ -349,6 +423,25 @@ class Job:
     rule_codes: tuple[str, ...]
     problem: str | None = None  # the input is missing: reported instead of linted
     skipped: str | None = None  # why the input is not linted (a note, not an error)
+
+    def __init__(self, path: Path, settings: Settings, rule_codes: tuple[str, ...], problem: str | None = None,
+                 skipped: str | None = None) -> None:
+        self.path = path
+        self.settings = settings
+        self.rule_codes = rule_codes
+        self.problem = problem
+        self.skipped = skipped
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Job) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path, self.settings, self.rule_codes, self.problem, self.skipped) == (
+            other.path, other.settings, other.rule_codes, other.problem, other.skipped)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(path={self.path!r}, settings={self.settings!r}, "
+                f"rule_codes={self.rule_codes!r}, problem={self.problem!r}, skipped={self.skipped!r})")
 
 
 def jobs_for(paths: list[str], flags: Flags) -> list[Job]:

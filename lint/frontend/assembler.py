@@ -40,7 +40,7 @@ _FEATURES = ("xnack", "sramecc", "cumode", "tgsplit", "wavefrontsize64", "real-t
 ASSEMBLE_SECONDS = 600
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Assembler:
     """An assembler to run: its path, its `--version` line (part of the result cache's key), how it was chosen."""
 
@@ -48,12 +48,28 @@ class Assembler:
     version: str
     chosen: str
 
+    def __init__(self, path: str, version: str, chosen: str) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "version", version)
+        object.__setattr__(self, "chosen", chosen)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Assembler) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.path, self.version, self.chosen) == (other.path, other.version, other.chosen)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.version, self.chosen))
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(path={self.path!r}, version={self.version!r}, chosen={self.chosen!r})"
+
     @property
     def name(self) -> str:
         return os.path.basename(self.path)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class AssemblerStep:
     """One step between where the assembler reports a message and the linted file's line: a line of a macro's
     expansion, a macro call or `.rept`, an included file's line. No path: inside an expansion."""
@@ -63,8 +79,28 @@ class AssemblerStep:
     line: int | None
     column: int | None
 
+    def __init__(self, message: str, path: str | None, line: int | None, column: int | None) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
 
-@dataclass(frozen=True, slots=True)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AssemblerStep) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.message, self.path, self.line, self.column) == (
+            other.message, other.path, other.line, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.path, self.line, self.column))
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(message={self.message!r}, path={self.path!r}, line={self.line!r}, "
+                f"column={self.column!r})")
+
+
+@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class AssemblerMessage:
     """An error or warning of the assembler at a line of the linted file, with the steps that led there."""
 
@@ -73,6 +109,28 @@ class AssemblerMessage:
     line: int
     column: int
     steps: tuple[AssemblerStep, ...] = ()
+
+    def __init__(self, error: bool, message: str, line: int, column: int,
+                 steps: tuple[AssemblerStep, ...] = ()) -> None:
+        object.__setattr__(self, "error", error)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "steps", steps)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AssemblerMessage) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.error, self.message, self.line, self.column, self.steps) == (
+            other.error, other.message, other.line, other.column, other.steps)
+
+    def __hash__(self) -> int:
+        return hash((self.error, self.message, self.line, self.column, self.steps))
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(error={self.error!r}, message={self.message!r}, line={self.line!r}, "
+                f"column={self.column!r}, steps={self.steps!r})")
 
 
 def find_assembler(named: str | None) -> Assembler | None:
@@ -213,7 +271,7 @@ def _input(path: str, text: str | None) -> BinaryIO:
     return given
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class _Place:
     """One location of the assembler's output: its path (`<stdin>`: the linted file), line, column and the include
     stack printed before it (outermost first)."""
@@ -223,6 +281,25 @@ class _Place:
     column: int
     quoted: str = ""
     included_from: tuple[tuple[str, int], ...] = ()
+
+    def __init__(self, path: str, line: int, column: int, quoted: str = "",
+                 included_from: tuple[tuple[str, int], ...] = ()) -> None:
+        self.path = path
+        self.line = line
+        self.column = column
+        self.quoted = quoted
+        self.included_from = included_from
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Place) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.path, self.line, self.column, self.quoted, self.included_from) == (
+            other.path, other.line, other.column, other.quoted, other.included_from)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(path={self.path!r}, line={self.line!r}, column={self.column!r}, "
+                f"quoted={self.quoted!r}, included_from={self.included_from!r})")
 
 
 def parse_messages(stderr: str, path: str) -> list[AssemblerMessage]:

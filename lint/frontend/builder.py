@@ -130,13 +130,18 @@ def _today(text: str, target_id: str) -> str:
     return f"{text.rsplit('--', 1)[0]}--{target_id}" if "--" in text else target_id
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class KernelCode:
     """An .amd_kernel_code_t block's evaluated fields, in the code stream."""
 
     fields: dict[str, int | None]
     where: Provenance
     lines: dict[str, Provenance]  # where each field is
+
+    def __init__(self, fields: dict[str, int | None], where: Provenance, lines: dict[str, Provenance]) -> None:
+        self.fields = fields
+        self.where = where
+        self.lines = lines
 
 
 class _Builder:
@@ -481,7 +486,7 @@ class EarlyKernelsUnsafe(Exception):
     """Something later in the file changed what kernels handed on early were built from: build again, all at the end."""
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, init=False, eq=False)
 class _EarlyKernels:
     """Kernels handed on as soon as their code is complete, and what that assumed of the rest of the file."""
 
@@ -495,6 +500,21 @@ class _EarlyKernels:
     reads: dict[str, Any] = field(default_factory=dict)  # symbol -> the value its descriptor fields read
     waiting: set[str] = field(default_factory=set)  # symbols held-back functions read before their definition
     had_code: bool = False
+
+    def __init__(self, handle: KernelHandler, metadata: dict[str, Any] | None, metadata_text: str | None,
+                 entries: dict[str, dict[str, Any]] | None = None, described: set[str] | None = None,
+                 relabelled: bool = False, handed: dict[str, bool] | None = None, reads: dict[str, Any] | None = None,
+                 waiting: set[str] | None = None, had_code: bool = False) -> None:
+        self.handle = handle
+        self.metadata = metadata
+        self.metadata_text = metadata_text
+        self.entries = {} if entries is None else entries
+        self.described = set() if described is None else described
+        self.relabelled = relabelled
+        self.handed = {} if handed is None else handed
+        self.reads = {} if reads is None else reads
+        self.waiting = set() if waiting is None else waiting
+        self.had_code = had_code
 
     def confirm(self, builder: _Builder) -> None:
         """Raise EarlyKernelsUnsafe unless the whole file agrees with what the early kernels assumed."""
