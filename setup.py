@@ -28,6 +28,8 @@ PURE = (
     # msgpack, llvmlite), whose values a compiled module would check against mypy's guesses.
     "frontend/inputs.py",
     "frontend/compile.py",
+    # The assembler a result names (FileResult.assembler) is pickled back from --jobs workers; its run is once a file.
+    "frontend/assembler.py",
 )
 
 

@@ -67,6 +67,43 @@ def test_jobs_give_the_same_text_output(tmp_path, cache, capsys):
     assert outputs[0][1].count("s_branch .Lmissing") == 6  # snippets re-read for results without a module
 
 
+#: an assembler that refuses line 2 of whatever it reads (run as llvm-mc is: the text on stdin)
+REFUSING_ASSEMBLER = """#!/bin/sh
+if [ "$1" = "--version" ]; then echo "refusing assembler 1.0"; exit 0; fi
+cat > /dev/null
+echo "<stdin>:2:3: error: refused here" >&2
+exit 1
+"""
+
+
+def test_worker_processes_send_back_results_that_name_the_assembler(tmp_path, capsys):
+    """A --jobs worker's results are pickled back, the assembler they name with them (in either build)."""
+    assembler = tmp_path / "refusing-mc"
+    assembler.write_text(REFUSING_ASSEMBLER)
+    assembler.chmod(0o755)
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.s").write_text(f"{name}:\n s_nop 0\n s_endpgm\n")
+    argv = ["check", "--no-config", "--no-cache", "--mcpu", "gfx90a", "--assembler", str(assembler), "--format", "json"]
+    found = json.loads((main([*argv, "-j", "2", str(tmp_path / "a.s"), str(tmp_path / "b.s")]), capsys.readouterr().out)[1])
+    refused = sorted((d["path"].rsplit("/", 1)[-1], d["line"]) for d in found["diagnostics"] if d["name"] == "assembler-error")
+    assert refused == [("a.s", 2), ("b.s", 2)]
+    assert [named["version"] for named in found["tool"]["assemblers"]] == ["refusing assembler 1.0"]
+
+
+def test_jobs_pickle_for_a_spawned_pool(tmp_path):
+    """Where workers are spawned (not Linux), each job is pickled to them, its settings and assembler with it."""
+    import pickle
+
+    assembler = tmp_path / "refusing-mc"
+    assembler.write_text(REFUSING_ASSEMBLER)
+    assembler.chmod(0o755)
+    (tmp_path / "a.s").write_text("a:\n s_endpgm\n")
+    (job,) = session.jobs_for([str(tmp_path / "a.s")], session.Flags(use_config=False, assembler=str(assembler)))
+    again = pickle.loads(pickle.dumps(job))
+    assert again.settings.options.assembler == job.settings.options.assembler is not None
+    assert repr(again.settings) == repr(job.settings) and again.rule_codes == job.rule_codes
+
+
 def test_tool_fingerprint_covers_every_stage_of_the_package():
     """An edit anywhere in the tool (front end, analyses, rules, grammar) invalidates cached results."""
     import os

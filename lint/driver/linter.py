@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..frontend.assembler import Assembler, AssemblerRun
 
 
-@dataclass(slots=True, repr=False, init=False, eq=False)
+@dataclass(slots=True, repr=False)
 class FileResult:
     """What linting one input produced: findings, quoted lines and kernel summaries."""
 
@@ -40,27 +40,6 @@ class FileResult:
     notes: tuple[str, ...] = ()  # how its listing was made differently (a compile's added flags), each naming
     # the input: said once
     assembler: Assembler | None = None  # the user's assembler, when the file was linted with it
-
-    def __init__(self, path: str, module: Module | None, diagnostics: list[Diagnostic], error: str | None = None,
-                 quoted: dict[str, QuotedLines] | None = None, skipped: str | None = None,
-                 notes: tuple[str, ...] = (), assembler: Assembler | None = None) -> None:
-        self.path = path
-        self.module = module
-        self.diagnostics = diagnostics
-        self.error = error
-        self.quoted = {} if quoted is None else quoted
-        self.skipped = skipped
-        self.notes = notes
-        self.assembler = assembler
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FileResult) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (
-            self.path, self.module, self.diagnostics, self.error, self.quoted, self.skipped, self.notes,
-            self.assembler) == (
-            other.path, other.module, other.diagnostics, other.error, other.quoted, other.skipped, other.notes,
-            other.assembler)
 
     def without_module(self) -> FileResult:
         """What an output needs once the module is dropped: the findings and the lines they point at."""

@@ -25,7 +25,7 @@ def near_miss(text: str, rules: tuple[Rule, ...]) -> str:
     return f"; did you mean {spellings[close[0]]}?" if close else ""
 
 
-@dataclass(slots=True, repr=False, init=False, eq=False)
+@dataclass(slots=True)
 class RuleSelection:
     """ruff-style selection: codes, names, code prefixes or ALL; ignore wins over select."""
 
@@ -33,25 +33,6 @@ class RuleSelection:
     ignore: list[str] = field(default_factory=list)
     severities: dict[str, Severity] = field(default_factory=dict)
     per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)  # (absolute glob, rules)
-
-    def __init__(self, select: list[str] | None = None, ignore: list[str] | None = None,
-                 severities: dict[str, Severity] | None = None,
-                 per_file_ignores: list[tuple[str, list[str]]] | None = None) -> None:
-        self.select = ["ALL"] if select is None else select
-        self.ignore = [] if ignore is None else ignore
-        self.severities = {} if severities is None else severities
-        self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RuleSelection) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (
-            self.select, self.ignore, self.severities, self.per_file_ignores) == (
-            other.select, other.ignore, other.severities, other.per_file_ignores)
-
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(select={self.select!r}, ignore={self.ignore!r}, "
-                f"severities={self.severities!r}, per_file_ignores={self.per_file_ignores!r})")
 
     @staticmethod
     def _matches_diagnostic(diagnostic: Diagnostic, token: str) -> bool:

@@ -131,27 +131,13 @@ class Flags:
                 f"assembler={self.assembler!r}, locations={self.locations!r})")
 
 
-@dataclass(slots=True, repr=False, init=False, eq=False)
+@dataclass(slots=True)
 class Settings:
     """Everything needed to lint one file: how to build it, which rules, and what fails."""
 
     options: BuildOptions
     selection: RuleSelection
     fail_on: Severity
-
-    def __init__(self, options: BuildOptions, selection: RuleSelection, fail_on: Severity) -> None:
-        self.options = options
-        self.selection = selection
-        self.fail_on = fail_on
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Settings) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.options, self.selection, self.fail_on) == (other.options, other.selection, other.fail_on)
-
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(options={self.options!r}, selection={self.selection!r}, "
-                f"fail_on={self.fail_on!r})")
 
 
 def _comma_list(values: list[str]) -> list[str]:
@@ -414,7 +400,7 @@ def with_includers(files: list[Path], flags: Flags) -> tuple[list[Path], list[Pa
     return [path for path in files if path not in headers] + includers, [h for h in headers if h.resolve() not in reached]
 
 
-@dataclass(slots=True, repr=False, init=False, eq=False)
+@dataclass(slots=True)
 class Job:
     """One input and how to lint it (or why it is skipped); picklable, for worker processes."""
 
@@ -423,25 +409,6 @@ class Job:
     rule_codes: tuple[str, ...]
     problem: str | None = None  # the input is missing: reported instead of linted
     skipped: str | None = None  # why the input is not linted (a note, not an error)
-
-    def __init__(self, path: Path, settings: Settings, rule_codes: tuple[str, ...], problem: str | None = None,
-                 skipped: str | None = None) -> None:
-        self.path = path
-        self.settings = settings
-        self.rule_codes = rule_codes
-        self.problem = problem
-        self.skipped = skipped
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Job) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (
-            self.path, self.settings, self.rule_codes, self.problem, self.skipped) == (
-            other.path, other.settings, other.rule_codes, other.problem, other.skipped)
-
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(path={self.path!r}, settings={self.settings!r}, "
-                f"rule_codes={self.rule_codes!r}, problem={self.problem!r}, skipped={self.skipped!r})")
 
 
 def jobs_for(paths: list[str], flags: Flags) -> list[Job]:
