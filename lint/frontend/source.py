@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import re
+from array import array
 from bisect import bisect_right
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, repeat
 from operator import add, sub
 from pathlib import Path
 
@@ -98,6 +99,27 @@ _SCANNED = ';/"#'
 _plus_one = (1).__add__
 
 
+class _PlainColumns:
+    """A piece's lines read as the common line (code with nothing to scan for, blanks and tabs around it),
+    every one at once by C-level maps: the code lines' columns of the piece, to copy out run by run."""
+
+    __slots__ = ("columns", "ends", "numbers", "starts")
+
+    def __init__(self, number: int, here: array[int], raws: list[str], lengths: list[int], widths: list[int],
+                 code_lengths: list[int]) -> None:
+        self.numbers = array("I", range(number + 1, number + 1 + len(raws)))
+        self.columns = array("I", map(sub, widths, code_lengths))  # the indent, plus one
+        self.starts = array("I", map(add, here, map(sub, lengths, code_lengths)))
+        self.ends = array("I", map(add, here, map(len, map(str.rstrip, raws, repeat(" \t")))))
+
+    def add_to(self, lines: CodeLines, begin: int, stop: int) -> None:
+        """Append the lines `begin` to `stop` (indices into the piece) to `lines`."""
+        lines.numbers.extend(self.numbers[begin:stop])
+        lines.columns.extend(self.columns[begin:stop])
+        lines.starts.extend(self.starts[begin:stop])
+        lines.ends.extend(self.ends[begin:stop])
+
+
 class _Splitter:
     """Fills a SourceFile's code lines and comments, a piece of text at a time. The common line (code with
     nothing to scan for) is read in bulk, by C-level maps over the piece's lines; the rest one at a time."""
@@ -111,25 +133,29 @@ class _Splitter:
     def piece(self, begin: int, number: int, raws: list[str], scan: bool) -> None:
         """The lines `raws` (numbered from `number` + 1) of the text from `begin` on; `scan`: look at
         every line on its own."""
-        here = list(accumulate(map(_plus_one, map(len, raws)), initial=begin))  # where each line starts
-        self.source.line_starts.extend(islice(here, len(raws)))
+        lengths = list(map(len, raws))
+        widths = list(map(_plus_one, lengths))  # a line with its newline
+        here = array("I", accumulate(widths, initial=begin))  # where each line starts, then where the next would
+        self.source.line_starts.extend(here[:-1])
         if scan:
-            one_by_one, code_lengths = list(range(len(raws))), []
-        else:
-            code_lengths = list(map(len, map(str.lstrip, raws, repeat(" \t"))))
-            one_by_one = sorted(self._scanned_lines(here) | self._blank_lines(code_lengths))
+            for index, raw in enumerate(raws):
+                self.line(number + index + 1, here[index], raw)
+            return
+        code_lengths = list(map(len, map(str.lstrip, raws, repeat(" \t"))))
+        one_by_one = sorted(self._scanned_lines(here) | self._blank_lines(code_lengths))
+        plain = _PlainColumns(number, here, raws, lengths, widths, code_lengths)
         index = 0
         for stop in [*one_by_one, len(raws)]:
             while index < stop and self.in_block:
                 self.line(number + index + 1, here[index], raws[index])
                 index += 1
             if index < stop:
-                self._plain_lines(number + index + 1, here[index:stop], raws[index:stop], code_lengths[index:stop])
+                plain.add_to(self.lines, index, stop)
             if stop < len(raws):
                 self.line(number + stop + 1, here[stop], raws[stop])
             index = stop + 1
 
-    def _scanned_lines(self, here: list[int]) -> set[int]:
+    def _scanned_lines(self, here: array[int]) -> set[int]:
         """Indices of the lines holding a character that needs scanning for."""
         text, end = self.source.text, here[-1] - 1
         found: set[int] = set()
@@ -150,15 +176,6 @@ class _Splitter:
                 index = code_lengths.index(0, index + 1)
                 found.add(index)
         return found
-
-    def _plain_lines(self, first_number: int, here: list[int], raws: list[str], code_lengths: list[int]) -> None:
-        """Consecutive lines of code with nothing to scan for, blanks and tabs around it."""
-        lines = self.lines
-        indents = list(map(sub, map(len, raws), code_lengths))
-        lines.numbers.extend(range(first_number, first_number + len(raws)))
-        lines.columns.extend(map(_plus_one, indents))
-        lines.starts.extend(map(add, here, indents))
-        lines.ends.extend(map(add, here, map(len, map(str.rstrip, raws, repeat(" \t")))))
 
     def line(self, number: int, start: int, raw: str) -> None:
         """One line, whatever it holds."""
