@@ -16,7 +16,6 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from itertools import takewhile
 from pathlib import Path
 
 from ..model.expr import EvalError, Functions, Value, evaluate
@@ -522,15 +521,6 @@ def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
     return texts
 
 
-def _texts_to_cpp(lines: CodeLines, first: int, stop: int) -> Iterator[str]:
-    """The code texts of `lines` from `first` to `stop`, up to the first C-preprocessor line."""
-    if not (lines.cpp or lines.replaced):  # sliced out of the text by C-level maps (memoryviews: no copy)
-        return map(lines.text.__getitem__, map(slice, memoryview(lines.starts)[first:stop],
-                                               memoryview(lines.ends)[first:stop]))
-    cpp = lines.cpp
-    return map(lines.text_at, takewhile(lambda index: index not in cpp, range(first, stop)))
-
-
 class Preprocessor:
     """Turns one input file into a stream of parsed statements with provenance."""
 
@@ -658,13 +648,20 @@ class Preprocessor:
         the budget, the next free registers and the location counter, so the region stays active and the
         macros the same. `source` is the whole file the frame reads."""
         lines = source.lines
+        text, starts, ends, cpp, odd = lines.text, lines.starts, lines.ends, lines.cpp, lines.cpp or lines.replaced
         first = frame.index
         stop = min(len(lines), first + self.budget, first + _PLAIN_RUN_MAX)
         macros, track_location, symbols = self.macros, self._track_location, self.symbols
         statements: list[Statement] = []
         add = statements.append
         vgpr_end = sgpr_end = 0
-        for index, line_text in enumerate(_texts_to_cpp(lines, first, stop), first):
+        for index in range(first, stop):
+            if odd:
+                if index in cpp:
+                    break
+                line_text = lines.text_at(index)
+            else:
+                line_text = text[starts[index] : ends[index]]
             # two names: `_UNSEEN` is typed Any, and a local typed Any is read attribute by attribute by name (by
             # dictionary lookups) in a compiled build, where `plain`, typed, reads its fields directly
             seen = known.get(line_text, _UNSEEN)
