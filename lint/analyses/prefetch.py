@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import Final
 
 from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.targets import Target
@@ -21,7 +22,7 @@ from .latency import LatencyTable, issue_cycles, load_table
 from .manager import Analysis, AnalysisManager
 from .waitcnt import LOAD_COUNTERS, wait_facts
 
-MAX_STEPS = 4000  # instructions one walk may visit
+MAX_STEPS: Final = 4000  # instructions one walk may visit
 
 
 @dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)

@@ -6,6 +6,7 @@ import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
 KernelHandler = Callable[[Module, list[Kernel]], None]
-_FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
+_FUNCTION_TYPES: Final = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
+from typing import Final
 
 from ..model.expr import EvalError, Functions, Value, evaluate
 from ..model.ir import CodeLines, ExpansionStep, Finding, Provenance, SourceFile, SourceLine
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 MAX_MACRO_DEPTH = 20
 MAX_INCLUDE_DEPTH = 32
 #: Instruction statements longer than this are not parsed (no real instruction comes close).
-MAX_INSTRUCTION_CHARS = 65536
+MAX_INSTRUCTION_CHARS: Final = 65536
 #: Characters one macro expansion or one `.irp` pass may make: a recursive macro that passes on its argument
 #: written twice doubles it at each level.
 MAX_EXPANSION_CHARS = 1 << 22
@@ -73,16 +74,16 @@ _IF_DIRECTIVES = frozenset(
     [".if", ".ifdef", ".ifndef", ".ifnotdef", ".ifeq", ".ifne", ".ifgt", ".ifge", ".iflt", ".ifle", ".ifc", ".ifnc", ".ifeqs", ".ifnes", ".ifb", ".ifnb"]
 )
 _REPEAT_DIRECTIVES = frozenset((".rept", ".rep", ".irp", ".irpc"))  # .rep is .rept
-_HANDLED = frozenset(
+_HANDLED: Final = frozenset(
     [".macro", ".endm", ".endmacro", ".exitm", ".purgem", ".endr", ".else", ".elseif", ".endif", ".include", ".set", ".equ", ".equiv", ".eqv", ".err", ".error", ".warning", ".altmacro", ".noaltmacro"]
 ) | _IF_DIRECTIVES | _REPEAT_DIRECTIVES | frozenset(RAW_BLOCKS)
 
-_FIRST_WORD = re.compile(r"([A-Za-z_.$][\w.$]*)")
-_ASSIGNMENT = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
+_FIRST_WORD: Final = re.compile(r"([A-Za-z_.$][\w.$]*)")
+_ASSIGNMENT: Final = re.compile(r"([A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)\Z")
 _SUBSTITUTION = re.compile(r"\\(\(\)|@|[A-Za-z_][\w]*)")
 _KERNEL_SCOPE_COUNTS = {".kernel.vgpr_count": "v", ".kernel.sgpr_count": "s"}
 #: Names `lookup` may answer without a definition.
-_ANSWERED_NAMES = frozenset((".", ".amdgcn.next_free_vgpr", ".amdgcn.next_free_sgpr", *_KERNEL_SCOPE_COUNTS))
+_ANSWERED_NAMES: Final = frozenset((".", ".amdgcn.next_free_vgpr", ".amdgcn.next_free_sgpr", *_KERNEL_SCOPE_COUNTS))
 _LOCATION = re.compile(r"(?<![\w.$])\.(?![\w.$])")
 _DOT_NOT_BEFORE_A_NAME = re.compile(r"\.(?![\w.$])")
 _NAME_CHAR = re.compile(r"[\w.$]")
@@ -243,12 +244,12 @@ class PlainRun:
 
 
 #: `.set name, 12`, a symbol set to a decimal number: compilers write little else in `.set`
-_CONSTANT_SET = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]{0,18})\Z")
-_UNSEEN: Any = object()  # a text not looked up yet (None: looked up, not plain)
+_CONSTANT_SET: Final = re.compile(r"\.set[ \t]+([A-Za-z_.$][\w.$]*)[ \t]*,[ \t]*(0|[1-9][0-9]{0,18})\Z")
+_UNSEEN: Final[Any] = object()  # a text not looked up yet (None: looked up, not plain)
 #: distinct statement texts whose preprocessing is remembered (repeated lines share one parse)
-_PLAIN_TEXTS_KEPT = 8192
+_PLAIN_TEXTS_KEPT: Final = 8192
 #: plain statements handed on together at most
-_PLAIN_RUN_MAX = 4096
+_PLAIN_RUN_MAX: Final = 4096
 
 
 #: Directives that go the general way: one opens a kernel scope; the builder evaluates the other as it
@@ -256,14 +257,14 @@ _PLAIN_RUN_MAX = 4096
 #: Directives only code object v2 files assemble (LLVM 14 and older did; LLVM 22 refuses them). In an
 #: active region they switch an undecided .altmacro reading to LLVM 14's.
 CODE_OBJECT_V2_MARKS = (".hsa_code_object_version", ".hsa_code_object_isa")
-_NOT_PLAIN_DIRECTIVES = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version", *CODE_OBJECT_V2_MARKS))
+_NOT_PLAIN_DIRECTIVES: Final = frozenset((".amdgpu_hsa_kernel", ".amdhsa_code_object_version", *CODE_OBJECT_V2_MARKS))
 
 
 #: The shapes of most distinct lines of a compiler listing (one per label or symbol), read without the statement
 #: reader, as it reads them: a label alone, a directive, a branch to a label
-_LABEL_ALONE = re.compile(r"([A-Za-z_.][\w.]*):\Z", re.ASCII)
-_DIRECTIVE = re.compile(r"(\.[A-Za-z_][\w.]*)(?:[ \t]+([^=].*))?\Z", re.ASCII)
-_BRANCH_TO_LABEL = re.compile(r"(s_branch|s_cbranch_[a-z0-9_]+)[ \t]+([A-Za-z_.][\w.]*)\Z", re.ASCII)
+_LABEL_ALONE: Final = re.compile(r"([A-Za-z_.][\w.]*):\Z", re.ASCII)
+_DIRECTIVE: Final = re.compile(r"(\.[A-Za-z_][\w.]*)(?:[ \t]+([^=].*))?\Z", re.ASCII)
+_BRANCH_TO_LABEL: Final = re.compile(r"(s_branch|s_cbranch_[a-z0-9_]+)[ \t]+([A-Za-z_.][\w.]*)\Z", re.ASCII)
 
 
 def _plain(text: str) -> _Plain | None:
