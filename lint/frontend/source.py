@@ -194,9 +194,12 @@ class _Splitter:
             stripped = raw.lstrip()
             if not stripped:
                 return
+            indent = len(raw) - len(stripped)
             if stripped[0] == "#":
-                indent = len(raw) - len(stripped)
                 lines.add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1, True)
+                return
+            if ";" not in raw and "/" not in raw:  # strings and nothing else to scan for: all of it is code
+                lines.add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1)
                 return
         was_in_block = self.in_block
         code, comment, self.in_block = _split_code_and_comment(raw, self.in_block)
