@@ -649,12 +649,12 @@ class Preprocessor:
         the budget, the next free registers and the location counter, so the region stays active and the
         macros the same. `source` is the whole file the frame reads."""
         lines = source.lines
-        text, starts, ends, cpp, odd = lines.text, lines.starts, lines.ends, lines.cpp, lines.cpp or lines.replaced
+        text, starts, ends, cpp = lines.text, lines.starts, lines.ends, lines.cpp
+        odd = bool(cpp or lines.replaced)
         first = frame.index
         stop = min(len(lines), first + self.budget, first + _PLAIN_RUN_MAX)
         macros, track_location, symbols = self.macros, self._track_location, self.symbols
         statements: list[Statement] = []
-        add = statements.append
         vgpr_end = sgpr_end = 0
         for index in range(first, stop):
             if odd:
@@ -685,7 +685,7 @@ class Preprocessor:
             sgpr_end = max(sgpr_end, plain.sgpr_end)
             if track_location:
                 self._advance(plain.statement)
-            add(plain.statement)
+            statements.append(plain.statement)
             if plain.statement.labels:
                 break  # the builder may read this layer's state at a label (to hand code on): as it stands after it
         frame.index = first + len(statements)
