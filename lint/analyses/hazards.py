@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import Final
 
 from ..isa.defuse import DefUse, register_units
 from ..model.ir import BasicBlock, Instruction, Kernel
@@ -24,6 +23,10 @@ from ..model.targets import Target
 from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 _VECTOR = ("v", "a")
 SHORT_LOOKAHEAD: Final = 5  # the most wait states any non-MFMA row asks for

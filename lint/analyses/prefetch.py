@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Final
 
 from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.targets import Target
@@ -21,6 +20,10 @@ from .defuse import DefUseAnalysis, InstructionFacts
 from .latency import LatencyTable, issue_cycles, load_table
 from .manager import Analysis, AnalysisManager
 from .waitcnt import LOAD_COUNTERS, wait_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 MAX_STEPS: Final = 4000  # instructions one walk may visit
 

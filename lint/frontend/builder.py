@@ -6,7 +6,6 @@ import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
 
 from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
@@ -37,7 +36,7 @@ from .syntax import ParseFailure, parse_expressions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
     from .assembler import AssemblerRun
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import pairwise
-from typing import Final
 
 from ..model.ir import USER_SGPRS
 from ..model.targets import Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 REQUIRED: Final = "required"
 FROM_TARGET: Final = "target"

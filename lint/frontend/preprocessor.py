@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Final
 
 from ..model.expr import EvalError, Functions, Value, evaluate
 from ..model.ir import CodeLines, ExpansionStep, Finding, Provenance, SourceFile, SourceLine
@@ -46,7 +45,7 @@ from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expression
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 #: LLVM's assembler refuses macros nested deeper than this.
 MAX_MACRO_DEPTH = 20

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Final
 
 from ..model.expr import EvalError, binary_op
 from ..model.memo import Remembered
@@ -36,6 +35,10 @@ from ..model.nodes import (
     nests_deeper_than,
     register_from_name,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 #: Operand words that are instruction modifiers, never operands, wherever they appear.
 MODIFIER_WORDS: Final = frozenset(
