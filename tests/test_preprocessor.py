@@ -1,5 +1,6 @@
 """GNU-as preprocessing: macros, repetition, conditionals, symbols, includes and provenance."""
 
+import amdgpu_lint.frontend.preprocessor as preprocessor_module
 import pytest
 from amdgpu_lint.frontend.preprocessor import split_macro_arguments
 from amdgpu_lint.model.nodes import Reg, Statement, Sym
@@ -406,3 +407,11 @@ def test_labels_directives_and_branches_are_read_without_the_statement_reader_as
     monkeypatch.undo()
     for text in read:
         assert preprocessor._plain_shape(text) is None and preprocessor._plain(text) == expected[text]
+
+
+def test_the_ascii_twin_of_the_expanding_search_finds_the_same_in_ascii_text():
+    """A long ASCII text is searched for expanding directives with an ASCII twin: the same matches, any case."""
+    text = "\t.MACRO m\n x.if 1\n  .IfDef y\n.rept\x1c\n.irpc.\n.Include_x\n.altmacro2 .endm\n"
+    twin, pattern = preprocessor_module._expanding_ascii(), preprocessor_module._EXPANDING
+    assert twin is not pattern
+    assert [m.span() for m in twin.finditer(text)] == [m.span() for m in pattern.finditer(text)] != []

@@ -29,6 +29,17 @@ def test_comment_characters_inside_strings_are_code():
     assert texts(source) == [(1, '.ascii "a;b//c"')]
 
 
+@pytest.mark.parametrize("raw", ['\t.section\t.AMDGPU.gpr_maximums,"",@progbits', '  .ascii "a#b" , "c"  ',
+                                 '.ascii "open', '.ascii "ends in \\', '\x0b.string "x"\x0c'])
+def test_lines_with_strings_alone_are_all_code(raw):
+    """The short way for a line whose only mark is a string reads it as the general scan does."""
+    source = split_lines("t.s", raw + "\n")
+    code, comment, in_block = source_module._split_code_and_comment(raw, False)
+    assert (code, comment, in_block) == (raw, "", False)
+    assert texts(source) == [(1, code.strip())] and not source.comments
+    assert source.lines[0].column == len(code) - len(code.lstrip()) + 1
+
+
 def test_division_is_not_a_comment():
     assert texts(split_lines("t.s", "s_mov_b32 s0, 8/2\n")) == [(1, "s_mov_b32 s0, 8/2")]
 

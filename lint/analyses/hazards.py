@@ -24,8 +24,12 @@ from .cfg import CFGAnalysis
 from .defuse import DefUseAnalysis, InstructionFacts
 from .manager import Analysis, AnalysisManager
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 _VECTOR = ("v", "a")
-SHORT_LOOKAHEAD = 5  # the most wait states any non-MFMA row asks for
+SHORT_LOOKAHEAD: Final = 5  # the most wait states any non-MFMA row asks for
 _SCALAR = ("s", "vcc")
 _DPP_MODIFIERS = frozenset(("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
                             "row_mirror", "row_half_mirror", "row_bcast", "row_share", "row_xmask", "row_newbcast", "dpp8"))
@@ -518,7 +522,7 @@ def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
     return members[-1] if defs & uses else None
 
 
-DGEMM_BETWEEN = HazardRow(29, "VALU writes a VGPR, a DGEMM follows, then a memory instruction reads the VGPR (gfx90a)",
+DGEMM_BETWEEN: Final = HazardRow(29, "VALU writes a VGPR, a DGEMM follows, then a memory instruction reads the VGPR (gfx90a)",
                           lambda t: t.has_gfx90a_insts and not t.is_gfx94_plus, lambda p, c, t: 2)
 
 
@@ -575,7 +579,7 @@ class HazardReport:
 
 
 _IS_MFMA = attrgetter("mfma")
-_CLAUSE_UNITS = ("smem", "vmem")  # units whose instructions form soft clauses
+_CLAUSE_UNITS: Final = ("smem", "vmem")  # units whose instructions form soft clauses
 
 
 def _shared_facts(shared: InstructionFacts, instruction: Instruction, rows: tuple[HazardRow, ...]) -> Facts:
@@ -638,7 +642,7 @@ def _clause_window(facts: list[Facts]) -> int:
     return 19 if uses_a0 else SHORT_LOOKAHEAD
 
 
-_A0 = ("a", 0)
+_A0: Final = ("a", 0)
 
 
 def _missing(hazard: Hazard) -> int:
@@ -672,7 +676,7 @@ class _FarProducers:
 
 
 #: MFMA-to-MFMA rows on SrcC: judged against the nearest MFMA writing any SrcC register only
-_SRC_C_ROWS = frozenset((23, 24))
+_SRC_C_ROWS: Final = frozenset((23, 24))
 
 
 def _search(consumer: int, facts: list[Facts], target: Target, lookahead: int, far: _FarProducers | None,

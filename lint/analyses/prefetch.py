@@ -21,7 +21,11 @@ from .latency import LatencyTable, issue_cycles, load_table
 from .manager import Analysis, AnalysisManager
 from .waitcnt import LOAD_COUNTERS, wait_facts
 
-MAX_STEPS = 4000  # instructions one walk may visit
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+MAX_STEPS: Final = 4000  # instructions one walk may visit
 
 
 @dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)

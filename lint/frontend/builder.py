@@ -36,14 +36,14 @@ from .syntax import ParseFailure, parse_expressions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
     from .assembler import AssemblerRun
 
 _TARGET_DIRECTIVE = re.compile(r'\s*\.amdgcn_target\s+"([^"]*)"')
 #: what a lint does with functions as the build hands them on
 KernelHandler = Callable[[Module, list[Kernel]], None]
-_FUNCTION_TYPES = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
+_FUNCTION_TYPES: Final = ("@function", "%function", "STT_FUNC", "@STT_AMDGPU_HSA_KERNEL", "STT_AMDGPU_HSA_KERNEL")
 
 
 def _scan_target(source: SourceFile) -> tuple[str, int] | None:

@@ -11,13 +11,13 @@ from ..model.targets import Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
-REQUIRED = "required"
-FROM_TARGET = "target"
+REQUIRED: Final = "required"
+FROM_TARGET: Final = "target"
 
 #: `.amdhsa_<name>` directives with their defaults (AMDGPUUsage, amdhsa-kernel-directives-table).
-AMDHSA_DIRECTIVES: dict[str, int | str] = {
+AMDHSA_DIRECTIVES: Final[dict[str, int | str]] = {
     "group_segment_fixed_size": 0,
     "private_segment_fixed_size": 0,
     "kernarg_size": 0,
@@ -75,7 +75,7 @@ _WORD_MAXIMUM = (1 << 32) - 1
 #: The largest value llvm-mc 22 takes for each `.amdhsa_` directive on any target: the width of its field in the
 #: descriptor (1 for an enable bit). llvm-mc takes any .amdhsa_user_sgpr_count, but the descriptor holds 32 user
 #: SGPRs at most, and any .amdhsa_next_free_sgpr from gfx10 on (it ignores it there).
-AMDHSA_MAXIMA: dict[str, int] = {
+AMDHSA_MAXIMA: Final[dict[str, int]] = {
     **dict.fromkeys(AMDHSA_DIRECTIVES, 1),
     "group_segment_fixed_size": _WORD_MAXIMUM, "private_segment_fixed_size": _WORD_MAXIMUM,
     "kernarg_size": _WORD_MAXIMUM, "user_sgpr_count": 32, "user_sgpr_kernarg_preload_length": 32,
@@ -131,9 +131,9 @@ def target_default(name: str, target: Target | None) -> int | None:
 
 
 #: descriptor directives llvm-mc refuses with architected flat scratch (gfx942, gfx950, gfx11+), and one it refuses without
-_NOT_WITH_ARCHITECTED = frozenset(("user_sgpr_private_segment_buffer", "user_sgpr_flat_scratch_init",
+_NOT_WITH_ARCHITECTED: Final = frozenset(("user_sgpr_private_segment_buffer", "user_sgpr_flat_scratch_init",
                                    "system_sgpr_private_segment_wavefront_offset", "reserve_flat_scratch"))
-_ONLY_WITH_ARCHITECTED = frozenset(("enable_private_segment",))
+_ONLY_WITH_ARCHITECTED: Final = frozenset(("enable_private_segment",))
 
 
 def against_target(name: str, value: int | None, target: Target | None) -> str | None:

@@ -36,8 +36,12 @@ from ..model.nodes import (
     register_from_name,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 #: Operand words that are instruction modifiers, never operands, wherever they appear.
-MODIFIER_WORDS = frozenset(
+MODIFIER_WORDS: Final = frozenset(
     ["glc", "slc", "dlc", "nt", "sc0", "sc1", "scc_mod", "offen", "idxen", "addr64", "lds", "gds", "tfe", "lwe", "unorm", "da", "r128", "a16", "d16", "clamp", "done", "vm", "compr", "row_en", "high", "nv"]
 )
 
@@ -243,11 +247,11 @@ def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
 
 #: Text the hand-written reader leaves to the grammar: anything but printable ASCII and tabs,
 #: VOPD's `::`, and the two-character operators it does not read.
-UNUSUAL_TEXT = re.compile(r"[^\t -~]|::|\|\||&&")
-_NAME = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
+UNUSUAL_TEXT: Final = re.compile(r"[^\t -~]|::|\|\||&&")
+_NAME: Final = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
 #: Operand tokens, the grammar's terminals in the lexer's order; a number glued to a name, and any
 #: other character, is a BAD token (the grammar decides).
-_TOKEN = re.compile(
+_TOKEN: Final = re.compile(
     r"[ \t]*(?:(\d+\.\d*(?:[eE][+-]?\d+)?(?![\w.$@])|\d+[eE][+-]?\d+(?![\w.$@]))"  # 1 FLOAT
     r"|(\d+[bf](?![\w.$@]))"  # 2 LOCAL_REF
     r"|((?:0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)(?![\w.$@]))"  # 3 NUMBER
@@ -258,8 +262,8 @@ _TOKEN = re.compile(
 )
 _FLOAT, _LOCAL, _NUMBER, _WORD, _PUNCT, _BAD = range(1, 7)
 #: Binding strength of the binary operators the reader takes (the grammar's levels, loosest first).
-_BINARY = {"+": 1, "-": 1, "|": 2, "&": 2, "^": 2, "*": 3, "/": 3, "%": 3, "<<": 3, ">>": 3}
-_ITEM_START = frozenset("-+~([|")
+_BINARY: Final = {"+": 1, "-": 1, "|": 2, "&": 2, "^": 2, "*": 3, "/": 3, "%": 3, "<<": 3, ">>": 3}
+_ITEM_START: Final = frozenset("-+~([|")
 #: How deep the reader recurses (three calls a level) before it leaves the text to the grammar, whose parser keeps a
 #: stack of its own: well inside Python's recursion limit, and the same bound in a compiled build.
 _READER_NESTING = 64
