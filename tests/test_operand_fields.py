@@ -144,6 +144,13 @@ CASES = [
     ("gfx803", "ds_gws_init v2 gds", None),
     ("gfx900", "v_add_f32 v0 -v1 v2", None),
     ("gfx900", "v_add_f32 v0 |v1| v2", None),
+    # a word right after a register is an operand unless llvm-mc reads it as a modifier there
+    ("gfx942", "v_mov_b32 v0 x", None),
+    ("gfx942", "s_add_u32 s0, s1 x", None),
+    ("gfx942", "global_load_dword v0, v[0:1] off", None),
+    ("gfx802", "v_cvt_f16_u16_e64 v5, s1 noclamp", None),
+    ("gfx906", "v_fmac_f32_dpp v5, v1, v2 row_mirror row_mask:0x0 bank_mask:0x0", None),
+    ("gfx942", "global_load_dword v2, v[2:3], off nosc0", None),
 ]
 
 

@@ -28,6 +28,7 @@ from ..model.nodes import (
     Num,
     Reg,
     RegExpr,
+    SpecialReg,
     Statement,
     Sym,
     UnOp,
@@ -193,6 +194,10 @@ def _is_modifier_word(word: str, mnemonic: str, position: int = 0) -> bool:
 
 #: One operand-group item that is a modifier: ("modifier", name, value).
 Modifier = tuple[str, str, Node]
+#: Words llvm-mc reads as a modifier written right after a register (`v_cvt_f16_u16_e64 v5, s1 noclamp`): the bits,
+#: their `no` forms, and the DPP controls that take no value. Any other word there is an operand, as in
+#: `v_mov_b32 v0 x` (a symbol; llvm-mc needs no comma before it).
+_BARE_MODIFIERS = MODIFIER_WORDS | {f"no{word}" for word in MODIFIER_WORDS} | {"row_mirror", "row_half_mirror"}
 
 
 def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
@@ -203,14 +208,20 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
     operands: list[Node] = []
     modifiers: list[tuple[str, Node | None]] = []
     for group in groups:
+        after_register = False
         for position, item in enumerate([part for written in group for part in _juxtaposed(written)]):
             if isinstance(item, tuple):
                 modifiers.append((item[1], item[2]))
+                after_register = False
             elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
-                    position > 0 and register_from_name(item.name) is None)):
+                    position > 0 and register_from_name(item.name) is None
+                    and not (after_register and item.name.lower() not in _BARE_MODIFIERS))):
                 modifiers.append((item.name.lower(), None))
+                after_register = False
             else:
-                operands.append(as_operand(item))
+                operand = as_operand(item)
+                operands.append(operand)
+                after_register = isinstance(operand, (Reg, RegExpr, SpecialReg))
     return Statement(
         "instruction",
         mnemonic,
