@@ -27,6 +27,17 @@ def findings_on_the_line(snippet, target: str, line: str, rules: tuple[str, ...]
     return [d.message for d in result.diagnostics if d.name in rules and d.line == 2]
 
 
+def assert_linter_verdict(snippet, target: str, line: str, message: str | None,
+                          rules: tuple[str, ...] = ("unknown-instruction",), attributed: bool = False) -> None:
+    """The linter gives `line` one finding of `rules` whose words include `message` (naming llvm-mc 22 as its source
+    where `attributed`), or none (None)."""
+    found = findings_on_the_line(snippet, target, line, rules)
+    if message is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and message in found[0] and (not attributed or "as llvm-mc 22 says" in found[0]), found
+
+
 def assert_llvm_mc_verdict(tmp_path, target: str, line: str, message: str | None) -> None:
     """llvm-mc-22 refuses `line` with an error whose words include `message` (any error where it is ""), or
     assembles it (None)."""

@@ -9,7 +9,7 @@ import json
 import pytest
 from amdgpu_lint.isa.implicit_operands import _TABLE
 from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
-from llvm_mc_oracle import LLVM_MC, assert_llvm_mc_verdict, findings_on_the_line
+from llvm_mc_oracle import LLVM_MC, assert_linter_verdict, assert_llvm_mc_verdict
 
 #: (target id, line, llvm-mc's message, or None where it assembles the line)
 CASES = [
@@ -35,12 +35,7 @@ def _ids(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_implicit_registers_are_wanted_where_llvm_mc_wants_them(snippet, case):
-    target, line, message = case
-    found = findings_on_the_line(snippet, target, line, ("unknown-instruction",))
-    if message is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and message in found[0] and "as llvm-mc 22 says" in found[0], found
+    assert_linter_verdict(snippet, *case, attributed=True)
 
 
 @pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not installed")

@@ -8,7 +8,7 @@ test asks it again, so the expectation cannot drift from the assembler.
 import pytest
 from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
 from amdgpu_lint.model.targets import parse_target_id
-from llvm_mc_oracle import LLVM_MC, assert_llvm_mc_verdict, findings_on_the_line
+from llvm_mc_oracle import LLVM_MC, assert_linter_verdict, assert_llvm_mc_verdict, findings_on_the_line
 
 #: (target id, line, llvm-mc's error or None where it assembles)
 CASES = [
@@ -59,12 +59,8 @@ def _ids(case):
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_target_rejects_what_llvm_mc_rejects_in_its_words(snippet, case):
     target, line, error = case
-    found = findings_on_the_line(snippet, target, line, ("unknown-instruction", "register-budget"))
-    if error is None:
-        assert found == []
-    else:
-        expected = "is not an instruction" if error == "invalid instruction" else error
-        assert len(found) == 1 and expected in found[0], found
+    expected = "is not an instruction" if error == "invalid instruction" else error
+    assert_linter_verdict(snippet, target, line, expected, ("unknown-instruction", "register-budget"))
 
 
 @pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not installed")
@@ -119,12 +115,7 @@ OPERAND_CASES = [
 
 @pytest.mark.parametrize("case", OPERAND_CASES, ids=[_ids(case) + case[1].split()[-1] for case in OPERAND_CASES])
 def test_modifiers_and_operand_kinds_llvm_mc_refuses(snippet, case):
-    target, line, error = case
-    found = findings_on_the_line(snippet, target, line)
-    if error is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and error in found[0], found
+    assert_linter_verdict(snippet, *case)
 
 
 @pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not installed")

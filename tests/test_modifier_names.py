@@ -9,7 +9,7 @@ the test asks it again, so the expectation cannot drift from the assembler.
 import pytest
 from amdgpu_lint.isa.mnemonics import operand_verdicts
 from amdgpu_lint.model.nodes import Num
-from llvm_mc_oracle import LLVM_MC, assert_llvm_mc_verdict, findings_on_the_line
+from llvm_mc_oracle import LLVM_MC, assert_linter_verdict, assert_llvm_mc_verdict
 
 #: (target id, line, llvm-mc's error or None where it assembles)
 CASES = [
@@ -63,12 +63,7 @@ def _ids(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_modifier_names_llvm_mc_refuses(snippet, case):
-    target, line, error = case
-    found = findings_on_the_line(snippet, target, line)
-    if error is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and error in found[0], found
+    assert_linter_verdict(snippet, *case)
 
 
 @pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not installed")

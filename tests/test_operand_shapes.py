@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from amdgpu_lint import isa
 from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
-from llvm_mc_oracle import LLVM_MC, assert_llvm_mc_verdict, findings_on_the_line
+from llvm_mc_oracle import LLVM_MC, assert_linter_verdict, assert_llvm_mc_verdict
 
 REFUSED = "invalid operand for instruction"
 #: (target id, line, llvm-mc's error or None where it assembles)
@@ -53,12 +53,7 @@ def _ids(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_widths_and_files_are_refused_where_llvm_mc_refuses_them(snippet, case):
-    target, line, error = case
-    found = findings_on_the_line(snippet, target, line)
-    if error is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and error in found[0] and "as llvm-mc 22 says" in found[0], found
+    assert_linter_verdict(snippet, *case, attributed=True)
 
 
 @pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not installed")

@@ -6,7 +6,7 @@ expectation cannot drift from the assembler.
 """
 
 import pytest
-from llvm_mc_oracle import LLVM_MC, assert_llvm_mc_verdict, findings_on_the_line
+from llvm_mc_oracle import LLVM_MC, assert_linter_verdict, assert_llvm_mc_verdict
 
 #: (target id, line, the words of our finding, or None where llvm-mc assembles the line)
 CASES = [
@@ -90,12 +90,7 @@ def _ids(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[_ids(case) for case in CASES])
 def test_the_form_written_is_judged_as_llvm_mc_judges_it(snippet, case):
-    target, line, words = case
-    found = findings_on_the_line(snippet, target, line)
-    if words is None:
-        assert found == []
-    else:
-        assert len(found) == 1 and words in found[0] and "as llvm-mc 22 says" in found[0], found
+    assert_linter_verdict(snippet, *case, attributed=True)
 
 
 @pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-22 is not installed")
