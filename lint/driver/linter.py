@@ -363,8 +363,6 @@ def lint_source(source: SourceFile, options: BuildOptions, rules: list[Rule], se
     processes = worth_sharing(source, processes)
     assembler = options.assembler if any(rule.name == assembler_error.NAME for rule in rules) else None
     assembled = start_assembler(source, options, started) if assembler is not None else None
-    if started is not None and started is not assembled:
-        started.close()
     try:
         if keep_module:
             module = build_module(source, options)

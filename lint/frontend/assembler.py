@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model.targets import known_target, with_mcpu_features
+from ..model.targets import NON_HSA_MARKS, known_target, with_mcpu_features
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -195,7 +195,8 @@ def assembler_arguments(assembler: Assembler, declared: str | None, hsa: bool, m
 #: what the build reads of a file before it is split into lines (`start_on_file`): its `.amdgcn_target`, and the PAL
 #: metadata only a file for another OS than amdhsa has (`frontend.builder` reads both from the code lines)
 _DECLARED_TARGET = re.compile(rb'^[ \t]*\.amdgcn_target[ \t]+"([^"]*)"', re.MULTILINE)
-_PAL_METADATA = re.compile(rb"^[ \t]*\.(?:amd_)?amdgpu_pal_metadata", re.MULTILINE)
+_PAL_METADATA = re.compile(rb"^[ \t]*(?:" + b"|".join(re.escape(mark.encode()) for mark in NON_HSA_MARKS) + rb")",
+                           re.MULTILINE)
 
 
 def start_on_file(path: str, data: bytes, assembler: Assembler, mcpu: str | None, include_dirs: list[str],

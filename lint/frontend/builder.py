@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..model.expr import EvalError, evaluate, target_functions
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import LocalRef, Statement, Sym
-from ..model.targets import Target, UnknownTarget, old_spelling, parse_target_id, with_mcpu_features
+from ..model.targets import NON_HSA_MARKS, Target, UnknownTarget, old_spelling, parse_target_id, with_mcpu_features
 from .directives import is_notable
 from .metadata import (
     AMDHSA_DIRECTIVES,
@@ -56,9 +56,6 @@ def _scan_target(source: SourceFile) -> tuple[str, int] | None:
     return None
 
 
-#: What only a listing for another OS than amdhsa contains: PAL metadata. (Code-object-v2 kernel
-#: directives are no sign: ROCm kernels keep them in .if branches for old ROCm versions.)
-_NON_HSA_MARKS = (".amdgpu_pal_metadata", ".amd_amdgpu_pal_metadata")
 
 
 def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
@@ -67,7 +64,7 @@ def _is_hsa(source: SourceFile, declared: tuple[str, int] | None) -> bool:
     another OS shows itself by what only it contains."""
     if declared:
         return "amdhsa" in declared[0]
-    return not any(text.startswith(_NON_HSA_MARKS) for text in source.lines.texts())
+    return not any(text.startswith(NON_HSA_MARKS) for text in source.lines.texts())
 
 
 def mentions_code_object_v2(source: SourceFile) -> bool:

@@ -192,12 +192,26 @@ def _is_modifier_word(word: str, mnemonic: str, position: int = 0) -> bool:
     return (word in MODIFIER_WORDS and (word != "a16" or mnemonic.startswith("image_"))) or (word == "scc" and position > 0)
 
 
-#: One operand-group item that is a modifier: ("modifier", name, value).
-Modifier = tuple[str, str, Node]
 #: Words llvm-mc reads as a modifier written right after a register (`v_cvt_f16_u16_e64 v5, s1 noclamp`): the bits,
 #: their `no` forms, and the DPP controls that take no value. Any other word there is an operand, as in
 #: `v_mov_b32 v0 x` (a symbol; llvm-mc needs no comma before it).
 _BARE_MODIFIERS = MODIFIER_WORDS | {f"no{word}" for word in MODIFIER_WORDS} | {"row_mirror", "row_half_mirror"}
+
+
+def _reads_as_modifier(name: str, mnemonic: str, position: int, after_register: bool) -> bool:
+    """Whether llvm-mc reads a bare word in an operand group as a modifier: a modifier word; any other word that is
+    no register after a first item, but after a register only a word llvm-mc takes as a modifier there (`x` in
+    `v_mov_b32 v0 x` is a symbol operand; `D` in `dim:1D`, a value the lexer split, follows no register)."""
+    word = name.lower()
+    if _is_modifier_word(word, mnemonic, position):
+        return True
+    if position == 0 or register_from_name(name) is not None:
+        return False
+    return not after_register or word in _BARE_MODIFIERS
+
+
+#: One operand-group item that is a modifier: ("modifier", name, value).
+Modifier = tuple[str, str, Node]
 
 
 def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
@@ -213,9 +227,7 @@ def operation(mnemonic: str, groups: list[list[Node | Modifier]]) -> Statement:
             if isinstance(item, tuple):
                 modifiers.append((item[1], item[2]))
                 after_register = False
-            elif isinstance(item, Sym) and (_is_modifier_word(item.name.lower(), mnemonic, position) or (
-                    position > 0 and register_from_name(item.name) is None
-                    and not (after_register and item.name.lower() not in _BARE_MODIFIERS))):
+            elif isinstance(item, Sym) and _reads_as_modifier(item.name, mnemonic, position, after_register):
                 modifiers.append((item.name.lower(), None))
                 after_register = False
             else:

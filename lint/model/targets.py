@@ -431,6 +431,11 @@ def parse_target_id(text: str) -> Target:
     return target
 
 
+#: What only a listing for another OS than amdhsa contains: PAL metadata. (Code-object-v2 kernel
+#: directives are no sign: ROCm kernels keep them in .if branches for old ROCm versions.)
+NON_HSA_MARKS = (".amdgpu_pal_metadata", ".amd_amdgpu_pal_metadata")
+
+
 def known_target(text: str | None) -> Target | None:
     """The target `text` names, or None for no text or an unknown one."""
     try:
