@@ -14,10 +14,11 @@ from pathlib import Path
 from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
-# Globs under the package (lint/): the front end, the model and tables, the analyses and the driver with the rule
-# runner. The front doors (cli, lsp) and the output formats stay Python: they run once a command. So do the rules
-# (rules/): a compiled module has no docstring, and a rule's is its `explain` text; the analyses do their work.
-COMPILED = ("model/*.py", "isa/*.py", "frontend/*.py", "analyses/**/*.py", "driver/*.py")
+# Globs under the package (lint/, with rules/ as rules/): the front end, the model and tables, the analyses, the driver
+# with the rule runner, and the rules, which run on every kernel (a compiled module keeps no docstring: a rule's
+# `explain` text is read from its source, installed beside it). The front doors (cli, lsp) and the output formats
+# stay Python: they run once a command.
+COMPILED = ("model/*.py", "isa/*.py", "frontend/*.py", "analyses/**/*.py", "driver/*.py", "rules/*.py")
 PURE = (
     "driver/forks.py",  # an exception class deriving from RuntimeError, which mypyc cannot compile; runs once a file
     # Pickled by the result cache and by a forked copy: mypyc's frozen dataclasses cannot be unpickled (its

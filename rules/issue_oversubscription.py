@@ -46,7 +46,9 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     waves = max(1, resources.occupancy.waves_per_cu)
     kernel = context.kernel
-    infos = context.get(DefUseAnalysis).per_instruction
+    def_use = context.get(DefUseAnalysis)
+    assert def_use is not None  # (None without a target only)
+    infos = def_use.per_instruction
     for header, members in sorted(report.loops.items()):
         trip = report.trip_cycles(header)
         for unit, label, entry_name in _PIPES:

@@ -87,6 +87,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     why = f"has {resources.lds_bytes} bytes of LDS{parts}" if launch is not None else (
         f"allocates {resources.lds_bytes} bytes of LDS and its metadata shows no dynamic LDS")
     def_use = context.get(DefUseAnalysis)
+    assert def_use is not None  # (None without a target only)
     for instruction, info in zip(kernel.instructions, def_use.per_instruction, strict=True):
         if info.klass.unit != "ds" or info.klass.memory != "lds" or info.klass.kind == "other":
             continue  # ds_swizzle/ds_permute/ds_bpermute: the offset is a pattern, no LDS is read

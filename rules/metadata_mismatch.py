@@ -57,7 +57,9 @@ _METADATA_BLOCK = re.compile(r"^[ \t]*\.amdgpu_metadata[ \t]*$", re.MULTILINE)
 def _lds_reach(context: KernelContext) -> tuple[int, Provenance | None]:
     """The furthest byte (exclusive) a `ds_*` offset reaches alone, and where."""
     furthest, where = 0, None
-    for instruction, info in zip(context.kernel.instructions, context.get(DefUseAnalysis).per_instruction, strict=True):
+    def_use = context.get(DefUseAnalysis)
+    assert def_use is not None  # (None without a target only)
+    for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
         if info.klass.unit != "ds" or info.klass.memory != "lds" or info.klass.kind == "other":
             continue
         reach = lds_reach(instruction.mnemonic, dict(instruction.modifiers))
@@ -124,8 +126,9 @@ def _v2(context: KernelContext, props: dict[str, tuple[int, Provenance]]) -> Ite
     if not code:
         return
     target = context.module.target
-    assert target is not None
-    vgprs, sgprs = kernel_code_allocation(target, code, context.get(ResourceAnalysis).wave_size)
+    resources = context.get(ResourceAnalysis)
+    assert target is not None and resources is not None
+    vgprs, sgprs = kernel_code_allocation(target, code, resources.wave_size)
     for key, allocated, kind in (("NumVGPRs", vgprs, "VGPRs"), ("NumSGPRs", sgprs, "SGPRs")):
         if key in props and allocated is not None and props[key][0] > allocated:
             yield context.diagnostic(
@@ -142,6 +145,7 @@ def _v3(context: KernelContext) -> Iterator[Diagnostic]:
                                  ".group_segment_fixed_size", descriptor.get("group_segment_fixed_size"),
                                  ".amdhsa_group_segment_fixed_size")
     resources = context.get(ResourceAnalysis)
+    assert resources is not None  # (None without a target only)
     counts = [(".vgpr_count", "next_free_vgpr", resources.allocated_vgprs, "VGPRs")]
     if module.target is not None and module.target.major < 10:  # from gfx10 every wave has the whole SGPR file
         counts.append((".sgpr_count", "next_free_sgpr", resources.allocated_sgprs, "SGPRs"))

@@ -31,11 +31,10 @@ Use the count the message gives; on gfx12, the `s_wait_<counter>` instructions.
 """
 
 from collections.abc import Iterator
-from operator import attrgetter
 
 from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis
+from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis, wait_facts
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import absent_mnemonics
 from amdgpu_lint.isa.waits import wait_text
@@ -58,7 +57,6 @@ def _block_end(cfg: ControlFlowGraph, index: int) -> tuple[int, bool]:
 
 _ORDERING_BITS = frozenset(("glc", "sc0", "sc1", "dlc", "nt", "scope", "th"))
 _MEMORY_UNITS = ("vmem", "smem", "ds")  # InstructionClass.is_memory: only these can order memory
-_WAITS = attrgetter("waits")
 _EXEC = frozenset((("exec", 0), ("exec", 1)))
 
 
@@ -77,7 +75,9 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         return
     kernel = context.kernel
     def_use = context.get(DefUseAnalysis)
-    facts = list(map(_WAITS, def_use.facts))  # the wait analysis made them all
+    assert def_use is not None  # (None without a target only)
+    facts = [shared.waits or wait_facts(shared, instruction, target)  # (the wait analysis made them all)
+             for shared, instruction in zip(def_use.facts, def_use.instructions, strict=True)]
     cfg = context.get(CFGAnalysis)
     if target.major >= 12 and "s_waitcnt" not in absent_mnemonics(target):  # gfx1250 has none: unknown-instruction
         yield from _legacy_waits(context)

@@ -37,7 +37,6 @@ used, or lower them to what the code uses. With AGPRs in use, raising `accum_off
 
 from collections.abc import Iterator
 from dataclasses import replace
-from operator import attrgetter
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
 from amdgpu_lint.analyses.occupancy import resource_limits
@@ -75,7 +74,9 @@ def _limits(context: KernelContext, target: Target) -> dict[str, tuple[int, str]
             limits["a"] = min(limits["a"], (next_vgpr, f".amdhsa_next_free_vgpr is {next_vgpr}"))
     code = context.kernel.kernel_code_t
     if next_vgpr is None and code:
-        allocated, _ = kernel_code_allocation(target, code, context.get(ResourceAnalysis).wave_size)
+        resources = context.get(ResourceAnalysis)
+        assert resources is not None  # (None without a target only)
+        allocated, _ = kernel_code_allocation(target, code, resources.wave_size)
         if allocated is not None:
             limits["v"] = min(limits["v"], (allocated, f"its .amd_kernel_code_t allocates {allocated} VGPRs"))
     if next_sgpr is not None and target.major < 10:  # gfx10+ gives every wave the whole SGPR file (LLVM writes 0 there)
@@ -94,7 +95,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     def_use = context.get(DefUseAnalysis)
     if target is None or def_use is None:
         return
-    if any(map(_MISSING, def_use.per_instruction)):  # looked at in C: this rule runs on every kernel
+    if any(info.missing for info in def_use.per_instruction):
         for instruction, info in zip(context.kernel.instructions, def_use.per_instruction, strict=True):
             if info.missing:
                 yield context.diagnostic(instruction.where, _missing_message(info.missing, target),
@@ -102,6 +103,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     limits = _limits(context, target)
     accum = _accum_offset(context, target)
     referenced = context.get(ResourceAnalysis)
+    assert referenced is not None  # (None without a target only)
     if (referenced.referenced_vgprs <= limits["v"][0] and (accum is None or referenced.referenced_vgprs <= accum)
             and referenced.referenced_sgprs <= limits["s"][0] and referenced.referenced_agprs <= limits["a"][0]):
         yield from _wasted_occupancy(context, target)  # every register the code names is the wave's own
@@ -174,7 +176,6 @@ def _vgprs_in_agprs(context: KernelContext, in_agprs: list[tuple[int, int]], acc
             f"{_more([index for index, _ in apart])}", kernel=name, severity=Severity.WARNING)
 
 
-_MISSING = attrgetter("missing")
 #: Register files by operand prefix, for messages.
 _FILE_NAMES = {"v": "VGPRs", "a": "AGPRs", "s": "SGPRs", "ttmp": "trap temporaries"}
 

@@ -147,6 +147,7 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     exact = target.isa_exact or target.major == 6  # gfx6's operands are those of gfx7's table
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
+    assert def_use is not None  # (None without a target only)
     for instruction, info, facts in zip(context.kernel.instructions, def_use.per_instruction, def_use.facts,
                                         strict=True):
         verdict = facts.assembler_verdict  # worked out once per distinct instruction

@@ -9,7 +9,9 @@ import ast
 import importlib
 import importlib.machinery
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 from conftest import ROOT
 
@@ -52,9 +54,10 @@ def test_setup_names_the_hot_path():
     names = compiled_modules()
     for hot in ("amdgpu_lint.frontend.preprocessor", "amdgpu_lint.frontend.syntax", "amdgpu_lint.frontend.builder",
                 "amdgpu_lint.model.ir", "amdgpu_lint.model.nodes", "amdgpu_lint.analyses.defuse",
-                "amdgpu_lint.analyses.waitcnt", "amdgpu_lint.driver.linter", "amdgpu_lint.driver.rule"):
+                "amdgpu_lint.analyses.waitcnt", "amdgpu_lint.driver.linter", "amdgpu_lint.driver.rule",
+                "amdgpu_lint.rules.missing_wait"):
         assert hot in names
-    assert not {"amdgpu_lint.cli", "amdgpu_lint.driver.forks", "amdgpu_lint.rules.missing_wait"} & set(names)
+    assert not {"amdgpu_lint.cli", "amdgpu_lint.driver.forks", "amdgpu_lint.outputs.sarif"} & set(names)
 
 
 def test_the_installed_build_is_all_of_one_kind():
@@ -67,3 +70,26 @@ def test_the_installed_build_is_all_of_one_kind():
         assert len(set(compiled.values())) == 1, compiled
     assert not _is_compiled("amdgpu_lint.cli") and not _is_compiled("amdgpu_lint.driver.forks")
 
+
+
+def test_a_rule_explains_itself_with_its_docstring_as_written_on_either_build():
+    """`explain` is the rule module's docstring; a compiled module has none, so it comes from the source beside it."""
+    from amdgpu_lint.rules import RULES
+
+    for rule in RULES:
+        source = Path(str(importlib.import_module(rule.module).__file__)).with_name(rule.module.rpartition(".")[2] + ".py")
+        written = ast.get_docstring(ast.parse(source.read_text(encoding="utf-8")), clean=False)
+        assert written and rule.explain == written.strip(), rule.name
+
+
+def test_a_module_without_a_docstring_is_documented_by_its_source(tmp_path, monkeypatch):
+
+    from amdgpu_lint.driver.rule import module_docstring
+
+    (tmp_path / "made_up_rule.py").write_text('"""\n## What it finds\n\nAll of it.\n"""\n\nCODE = "AGL999"\n')
+    compiled = ModuleType("made_up_rule")  # what a compiled module looks like: no docstring, a binary file
+    compiled.__doc__, compiled.__file__ = None, str(tmp_path / f"made_up_rule{EXTENSION[0]}")
+    monkeypatch.setitem(sys.modules, "made_up_rule", compiled)
+    assert module_docstring("made_up_rule") == "## What it finds\n\nAll of it."
+    (tmp_path / "made_up_rule.py").unlink()
+    assert module_docstring("made_up_rule") == ""

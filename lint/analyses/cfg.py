@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, compress, repeat
-from operator import attrgetter
+from itertools import chain, repeat
 
 from ..isa.classes import RETURNS
 from ..isa.sizes import instruction_size
@@ -33,9 +32,6 @@ def is_branch(mnemonic: str) -> bool:
 @lru_cache(maxsize=4096)
 def _ends_block(mnemonic: str) -> bool:
     return is_branch(mnemonic) or mnemonic in EXITS
-
-
-_MNEMONIC = attrgetter("mnemonic")
 
 
 def branch_label(instruction: Instruction) -> str | None:
@@ -78,7 +74,7 @@ class CFGAnalysis(Analysis):
     @classmethod
     def run(cls, kernel: Kernel, manager: AnalysisManager) -> ControlFlowGraph:
         instructions = kernel.instructions
-        ends = list(compress(range(len(instructions)), map(_ends_block, map(_MNEMONIC, instructions))))
+        ends = [index for index, instruction in enumerate(instructions) if _ends_block(instruction.mnemonic)]
         numeric_targets = _numeric_branch_targets(kernel, manager, ends)
         leaders = {0} if instructions else set()
         leaders.update(index for index in kernel.labels.values() if index < len(instructions))
@@ -139,6 +135,7 @@ def _numeric_branch_targets(kernel: Kernel, manager: AnalysisManager, ends: list
 
     facts = manager.get(EncodedDefUseAnalysis)
     target = manager.module.target
+    assert facts is not None  # (it is None without a target only)
     offsets: list[int | None] = [0]
     for instruction, info in zip(kernel.instructions, facts.per_instruction, strict=True):
         size = instruction_size(instruction.mnemonic, instruction.operands, instruction.modifiers, info.variant, target,

@@ -14,7 +14,6 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
 
 from ..isa.defuse import DefUse, register_units
 from ..model.ir import BasicBlock, Instruction, Kernel
@@ -578,7 +577,6 @@ class HazardReport:
         self.advisories = {} if advisories is None else advisories
 
 
-_IS_MFMA = attrgetter("mfma")
 _CLAUSE_UNITS: Final = ("smem", "vmem")  # units whose instructions form soft clauses
 
 
@@ -606,7 +604,7 @@ class HazardAnalysis(Analysis):
         facts = [shared.hazard or _shared_facts(shared, instruction, rows)
                  for instruction, shared in zip(def_use.instructions, def_use.facts, strict=True)]
         lookahead, far = SHORT_LOOKAHEAD, None
-        if any(map(_IS_MFMA, facts)):  # an MFMA's result may need up to 19 states
+        if any(fact.mfma for fact in facts):  # an MFMA's result may need up to 19 states
             lookahead, far = 19, _FarProducers(facts)
         cfg = manager.get(CFGAnalysis)
         starts, block_of = cfg.starts, cfg.block_of

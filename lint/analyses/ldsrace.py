@@ -1226,7 +1226,7 @@ class LdsAddressAnalysis(Analysis):
         if module.target is None or def_use is None:
             return {}
         per_instruction = def_use.per_instruction
-        if not any(map(_touches_lds, per_instruction)):
+        if not any(_touches_lds(info) for info in per_instruction):
             return {}
         wave = def_use.wave_size
         threads, one_dimensional = work_group_threads(module, kernel) or (

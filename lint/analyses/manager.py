@@ -8,6 +8,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
+    from .protocol import Result_co, Runs
+
 
 class Analysis:
     """Base class of kernel analyses. `run` computes the result; the manager caches it."""
@@ -25,10 +27,10 @@ class AnalysisManager:
     def __init__(self, module: Module, kernel: Kernel):
         self.module = module
         self.kernel = kernel
-        self._results: dict[type[Analysis], Any] = {}
-        self._running: set[type[Analysis]] = set()
+        self._results: dict[Runs[object], Any] = {}
+        self._running: set[Runs[object]] = set()
 
-    def get(self, analysis: type[Analysis]) -> Any:
+    def get(self, analysis: Runs[Result_co]) -> Result_co:
         if analysis in self._results:
             return self._results[analysis]
         if analysis in self._running:

@@ -30,7 +30,6 @@ import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from heapq import heappop, heappush
-from operator import attrgetter, itemgetter
 
 from ..isa import absent_mnemonics
 from ..isa.defuse import DefUse, Unit, register_units
@@ -69,15 +68,6 @@ _SOURCE_LOCKS = frozenset(("export", "translation"))
 #: Cache invalidations: loads still in flight would refill the cache behind them (LLVM waits first).
 #: (gfx12's global_inv is not one: LLVM 22 issues it with loads in flight.)
 _INVALIDATES = ("buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv", "buffer_inv")
-_MNEMONIC = attrgetter("mnemonic")
-_WAITS = attrgetter("waits")
-_ACCESS = attrgetter("access")
-_READS_APERTURE = attrgetter("reads_aperture")
-_TEST_KEY = attrgetter("test_key")
-_BOUND = attrgetter("bound")
-_FIRST = itemgetter(0)
-_DEFS = attrgetter("defs")
-_IS_LDS_DMA = attrgetter("klass.lds_dma")
 
 
 @dataclass(slots=True, repr=False, eq=False, init=False)
@@ -608,7 +598,7 @@ def _tail_calls(kernel: Kernel, def_use: list[DefUse], cfg: ControlFlowGraph) ->
              if instruction.mnemonic in _JUMPS and instruction.operands]
     if not jumps:
         return frozenset()
-    written = frozenset().union(*map(_DEFS, def_use))  # a jump through registers never written returns
+    written = frozenset(unit for info in def_use for unit in info.defs)  # a jump through registers never written returns
     return frozenset(index for index in jumps
                      if not written.isdisjoint(register_units(kernel.instructions[index].operands[0]))
                      and _jumps_to_built_address(kernel, def_use, cfg, index))
@@ -692,7 +682,7 @@ class _LdsPlaces:
         self.m0_set: set[int] = set()  # DMAs after a scalar write of M0 in the same block
         self.dma_place: dict[int, tuple] = {}  # DMA -> (source, offset) of its LDS address
         self.access_place: dict[int, tuple] = {}  # DS access -> (source, offset)
-        if not any(map(_IS_LDS_DMA, def_use)):
+        if not any(info.klass.lds_dma for info in def_use):
             return
         block_starts, m0, m0_scalar = set(starts), None, False
         copies: dict[Unit, tuple] = {}  # VGPR -> the (source, offset) value a v_mov_b32 copied into it
@@ -879,7 +869,7 @@ class WaitcntAnalysis(Analysis):
         # still have loads in flight at entry. Unmarked code that ends with s_endpgm is a kernel.
         # A trap handler (it ends in s_rfe) is entered by the hardware, not called; code that only
         # jumps on and does not wait at entry (a PAL shader chaining to the next) is not called either.
-        mnemonics = set(map(_MNEMONIC, kernel.instructions))
+        mnemonics = {instruction.mnemonic for instruction in kernel.instructions}
         is_function = False
         tail_calls: frozenset[int] = frozenset()  # consulted for functions only
         if not kernel.is_kernel:
@@ -892,13 +882,11 @@ class WaitcntAnalysis(Analysis):
                 kernel.instructions[0], target)
             is_function = not any(m.startswith("s_rfe") for m in mnemonics) and (
                 waits_at_entry or (returns and not any(m.startswith("s_endpgm") for m in mnemonics)))
-        facts = list(map(_WAITS, def_use.facts))
-        if not all(facts):  # some instruction's facts are not computed yet
-            facts = [shared.waits or wait_facts(shared, instruction, target)
-                     for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
-        flat_lds = any(map(_READS_APERTURE, facts))
+        facts = [shared.waits or wait_facts(shared, instruction, target)
+                 for shared, instruction in zip(def_use.facts, kernel.instructions, strict=True)]
+        flat_lds = any(fact.reads_aperture for fact in facts)
         maxima = target.wait_counter_max
-        walk = _Walk(kernel, per_instruction, facts, list(map(itemgetter(flat_lds), map(_ACCESS, facts))), target,
+        walk = _Walk(kernel, per_instruction, facts, [fact.access[flat_lds] for fact in facts], target,
                      is_function, flat_lds,
                      tail_calls, _LdsPlaces(kernel, per_instruction, starts),
                      _LdsReadAfterBarrier(kernel, per_instruction, target, cfg),
@@ -908,7 +896,7 @@ class WaitcntAnalysis(Analysis):
             # a function starts with the caller's events in flight (stores write no register)
             return {name: Counter(unknown=is_function) for name in maxima}
 
-        tests = _BranchFacts(list(map(_TEST_KEY, facts)), list(map(_BOUND, facts)), per_instruction, blocks, starts,
+        tests = _BranchFacts([fact.test_key for fact in facts], [fact.bound for fact in facts], per_instruction, blocks, starts,
                              maxima)
         incoming: list[dict[Facts, State]] = [{} for _ in blocks]
         if blocks:
@@ -994,7 +982,7 @@ class _BranchFacts:
         self.blocks = blocks
         self.maxima = maxima
         tracked = _repeated(filter(None, keys))  # tests are non-empty tuples
-        ranged = _repeated(map(_FIRST, filter(None, bounds)))
+        ranged = _repeated(bound[0] for bound in bounds if bound is not None)
         self.collapsed: set[int] = set()
         self.versions = [0] * len(blocks)  # per block: how often join changed its states
         self.summaries: list[_BlockTest | None] = []

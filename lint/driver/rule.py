@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
+from pathlib import Path
 from types import ModuleType
 
 from ..analyses.cfg import is_branch
@@ -17,7 +19,7 @@ from ..model.nodes import Reg
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from ..analyses.protocol import Result_co, Runs
 
 #: Where each rule's documentation is published (docs/rules.md, one anchor per rule).
 RULES_URL = "https://github.com/amdgpu-lint/amdgpu-lint/blob/main/docs/rules.md"
@@ -38,6 +40,22 @@ def _above_suppressions(source: SourceFile, line: int) -> int:
     return directives[0] if directives else line
 
 
+def module_docstring(name: str) -> str:
+    """An imported module's docstring, stripped. A compiled module keeps none (mypyc drops docstrings), so it
+    is read from the module's source, which the build installs beside it."""
+    module = sys.modules[name]
+    if module.__doc__ is not None or module.__file__ is None:
+        return (module.__doc__ or "").strip()
+    import ast
+
+    source = Path(module.__file__).with_name(name.rpartition(".")[2] + ".py")
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError:  # a build that left the sources out
+        return ""
+    return (ast.get_docstring(ast.parse(text), clean=False) or "").strip()
+
+
 def documentation_url(code: str, name: str) -> str:
     """The rule's section of the published rule reference."""
     return f"{RULES_URL}#{code.lower()}-{name}"
@@ -51,18 +69,18 @@ class Rule:
     name: str
     severity: Severity
     summary: str
-    explain: str
+    module: str  # the rule module's name: its docstring is the rule's `explain` text
     scope: str  # "module" (once per file) or "kernel" (once per kernel, with analyses)
     requires: tuple[type[Analysis], ...]
     check: Callable[..., Iterable[Diagnostic]]  # (context), and for scope "suppressions" (context, unused, known)
 
-    def __init__(self, code: str, name: str, severity: Severity, summary: str, explain: str, scope: str,
+    def __init__(self, code: str, name: str, severity: Severity, summary: str, module: str, scope: str,
                  requires: tuple[type[Analysis], ...], check: Callable[..., Iterable[Diagnostic]]) -> None:
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "severity", severity)
         object.__setattr__(self, "summary", summary)
-        object.__setattr__(self, "explain", explain)
+        object.__setattr__(self, "module", module)
         object.__setattr__(self, "scope", scope)
         object.__setattr__(self, "requires", requires)
         object.__setattr__(self, "check", check)
@@ -71,13 +89,18 @@ class Rule:
         if not isinstance(other, Rule) or other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check) == (
-            other.code, other.name, other.severity, other.summary, other.explain, other.scope, other.requires,
+            self.code, self.name, self.severity, self.summary, self.module, self.scope, self.requires, self.check) == (
+            other.code, other.name, other.severity, other.summary, other.module, other.scope, other.requires,
             other.check)
 
     def __hash__(self) -> int:
         return hash((
-            self.code, self.name, self.severity, self.summary, self.explain, self.scope, self.requires, self.check))
+            self.code, self.name, self.severity, self.summary, self.module, self.scope, self.requires, self.check))
+
+    @property
+    def explain(self) -> str:
+        """What the rule finds, why it matters, an example and the fix: its module's docstring."""
+        return module_docstring(self.module)
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Rule:
@@ -86,7 +109,7 @@ class Rule:
             name=module.NAME,
             severity=module.SEVERITY,
             summary=module.SUMMARY,
-            explain=(module.__doc__ or "").strip(),
+            module=module.__name__,
             scope=getattr(module, "SCOPE", "module"),
             requires=tuple(getattr(module, "REQUIRES", ())),
             check=module.check,
@@ -189,7 +212,7 @@ class KernelContext(ModuleContext):
         self.kernel = kernel
         self.analyses = analyses
 
-    def get(self, analysis: type[Analysis]) -> Any:
+    def get(self, analysis: Runs[Result_co]) -> Result_co:
         return self.analyses.get(analysis)
 
     def insert_before(self, where: Provenance, lines: list[str], description: str, *, isolated: bool = False) -> Fix:

@@ -299,8 +299,10 @@ def _extend(before: Simulation, after: Simulation, first: int, last: int, trips:
 def requested_bytes_per_wave(manager: AnalysisManager, path: SimulatedPath, main: tuple[LoopRun, int] | None,
                              trip_counts: dict[str, int], taken: dict[str, str], kernargs: dict[str, int] | None) -> int:
     """Bytes one wave's vector memory instructions move along `path` (its main loop's trips extended linearly)."""
-    wave = manager.get(DefUseAnalysis).wave_size
-    units = [info.klass.unit for info in manager.get(DefUseAnalysis).per_instruction]
+    def_use = manager.get(DefUseAnalysis)
+    assert def_use is not None  # (predict() returns first without it)
+    wave = def_use.wave_size
+    units = [info.klass.unit for info in def_use.per_instruction]
     sizes = [lane_bytes(instruction.mnemonic) * wave if unit == "vmem" else 0
              for instruction, unit in zip(manager.kernel.instructions, units, strict=True)]
     if main is None:
@@ -318,7 +320,8 @@ def predict(module: Module, kernel: Kernel, launch: Launch, device: Device, *, t
     target = module.target
     manager = AnalysisManager(module, kernel)
     resources = manager.get(ResourceAnalysis)
-    if target is None or resources is None or not device.clock_mhz or manager.get(DefUseAnalysis) is None:
+    def_use = manager.get(DefUseAnalysis)
+    if target is None or resources is None or not device.clock_mhz or def_use is None:
         return None
     occupancy = resources.occupancy
     geometry = fill(launch, target, occupancy, resources.cumode)
@@ -326,13 +329,15 @@ def predict(module: Module, kernel: Kernel, launch: Launch, device: Device, *, t
         return None
     machine = machine_for(target)
     cus = machine.cus(resources.cumode)
-    wave_size = manager.get(DefUseAnalysis).wave_size
+    wave_size = def_use.wave_size
     group_waves = max(1, -(-resources.wg_size // wave_size))
     path = trace(manager, trip_counts, taken, kernargs)
     main = main_loop(path, trip_counts)
     requested = (requested_bytes_per_wave(manager, path, main, trip_counts, taken, kernargs) * group_waves
                  * launch.workgroups)
-    fallback = manager.get(PrefetchAnalysis).table["vmem_load"]
+    timing = manager.get(PrefetchAnalysis)
+    assert timing is not None  # (None without a target only)
+    fallback = timing.table["vmem_load"]
     fallback_latency = (fallback.low + fallback.high) // 2
     total, slots, units = launch.workgroups, geometry.slots_per_wave, geometry.units
     full, tail = divmod(total, slots)

@@ -232,7 +232,8 @@ def trace(manager: AnalysisManager, trip_counts: dict[str, int], taken: dict[str
     cfg = manager.get(CFGAnalysis)
     kernel = manager.kernel
     scalars, problems = kernel_arguments(kernel, kernargs or {})
-    defs = [info.defs for info in manager.get(DefUseAnalysis).per_instruction] if scalars is not None else []
+    def_use = manager.get(DefUseAnalysis)
+    defs = [info.defs for info in def_use.per_instruction] if scalars is not None and def_use is not None else []
     long_branches = _long_branch_targets(kernel, cfg)
     loops = _loops_of(cfg)
     headers = {header: loop.label for header, loop in loops.items()}
@@ -430,6 +431,7 @@ def _steps(kernel: Kernel, manager: AnalysisManager, machine: Machine, target: T
     `memory`, vector memory's latency and DRAM share from it."""
     def_use = manager.get(DefUseAnalysis)
     timing = manager.get(PrefetchAnalysis)
+    assert def_use is not None and timing is not None  # (None without a target only)
     table, wave = timing.table, def_use.wave_size
     holds = machine.holds_valu(target)
     passes = machine.wave64_passes if wave == 64 else 1
@@ -624,7 +626,8 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     if module.target is None or not kernel.instructions:
         return None
     manager = manager or AnalysisManager(module, kernel)
-    if manager.get(DefUseAnalysis) is None:
+    def_use = manager.get(DefUseAnalysis)
+    if def_use is None:
         return None
     resources = manager.get(ResourceAnalysis)
     cumode = resources.cumode if resources is not None else False
@@ -636,7 +639,7 @@ def simulate(module: Module, kernel: Kernel, waves: int, *, trip_counts: dict[st
     steered = taken if isinstance(taken, dict) else dict.fromkeys(taken or (), "T")
     simulated = trace(manager, trip_counts or {}, steered, kernargs)
     path = simulated.indices
-    wave_size = manager.get(DefUseAnalysis).wave_size
+    wave_size = def_use.wave_size
     by_index = _steps(kernel, manager, machine, module.target, memory)
     simulated.by_class = dict(Tally("mfma" if by_index[index].mfma_passes else by_index[index].unit
                                     for index in path).most_common())
