@@ -25,6 +25,9 @@ PURE = (
     # __setstate__ assigns each field). Findings are few; nothing per line is made here.
     "model/diagnostics.py",
     "model/severity.py",  # pickled with them
+    # The shared __setattr__/__delattr__ of frozen value classes: a compiled function set on a class does not bind
+    # to the instance as a method.
+    "model/frozen.py",
     # Converting an input (LLVM IR, a code object, a source): once a file, and through untyped libraries (pyelftools,
     # msgpack, llvmlite), whose values a compiled module would check against mypy's guesses.
     "frontend/inputs.py",

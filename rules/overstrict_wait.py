@@ -34,11 +34,13 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.waitcnt import WaitcntAnalysis, wait_facts
+from amdgpu_lint.analyses.waitcnt import State, WaitcntAnalysis, WaitFacts, holds_any, wait_facts
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import absent_mnemonics
+from amdgpu_lint.isa.defuse import DefUse
 from amdgpu_lint.isa.waits import wait_text
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.ir import Instruction
 
 CODE = "AGL203"
 NAME = "overstrict-wait"
@@ -60,7 +62,7 @@ _MEMORY_UNITS = ("vmem", "smem", "ds")  # InstructionClass.is_memory: only these
 _EXEC = frozenset((("exec", 0), ("exec", 1)))
 
 
-def _orders_memory(instruction, info) -> bool:
+def _orders_memory(instruction: Instruction, info: DefUse) -> bool:
     """Atomics, cache maintenance and accesses with coherence bits: LLVM's memory model waits
     for everything before them, whatever registers they use."""
     if info.klass.unit == "vmem" and info.klass.kind in ("atomic", "cache"):
@@ -111,8 +113,8 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
         )
 
 
-def _better_counts(context: KernelContext, index: int, counts: dict[str, int], state, end_and_final,
-                   def_use, facts) -> dict[str, int | None]:
+def _better_counts(context: KernelContext, index: int, counts: dict[str, int], state: State,
+                   end_and_final: tuple[int, bool], def_use: list[DefUse], facts: list[WaitFacts]) -> dict[str, int | None]:
     """Counter -> the count that is enough here (None: nothing before the next wait needs it)."""
     kernel = context.kernel
     end, final = end_and_final
@@ -123,7 +125,6 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
             continue
         needed, closed = None, final
         regs = counter.regs
-        held = regs.keys()
         # the count that retires every LDS DMA in flight (each writes LDS the listing may not locate)
         dma_count = min((entry[0] for unit, entry in regs.items() if unit[0] == "lds_dma"), default=None)
         for later in range(index + 1, end):
@@ -144,10 +145,10 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
                 # an LDS access while LDS DMAs are in flight: the listing may not show which of them it
                 # touches (a compiler chose the count with its alias scopes), so no looser count is advised
                 needed = dma_count if needed is None else min(needed, dma_count)
-            if held.isdisjoint(info.uses) and held.isdisjoint(info.defs):
+            if not holds_any(regs, info.uses) and not holds_any(regs, info.defs):
                 continue
-            for unit in info.uses | info.defs:
-                entry = regs.get(unit)
+            for register in info.uses | info.defs:
+                entry = regs.get(register)
                 if entry is not None:
                     needed = entry[0] if needed is None else min(needed, entry[0])
         if closed and (needed is None or needed > count):

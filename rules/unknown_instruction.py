@@ -108,7 +108,7 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.defuse import DefUseAnalysis, declared_wave_size, kernel_wave_size
 from amdgpu_lint.driver.rule import KernelContext
-from amdgpu_lint.isa import instruction_set, pages_with
+from amdgpu_lint.isa import InstructionSet, instruction_set, pages_with
 from amdgpu_lint.isa.implicit_operands import implicit_operands
 from amdgpu_lint.isa.matrix_operands import matrix_operands
 from amdgpu_lint.isa.memory_operands import atomic_return_refusal, memory_refusal
@@ -123,6 +123,7 @@ from amdgpu_lint.isa.operand_fields import field_problem
 from amdgpu_lint.isa.operand_shapes import operand_shapes
 from amdgpu_lint.isa.vop_forms import vop_form_refusal
 from amdgpu_lint.model.diagnostics import Diagnostic, Severity
+from amdgpu_lint.model.ir import Instruction
 from amdgpu_lint.model.nodes import Abs, Reg, SpecialReg, UnOp
 from amdgpu_lint.model.targets import Target
 
@@ -148,21 +149,22 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
     instructions = instruction_set(target)
     def_use = context.get(DefUseAnalysis)
     assert def_use is not None  # (None without a target only)
+    judged_on = (columns, masks)
     for instruction, info, facts in zip(context.kernel.instructions, def_use.per_instruction, def_use.facts,
                                         strict=True):
         verdict = facts.assembler_verdict  # worked out once per distinct instruction
-        if verdict is None or verdict[0] != (columns, masks):
-            verdict = facts.assembler_verdict = ((columns, masks), _verdict(instruction, target, columns, verdicts,
-                                                                            instructions, masks))
+        if verdict is None or verdict[0] != judged_on:
+            verdict = facts.assembler_verdict = (judged_on, _verdict(instruction, target, columns, verdicts,
+                                                                     instructions, masks))
         if verdict[1] is not None:
             yield context.diagnostic(instruction.where, verdict[1], kernel=context.kernel.name)
             continue
         if not exact:
             continue
-        halves = (instruction, instruction.pair) if instruction.pair else (instruction,)
         if instruction.pair is None and info.variant is not None:
             missing = []  # the target's tables have a form of it
         else:
+            halves = (instruction, instruction.pair) if instruction.pair else (instruction,)
             missing = [half.mnemonic for half in halves
                        if half.mnemonic not in instructions and not (columns and verdicts.knows(half.mnemonic))]
         if missing:
@@ -173,8 +175,8 @@ def check(context: KernelContext) -> Iterator[Diagnostic]:
             yield context.diagnostic(instruction.where, info.problem, kernel=context.kernel.name)
 
 
-def _verdict(instruction, target: Target, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions,
-             masks: tuple[int, ...]) -> str | None:
+def _verdict(instruction: Instruction, target: Target, columns: tuple[int, ...], verdicts: MnemonicVerdicts,
+             instructions: InstructionSet, masks: tuple[int, ...]) -> str | None:
     """What llvm-mc 22 refuses of the instruction on the target, from the probes: the mnemonic, a special register,
     a modifier or a kind of operand; None where they find nothing. Lane masks are judged on `masks`, the
     configurations of the wave size declared (not one the code only suggests)."""
@@ -194,7 +196,8 @@ def _verdict(instruction, target: Target, columns: tuple[int, ...], verdicts: Mn
     return field_problem(instruction, target, columns) or vop_form_refusal(instruction, target.name, columns, masks)
 
 
-def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts, instructions) -> str | None:
+def _rejection(instruction: Instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts,
+               instructions: InstructionSet) -> str | None:
     """llvm-mc's message for an instruction the target rejects whatever its operands, or None. A dual-issue pair
     is judged by its family (`v_dual_mov_b32` is both an X and a Y half wherever VOPD exists): a bare half is
     read as an X half, and some halves exist only as Y. A mnemonic the probes never saw accepted (their
@@ -207,7 +210,7 @@ def _rejection(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts
     return message
 
 
-def _refused_register(instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts) -> str | None:
+def _refused_register(instruction: Instruction, columns: tuple[int, ...], verdicts: MnemonicVerdicts) -> str | None:
     """llvm-mc's message for the first special register operand the target does not have (`tba` on gfx9+,
     `ttmp12` before gfx9, `null` before gfx10), or None."""
     if instruction.mnemonic in _TARGET_FIRST:
@@ -219,7 +222,7 @@ def _refused_register(instruction, columns: tuple[int, ...], verdicts: MnemonicV
     return None
 
 
-def _refused_operands(instruction, columns: tuple[int, ...]) -> str | None:
+def _refused_operands(instruction: Instruction, columns: tuple[int, ...]) -> str | None:
     """llvm-mc's message for a modifier or a kind of operand it refuses on this instruction, from the probes."""
     if instruction.pair is not None:
         return None
@@ -239,7 +242,7 @@ def _registers_named(nodes) -> Iterator[str]:
             yield from _registers_named((node.operand,))
 
 
-def _rejection_message(mnemonic: str, message: str, target: str, instructions, verdicts: MnemonicVerdicts,
+def _rejection_message(mnemonic: str, message: str, target: str, instructions: InstructionSet, verdicts: MnemonicVerdicts,
                        columns: tuple[int, ...]) -> str:
     """llvm-mc's words, with where the mnemonic does exist and what the target has instead (of the names its table
     has, those llvm-mc takes on it: gfx1250 is read with gfx12's)."""
@@ -262,7 +265,7 @@ def _processor_order(name: str) -> tuple[int, str]:
     return (int(digits[:-2]) if "-" not in name[3:] else int(digits), name)
 
 
-def _unknown_message(mnemonic: str, target: str, instructions) -> str:
+def _unknown_message(mnemonic: str, target: str, instructions: InstructionSet) -> str:
     message = f"'{mnemonic}' is not an instruction on {target}"
     elsewhere = [page for page in pages_with(mnemonic) if page != target]
     if elsewhere:

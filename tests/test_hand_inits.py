@@ -5,13 +5,16 @@ would (the same field tuple: sets of them iterate in the same order), mutable on
 a `__repr__` written by hand is the stdlib's (operand nodes' text is a key of the analyses, BuildOptions' part of the
 result cache's)."""
 
+import copy
 import dataclasses
 import importlib
 import inspect
+import pickle
 import pkgutil
 
 import amdgpu_lint
 import pytest
+from amdgpu_lint.model.frozen import frozen_dataclass
 from conftest import is_compiled
 
 
@@ -94,3 +97,31 @@ def test_hand_written_repr_is_the_stdlib_one(cls):
     made = cls(*(f"<{field.name}>" for field in fields))
     shown = ", ".join(f"{field.name}={getattr(made, field.name)!r}" for field in fields if field.repr)
     assert repr(made) == f"{cls.__qualname__}({shown})"
+
+
+FROZEN_BY_HAND = [cls for cls in HAND_WRITTEN if getattr(cls.__setattr__, "__module__", None) == "amdgpu_lint.model.frozen"]
+
+
+def test_the_value_classes_are_frozen_by_the_shared_methods():
+    assert {"Reg", "Statement", "Target", "InstructionClass", "DefUse"} <= {cls.__name__ for cls in FROZEN_BY_HAND}
+    with pytest.raises(TypeError):
+        frozen_dataclass(slots=True)  # a class that is not frozen, or whose methods dataclasses writes
+
+
+@pytest.mark.parametrize("cls", FROZEN_BY_HAND, ids=lambda cls: cls.__qualname__)
+def test_a_frozen_value_refuses_changes_and_survives_copies(cls):
+    """As a frozen dataclass's would: assigning or deleting a field raises FrozenInstanceError; pickling, copying
+    and `dataclasses.replace` give an equal value."""
+    if is_compiled(inspect.getmodule(cls)):
+        pytest.skip("a compiled __init__ checks its arguments' types, and a compiled class does not unpickle")
+    fields = dataclasses.fields(cls)
+    made = cls(*(f"<{field.name}>" for field in fields))
+    first = fields[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, first, "changed")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        delattr(made, first)
+    for again in (pickle.loads(pickle.dumps(made)), copy.copy(made), copy.deepcopy(made)):
+        assert type(again) is cls and all(getattr(again, f.name) == getattr(made, f.name) for f in fields)
+    changed = dataclasses.replace(made, **{first: "changed"})
+    assert getattr(changed, first) == "changed" and getattr(made, first) == f"<{first}>"

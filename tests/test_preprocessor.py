@@ -3,6 +3,7 @@
 import amdgpu_lint.frontend.preprocessor as preprocessor_module
 import pytest
 from amdgpu_lint.frontend.preprocessor import split_macro_arguments
+from amdgpu_lint.frontend.source import split_lines
 from amdgpu_lint.model.nodes import Reg, Statement, Sym
 from conftest import names
 
@@ -409,9 +410,28 @@ def test_labels_directives_and_branches_are_read_without_the_statement_reader_as
         assert preprocessor._plain_shape(text) is None and preprocessor._plain(text) == expected[text]
 
 
-def test_the_ascii_twin_of_the_expanding_search_finds_the_same_in_ascii_text():
-    """A long ASCII text is searched for expanding directives with an ASCII twin: the same matches, any case."""
-    text = "\t.MACRO m\n x.if 1\n  .IfDef y\n.rept\x1c\n.irpc.\n.Include_x\n.altmacro2 .endm\n"
-    twin, pattern = preprocessor_module._expanding_ascii(), preprocessor_module._EXPANDING
+def test_the_ascii_twin_of_the_read_ahead_search_finds_the_same_in_ascii_text():
+    """An ASCII text is searched for expanding directives and raw blocks' openings with an ASCII twin: the same
+    matches, of either kind, in any case."""
+    text = ("\t.MACRO m\n x.if 1\n  .IfDef y\n.rept\x1c\n.irpc.\n.Include_x\n.altmacro2 .endm\n"
+            ".AMDGPU_metadata\n.amdgpu_metadata_x\n .amdgpu_Metadata\t\n")
+    twin = preprocessor_module._expanding_or_opening(".amdgpu_metadata", True)
+    pattern = preprocessor_module._expanding_or_opening(".amdgpu_metadata", False)
     assert twin is not pattern
-    assert [m.span() for m in twin.finditer(text)] == [m.span() for m in pattern.finditer(text)] != []
+
+    def found(search):
+        return [(m.span(), m.group(1) is not None) for m in search.finditer(text)]
+
+    assert found(twin) == found(pattern)
+    assert {expands for _, expands in found(pattern)} == {True, False}
+
+
+def test_blocks_read_ahead_only_where_nothing_expands_at_a_line_start():
+    """The metadata block is read ahead, its opening in any case, when no line starts with an expanding directive,
+    before or after it."""
+    body = "---\namdhsa.version: [ 1, 2 ]\n..."
+    quiet = split_lines("a.s", f"s_endpgm\n; .macro in a comment\n.AMDGPU_Metadata\n{body}\n.end_amdgpu_metadata\n"
+                               "s_nop 0 // .rept\n")
+    assert preprocessor_module.plain_block_texts(quiet, ".amdgpu_metadata") == [body]
+    expanding = split_lines("b.s", f".amdgpu_metadata\n{body}\n.end_amdgpu_metadata\n  .Rept 2\n s_nop 0\n.endr\n")
+    assert preprocessor_module.plain_block_texts(expanding, ".amdgpu_metadata") is None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..isa.defuse import DefUse, register_units
+from ..model.frozen import frozen_dataclass
 from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.nodes import Node, Num, Reg, Sym, hardware_register
 from ..model.targets import Target
@@ -57,6 +58,7 @@ class Facts:
     scalar_defs: frozenset
     writes_exec: bool
     writes_vcc: bool
+    names_a0: bool = False  # reads or writes a0 (any AGPR tuple holding it): widens LLVM's soft-clause window
     dpp: bool = False  # a DPP instruction (by suffix or by its lane-pattern modifiers)
     src_ab: frozenset = frozenset()
     src_c: frozenset = frozenset()
@@ -73,6 +75,9 @@ class Facts:
         return self.unit in ("vmem", "ds", "export")
 
 
+_A0: Final = ("a", 0)
+
+
 def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]) -> Facts:
     """The facts of an instruction; `rows` are the target's rows, kept where it can be their consumer."""
     klass = info.klass
@@ -82,6 +87,7 @@ def facts_of(instruction: Instruction, info: DefUse, rows: tuple[HazardRow, ...]
         klass.unit == "valu", mfma, mfma and "f64" in instruction.mnemonic, klass.xdl, klass.passes,
         _part(info.defs, _VECTOR), _part(info.defs, _SCALAR),
         any(u[0] == "exec" for u in info.defs), any(u[0] == "vcc" for u in info.defs),
+        _A0 in info.defs or _A0 in info.uses,
     )
     facts.dpp = facts.valu and (facts.mnemonic.endswith("_dpp") or any(
         name in _DPP_MODIFIERS for name, _ in instruction.modifiers))
@@ -536,7 +542,7 @@ def _dgemm_between(consumer: int, facts: list[Facts], start: int) -> int | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Hazard:
     """A consumer too close to a producer under one row."""
 
@@ -636,11 +642,7 @@ class HazardAnalysis(Analysis):
 def _clause_window(facts: list[Facts]) -> int:
     """How many instructions back LLVM's recognizer sees a soft clause: 19 in a function using a0
     (any AGPR tuple holding it), else 5; MFMAs accumulating in VGPRs do not widen it."""
-    uses_a0 = any(_A0 in entry.info.defs or _A0 in entry.info.uses for entry in facts)
-    return 19 if uses_a0 else SHORT_LOOKAHEAD
-
-
-_A0: Final = ("a", 0)
+    return 19 if any(entry.names_a0 for entry in facts) else SHORT_LOOKAHEAD
 
 
 def _missing(hazard: Hazard) -> int:
@@ -673,6 +675,7 @@ class _FarProducers:
             self.nearest_mfma.append(nearest)
 
 
+_NO_UNITS: Final[frozenset] = frozenset()
 #: MFMA-to-MFMA rows on SrcC: judged against the nearest MFMA writing any SrcC register only
 _SRC_C_ROWS: Final = frozenset((23, 24))
 
@@ -686,10 +689,11 @@ def _search(consumer: int, facts: list[Facts], target: Target, lookahead: int, f
     directly."""
     this = facts[consumer]
     after = this.after
-    src_c = this.src_c if this.mfma else frozenset()
-    worst: dict[bool, Hazard] = {}  # advisory? -> hazard
+    src_c = this.src_c if this.mfma else _NO_UNITS
+    definite: Hazard | None = None
+    advisory: Hazard | None = None
     stack = [(consumer - 1, 0, block_of[consumer], False)]
-    entered: dict[tuple[int, bool], int] = {}  # (block, SrcC's writer seen) -> fewest states entering it from below
+    entered: dict[tuple[int, bool], int] | None = None  # (block, SrcC's writer seen) -> fewest states entering it
     while stack:
         index, states, block, src_c_written = stack.pop()
         first = starts[block]
@@ -706,19 +710,23 @@ def _search(consumer: int, facts: list[Facts], target: Target, lookahead: int, f
             if producer.produces:
                 needs = after.get(producer.serial)
                 for row, needed in _needs(producer, this, target) if needs is None else needs:
-                    kind = bool(row.advisory)
-                    if src_c_written and row.number in _SRC_C_ROWS:
+                    if needed <= states or (src_c_written and row.number in _SRC_C_ROWS):
                         continue
-                    if needed > states and (kind not in worst or needed - states > _missing(worst[kind])):
-                        worst[kind] = Hazard(consumer, index, row, needed, states)
+                    if row.advisory:
+                        if advisory is None or needed - states > _missing(advisory):
+                            advisory = Hazard(consumer, index, row, needed, states)
+                    elif definite is None or needed - states > _missing(definite):
+                        definite = Hazard(consumer, index, row, needed, states)
             src_c_written = src_c_written or bool(producer.mfma and producer.dst & src_c)
             states += producer.wait_states
             index -= 1
         if states >= lookahead:
             continue
         for predecessor in blocks[block].predecessors:
-            if entered.get((predecessor, src_c_written), lookahead) <= states:
+            if entered is None:
+                entered = {}
+            elif entered.get((predecessor, src_c_written), lookahead) <= states:
                 continue
             entered[(predecessor, src_c_written)] = states
             stack.append((starts[predecessor] + len(blocks[predecessor].instructions) - 1, states, predecessor, src_c_written))
-    return worst.get(False), worst.get(True)
+    return definite, advisory

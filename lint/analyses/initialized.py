@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..isa.defuse import DefUse, Unit, register_units
+from ..model.frozen import frozen_dataclass
 from ..model.ir import Instruction, Kernel
 from ..model.nodes import BinOp, Call, Node, Num, Sym, UnOp
 from ..model.targets import Target
@@ -137,7 +138,7 @@ def _absent_wave_offset_add(kernel: Kernel) -> tuple[Unit | None, Unit] | None:
     return flat_init, ("s", _system_sgpr_end(descriptor))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Flow:
     """How one instruction moves written values, where it is not simply `defs` written."""
 
@@ -360,7 +361,7 @@ class _Bits:
         return frozenset(found)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class FlowBits:
     """A Flow in _Bits (0: no register)."""
 
@@ -396,7 +397,7 @@ class FlowBits:
                    bits.mask(flow.reaches), bits.mask(flow.excused))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ByteWidths:
     """The bytes of registers an instruction is known to write (keeping the others) or read, in _Bits."""
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from ..isa.classes import InstructionClass
+from ..model.frozen import frozen_dataclass
 from ..model.ir import Instruction
 from ..model.targets import Target
 from .perfmodel.machine import machine_for
@@ -19,7 +19,7 @@ class LatencyTableError(ValueError):
     """A user latency table that cannot be read or has a bad entry."""
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Entry:
     """One latency-table row: cycles and where the figure comes from."""
 
@@ -66,7 +66,7 @@ def _entry(name: str, raw: object, where: str) -> Entry:
     return Entry(low, high, str(raw.get("source", where)))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LatencyTable:
     """The latency entries of one processor family."""
 

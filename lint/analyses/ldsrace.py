@@ -37,6 +37,7 @@ from operator import attrgetter
 from ..isa.classes import InstructionClass
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
+from ..model.frozen import frozen_dataclass
 from ..model.ir import Instruction, Kernel, Module
 from ..model.nodes import BinOp, Num, Reg, SpecialReg, Sym
 from ..model.targets import Target
@@ -74,7 +75,7 @@ class _Worklist:
         self.pending.add(number)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Value:
     """A 32-bit value `base + offsets[phase] + lane * lane_id + wave * wave_id`. `base` is None (a constant)
     or a token for a value the same in every wave; `phase` is None or a block's phase (its registers' possible
@@ -153,7 +154,7 @@ _SCC_VALUE = ("scc-value", 0)  # SCC (1 or 0) per phase, where a comparison of k
 SOME_UNIFORM = Value(("?",), None, ((None, 0),))  # the env key saying the latest SCC came from uniform values
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LdsAccess:
     """One LDS access: where (the address, its pieces of (offset, bytes) per lane) and how it is ordered."""
 
@@ -194,7 +195,7 @@ class LdsAccess:
             self.same_bytes))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Race:
     """An access (`second`) that may touch what `first` accessed in another wave with no barrier between."""
 
@@ -805,7 +806,7 @@ def _barrier_kind(mnemonic: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class _Ordering:
     """What a pending write's wave has done towards ordering it: events on its counter since (in order with
     it), whether a wait retired it, whether a barrier signal followed it retired."""

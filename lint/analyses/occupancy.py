@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from ..model.frozen import frozen_dataclass
 from ..model.targets import Target, waves_for_sgprs, waves_for_vgprs
 
 VGPR, SGPR, LDS, WORKGROUP, WAVE_SLOTS = "VGPR", "SGPR", "LDS", "workgroup slots", "wave slots"
@@ -51,7 +52,7 @@ def workgroups_per_cu(target: Target, waves_per_group: int, cumode: bool) -> int
     return min(wave_slots // waves_per_group, target.max_barriers(cumode))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class SizeSpread:
     """Waves per SIMD at the single work-group sizes of a launch range: the fewest and the most,
     each with the size that reaches it (the smallest such size), and at 256 when in range."""
@@ -84,7 +85,7 @@ class SizeSpread:
                 "at_256": self.at_256}
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class NextStep:
     """A change to the kernel (one resource, or every binding one together) and what it gives."""
 
@@ -162,7 +163,7 @@ class Occupancy:
         }
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Inputs:
     """What occupancy depends on. `vgprs` is LLVM's TotalNumVgprs, `sgprs` includes the extras."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from ..model.frozen import frozen_dataclass
 from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.targets import Target
 from .cfg import CFGAnalysis
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 MAX_STEPS: Final = 4000  # instructions one walk may visit
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class LoadDistance:
     """How far a load is from the wait that needs it."""
 

@@ -34,6 +34,7 @@ from heapq import heappop, heappush
 from ..isa import absent_mnemonics
 from ..isa.defuse import DefUse, Unit, register_units
 from ..isa.waits import wait_counts
+from ..model.frozen import frozen_dataclass
 from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.nodes import HWREG_IDS, Num, SpecialReg, hardware_register, mentions_symbols
 from ..model.targets import Target
@@ -124,7 +125,7 @@ _DRAINED = Counter()
 State = dict[str, Counter]
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Event:
     """Something an instruction adds to a wait counter."""
 
@@ -148,7 +149,7 @@ class Event:
         return hash((self.counter, self.kind, self.units, self.flat))
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Need:
     """A wait some instruction needs: count on a counter, for a unit, because of a producer."""
 
@@ -263,7 +264,7 @@ def _add_event(state: State, event: Event, index: int, maximum: int) -> None:
                                    counter.unknown, counter.unseen)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Access:
     """The events of one instruction, given whether a FLAT access may reach LDS."""
 
@@ -287,7 +288,7 @@ class Access:
         return any(event.counter == counter and event.kind == kind for event in self.events)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class WaitFacts:
     """What the walk asks about one distinct instruction (shared by its occurrences)."""
 
@@ -387,6 +388,15 @@ class _Walk:
         self.maxima = {} if maxima is None else maxima
 
 
+def holds_any(regs: dict[Unit, tuple[int, int, str]], units: frozenset[Unit]) -> bool:
+    """Whether a counter's registers include any of `units` (a loop: compiled, it is native, where a key view's
+    `isdisjoint` is a call by name; interpreted, as fast)."""
+    for unit in units:
+        if unit in regs:
+            return True
+    return False
+
+
 def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: State, walk: _Walk) -> list[Need]:
     needs: list[Need] = []
     target = walk.target
@@ -412,7 +422,7 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             if touched:
                 needs.append(Need(name, 0, min(touched), None, "read" if touched[0] in info.uses else "overwritten"))
                 continue
-        if regs.keys().isdisjoint(uses) and regs.keys().isdisjoint(defs):
+        if not holds_any(regs, uses) and not holds_any(regs, defs):
             continue
         for unit in uses:
             entry = regs.get(unit)
@@ -1147,7 +1157,7 @@ def _known_on_both(first: Facts, second: Facts) -> Facts:
     return frozenset(both)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class _BlockTest:
     """What a block does to path facts: keys it kills before and after its last SCC test, and that test."""
 

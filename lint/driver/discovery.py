@@ -11,8 +11,9 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from ..model.frozen import frozen_dataclass
 
 #: what a directory argument is searched for: assembly and Triton cache listings (IR and code
 #: objects are linted when named explicitly), and HIP and OpenCL sources (frontend/options.py's SOURCE_SUFFIXES)
@@ -24,7 +25,7 @@ DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", "node
 _GLOB_CHARACTERS = frozenset("*?[")
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Pattern:
     """An exclusion glob: one without '/' matches any file or directory name, one with '/' the path
     relative to `base` (the configuration's directory, or the working directory for flags)."""

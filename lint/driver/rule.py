@@ -14,6 +14,7 @@ from types import ModuleType
 from ..analyses.cfg import is_branch
 from ..analyses.manager import Analysis, AnalysisManager
 from ..model.diagnostics import DISPLAY_ONLY, SAFE, UNSAFE, Diagnostic, Edit, Fix, Note, Severity, expansion_notes
+from ..model.frozen import frozen_dataclass
 from ..model.ir import Finding, Instruction, Kernel, Module, Provenance, SourceFile
 from ..model.nodes import Reg
 
@@ -61,7 +62,7 @@ def documentation_url(code: str, name: str) -> str:
     return f"{RULES_URL}#{code.lower()}-{name}"
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Rule:
     """A rule's identity and entry point, read from its module's constants."""
 

@@ -41,7 +41,7 @@ from ..model.targets import LARGEST_REGISTER_FILES
 from .options import DEFAULT_EXPANSION_BUDGET, DEFAULT_STATEMENT_BUDGET
 from .register_symbols import RegisterSymbols
 from .source import read_source
-from .syntax import MODIFIER_WORDS, UNUSUAL_TEXT, ParseFailure, parse_expressions, parse_statement
+from .syntax import MODIFIER_WORDS, ParseFailure, is_unusual, parse_expressions, parse_statement
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -282,7 +282,7 @@ def _plain_shape(text: str) -> _Plain | None:
         return _Plain(Statement("empty", labels=(label_alone.group(1),)), "", 0, 0, frozenset())
     if text[0] == ".":
         directive = _DIRECTIVE.match(text)
-        if directive is None or UNUSUAL_TEXT.search(text):
+        if directive is None or is_unusual(text):
             return None
         name = directive.group(1).lower()
         if name in _HANDLED or name in _NOT_PLAIN_DIRECTIVES:
@@ -472,17 +472,7 @@ def _block_text(opening: SourceLine, body: list[SourceLine]) -> str:
 
 
 #: Directives that make the statement stream depend on more than each line (expansion, conditions, inclusion).
-_EXPANDING = re.compile(r"\.(?i:macro|rept|irpc?|if\w*|include|altmacro)\b")
-#: Texts at least this long are searched with `_EXPANDING`'s ASCII twin when they are ASCII (compiling the twin
-#: costs about what it saves on 160,000 characters)
-_TWIN_CHARS: Final = 1 << 18
-
-
-@cache
-def _expanding_ascii() -> re.Pattern[str]:
-    """`_EXPANDING` matching ASCII alone: in ASCII text it finds the same in two thirds of the time (it folds
-    case by a table, where `_EXPANDING` asks Unicode at every dot)."""
-    return re.compile(_EXPANDING.pattern, re.ASCII)
+_EXPANDING_NAMES: Final = r"macro|rept|irpc?|if\w*|include|altmacro"
 
 
 def _at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
@@ -495,9 +485,12 @@ def _at_line_starts(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[st
 
 
 @cache
-def _opening(word: str) -> re.Pattern[str]:
-    """A raw block's opening directive `word`, in any case, ending there."""
-    return re.compile(rf"((?i:{re.escape(word)}))(?![\w.$])")
+def _expanding_or_opening(word: str, ascii_text: bool) -> re.Pattern[str]:
+    """A directive that expands, conditions or includes (group 1), or a raw block's opening directive `word` (group
+    2), in any case: one pass over the file finds both. In ASCII text it matches ASCII alone, which finds the same in
+    two thirds of the time (it folds case by a table, where a Unicode pattern asks Unicode at every dot)."""
+    return re.compile(rf"\.(?i:({_EXPANDING_NAMES})\b|({re.escape(word.removeprefix('.'))})(?![\w.$]))",
+                      re.ASCII if ascii_text else 0)
 
 
 def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
@@ -506,16 +499,20 @@ def plain_block_texts(source: SourceFile, word: str) -> list[str] | None:
     preprocessing can tell)."""
     lines = source.lines
     text = source.text
-    expanding = _expanding_ascii() if len(text) >= _TWIN_CHARS and text.isascii() else _EXPANDING
-    if lines.cpp or lines.replaced or next(_at_line_starts(expanding, text), None):
+    if lines.cpp or lines.replaced:
         return None
+    openings: list[int] = []
+    for match in _at_line_starts(_expanding_or_opening(word, text.isascii()), text):
+        if match.group(1) is not None:
+            return None
+        openings.append(match.start())
     closer = RAW_BLOCKS[word]
     starts = lines.starts
     texts: list[str] = []
     resume = 0  # code lines before this one are inside a block already read
-    for match in _at_line_starts(_opening(word), source.text):
-        index = bisect_left(starts, match.start(1))
-        if index < resume or index == len(starts) or starts[index] != match.start(1):
+    for opening in openings:
+        index = bisect_left(starts, opening)
+        if index < resume or index == len(starts) or starts[index] != opening:
             continue  # inside a block comment, or a block already read
         body: list[SourceLine] = []
         for inner in range(index + 1, len(starts)):

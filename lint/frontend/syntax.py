@@ -12,10 +12,11 @@ every distinct comment-free statement text is parsed once and the immutable resu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 from ..model.expr import EvalError, binary_op
+from ..model.frozen import frozen_dataclass
 from ..model.memo import Remembered
 from ..model.nodes import (
     REGISTER_PREFIXES,
@@ -47,7 +48,7 @@ MODIFIER_WORDS: Final = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class ParseFailure:
     """A statement the grammar rejected; `column` is 1-based within the statement text."""
 
@@ -268,9 +269,16 @@ def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
 
 # ----------------------------------------------------------------- the hand-written reader
 
-#: Text the hand-written reader leaves to the grammar: anything but printable ASCII and tabs,
-#: VOPD's `::`, and the two-character operators it does not read.
-UNUSUAL_TEXT: Final = re.compile(r"[^\t -~]|::|\|\||&&")
+_UNUSUAL_CHARACTER: Final = re.compile(r"[^\t -~]")
+
+
+def is_unusual(text: str) -> bool:
+    """Whether the hand-written reader leaves `text` to the grammar: it holds anything but printable ASCII and
+    tabs, VOPD's `::`, or a two-character operator it does not read. (A character class searched alone, then three
+    substrings: twice as fast as the one alternation.)"""
+    return _UNUSUAL_CHARACTER.search(text) is not None or "::" in text or "||" in text or "&&" in text
+
+
 _NAME: Final = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
 #: Operand tokens, the grammar's terminals in the lexer's order; a number glued to a name, and any
 #: other character, is a BAD token (the grammar decides).
@@ -436,7 +444,7 @@ class _Reader:
 
 def _read_statement(text: str) -> Statement | None:
     """The statement by the hand-written reader, or None when the grammar must read it."""
-    if UNUSUAL_TEXT.search(text):
+    if is_unusual(text):
         return None
     labels: list[str] = []
     at, size = 0, len(text)
@@ -479,7 +487,7 @@ def _read_statement(text: str) -> Statement | None:
 
 
 def _read_expressions(text: str) -> tuple[Node, ...] | None:
-    if UNUSUAL_TEXT.search(text):
+    if is_unusual(text):
         return None
     try:
         return _Reader(text).expressions()

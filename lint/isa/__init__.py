@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache, lru_cache
 from pathlib import Path
 
+from ..model.frozen import frozen_dataclass
 from ..model.targets import Target
 
 _ENCODING_SUFFIX = re.compile(r"_(e32|e64|dpp|sdwa)$")
@@ -22,7 +23,7 @@ PAGES = ("gfx7", "gfx8", "gfx9", "gfx900", "gfx904", "gfx906", "gfx908", "gfx90a
          "gfx10", "gfx1011", "gfx1013", "gfx1030", "gfx11", "gfx12")
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class OperandSpec:
     """One operand of an encoding variant."""
 
@@ -77,7 +78,7 @@ class OperandSpec:
         return self.size
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Variant:
     """One encoding of a mnemonic: its operands and modifier names."""
 

@@ -9,9 +9,9 @@ and gfx90a scheduling models (llvm-amdgpu-facts.md §3 notes).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ..model.frozen import frozen_dataclass
 from ..model.targets import Target
 
 VMEM_ENCODINGS = frozenset((
@@ -34,7 +34,7 @@ _HALF = re.compile(r"v_(lshlrev|lshrrev|ashrrev)_[bi]64|v_lshl_add_u64|v_(add|su
 _MFMA_SHAPE = re.compile(r"(\d+)x(\d+)x(\d+)")
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class InstructionClass:
     """What an instruction is: `unit` is one of salu, valu, smem, vmem, ds, lds_parameter, export,
     branch, call, return, wait, barrier, nop, message, endpgm."""

@@ -8,7 +8,6 @@ registers have their own files: ("vcc", 0/1) for vcc_lo/hi, ("exec", 0/1), ("m0"
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
@@ -18,9 +17,13 @@ from . import OperandSpec, Variant, absent_mnemonics, instruction_set
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+from ..model.frozen import frozen_dataclass
 from .classes import InstructionClass, classify, is_async_lds
 
-Unit = tuple[str, int]
+#: A register unit: (file, index), e.g. ("v", 3), ("s", 0), ("vcc", 1), ("scc", 0). Left unparameterized on purpose:
+#: a compiled build unboxes a `tuple[str, int]` wherever one is read and makes a new tuple for every set or dict it
+#: is looked up in, where units are kept and compared by the millions; as `tuple` they stay the objects they are.
+Unit = tuple
 
 _SPECIAL_UNITS: dict[str, tuple[Unit, ...]] = {
     "vcc": (("vcc", 0), ("vcc", 1)), "vcc_lo": (("vcc", 0),), "vcc_hi": (("vcc", 1),),
@@ -102,7 +105,7 @@ _FOLDED_OPERANDS = frozenset(("s_waitcnt", "s_waitcnt_depctr", "s_delay_alu", "s
 _OPTIONAL_IMMEDIATE = frozenset(("s_endpgm",))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class DefUse:
     """Registers an instruction instance writes and reads, its class and the table variant used."""
 

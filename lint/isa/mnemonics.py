@@ -150,6 +150,7 @@ class OperandVerdicts(CodedProbeTable):
         self._unknown_modifiers: dict[int, frozenset[str]] = {
             int(column): frozenset(names) for column, names in self.facts["unknown_modifiers"].items()}
         self._rows: dict[str, dict[int, tuple[str, int]]] = {}
+        self._probed: dict[str, frozenset[int]] = {}  # mnemonic -> the configurations any of its forms was probed in
 
     def _row(self, mnemonic: str) -> dict[int, tuple[str, int]]:
         row = self._rows.get(mnemonic)
@@ -175,7 +176,9 @@ class OperandVerdicts(CodedProbeTable):
         found: set[str] = set()
         row = self._row(mnemonic)
         forms = self._forms(mnemonic)
-        probed = {column for key in forms for column in self._row(key)}
+        probed = self._probed.get(mnemonic)
+        if probed is None:
+            probed = self._probed[mnemonic] = frozenset(column for key in forms for column in self._row(key))
         for column in columns:
             if (column not in row and any(other in row for other in columns)) or (
                     column not in probed and any(other in probed for other in columns)):

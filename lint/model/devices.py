@@ -8,12 +8,12 @@ b: MI300X), [S26] product-spec reports; [unv] general knowledge no source read c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .frozen import frozen_dataclass
 
 MIB = 1 << 20
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Device:
     """A GPU product: its processor, compute units, and what the performance model needs of its memory system.
     `memory_gbs` is the DRAM bandwidth one dispatch can use (one GCD of a two-die MI250/MI250X); `l2_bytes` the L2 one
@@ -104,7 +104,7 @@ def find_device(name: str) -> Device | None:
     return DEVICES.get(name.lower().replace(" ", "").replace("-", ""))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Launch:
     """What the user launches: the grid in work-groups and the device (or its CU count)."""
 

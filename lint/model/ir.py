@@ -7,6 +7,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .frozen import frozen_dataclass
 from .nodes import LocalRef, Node, Num, Statement, Sym
 from .targets import Target
 
@@ -98,7 +99,7 @@ class CodeLines(Sequence[SourceLine]):
         return SourceLine(self.path, self.numbers[index], self.text_at(index), self.columns[index], index in self.cpp)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ReadProblem:
     """Something wrong with the file as bytes: rule name, message, line, column."""
 
@@ -156,7 +157,7 @@ class SourceFile:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class ExpansionStep:
     """One step of how a statement was produced: kind is macro, rept, irp, irpc or include."""
 
@@ -229,7 +230,7 @@ class Provenance:
         return lines
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Finding:
     """A problem found while reading or building, before rule metadata is attached."""
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from .frozen import frozen_dataclass
 
 #: Register-file prefixes accepted in `v0`, `v[0:3]` forms (`acc` is LLVM's AGPR synonym).
 REGISTER_PREFIXES = {"v": "v", "s": "s", "a": "a", "acc": "a", "ttmp": "ttmp"}
@@ -21,7 +22,7 @@ SPECIAL_REGISTERS = frozenset(
 _SINGLE_REGISTER = re.compile(r"(acc|ttmp|v|s|a)(\d+)(?:\.([lh]))?\Z")
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Num:
     """A numeric literal."""
 
@@ -42,7 +43,7 @@ class Num:
         return hash((self.value,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Sym:
     """A symbol reference."""
 
@@ -63,7 +64,7 @@ class Sym:
         return hash((self.name,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class LocalRef:
     """A numeric local label reference such as `1b` (backward) or `2f` (forward)."""
 
@@ -86,7 +87,7 @@ class LocalRef:
         return hash((self.label, self.forward))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Str:
     """A string literal."""
 
@@ -107,7 +108,7 @@ class Str:
         return hash((self.value,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class BinOp:
     """A binary expression."""
 
@@ -132,7 +133,7 @@ class BinOp:
         return hash((self.op, self.left, self.right))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class UnOp:
     """A unary expression."""
 
@@ -155,7 +156,7 @@ class UnOp:
         return hash((self.op, self.operand))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Call:
     """`name(args)`: operand modifiers (neg, abs, sext), wait counters, hwreg, sendmsg, ..."""
 
@@ -178,7 +179,7 @@ class Call:
         return hash((self.name, self.args))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class ListExpr:
     """A bracketed list of expressions."""
 
@@ -199,7 +200,7 @@ class ListExpr:
         return hash((self.items,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Abs:
     """`|x|` absolute-value operand modifier."""
 
@@ -220,7 +221,7 @@ class Abs:
         return hash((self.operand,))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Reg:
     """A resolved register range: kind is v, s, a or ttmp; `half` is 'l'/'h' for true16 operands."""
 
@@ -257,7 +258,7 @@ class Reg:
         return f"{self.kind}[{self.index}:{self.last}]"
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class RegExpr:
     """A register range whose bounds are expressions over symbols (`v[vgprA+1:vgprA+4]`)."""
 
@@ -282,7 +283,7 @@ class RegExpr:
         return hash((self.kind, self.first, self.last))
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class SpecialReg:
     """A named special register (vcc, exec, m0, scc, ...)."""
 
@@ -306,7 +307,7 @@ class SpecialReg:
         return self.name
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class MissingRegister:
     """An operand in the place of one naming registers its target does not have (`v[0:999999]`, `s102` on
     gfx9): it reads and writes nothing, so no analysis counts or sizes anything by it; register-budget
@@ -488,7 +489,7 @@ def within_register_files(operands: tuple[Node, ...], files: dict[str, int]) -> 
     return operands if kept is None else tuple(kept)
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Statement:
     """One parsed statement. `kind` is instruction, directive, assignment or empty."""
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
+
+from .frozen import frozen_dataclass
 
 # name -> (major, minor, stepping); stepping letters (gfx90a, gfx90c) are hex digits.
 _GENERIC = {
@@ -87,7 +89,7 @@ _ISA_PAGES = {
 }
 
 
-@dataclass(frozen=True, init=False, eq=False, repr=False)
+@frozen_dataclass(frozen=True, init=False, eq=False, repr=False)
 class Target:
     """A processor plus the target-ID features given with it (`xnack+`, `sramecc-`, ...).
 

@@ -5,14 +5,15 @@ streaming kernel sustains, where a measurement was published."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 
+from ...model.frozen import frozen_dataclass
 from ...model.targets import Target
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class Machine:
     """One generation's compute unit as the simulator sees it."""
 
@@ -97,7 +98,7 @@ class Machine:
         return self.memory_pipes_per_cu * self.cus(cumode)
 
 
-@dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
+@frozen_dataclass(frozen=True, slots=True, repr=False, init=False, eq=False)
 class SustainedDram:
     """The DRAM bandwidth a streaming kernel reaches on one product (a published measurement), with its source."""
 
