@@ -104,11 +104,12 @@ def test_the_wave_size_unknown_reports_no_lane_mask():
     """A gfx10+ target id that names no wave size may be either: a lane mask of one of them is not judged."""
     from amdgpu_lint.isa.mnemonics import mnemonic_verdicts
     from amdgpu_lint.isa.vop_forms import vop_form_refusal
-    from amdgpu_lint.model.ir import Instruction
+    from amdgpu_lint.model.ir import Instruction, Provenance
     from amdgpu_lint.model.nodes import Reg, SpecialReg
     from amdgpu_lint.model.targets import parse_target_id
 
-    instruction = Instruction("v_cmp_lt_f32_e32", (SpecialReg("vcc"), Reg("v", 1), Reg("v", 2)), (), None)  # type: ignore[arg-type]
+    # a real Provenance: a compiled Instruction checks the type of each field
+    instruction = Instruction("v_cmp_lt_f32_e32", (SpecialReg("vcc"), Reg("v", 1), Reg("v", 2)), (), Provenance("k.s", 1))
     verdicts = mnemonic_verdicts()
     target = parse_target_id("gfx1030")
     either, wave32 = verdicts.columns(target, None), verdicts.columns(target, 32)
