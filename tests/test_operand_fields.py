@@ -91,6 +91,16 @@ CASES = [
     ("gfx900", "s_waitcnt lgkmcnt(16)", "too large value for lgkmcnt"),
     ("gfx1030", "s_waitcnt vmcnt(0), lgkmcnt(63)", None),
     ("gfx1030", "s_waitcnt expcnt(8)", "too large value for expcnt"),
+    # a comma after the last named counter asks for another; after a number, or another instruction's operands, it
+    # is taken
+    ("gfx942", "s_waitcnt vmcnt(0),", "expected a counter name"),
+    ("gfx1100", "s_waitcnt vmcnt(0) lgkmcnt(0),", "expected a counter name"),
+    ("gfx1100", "s_waitcnt_depctr depctr_va_vdst(0),", "expected a counter name"),
+    ("gfx1100", "s_waitcnt vmcnt(0),lgkmcnt(0)", None),
+    ("gfx1100", "s_waitcnt 0,", None),
+    ("gfx1100", "s_waitcnt_depctr 0,", None),
+    ("gfx1100", "s_delay_alu instid0(VALU_DEP_1),", None),
+    ("gfx942", "v_mov_b32 v0, v1,", None),
     ("gfx1030", "s_waitcnt vmcnt_sat(100)", None),
     ("gfx1030", "s_waitcnt vscnt(0)", "invalid counter name vscnt"),
     # s_waitcnt_depctr / s_wait_alu: counters per generation, each once, in range

@@ -510,8 +510,24 @@ def parse_statement(text: str) -> Statement | ParseFailure:
             from .grammar import grammar_statement
 
             cached = grammar_statement(text)
+        if text.endswith(",") and isinstance(cached, Statement):
+            cached = _unfinished_counter_list(cached, text) or cached
         _statements.add(text, cached)
     return cached
+
+
+#: Instructions whose named counters llvm-mc reads as one list to the end of the statement: a comma after the last
+#: (`s_waitcnt vmcnt(0),`) asks for another ("expected a counter name"), where a trailing comma after other operands,
+#: and after a plain number here, is taken.
+_COUNTER_LISTS: Final = frozenset(("s_waitcnt", "s_waitcnt_depctr"))
+
+
+def _unfinished_counter_list(statement: Statement, text: str) -> ParseFailure | None:
+    """llvm-mc's refusal of a counter list `text` (ending with a comma) leaves unfinished, or None."""
+    if statement.kind == "instruction" and statement.name.lower() in _COUNTER_LISTS and any(
+            isinstance(operand, Call) for operand in statement.operands):
+        return ParseFailure("expected a counter name", len(text) + 1)
+    return None
 
 
 @lru_cache(maxsize=8192)
