@@ -90,6 +90,9 @@ def test_a_module_without_a_docstring_is_documented_by_its_source(tmp_path, monk
     compiled = ModuleType("made_up_rule")  # what a compiled module looks like: no docstring, a binary file
     compiled.__doc__, compiled.__file__ = None, str(tmp_path / f"made_up_rule{EXTENSION[0]}")
     monkeypatch.setitem(sys.modules, "made_up_rule", compiled)
+    module_docstring.cache_clear()
     assert module_docstring("made_up_rule") == "## What it finds\n\nAll of it."
     (tmp_path / "made_up_rule.py").unlink()
+    assert module_docstring("made_up_rule") == "## What it finds\n\nAll of it."  # read once, then remembered
+    module_docstring.cache_clear()
     assert module_docstring("made_up_rule") == ""

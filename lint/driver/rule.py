@@ -7,7 +7,7 @@ import sys
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from types import ModuleType
 
@@ -41,6 +41,7 @@ def _above_suppressions(source: SourceFile, line: int) -> int:
     return directives[0] if directives else line
 
 
+@cache
 def module_docstring(name: str) -> str:
     """An imported module's docstring, stripped. A compiled module keeps none (mypyc drops docstrings), so it
     is read from the module's source, which the build installs beside it."""

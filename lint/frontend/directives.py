@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..model.memo import Remembered
 from .metadata import AMDHSA_DIRECTIVES
 from .preprocessor import RAW_BLOCKS
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
 
 #: Directives LLVM's ELF assembler and the AMDGPU target accept (the preprocessor's own are
 #: handled before statements reach the IR).
@@ -32,18 +29,15 @@ def is_known(name: str) -> bool:
     return name.startswith(".amdhsa_") and name[len(".amdhsa_") :] in AMDHSA_DIRECTIVES
 
 
-#: directive name -> is_notable, for the names seen (at most _NOTABLE_KEPT; a file names few)
-_notable: dict[str, bool] = {}
-_NOTABLE_KEPT: Final = 4096
+#: directive name -> is_notable, for the names seen (a file names few)
+_notable: Remembered[str, bool] = Remembered(4096)
 
 
 def is_notable(name: str) -> bool:
     """Whether a directive is one the module keeps for the unknown-directive rule: unknown, or
-    accepted only for some OS or by older assemblers. (Asked for every directive: remembered in a dictionary, which
-    compiled code reads directly, where an `lru_cache` is a call by the interpreter's protocol.)"""
+    accepted only for some OS or by older assemblers. (Asked for every directive: remembered in a table compiled
+    code reads directly, where an `lru_cache` is a call by the interpreter's protocol.)"""
     notable = _notable.get(name)
     if notable is None:
-        if len(_notable) >= _NOTABLE_KEPT:
-            _notable.clear()
-        notable = _notable[name] = name in REMOVED or name in NON_HSA_ONLY or not is_known(name)
+        notable = _notable.add(name, name in REMOVED or name in NON_HSA_ONLY or not is_known(name))
     return notable

@@ -4,8 +4,8 @@
 Type checkers see `dataclasses.dataclass` itself, so `frozen=True` makes assigning to a field a type error, as for any
 frozen dataclass. At run time the class is made as a mutable dataclass and given the shared `__setattr__` and
 `__delattr__` below, which refuse as `dataclasses` would (`FrozenInstanceError`): `frozen=True` would write those two
-methods for every class as source and compile it at import (about 0.7M instructions each, 100 of them in a check, in
-both builds). `__setstate__` restores a pickled or copied instance through `object.__setattr__`, as `dataclasses`
+methods for every class as source and compile it at import (96 methods in a check: 53M instructions of the 100k-line
+check, in both builds). `__setstate__` restores a pickled or copied instance through `object.__setattr__`, as `dataclasses`
 does for a frozen class. A module of plain Python in the compiled build: a compiled function set on a class does not
 bind to the instance as a method.
 """
