@@ -221,6 +221,23 @@ def test_soft_clause_is_seen_within_llvms_look_ahead_window(snippet):
     assert "(row 15)" in finding.message
 
 
+def test_soft_clause_breaks_where_a_member_writes_what_the_clause_reads(snippet):
+    """Row 15 on each of its ways (xnack on gfx900): a member's result read by a later member or by the consumer,
+    the consumer writing what a member reads, a store after a member that writes; quiet where the members write
+    nothing the clause reads, or write nothing at all (stores)."""
+    def rows(body: str) -> list[bool]:
+        return ["(row 15)" in finding.message for finding in hazards(snippet, "gfx900", body)]
+
+    load = " buffer_load_dword v{}, v{}, s[0:3], 0 offen\n"
+    assert rows(load.format(1, 2) + load.format(3, 1)) == [True]  # the consumer reads the member's result
+    assert rows(load.format(1, 2) + load.format(5, 6) + load.format(7, 1)) == [True]  # ... of an earlier member
+    assert rows(load.format(1, 2) + load.format(2, 6)) == [True]  # the consumer writes what the member read
+    assert rows(load.format(1, 2) + " buffer_store_dword v5, v6, s[0:3], 0 offen\n") == [True]
+    assert rows(load.format(1, 2) + load.format(3, 4)) == []
+    stores = " buffer_store_dword v1, v2, s[0:3], 0 offen\n buffer_store_dword v3, v4, s[0:3], 0 offen\n"
+    assert rows(stores + load.format(5, 1)) == []
+
+
 def test_mfma_src_c_is_judged_against_the_nearest_mfma_writing_it(snippet):
     # issue 30 (gfx942): LLVM looks back only to the nearest MFMA writing any SrcC register; the full
     # overlap with it needs nothing, the older partial overlap behind it is not a hazard any more

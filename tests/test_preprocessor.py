@@ -368,6 +368,32 @@ def test_symbols_set_to_numbers_between_plain_lines(snippet):
     assert code(module)[1] == ("v_mov_b32", "v7", "Num(value=0)")
 
 
+@pytest.mark.parametrize("suffix", [".s", ".S"])
+def test_long_runs_of_plain_lines_are_read_whole_across_the_windows_of_offsets(snippet, suffix):
+    """The fast path reads the file's line offsets a window at a time (`_OFFSETS_WINDOW` lines), kept from one run
+    to the next: every line of runs longer than a window, a `.set` of a number at a window's edge, a line that ends
+    a run inside a later window (a macro's name) and, in a .S file, a C-preprocessor line there, are read as on
+    any other line."""
+    window = preprocessor_module._OFFSETS_WINDOW
+    constants = (window - 1, window, 2 * window + 5, 2 * window + 6)
+    ender = window + window // 2
+    count = 3 * window
+
+    def line(index):
+        return f"s_add_u32 s{index % 50}, s{(index + 1) % 50}, {index}"
+
+    lines = [f".set C{index}, {index}" if index in constants else
+             ("twice" if suffix == ".s" else "#define SEVEN 7") if index == ender else line(index)
+             for index in range(count)]
+    module = snippet.build(HEADER + ".macro twice\ns_nop 1\ns_nop 1\n.endm\n" + "\n".join(lines) + "\ns_endpgm\n",
+                           "kernel" + suffix)
+    expected = [("s_add_u32", *line(index).split(maxsplit=1)[1].split(", ")[:2], f"Num(value={index})")
+                for index in range(count) if index not in constants and index != ender]
+    expected[ender - 2 : ender - 2] = [("s_nop", "Num(value=1)")] * 2 if suffix == ".s" else []
+    assert code(module) == expected + [("s_endpgm",)]
+    assert [module.symbols[f"C{index}"] for index in constants] == list(constants)
+
+
 def test_names_in_operands_resolve_as_the_symbols_stand_at_each_line(snippet):
     """An instruction naming something not (yet) a symbol is read on the fast path as it stands; once the
     name is a symbol, or with a constant part to work out, it goes the general way."""

@@ -384,3 +384,32 @@ def test_a_failure_here_ends_the_copy(monkeypatch):
         linter.run_rules_streamed(split_lines("k.s", text), BuildOptions(), list(RULES), 2)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # no copy left running
+
+
+def test_a_lint_of_many_kernels_runs_no_cyclic_collection():
+    """Kernel by kernel, what a lint makes is freed by reference counting, so the tracked objects never grow by the
+    collector's threshold (`__main__._collect_rarely`): no collection walks them (at 10,000, 20k lines took 5)."""
+    import gc
+
+    from amdgpu_lint.__main__ import _collect_rarely
+
+    pytest.importorskip("llvmlite.binding")
+    import bench
+
+    source = split_lines("k.s", bench.build_file(20000))
+    collections: list[int] = []
+
+    def count(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    threshold = gc.get_threshold()
+    gc.collect()
+    _collect_rarely()
+    gc.callbacks.append(count)
+    try:
+        _, found = linter.run_rules_streamed(source, BuildOptions(), list(RULES), 1)
+    finally:
+        gc.callbacks.remove(count)
+        gc.set_threshold(*threshold)
+    assert found and collections == []

@@ -239,3 +239,17 @@ def test_a_wait_gfx1250_lacks_waits_for_nothing(snippet):
             "  s_waitcnt vmcnt(0)\n  s_wait_expcnt 0\n  v_add_f32 v2, v1, v1\n  s_endpgm\n")
     assert [(d.name, d.line) for d in snippet.lint(text).diagnostics] == [
         ("unknown-instruction", 5), ("unknown-instruction", 6), ("missing-wait", 7)]
+
+
+def test_descriptor_defaults_follow_each_targets_features_and_leave_given_values():
+    """The defaults are worked out once per processor and features: `gfx90a:xnack-` after `gfx90a:xnack+` (equal
+    as Targets, which leave the features out of their equality) still gets its own."""
+    from amdgpu_lint.frontend.metadata import fill_descriptor_defaults
+
+    got = []
+    for name in ("gfx90a:xnack+", "gfx90a:xnack-", "gfx90a:xnack+"):
+        values = {"next_free_vgpr": 4, "kernarg_size": 16}
+        missing = fill_descriptor_defaults(values, parse_target_id(name))
+        got.append((values["reserve_xnack_mask"], values["kernarg_size"], values["next_free_vgpr"], missing))
+    assert got == [(1, 16, 4, ["next_free_sgpr", "accum_offset"]), (0, 16, 4, ["next_free_sgpr", "accum_offset"]),
+                   (1, 16, 4, ["next_free_sgpr", "accum_offset"])]

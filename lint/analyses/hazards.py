@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..isa.defuse import DefUse, register_units
+from ..isa.defuse import DefUse, Unit, register_units
 from ..model.frozen import frozen_dataclass
 from ..model.ir import BasicBlock, Instruction, Kernel
 from ..model.nodes import Node, Num, Reg, Sym, hardware_register
@@ -516,15 +516,24 @@ def _soft_clause(consumer: int, facts: list[Facts], start: int) -> int | None:
         index -= 1
     if not members:
         return None
-    defs = set().union(*(facts[m].info.defs for m in members))
-    defs = {unit for unit in defs if unit[0] in ("v", "s", "a")}
+    # loops, not unions of generated sets: compiled, each step is native
+    defs: set[Unit] = set()
+    for member in members:
+        for unit in facts[member].info.defs:
+            if unit[0] in ("v", "s", "a"):
+                defs.add(unit)
     if not defs:
         return None
     if this.info.klass.kind in ("store", "atomic") or this.mnemonic.startswith(_SMEM_WRITES):
         return members[-1]
-    uses = set().union(*(facts[m].info.uses for m in members)) | this.info.uses
-    defs |= {unit for unit in this.info.defs if unit[0] in ("v", "s", "a")}
-    return members[-1] if defs & uses else None
+    for unit in this.info.defs:
+        if unit[0] in ("v", "s", "a"):
+            defs.add(unit)
+    for reader in (*members, consumer):
+        for unit in facts[reader].info.uses:
+            if unit in defs:
+                return members[-1]
+    return None
 
 
 DGEMM_BETWEEN: Final = HazardRow(29, "VALU writes a VGPR, a DGEMM follows, then a memory instruction reads the VGPR (gfx90a)",

@@ -205,8 +205,11 @@ class ResourceAnalysis(Analysis):
         def_use = manager.get(DefUseAnalysis)
         if target is None or def_use is None:
             return None
-        extents = {shared.extent or register_extent(shared) for shared in def_use.facts}  # each distinct extent once
-        highest_v, highest_a, highest_s, uses_vcc, uses_flat = map(max, zip(NO_REGISTERS, *extents))
+        highest_v, highest_a, highest_s, uses_vcc, uses_flat = NO_REGISTERS
+        for shared in def_use.facts:  # a loop: compiled, it reads each extent in place (a set of them made each anew)
+            v, a, s, vcc, flat = shared.extent or register_extent(shared)
+            highest_v, highest_a, highest_s = max(highest_v, v), max(highest_a, a), max(highest_s, s)
+            uses_vcc, uses_flat = uses_vcc or vcc, uses_flat or flat
         metadata = kernel.metadata or {}
         descriptor = kernel.descriptor
         name = kernel.name

@@ -422,9 +422,7 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             if touched:
                 needs.append(Need(name, 0, min(touched), None, "read" if touched[0] in info.uses else "overwritten"))
                 continue
-        if not holds_any(regs, uses) and not holds_any(regs, defs):
-            continue
-        for unit in uses:
+        for unit in uses:  # (no `holds_any` first: these loops look each unit up once, as it would)
             entry = regs.get(unit)
             if entry is not None and entry[2] not in _SOURCE_LOCKS and name != "xcnt":  # xcnt locks sources
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "read"))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,6 +24,7 @@ from ..model.targets import NON_HSA_MARKS, known_target, with_mcpu_features
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import subprocess
     from typing import BinaryIO
 
 NONE = "none"
@@ -222,7 +222,8 @@ class AssemblerRun:
         self._process: subprocess.Popen | None = None
         self._errors = None
         directory = os.path.dirname(os.path.abspath(path))
-        import tempfile  # here: the rule that reads the messages imports this module on every check
+        import subprocess  # here, as tempfile: the rule that reads the messages imports this module on every check
+        import tempfile
 
         try:  # stdin and stderr are files: neither side waits for the other while the lint runs
             self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - read and closed once the assembler is done
@@ -237,6 +238,8 @@ class AssemblerRun:
         if self._messages is None:
             self._messages = []
             if self._process is not None:
+                import subprocess
+
                 try:
                     self._process.wait(timeout=ASSEMBLE_SECONDS)
                 except subprocess.TimeoutExpired:

@@ -168,20 +168,32 @@ def fill_descriptor_defaults(values: dict[str, Any], target: Target | None) -> l
     """Add defaults for omitted directives in place; return the required ones that are missing."""
     if "user_sgpr_count" not in values:
         values["user_sgpr_count"] = implied_user_sgpr_count(values)
-    missing = []
+    defaults, required = _descriptor_defaults(target, tuple(sorted(target.features.items())) if target else ())
+    for name, default in defaults:
+        if name not in values:
+            values[name] = default
+    return [name for name in required if name not in values]
+
+
+@lru_cache(maxsize=64)
+def _descriptor_defaults(target: Target | None, features: tuple[tuple[str, bool], ...]
+                         ) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """(each directive's default on the target, in the table's order; the directives it requires), for a target
+    with these features (a Target's equality leaves them out)."""
+    defaults: list[tuple[str, int]] = []
+    required: list[str] = []
     for name, default in AMDHSA_DIRECTIVES.items():
-        if name in values:
-            continue
         if default == REQUIRED:
             if name != "accum_offset" or needs_accum_offset(target):
-                missing.append(name)
+                required.append(name)
         elif default == FROM_TARGET:
             value = target_default(name, target)
             if value is not None:
-                values[name] = value
+                defaults.append((name, value))
         else:
-            values[name] = default
-    return missing
+            assert isinstance(default, int)
+            defaults.append((name, default))
+    return tuple(defaults), tuple(required)
 
 
 class MetadataError(ValueError):

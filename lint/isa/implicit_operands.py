@@ -39,7 +39,7 @@ class ImplicitOperands(ProbeTable):
             row = {}
             if line is not None:
                 for code, members in json.loads(line)[1]:
-                    row.update((member, self._messages[code]) for member in members)
+                    row.update(dict.fromkeys(members, self._messages[code]))
             self._rows[mnemonic] = row
         return row
 

@@ -50,7 +50,7 @@ class MemoryFacts(ProbeTable):
             if line is not None:
                 for coded, members in json.loads(line)[1]:
                     facts = {key: value if key in _RAW else self._parts[value] for key, value in coded.items()}
-                    row.update((member, facts) for member in members)
+                    row.update(dict.fromkeys(members, facts))
             self._rows[mnemonic] = row
         return row
 

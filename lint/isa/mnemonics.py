@@ -159,7 +159,7 @@ class OperandVerdicts(CodedProbeTable):
             row = {}
             if line is not None:
                 for verdicts, count, members in json.loads(line)[1]:
-                    row.update((member, (verdicts, count)) for member in members)
+                    row.update(dict.fromkeys(members, (verdicts, count)))  # in C: no generator, one entry a group
             self._rows[mnemonic] = row
         return row
 
