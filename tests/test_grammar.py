@@ -193,3 +193,19 @@ def test_compiler_output_never_loads_the_grammar():
               "from amdgpu_lint.frontend.builder import build_module; from amdgpu_lint.frontend.options import BuildOptions; "
               f"build_module(read_source({str(listing)!r}), BuildOptions()); print('lark' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout == "False\n"
+
+
+def test_unusual_text_is_any_character_outside_printable_ascii_and_tab():
+    """`is_unusual` reads characters by `isascii`/`isprintable`: the same texts as the class `[^\\t -~]` finds, for
+    every character up to U+017F alone and between ordinary text, and VOPD's `::` and the `||`/`&&` operators."""
+    import re
+
+    from amdgpu_lint.frontend.syntax import is_unusual
+
+    outside = re.compile(r"[^\t -~]")
+    for code in range(0x180):
+        for text in (chr(code), f"v_mov_b32\tv0, {chr(code)}v1", f"s_nop {chr(code)}"):
+            assert is_unusual(text) == (outside.search(text) is not None), repr(text)
+    assert not is_unusual("")
+    assert [is_unusual(text) for text in ("v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v2, v3", "s_mov_b32 s0, 1 || 2",
+                                          "s_mov_b32 s0, 1 && 2", "s_mov_b32 s0, 1 | 2")] == [True, True, True, False]

@@ -269,14 +269,13 @@ def labelled(labels: tuple[str, ...], body: Statement | None) -> Statement:
 
 # ----------------------------------------------------------------- the hand-written reader
 
-_UNUSUAL_CHARACTER: Final = re.compile(r"[^\t -~]")
-
-
 def is_unusual(text: str) -> bool:
     """Whether the hand-written reader leaves `text` to the grammar: it holds anything but printable ASCII and
-    tabs, VOPD's `::`, or a two-character operator it does not read. (A character class searched alone, then three
-    substrings: twice as fast as the one alternation.)"""
-    return _UNUSUAL_CHARACTER.search(text) is not None or "::" in text or "||" in text or "&&" in text
+    tabs (a character outside `[\\t -~]`), VOPD's `::`, or a two-character operator it does not read. (The
+    characters by `isascii` and `isprintable`, with tabs read as blanks: faster than searching for the class.)"""
+    if not text.isascii() or not text.replace("\t", " ").isprintable():
+        return True
+    return "::" in text or "||" in text or "&&" in text
 
 
 _NAME: Final = re.compile(r"[A-Za-z_.$][\w.$]*", re.ASCII)
