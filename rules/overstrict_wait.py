@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 from amdgpu_lint.analyses.cfg import CFGAnalysis, ControlFlowGraph
 from amdgpu_lint.analyses.defuse import DefUseAnalysis
-from amdgpu_lint.analyses.waitcnt import State, WaitcntAnalysis, WaitFacts, holds_any, wait_facts
+from amdgpu_lint.analyses.waitcnt import State, WaitcntAnalysis, WaitFacts, wait_facts
 from amdgpu_lint.driver.rule import KernelContext
 from amdgpu_lint.isa import absent_mnemonics
 from amdgpu_lint.isa.defuse import DefUse
@@ -145,12 +145,11 @@ def _better_counts(context: KernelContext, index: int, counts: dict[str, int], s
                 # an LDS access while LDS DMAs are in flight: the listing may not show which of them it
                 # touches (a compiler chose the count with its alias scopes), so no looser count is advised
                 needed = dma_count if needed is None else min(needed, dma_count)
-            if not holds_any(regs, info.uses) and not holds_any(regs, info.defs):
-                continue
-            for register in info.uses | info.defs:
-                entry = regs.get(register)
-                if entry is not None:
-                    needed = entry[0] if needed is None else min(needed, entry[0])
+            for registers in (info.uses, info.defs):
+                for register in registers:
+                    entry = regs.get(register)
+                    if entry is not None:
+                        needed = entry[0] if needed is None else min(needed, entry[0])
         if closed and (needed is None or needed > count):
             better[name] = needed
     return better

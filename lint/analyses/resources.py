@@ -207,7 +207,7 @@ class ResourceAnalysis(Analysis):
             return None
         highest_v, highest_a, highest_s, uses_vcc, uses_flat = NO_REGISTERS
         for shared in def_use.facts:  # a loop: compiled, it reads each extent in place (a set of them made each anew)
-            v, a, s, vcc, flat = shared.extent or register_extent(shared)
+            v, a, s, vcc, flat = register_extent(shared)
             highest_v, highest_a, highest_s = max(highest_v, v), max(highest_a, a), max(highest_s, s)
             uses_vcc, uses_flat = uses_vcc or vcc, uses_flat or flat
         metadata = kernel.metadata or {}

@@ -388,15 +388,6 @@ class _Walk:
         self.maxima = {} if maxima is None else maxima
 
 
-def holds_any(regs: dict[Unit, tuple[int, int, str]], units: frozenset[Unit]) -> bool:
-    """Whether a counter's registers include any of `units` (a loop: compiled, it is native, where a key view's
-    `isdisjoint` is a call by name; interpreted, as fast)."""
-    for unit in units:
-        if unit in regs:
-            return True
-    return False
-
-
 def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: State, walk: _Walk) -> list[Need]:
     needs: list[Need] = []
     target = walk.target
@@ -422,7 +413,7 @@ def _needs(index: int, info: DefUse, facts: WaitFacts, access: Access, state: St
             if touched:
                 needs.append(Need(name, 0, min(touched), None, "read" if touched[0] in info.uses else "overwritten"))
                 continue
-        for unit in uses:  # (no `holds_any` first: these loops look each unit up once, as it would)
+        for unit in uses:
             entry = regs.get(unit)
             if entry is not None and entry[2] not in _SOURCE_LOCKS and name != "xcnt":  # xcnt locks sources
                 needs.append(Need(name, 0 if counter.out_of_order else entry[0], unit, entry[1], "read"))

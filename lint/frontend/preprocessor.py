@@ -678,23 +678,19 @@ class Preprocessor:
         window_lines, window_first, window_starts, window_ends = self._offsets_window
         if window_lines is not lines:
             window_first, window_starts, window_ends = 0, [], []
-        position = first
-        while position < stop:
-            offset = position - window_first
+        for index in range(first, stop):
+            offset = index - window_first
             if offset < 0 or offset >= len(window_starts):
-                window_first, offset = position, 0
-                window_starts = starts[position : position + _OFFSETS_WINDOW].tolist()
-                window_ends = ends[position : position + _OFFSETS_WINDOW].tolist()
+                window_first, offset = index, 0
+                window_starts = starts[index : index + _OFFSETS_WINDOW].tolist()
+                window_ends = ends[index : index + _OFFSETS_WINDOW].tolist()
                 self._offsets_window = (lines, window_first, window_starts, window_ends)
-            index = position
-            position += 1
-            line_start, line_end = window_starts[offset], window_ends[offset]
             if odd:
                 if index in cpp:
                     break
                 line_text = lines.text_at(index)
             else:
-                line_text = text[line_start:line_end]
+                line_text = text[window_starts[offset] : window_ends[offset]]
             # two names: `_UNSEEN` is typed Any, and a local typed Any is read attribute by attribute by name (by
             # dictionary lookups) in a compiled build, where `plain`, typed, reads its fields directly
             seen = known.get(line_text, _UNSEEN)
@@ -706,7 +702,7 @@ class Preprocessor:
                         break  # a run's statements are consecutive lines
                     name, value = constant.group(1, 2)
                     symbols[name] = int(value)
-                    first = position
+                    first = index + 1
                     continue
                 plain = self._plain_text(line_text, known)
             else:

@@ -186,9 +186,9 @@ class _Splitter:
         """One line, whatever it holds."""
         lines, source = self.lines, self.source
         if not self.in_block:
-            # (a line holding `;`, `/` or `"` never matches: three substring searches spare the pattern's backtracking)
-            marked = ";" in raw or "/" in raw or '"' in raw
-            match = None if marked else _PLAIN_CODE.match(raw)
+            comment_marks = ";" in raw or "/" in raw
+            # (a line holding one, or `"`, never matches: substring searches spare the pattern's backtracking)
+            match = None if comment_marks or '"' in raw else _PLAIN_CODE.match(raw)
             if match is not None:  # code and nothing to scan for
                 code_start, code_end = match.span(1)
                 lines.add(number, start + code_start, start + code_end, code_start + 1)
@@ -200,7 +200,7 @@ class _Splitter:
             if stripped[0] == "#":
                 lines.add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1, True)
                 return
-            if ";" not in raw and "/" not in raw:  # strings and nothing else to scan for: all of it is code
+            if not comment_marks:  # strings and nothing else to scan for: all of it is code
                 lines.add(number, start + indent, start + indent + len(stripped.rstrip()), indent + 1)
                 return
         was_in_block = self.in_block

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..model.frozen import frozen_dataclass
 from ..model.nodes import Call, MissingRegister, Node, Num, Reg, SpecialReg, Sym, operand_register
 from ..model.targets import Target
 from . import OperandSpec, Variant, absent_mnemonics, instruction_set
@@ -17,7 +18,6 @@ from . import OperandSpec, Variant, absent_mnemonics, instruction_set
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-from ..model.frozen import frozen_dataclass
 from .classes import InstructionClass, classify, is_async_lds
 
 #: A register unit: (file, index), e.g. ("v", 3), ("s", 0), ("vcc", 1), ("scc", 0). Left unparameterized on purpose:
